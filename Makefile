@@ -1,0 +1,110 @@
+# swstress - network switch stress tester.
+#
+#   make run     set up (installs Debian packages when root), build, run configs/quick.conf
+#   make test    set up, build, run every test (unit, MPI, fabric when root)
+#   make bench   benchmarks (never part of make test)
+#   make plot R=results/FOLDER   render the charts of a results folder
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# The core (everything but main.c and engine.c) is MPI-free and builds as
+# build/libswstress.a, which the unit tests link.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+MPICC   ?= mpicc
+MPIEXEC ?= mpiexec
+NP      ?= 8
+CONFIG  ?= configs/quick.conf
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude
+LDLIBS  := -linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm
+
+# Debian packages the build, the run and the tests need.
+PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterion-dev \
+	libinih-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox iproute2 util-linux \
+	procps python3
+
+MPI_SRC  := src/engine.c src/main.c
+CORE_SRC := $(filter-out $(MPI_SRC),$(wildcard src/*.c))
+CORE_OBJ := $(CORE_SRC:src/%.c=build/obj/%.o)
+MPI_OBJ  := $(MPI_SRC:src/%.c=build/obj/%.o)
+TEST_SRC := $(wildcard tests/unit/*.c)
+
+.PHONY: all setup run test unit-test mpi-test fabric-test bench plot install clean test-asan
+
+all: build/swstress
+
+build/obj/%.o: src/%.c $(wildcard include/*.h) | build/obj
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/obj/engine.o build/obj/main.o: build/obj/%.o: src/%.c $(wildcard include/*.h) | build/obj
+	$(MPICC) $(CFLAGS) -c -o $@ $<
+
+build/obj:
+	mkdir -p $@
+
+build/libswstress.a: $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build/swstress: $(MPI_OBJ) build/libswstress.a
+	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) build/libswstress.a $(LDLIBS)
+
+build/unit_tests: $(TEST_SRC) build/libswstress.a $(wildcard tests/unit/*.h)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) build/libswstress.a -lcriterion $(LDLIBS)
+
+# Install what is missing (root), or print the apt-get line and stop.
+setup:
+	@missing=""; for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "swstress: installing:$$missing" >&2; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing || exit 1; \
+		else \
+			echo "swstress: missing Debian packages; run: sudo apt-get install -y$$missing" >&2; exit 1; \
+		fi; \
+	fi
+
+run: setup
+	$(MAKE) all
+	sh tests/fabric/demo.sh $(CONFIG) $(NP)
+
+test: setup
+	$(MAKE) all build/unit_tests
+	$(MAKE) unit-test mpi-test fabric-test
+
+unit-test: build/unit_tests
+	./build/unit_tests --jobs 2
+
+mpi-test: build/swstress
+	sh tests/mpi/run_all.sh
+
+fabric-test: build/swstress
+	sh tests/fabric/run_tests.sh
+
+bench: setup
+	$(MAKE) all
+	sh tests/bench/run_all.sh
+
+plot: build/swstress
+	@test -n "$(R)" || { echo "usage: make plot R=results/FOLDER" >&2; exit 2; }
+	./build/swstress plot $(R)
+
+test-asan:
+	$(MAKE) clean
+	$(MAKE) build/unit_tests CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 ./build/unit_tests --jobs 1
+	$(MAKE) clean
+
+install: build/swstress
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs
+	install -m 755 build/swstress $(DESTDIR)$(PREFIX)/bin/swstress
+	install -m 644 plot/*.gp $(DESTDIR)$(PREFIX)/share/swstress/plot/
+	install -m 644 configs/*.conf $(DESTDIR)$(PREFIX)/share/swstress/configs/
+
+clean:
+	rm -rf build

@@ -1,0 +1,133 @@
+/*
+ * config.h - the sweep configuration: INI file plus command-line key=value.
+ *
+ * One option table (in config.c) serves the file, the command line, --help,
+ * the README key list and run.json. The struct holds no pointers, so the
+ * engine can broadcast it as bytes and run.json can hold it whole.
+ *
+ * File format: INI as parsed by libinih. Sections ([sweep], [stats],
+ * [health], ...) only group keys for the reader: a key means the same in
+ * any section. Comments start with '#' or ';'.
+ */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "sw.h"
+
+/* How the "levels" list was given. */
+enum cfg_level_unit {
+	CFG_LEVEL_PAIRS = 0,  /* pairs = 1,2,4       */
+	CFG_LEVEL_NODES = 1,  /* nodes = 8,16,24     */
+};
+
+/* A level entry equal to CFG_LEVEL_MAX means "all ranks" (N/2 pairs or N
+ * nodes), written "max" in the file. levels_all means every pair count
+ * from 1 to N/2 ("nodes = all" or "pairs = all"). */
+#define CFG_LEVEL_MAX (-1)
+
+enum cfg_pairing {
+	CFG_PAIRING_ADJACENT = 0,  /* 0-1, 2-3, ...                       */
+	CFG_PAIRING_HALVES,        /* i with i + N/2                      */
+	CFG_PAIRING_RANDOM,        /* seeded shuffle, then adjacent       */
+	CFG_PAIRING_SHIFT,         /* i with (i + shift) mod N, greedily  */
+};
+
+enum cfg_yield {
+	CFG_YIELD_AUTO = 0,  /* yield when a host runs more ranks than cores */
+	CFG_YIELD_YES,
+	CFG_YIELD_NO,
+};
+
+/* Where each key got its value, for error messages after parsing:
+ * "configs/quick.conf:12", "command line" or "default". */
+#define CFG_WHERE_MAX 300
+
+struct sw_config {
+	/* [sweep] */
+	int level_unit;                  /* enum cfg_level_unit */
+	bool levels_all;
+	int nlevels;
+	int levels[SW_MAX_LIST];         /* ascending, or CFG_LEVEL_MAX */
+	int nsizes;
+	uint64_t sizes[SW_MAX_LIST];     /* bytes, ascending, no duplicates */
+	int nhops;                       /* 0: hops = auto */
+	long hops[SW_MAX_LIST];
+	double sample_time;              /* s, target sample length for hops=auto */
+	int npatterns;
+	int patterns[SW_MAX_PATTERNS];   /* ids from pattern.h */
+	int window;                      /* messages in flight, stream/bidir */
+	int pairing;                     /* enum cfg_pairing */
+	int shift;                       /* D of shift:D */
+	uint64_t seed;
+	int rep_min, rep_max;            /* repetitions = N or MIN..MAX */
+	int warmup;                      /* untimed rounds before each cell */
+	double timeout;                  /* s, per cell watchdog */
+	bool allow_shared_node;
+	int yield;                       /* enum cfg_yield */
+	char label[64];
+	char output[SW_PATH_MAX];        /* parent folder of result folders */
+
+	/* [stats] */
+	double confidence;               /* 0.95 */
+	double alpha;                    /* 0.05 */
+	double min_effect;               /* %, 2 */
+	double ci_target;                /* relative half-width, 0.02 */
+	double cell_budget;              /* s, adaptive repetitions per cell */
+	int bootstrap;                   /* resamples, >= 2000 */
+
+	/* [health] */
+	double warn_drop, crit_drop;            /* % bandwidth drop */
+	double warn_inflation, crit_inflation;  /* % latency inflation */
+	double deadline;                        /* s, whole check */
+
+	/* Provenance of every key, indexed like the option table. */
+	char where[48][CFG_WHERE_MAX];
+	char file[SW_PATH_MAX];          /* config file, "" if none */
+};
+
+/* Fill c with every default. */
+void config_defaults(struct sw_config *c);
+
+/* Read an INI file into c (on top of what is there). Returns 0, or -1 with
+ * "FILE:LINE: message" in err (or "FILE: message" when it cannot be read). */
+int config_load_file(struct sw_config *c, const char *path, char *err, size_t errlen);
+
+/* Set one key. where names the place for messages ("FILE:LINE",
+ * "command line"). Returns 0 or -1 with "WHERE: message" in err, e.g.
+ * "command line: unknown key 'msgsz' (did you mean 'sizes'?)". */
+int config_set(struct sw_config *c, const char *key, const char *value,
+	       const char *where, char *err, size_t errlen);
+
+/* Apply "key=value" (one command-line word). Returns 0 or -1 with
+ * "command line: ..." in err. */
+int config_set_arg(struct sw_config *c, const char *arg, char *err, size_t errlen);
+
+/* Checks across keys that do not depend on the number of ranks (rep_min <=
+ * rep_max, hops even for pingpong, ...). 0 or -1 with "WHERE: message". */
+int config_validate(const struct sw_config *c, char *err, size_t errlen);
+
+/* "configs/quick.conf:7" or "command line" or "default" for a key. */
+const char *config_where(const struct sw_config *c, const char *key);
+
+/* Print the key table (name, default, meaning) for --help and the README. */
+void config_print_keys(FILE *f);
+
+/* The effective config as a JSON object {key: value-as-written-in-a-file}
+ * (new reference), and back: config_from_json applies every key of obj,
+ * so that config_from_json(config_to_json(c)) reproduces c's values. */
+json_t *config_to_json(const struct sw_config *c);
+int config_from_json(struct sw_config *c, const json_t *obj, char *err, size_t errlen);
+
+/* Parse a byte size with units: "8", "1KiB", "64k", "4MiB", "1M", "2GiB",
+ * "1KB" (=1000). Binary: K, KiB, M, MiB, G, GiB; decimal: KB, MB, GB.
+ * Case-insensitive, optional spaces before the unit, "B" allowed. 0 or -1. */
+int config_parse_size(const char *s, uint64_t *out);
+
+/* Format bytes the short way: 8 -> "8B", 65536 -> "64KiB", 1000 -> "1000B". */
+void config_format_size(uint64_t bytes, char *buf, size_t len);
+
+#endif

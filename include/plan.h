@@ -1,0 +1,64 @@
+/*
+ * plan.h - what a sweep will do, derived from the config and the number of
+ * ranks alone: the load levels, the rank pairs, and the cells. Pure, no MPI.
+ *
+ * Pairs: the pairing orders every disjoint pair it can make among the N
+ * ranks; level k runs the first k of them. So pair i is the same two ranks
+ * at every level, which lets the charts follow one pair (one cable, two
+ * ports) across levels. Pair member a initiates and times the sample.
+ *
+ * Cells are ordered level by level (the folder is flushed after each
+ * level), then pattern, size and hops as given in the config.
+ */
+#ifndef PLAN_H
+#define PLAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "config.h"
+
+struct sw_pair {
+	int a, b;
+};
+
+struct sw_cell {
+	int level;         /* index into plan levels */
+	int pattern;       /* pattern.h id */
+	uint64_t size;     /* bytes */
+	long hops;         /* 0: auto, resolved by the engine at the first level */
+	int size_index;    /* index into cfg sizes, for auto hops */
+};
+
+struct sw_plan {
+	int nranks;
+	int npairs;              /* pairs the pairing made: the largest level */
+	struct sw_pair *pair;
+	int nlevels;
+	int *level_pairs;        /* pairs at each level, ascending */
+	int ncells;
+	struct sw_cell *cell;
+};
+
+/* Build the plan. Returns NULL with "WHERE: message" in err, WHERE naming
+ * the key at fault (levels larger than the ranks, odd node counts, a shift
+ * that leaves too few pairs, ...). */
+struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, size_t errlen);
+
+/* An empty plan with room for the given counts (for results readers).
+ * NULL if out of memory. */
+struct sw_plan *plan_alloc(int nranks, int npairs, int nlevels, int ncells);
+
+void plan_free(struct sw_plan *p);
+
+/* Index of the first cell of a level, and how many cells a level has. */
+int plan_level_first_cell(const struct sw_plan *p, int level);
+int plan_cells_per_level(const struct sw_plan *p);
+
+/* Rough length of the sweep in seconds: hops=auto cells take sample_time
+ * per round; fixed hops use a simple model (2 us + size / 1 GB/s per hop). */
+double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c);
+
+/* The human-readable plan: levels, pairs of each level, cells, estimate. */
+void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c);
+
+#endif

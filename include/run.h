@@ -1,0 +1,98 @@
+/*
+ * run.h - one measured run in memory: its metadata, plan, raw samples and
+ * per-cell facts. Rank 0 fills it during a sweep; results.c writes it to a
+ * folder and reads it back, so report, judge and compare work on the same
+ * struct with no MPI. MPI-free.
+ */
+#ifndef RUN_H
+#define RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "config.h"
+#include "plan.h"
+
+/* One timed run of H hops by one pair. Times are seconds on the common
+ * clock (rank 0's, or MPI's global clock); seconds is t_end - t_start as
+ * measured on the initiating rank. */
+struct sw_sample {
+	int cell;
+	int rep;       /* repetition, from 0 */
+	int pair;      /* index into plan pairs */
+	double t_start, t_end;
+	double seconds;
+};
+
+/* Why a cell stopped repeating. */
+enum sw_stop {
+	SW_STOP_FIXED = 0,    /* repetitions = N, all done       */
+	SW_STOP_CONVERGED,    /* median CI narrower than ci_target */
+	SW_STOP_MAX_REPS,     /* adaptive, hit MAX                */
+	SW_STOP_BUDGET,       /* adaptive, cell_budget ran out    */
+	SW_STOP_FAILED,       /* watchdog or error: incomplete    */
+	SW_STOP_NOT_RUN,      /* the sweep ended before this cell */
+	SW_STOP_COUNT
+};
+
+struct sw_cell_run {
+	int reps;          /* recorded repetitions */
+	int stop;          /* enum sw_stop */
+	double wall;       /* s, wall time of the cell including warm-up */
+	double timed;      /* s, sum over rounds of the longest sample */
+};
+
+/* CPU time of one rank over one level (getrusage deltas). */
+struct sw_cpu {
+	int level, rank;
+	double user, sys;
+};
+
+struct sw_run {
+	struct sw_config cfg;
+	struct sw_plan *plan;          /* owned */
+
+	char tool_version[32];
+	char mpi_version[256];
+	char started[32];              /* ISO 8601 UTC, "2026-11-30T13:01:59Z" */
+	char command_line[1024];
+	char name[128];                /* folder name, LABEL-YYYYmmdd-HHMMSS */
+	double wtick;                  /* MPI_Wtick */
+	bool wtime_global;             /* MPI_WTIME_IS_GLOBAL */
+	bool yield;                    /* ranks yielded the CPU while waiting */
+	int nranks;
+	char (*host)[SW_HOST_MAX];     /* per rank, owned */
+
+	struct sw_cell_run *cell;      /* plan->ncells, owned */
+	size_t nsamples, cap_samples;
+	struct sw_sample *sample;      /* owned, in cell order */
+	size_t ncpu, cap_cpu;
+	struct sw_cpu *cpu;            /* owned */
+
+	bool complete;                 /* every cell ran */
+	char failure[512];             /* why it stopped early, "" if complete */
+	double duration;               /* s, wall time of the sweep */
+};
+
+/* A run over plan (taken over) with nranks hosts unset. NULL on ENOMEM. */
+struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int nranks);
+void run_free(struct sw_run *r);
+
+/* Append a sample; 0 or -1 on ENOMEM. */
+int run_add_sample(struct sw_run *r, const struct sw_sample *s);
+int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
+
+/* Per-hop latency (s) and per-pair bandwidth (bytes/s) of a sample. */
+double run_sample_latency(const struct sw_run *r, const struct sw_sample *s);
+double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s);
+
+/* Samples of one cell are contiguous: first index and count (0 if none). */
+size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);
+
+/* Pairs (k) and nodes (2k) of a cell's level. */
+int run_cell_pairs(const struct sw_run *r, int cell);
+
+/* "converged", "max-reps", ... and back (-1 if unknown). */
+const char *run_stop_name(int stop);
+int run_stop_find(const char *name);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * stats.h - the numerical statistics, on GSL. Pure functions on arrays of
+ * doubles; GSL's error handler is switched off and every status checked.
+ * Nothing here knows about cells, pairs or MPI (see analysis.h for that).
+ * Functions that need a sorted copy make their own; inputs are not changed.
+ */
+#ifndef STATS_H
+#define STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Call once before using GSL (idempotent): gsl_set_error_handler_off(). */
+void stats_init(void);
+
+struct stats_summary {
+	size_t n;
+	double mean, sd;          /* sd: sample standard deviation (n - 1) */
+	double median, min, max;
+	double p1, p99;           /* quantiles, GSL's interpolation */
+	double mean_lo, mean_hi;  /* Student t CI of the mean (NaN if n < 2) */
+	double med_lo, med_hi;    /* order-statistics CI of the median */
+	bool med_ci_ok;           /* false: n too small for the confidence level;
+	                           * then med_lo = min, med_hi = max */
+};
+
+/* Summary of x[0..n-1] at the given confidence (0.95). 0, or -1 if n == 0. */
+int stats_summarize(const double *x, size_t n, double confidence, struct stats_summary *s);
+
+/* Ranks (1-based order statistics) j < k with sum_{i=j}^{k-1} C(n,i) 0.5^n
+ * >= confidence, as symmetric and narrow as possible. Returns 0, or -1 when
+ * no such pair exists for n (too few samples). *coverage gets the coverage. */
+int stats_median_ci_ranks(size_t n, double confidence, size_t *j, size_t *k, double *coverage);
+
+/* Mann-Whitney U two-sided test of x against y: normal approximation with
+ * tie correction and continuity correction. *u gets U of x. 0 or -1. */
+int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		       double *u, double *p);
+
+/* Percentile bootstrap CI of (median(x) / median(y) - 1) * 100, with
+ * resamples draws from a GSL RNG seeded with seed. 0 or -1. */
+int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
+			     int resamples, double confidence, uint64_t seed,
+			     double *lo, double *hi);
+
+/* Robust z of each x: 0.6745 (x - median) / MAD, into z[0..n-1]. When the
+ * MAD is 0, z is 0 where x equals the median and +-INFINITY elsewhere. */
+int stats_robust_z(const double *x, size_t n, double *z);
+
+/* Least squares y = c0 + c1 x, with R^2. 0 or -1 (n < 2 or GSL failure). */
+int stats_linear_fit(const double *x, const double *y, size_t n,
+		     double *c0, double *c1, double *r2);
+
+/* Median of x (copies). NaN if n == 0. */
+double stats_median(const double *x, size_t n);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * sw.h - things every swstress module shares: version, exit statuses,
+ * fixed limits and the error-buffer convention.
+ *
+ * Error convention: a function that can fail takes (char *err, size_t errlen)
+ * and writes one line without the "swstress: " prefix and without a trailing
+ * newline, e.g. "configs/quick.conf:12: unknown key 'msgsz' (did you mean
+ * 'sizes'?)". The caller prefixes "swstress: " and prints it once.
+ * Actions return 0 or a negative value; constructors return NULL on failure.
+ */
+#ifndef SW_H
+#define SW_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+#define SW_VERSION "0.1.0"
+#define SW_SCHEMA_VERSION 1
+
+/* Exit statuses of every command but check/judge (which use Nagios codes). */
+enum sw_exit {
+	SW_EXIT_OK = 0,      /* success */
+	SW_EXIT_FAIL = 1,    /* measurement failed: watchdog, MPI error, I/O */
+	SW_EXIT_USAGE = 2,   /* bad command line or config */
+};
+
+/* Nagios plugin statuses, used by check and judge. */
+enum sw_nagios {
+	SW_NAGIOS_OK = 0,
+	SW_NAGIOS_WARNING = 1,
+	SW_NAGIOS_CRITICAL = 2,
+	SW_NAGIOS_UNKNOWN = 3,
+};
+
+#define SW_MAX_LIST 64     /* entries in a list-valued key (sizes, hops, levels) */
+#define SW_MAX_PATTERNS 8  /* patterns in one sweep */
+#define SW_HOST_MAX 64     /* bytes of a host name, with the NUL */
+#define SW_PATH_MAX 512
+
+/* snprintf into err if err is not NULL; returns -1 so callers can
+ * "return sw_fail(err, errlen, ...)". */
+int sw_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
