@@ -1,0 +1,73 @@
+/*
+ * results.h - a run's folder on disk, results/LABEL-YYYYmmdd-HHMMSS/, and
+ * reading it back. MPI-free.
+ *
+ * Every file is written to a temporary name in the same folder, flushed and
+ * renamed, so a reader never sees half a file. The sweep writes the folder
+ * while it runs (after every level) under "NAME.partial" and renames it to
+ * NAME when the run ends, complete or not (run.json says which).
+ *
+ * Files and columns (CSV: one "# swstress VERSION, run NAME, started TIME,
+ * MB/s = 10^6 bytes/s" comment line, then a header line; missing numbers
+ * are written NaN, which gnuplot skips):
+ *
+ * samples.csv  one row per raw sample
+ *   level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
+ *   host_a,host_b,t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps
+ *
+ * summary.csv  one row per cell (lat_* per-hop latency, bw_* per-pair
+ *   bandwidth, agg_* aggregate bandwidth of a repetition, ideal_agg = the
+ *   baseline level's per-pair median times the pairs; *_lo/*_hi the CI)
+ *   cell,level,nodes,pairs,pattern,size_bytes,hops,reps,n,stop,overlap,
+ *   lat_median_us,lat_lo_us,lat_hi_us,lat_mean_us,lat_mean_lo_us,
+ *   lat_mean_hi_us,lat_sd_us,lat_min_us,lat_max_us,lat_p1_us,lat_p99_us,
+ *   bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,
+ *   agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,
+ *   lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,
+ *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig
+ *
+ * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
+ *   over the cell's median; z: robust z of latency; flagged: 0/1)
+ *   cell,level,nodes,pairs,pattern,size_bytes,hops,pair,rank_a,rank_b,
+ *   host_a,host_b,lat_median_us,bw_median_MBps,lat_rel,bw_rel,z,flagged
+ *
+ * fits.csv  one row per Hockney fit
+ *   level,nodes,pairs,pattern,size_lo,size_hi,npoints,alpha_us,beta_MBps,n_half_bytes,r2
+ *
+ * run.json  schema_version, tool_version, name, started, command_line,
+ *   mpi_version, wtick, wtime_global, yield, duration_s, complete, failure,
+ *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
+ *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
+ *   size_bytes, hops, reps, stop, wall_s, timed_s, summary {...}}],
+ *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
+ *   outliers [{cell, pair, host_a, host_b, z}], fits [...], method
+ *
+ * report.txt  the terminal report
+ */
+#ifndef RESULTS_H
+#define RESULTS_H
+
+#include <stdio.h>
+#include "run.h"
+#include "analysis.h"
+
+/* Folder name LABEL-YYYYmmdd-HHMMSS for a start time (UTC). */
+void results_folder_name(const char *label, time_t t, char *buf, size_t len);
+
+/* Create the folder OUTPUT/NAME.partial; refuse early (before any
+ * measurement) when OUTPUT is not writable. 0 or -1 with a message. */
+int results_begin(const struct sw_run *r, char *path, size_t pathlen,
+		  char *err, size_t errlen);
+
+/* Write every file of r (and a, which may be NULL) into dir atomically. */
+int results_write(const char *dir, const struct sw_run *r, const struct sw_analysis *a,
+		  const char *report_text, char *err, size_t errlen);
+
+/* Rename NAME.partial to NAME; final path into out. 0 or -1. */
+int results_finish(const char *partial, char *out, size_t outlen, char *err, size_t errlen);
+
+/* Load a run from a results folder or its run.json (samples from
+ * samples.csv beside it). NULL with "PATH: what is wrong" in err. */
+struct sw_run *results_load(const char *path, char *err, size_t errlen);
+
+#endif
