@@ -12,12 +12,12 @@
  * are written NaN, which gnuplot skips):
  *
  * samples.csv  one row per raw sample
- *   level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
+ *   cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
  *   host_a,host_b,t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps
  *
  * summary.csv  one row per cell (lat_* per-hop latency, bw_* per-pair
  *   bandwidth, agg_* aggregate bandwidth of a repetition, ideal_agg = the
- *   baseline level's per-pair median times the pairs; *_lo/*_hi the CI)
+ *   baseline level's per-pair median times the pairs; _lo and _hi columns the CI)
  *   cell,level,nodes,pairs,pattern,size_bytes,hops,reps,n,stop,overlap,
  *   lat_median_us,lat_lo_us,lat_hi_us,lat_mean_us,lat_mean_lo_us,
  *   lat_mean_hi_us,lat_sd_us,lat_min_us,lat_max_us,lat_p1_us,lat_p99_us,
@@ -48,6 +48,7 @@
 #define RESULTS_H
 
 #include <stdio.h>
+#include <time.h>
 #include "run.h"
 #include "analysis.h"
 

@@ -1,0 +1,54 @@
+/*
+ * engine.h - the measurement engine, the only module besides main.c that
+ * uses MPI (this header itself does not need mpi.h).
+ *
+ * Control is point to point from rank 0, never a collective, so that one
+ * stalled rank delays only itself and its partner and rank 0 can name it:
+ * rank 0 sends each active rank a ROUND message, runs its own sample if it
+ * is in a pair, then collects one sample from each pair's initiator. Every
+ * wait polls (MPI_Test*, sched_yield when yielding) and checks the cell's
+ * deadline, which is the watchdog.
+ *
+ * Fault injection for tests (documented in the README):
+ *   SWSTRESS_FAULT_STALL=RANK[:LEVEL]  rank RANK stops answering at the first
+ *                                      round of level LEVEL (default 1)
+ *   SWSTRESS_FAULT_DELAY=RANK:USEC     rank RANK sleeps USEC microseconds
+ *                                      before every message it sends
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <stdbool.h>
+#include "run.h"
+
+struct engine_env {
+	int rank, nranks;
+	bool yield;                /* this rank yields the CPU while waiting */
+	double clock_offset;       /* local MPI_Wtime minus rank 0's */
+};
+
+/* Called on rank 0 after each level (results flushed by the callee). */
+typedef void (*engine_level_fn)(struct sw_run *r, int level, void *ctx);
+
+struct engine_opts {
+	bool progress;             /* cells done / total on stderr */
+	engine_level_fn level_done;
+	void *ctx;
+};
+
+/* Collective over MPI_COMM_WORLD: host names into r->host (rank 0; r may
+ * be NULL elsewhere), whether any host runs more than one rank (*shared),
+ * the yield decision for this rank (cfg yield: auto = more ranks on this
+ * host than cores), the clock offsets, timer facts and the MPI version. */
+int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
+		 bool *shared, char *shared_msg, size_t msglen);
+
+/* Run the sweep. Rank 0 passes its run (samples and per-cell facts filled
+ * in); other ranks pass NULL and their own copy of the plan. Returns 0 when
+ * every cell ran. On a watchdog or MPI failure, rank 0 fills r->failure,
+ * marks the cells, calls level_done once more so the results are on disk,
+ * prints the failure once and calls MPI_Abort: it does not return. */
+int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
+		 const struct engine_env *env, const struct engine_opts *o);
+
+#endif

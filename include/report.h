@@ -1,0 +1,25 @@
+/*
+ * report.h - the terminal report of a run: one table per pattern and size
+ * (rows are load levels), or the classic one-line-per-cell format, then
+ * outliers, warnings and the method. Reads plain structs, prints text;
+ * MPI-free.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdio.h>
+#include "analysis.h"
+#include "run.h"
+
+enum report_format { REPORT_TABLE = 0, REPORT_CLASSIC };
+
+/* Print the whole report of r (a may be NULL: raw medians only). */
+void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format);
+
+/* The same into a new malloc'd string (NULL on ENOMEM). */
+char *report_string(const struct sw_run *r, const struct sw_analysis *a, int format);
+
+/* "table" / "classic" to the enum, -1 if neither. */
+int report_format_find(const char *name);
+
+#endif

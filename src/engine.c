@@ -1,0 +1,800 @@
+/*
+ * engine.c - runs the cells on MPI; see engine.h for the protocol.
+ *
+ * Every blocking step is a nonblocking call followed by wait_reqs(), which
+ * polls, yields when asked to, and gives up at the cell deadline. A rank
+ * that gives up tells rank 0 which peer it was waiting for (TAG_NOTICE);
+ * rank 0 names the stuck pair, writes what it has, and aborts the job. If
+ * rank 0 itself is the one not answering, the rank that noticed prints and
+ * aborts after a grace period.
+ */
+#include <mpi.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include "engine.h"
+#include "analysis.h"
+#include "pattern.h"
+
+enum {
+	TAG_DATA = 101, TAG_ACK, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
+};
+
+enum { CMD_ROUND = 1, CMD_LEVEL_END, CMD_END };
+
+#define GRACE_SECONDS 2.0
+#define RECV_SLOT_BYTES (64u << 20)   /* distinct receive slots, at most */
+
+struct ctrl {
+	int cmd, cell, rep;
+	int record;       /* 0: warm-up or calibration round */
+	long hops;
+};
+
+struct sample_msg {
+	double t_start, t_end, seconds;
+};
+
+struct notice {
+	int rank, peer, cell;
+};
+
+/* Per-rank state of a sweep. */
+struct eng {
+	const struct sw_config *cfg;
+	const struct sw_plan *plan;
+	const struct engine_env *env;
+	struct sw_run *run;             /* rank 0 only */
+	char *sbuf;                     /* send buffer, max size */
+	char *rbuf;                     /* nslots receive slots of max size */
+	int nslots;
+	uint64_t maxsize;
+	double deadline;                /* of the current cell, local clock */
+	int cell;
+	int stall_rank, stall_level;    /* fault injection, -1 if off */
+	int delay_rank;
+	useconds_t delay_us;
+};
+
+static void fault_check_stall(const struct eng *e, int level)
+{
+	if (e->env->rank != e->stall_rank || level < e->stall_level)
+		return;
+	fprintf(stderr, "swstress: rank %d: SWSTRESS_FAULT_STALL: stalling at level %d\n",
+		e->env->rank, level);
+	for (;;)
+		sleep(1);
+}
+
+static inline void fault_delay(const struct eng *e)
+{
+	if (e->delay_us && e->env->rank == e->delay_rank)
+		usleep(e->delay_us);
+}
+
+static void parse_faults(struct eng *e)
+{
+	const char *s = getenv("SWSTRESS_FAULT_STALL");
+	const char *d = getenv("SWSTRESS_FAULT_DELAY");
+
+	e->stall_rank = e->delay_rank = -1;
+	e->stall_level = 1;
+	if (s && *s && sscanf(s, "%d:%d", &e->stall_rank, &e->stall_level) < 1)
+		e->stall_rank = -1;
+	if (e->plan->nlevels < 2 && e->stall_level > 0)
+		e->stall_level = 0;
+	if (d && *d) {
+		unsigned us = 0;
+
+		if (sscanf(d, "%d:%u", &e->delay_rank, &us) == 2)
+			e->delay_us = us;
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Waiting: the watchdog lives here.                                 */
+
+static bool g_yield;
+
+/* Rank 0 only: a notice from a rank that timed out. */
+static bool notice_pending(struct notice *n)
+{
+	int flag = 0;
+	MPI_Status st;
+
+	MPI_Iprobe(MPI_ANY_SOURCE, TAG_NOTICE, MPI_COMM_WORLD, &flag, &st);
+	if (!flag)
+		return false;
+	MPI_Recv(n, sizeof(*n), MPI_BYTE, st.MPI_SOURCE, TAG_NOTICE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	return true;
+}
+
+/*
+ * Wait for n requests until deadline (local MPI_Wtime; 0 = none). Returns 0
+ * when all completed, -1 on timeout, -2 (rank 0) when a notice arrived
+ * (copied to *nt). The clock is read every 64 polls: cheap, and a deadline
+ * is seconds away.
+ */
+/* MPICH's MPI_STATUSES_IGNORE is a sentinel pointer that gcc mistakes for
+ * a zero-length array. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notices,
+		     struct notice *nt)
+{
+	unsigned polls = 0;
+	int flag;
+
+	for (;;) {
+		MPI_Testall(n, req, &flag, MPI_STATUSES_IGNORE);
+		if (flag)
+			return 0;
+		if (g_yield)
+			sched_yield();
+		if ((++polls & 63) == 0) {
+			if (watch_notices && notice_pending(nt))
+				return -2;
+			if (deadline > 0 && MPI_Wtime() > deadline)
+				return -1;
+		}
+	}
+}
+#pragma GCC diagnostic pop
+
+/* ---------------------------------------------------------------- */
+/* Failure                                                            */
+
+static void host_of(const struct eng *e, int rank, char *buf, size_t len)
+{
+	if (e->run && rank >= 0 && rank < e->run->nranks && e->run->host[rank][0])
+		snprintf(buf, len, "%s", e->run->host[rank]);
+	else
+		snprintf(buf, len, "?");
+}
+
+static int pair_of_rank(const struct sw_plan *p, int level, int rank, int *partner, bool *initiator)
+{
+	for (int i = 0; i < p->level_pairs[level]; i++) {
+		if (p->pair[i].a == rank || p->pair[i].b == rank) {
+			*initiator = p->pair[i].a == rank;
+			*partner = *initiator ? p->pair[i].b : p->pair[i].a;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Rank 0: the watchdog fired (or a notice came). Name the stuck pairs, mark
+ * the cells, have the results written, print once and abort the job.
+ * missing[] lists pair indices whose sample did not arrive (may be empty).
+ */
+static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *missing, int nmissing,
+		       const struct notice *first)
+{
+	struct sw_run *r = e->run;
+	const struct sw_cell *cell = &e->plan->cell[e->cell];
+	char msg[sizeof(r->failure)], sz[32];
+	int len, level = cell->level;
+	struct notice nt, notes[16];
+	int nnotes = 0;
+	double until = MPI_Wtime() + GRACE_SECONDS;
+
+	if (first)
+		notes[nnotes++] = *first;
+	/* Give the ranks that also timed out a moment to say whom they wait for. */
+	while (MPI_Wtime() < until && nnotes < 16) {
+		if (notice_pending(&nt))
+			notes[nnotes++] = nt;
+		else
+			usleep(1000);
+	}
+	config_format_size(cell->size, sz, sizeof(sz));
+	len = snprintf(msg, sizeof(msg), "watchdog: cell %d (%d nodes, %s %s) did not finish within %g s:",
+		       e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern), sz, e->cfg->timeout);
+	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
+		const struct sw_pair *pp = &e->plan->pair[missing[i]];
+		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
+
+		host_of(e, pp->a, ha, sizeof(ha));
+		host_of(e, pp->b, hb, sizeof(hb));
+		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " pair %d (ranks %d-%d, hosts %s, %s) stuck;",
+				missing[i], pp->a, pp->b, ha, hb);
+	}
+	for (int i = 0; i < nnotes && len < (int)sizeof(msg); i++) {
+		char h[SW_HOST_MAX];
+
+		host_of(e, notes[i].peer, h, sizeof(h));
+		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " rank %d waited for rank %d (host %s);",
+				notes[i].rank, notes[i].peer, h);
+	}
+	if (len > 0 && len < (int)sizeof(msg) && msg[len - 1] == ';')
+		msg[len - 1] = '\0';
+	snprintf(r->failure, sizeof(r->failure), "%s", msg);
+	r->complete = false;
+	r->cell[e->cell].stop = SW_STOP_FAILED;
+	fprintf(stderr, "swstress: %s\n", msg);
+	if (o->level_done)
+		o->level_done(r, level, o->ctx);
+	MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	_exit(SW_EXIT_FAIL);
+}
+
+/* A rank other than 0 timed out waiting for peer: tell rank 0, and if rank
+ * 0 does not end the job within the grace period, end it from here. */
+static void fail_other(struct eng *e, int peer)
+{
+	struct notice n = { e->env->rank, peer, e->cell };
+	MPI_Request req;
+
+	MPI_Isend(&n, sizeof(n), MPI_BYTE, 0, TAG_NOTICE, MPI_COMM_WORLD, &req);
+	wait_reqs(&req, 1, MPI_Wtime() + 3 * GRACE_SECONDS, false, NULL);
+	usleep((useconds_t)(3 * GRACE_SECONDS * 1e6));
+	fprintf(stderr, "swstress: watchdog: rank %d waited more than %g s for rank %d in cell %d; "
+		"rank 0 did not end the run\n", e->env->rank, e->cfg->timeout, peer, e->cell);
+	MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	_exit(SW_EXIT_FAIL);
+}
+
+/* ---------------------------------------------------------------- */
+/* Patterns. Each runs one sample of hops; returns 0, or -1 on timeout. */
+
+typedef int (*pattern_fn)(struct eng *e, int peer, bool initiator, uint64_t size, long hops);
+
+static char *rslot(struct eng *e, long i)
+{
+	return e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
+}
+
+static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
+{
+	MPI_Request req[2];
+	int cnt = (int)size;
+
+	for (long i = 0; i < hops / 2; i++) {
+		if (initiator) {
+			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[1]);
+			fault_delay(e);
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 2, e->deadline, false, NULL))
+				return -1;
+		} else {
+			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 1, e->deadline, false, NULL))
+				return -1;
+			fault_delay(e);
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 1, e->deadline, false, NULL))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* One way, window by window; the receiver acks each window with 4 bytes. */
+static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
+{
+	MPI_Request req[1024 + 1];
+	int cnt = (int)size, ack = 0;
+
+	for (long done = 0; done < hops;) {
+		int w = (int)(hops - done < e->cfg->window ? hops - done : e->cfg->window);
+
+		if (initiator) {
+			MPI_Irecv(&ack, 1, MPI_INT, peer, TAG_ACK, MPI_COMM_WORLD, &req[w]);
+			fault_delay(e);
+			for (int i = 0; i < w; i++)
+				MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+			if (wait_reqs(req, w + 1, e->deadline, false, NULL))
+				return -1;
+		} else {
+			for (int i = 0; i < w; i++)
+				MPI_Irecv(rslot(e, i), cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+			if (wait_reqs(req, w, e->deadline, false, NULL))
+				return -1;
+			fault_delay(e);
+			MPI_Isend(&ack, 1, MPI_INT, peer, TAG_ACK, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 1, e->deadline, false, NULL))
+				return -1;
+		}
+		done += w;
+	}
+	return 0;
+}
+
+/* Both ways at once, a window each way. */
+static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
+{
+	MPI_Request req[2 * 1024];
+	int cnt = (int)size;
+
+	(void)initiator;
+	for (long done = 0; done < hops;) {
+		int w = (int)(hops - done < e->cfg->window ? hops - done : e->cfg->window);
+
+		for (int i = 0; i < w; i++)
+			MPI_Irecv(rslot(e, i), cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+		fault_delay(e);
+		for (int i = 0; i < w; i++)
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[w + i]);
+		if (wait_reqs(req, 2 * w, e->deadline, false, NULL))
+			return -1;
+		done += w;
+	}
+	return 0;
+}
+
+static const pattern_fn pattern_ops[PAT_COUNT] = {
+	[PAT_PINGPONG] = run_pingpong,
+	[PAT_STREAM] = run_stream,
+	[PAT_BIDIR] = run_bidir,
+};
+
+/* ---------------------------------------------------------------- */
+
+static double cpu_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
+}
+
+/* Run this rank's part of one round: one sample if the rank is in a pair
+ * of the level. The initiator fills *out (common clock). 1 if this rank
+ * initiated, 0 if not, -1 on timeout (*peer_out gets the peer). */
+static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out)
+{
+	const struct sw_cell *cell = &e->plan->cell[c->cell];
+	int peer;
+	bool init;
+	double t0, t1;
+
+	if (pair_of_rank(e->plan, cell->level, e->env->rank, &peer, &init) < 0)
+		return 0;
+	*peer_out = peer;
+	t0 = MPI_Wtime();
+	if (pattern_ops[cell->pattern](e, peer, init, cell->size, c->hops))
+		return -1;
+	t1 = MPI_Wtime();
+	if (!init)
+		return 0;
+	out->t_start = t0 - e->env->clock_offset;
+	out->t_end = t1 - e->env->clock_offset;
+	out->seconds = t1 - t0;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- */
+/* Ranks other than 0: obey rank 0 until CMD_END.                     */
+
+static int follower(struct eng *e)
+{
+	struct ctrl c;
+	struct rusage ru0, ru1;
+	MPI_Request req;
+	int level = -1;
+
+	getrusage(RUSAGE_SELF, &ru0);
+	for (;;) {
+		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
+		wait_reqs(&req, 1, 0, false, NULL);
+		if (c.cmd == CMD_END)
+			return 0;
+		if (c.cmd == CMD_LEVEL_END) {
+			double cpu[2];
+
+			getrusage(RUSAGE_SELF, &ru1);
+			cpu[0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0.ru_utime);
+			cpu[1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
+			ru0 = ru1;
+			MPI_Isend(cpu, 2, MPI_DOUBLE, 0, TAG_CPU, MPI_COMM_WORLD, &req);
+			wait_reqs(&req, 1, 0, false, NULL);
+			continue;
+		}
+		if (c.cell != e->cell || level < 0) {
+			e->cell = c.cell;
+			e->deadline = MPI_Wtime() + e->cfg->timeout;
+			level = e->plan->cell[c.cell].level;
+			fault_check_stall(e, level);
+		}
+		struct sample_msg s;
+		int peer = -1, rc = do_round(e, &c, &s, &peer);
+
+		if (rc < 0)
+			fail_other(e, peer);
+		if (rc == 1) {
+			MPI_Isend(&s, sizeof(s), MPI_BYTE, 0, TAG_SAMPLE, MPI_COMM_WORLD, &req);
+			if (wait_reqs(&req, 1, e->deadline, false, NULL))
+				fail_other(e, 0);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- */
+/* Rank 0: drive every cell.                                          */
+
+struct round_result {
+	int npairs;
+	struct sample_msg s[];          /* per pair of the level */
+};
+
+/* Control messages are tiny; each is sent from its own slot and completed
+ * before the slot is used again. */
+static void send_ctrl(const struct ctrl *c, int to, MPI_Request *req)
+{
+	MPI_Isend((void *)c, sizeof(*c), MPI_BYTE, to, TAG_CTRL, MPI_COMM_WORLD, req);
+}
+
+/* One round of a cell on every pair of its level; samples into res. */
+static void leader_round(struct eng *e, const struct engine_opts *o, struct ctrl *c,
+			 struct sample_msg *res, MPI_Request *req, int *missing)
+{
+	const struct sw_cell *cell = &e->plan->cell[c->cell];
+	int k = e->plan->level_pairs[cell->level], rc, peer = -1, mine = -1;
+	struct notice nt;
+	bool dummy;
+
+	MPI_Request *creq = req + k;
+
+	for (int i = 0; i < k; i++) {
+		const struct sw_pair *p = &e->plan->pair[i];
+
+		creq[2 * i] = creq[2 * i + 1] = req[i] = MPI_REQUEST_NULL;
+		if (p->a != 0)
+			send_ctrl(c, p->a, &creq[2 * i]);
+		if (p->b != 0)
+			send_ctrl(c, p->b, &creq[2 * i + 1]);
+		if (p->a != 0)
+			MPI_Irecv(&res[i], sizeof(res[i]), MPI_BYTE, p->a, TAG_SAMPLE, MPI_COMM_WORLD, &req[i]);
+	}
+	mine = pair_of_rank(e->plan, cell->level, 0, &peer, &dummy);
+	rc = do_round(e, c, mine >= 0 ? &res[mine] : NULL, &peer);
+	if (rc < 0) {
+		int stuck = mine;
+
+		fail_rank0(e, o, &stuck, 1, NULL);
+	}
+	rc = wait_reqs(req, 3 * k, e->deadline, true, &nt);
+	if (rc == 0)
+		return;
+	int nmissing = 0;
+	for (int i = 0; i < k; i++) {
+		int flag = 1;
+
+		if (req[i] != MPI_REQUEST_NULL)
+			MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
+		if (!flag)
+			missing[nmissing++] = i;
+	}
+	fail_rank0(e, o, missing, nmissing, rc == -2 ? &nt : NULL);
+}
+
+/* Even for pingpong, at least 1 (2 for pingpong). */
+static long fix_hops(int pattern, double h)
+{
+	long v = h < 1.0 ? 1 : (long)(h + 0.5);
+
+	if (pattern_info(pattern)->even_hops) {
+		v += v & 1;
+		if (v < 2)
+			v = 2;
+	}
+	return v;
+}
+
+static double max_seconds(const struct sample_msg *s, int k)
+{
+	double m = 0;
+
+	for (int i = 0; i < k; i++)
+		if (s[i].seconds > m)
+			m = s[i].seconds;
+	return m;
+}
+
+/* hops = auto: grow hops until a round takes a quarter of sample_time,
+ * then scale to sample_time. Runs unrecorded rounds; returns the hops. */
+static long calibrate(struct eng *e, const struct engine_opts *o, struct ctrl *c,
+		      struct sample_msg *res, MPI_Request *req, int *missing)
+{
+	const struct sw_cell *cell = &e->plan->cell[c->cell];
+	int k = e->plan->level_pairs[cell->level];
+	double target = e->cfg->sample_time, t;
+	long h = fix_hops(cell->pattern, 2);
+
+	for (;;) {
+		c->hops = h;
+		c->record = 0;
+		leader_round(e, o, c, res, req, missing);
+		t = max_seconds(res, k);
+		if (t >= target / 4 || h >= (1L << 26))
+			break;
+		double f = t > 0 ? target / 4 / t : 64;
+		h = fix_hops(cell->pattern, (double)h * (f < 2 ? 2 : f > 64 ? 64 : f));
+	}
+	return fix_hops(cell->pattern, (double)h * target / (t > 0 ? t : target));
+}
+
+static void progress_line(const struct eng *e, int done, double t0)
+{
+	double el = MPI_Wtime() - t0;
+	double left = done ? el / done * (e->plan->ncells - done) : 0;
+
+	fprintf(stderr, "\rswstress: cells %d/%d, %.0f s elapsed, about %.0f s left   ",
+		done, e->plan->ncells, el, left);
+	if (done == e->plan->ncells)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static int leader(struct eng *e, const struct engine_opts *o)
+{
+	struct sw_run *r = e->run;
+	const struct sw_config *cfg = e->cfg;
+	int maxk = e->plan->npairs, nr = e->env->nranks;
+	struct sample_msg *res = calloc((size_t)maxk, sizeof(*res));
+	MPI_Request *req = calloc((size_t)(3 * maxk > 2 * nr ? 3 * maxk : 2 * nr), sizeof(*req));
+	int *missing = calloc((size_t)maxk, sizeof(*missing));
+	double *lat = calloc((size_t)maxk * (size_t)cfg->rep_max, sizeof(*lat));
+	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
+	double t_sweep = MPI_Wtime();
+	struct rusage ru0, ru1;
+	int rc = -1;
+
+	if (!res || !req || !missing || !lat) {
+		snprintf(r->failure, sizeof(r->failure), "out of memory");
+		goto out;
+	}
+	getrusage(RUSAGE_SELF, &ru0);
+	for (int ci = 0; ci < e->plan->ncells; ci++) {
+		struct sw_cell *cell = &r->plan->cell[ci];
+		int k = e->plan->level_pairs[cell->level], nlat = 0;
+		struct ctrl c = { .cmd = CMD_ROUND, .cell = ci };
+		double t_cell = MPI_Wtime();
+
+		e->cell = ci;
+		e->deadline = t_cell + cfg->timeout;
+		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
+			fault_check_stall(e, cell->level);
+		if (cell->hops == 0) {
+			long *ah = &auto_hops[cell->pattern][cell->size_index];
+
+			if (*ah == 0)
+				*ah = calibrate(e, o, &c, res, req, missing);
+			cell->hops = *ah;
+		}
+		c.hops = cell->hops;
+		for (int w = 0; w < cfg->warmup; w++) {
+			c.record = 0;
+			leader_round(e, o, &c, res, req, missing);
+		}
+		for (int rep = 0;; rep++) {
+			c.rep = rep;
+			c.record = 1;
+			leader_round(e, o, &c, res, req, missing);
+			for (int i = 0; i < k; i++) {
+				struct sw_sample s = {
+					.cell = ci, .rep = rep, .pair = i,
+					.t_start = res[i].t_start, .t_end = res[i].t_end,
+					.seconds = res[i].seconds,
+				};
+				if (run_add_sample(r, &s)) {
+					snprintf(r->failure, sizeof(r->failure), "out of memory");
+					goto out;
+				}
+				lat[nlat++] = res[i].seconds / (double)cell->hops;
+			}
+			r->cell[ci].timed += max_seconds(res, k);
+			r->cell[ci].reps = rep + 1;
+			if (cfg->rep_min == cfg->rep_max) {
+				if (rep + 1 >= cfg->rep_max) {
+					r->cell[ci].stop = SW_STOP_FIXED;
+					break;
+				}
+				continue;
+			}
+			if (rep + 1 < cfg->rep_min)
+				continue;
+			if (analysis_converged(lat, (size_t)nlat, cfg->confidence, cfg->ci_target)) {
+				r->cell[ci].stop = SW_STOP_CONVERGED;
+				break;
+			}
+			if (rep + 1 >= cfg->rep_max) {
+				r->cell[ci].stop = SW_STOP_MAX_REPS;
+				break;
+			}
+			if (MPI_Wtime() - t_cell > cfg->cell_budget) {
+				r->cell[ci].stop = SW_STOP_BUDGET;
+				break;
+			}
+		}
+		r->cell[ci].wall = MPI_Wtime() - t_cell;
+		if (o->progress)
+			progress_line(e, ci + 1, t_sweep);
+
+		/* End of a level: CPU times from every rank, then flush. */
+		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level) {
+			struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = ci };
+			double (*cpu)[2] = calloc((size_t)nr, sizeof(*cpu));
+			struct notice nt;
+
+			if (!cpu) {
+				snprintf(r->failure, sizeof(r->failure), "out of memory");
+				goto out;
+			}
+			for (int i = 1; i < nr; i++) {
+				send_ctrl(&end, i, &req[nr + i]);
+				MPI_Irecv(cpu[i], 2, MPI_DOUBLE, i, TAG_CPU, MPI_COMM_WORLD, &req[i]);
+			}
+			req[0] = req[nr] = MPI_REQUEST_NULL;
+			e->deadline = MPI_Wtime() + cfg->timeout;
+			if (nr > 1 && wait_reqs(req, 2 * nr, e->deadline, true, &nt)) {
+				free(cpu);
+				fail_rank0(e, o, NULL, 0, NULL);
+			}
+			getrusage(RUSAGE_SELF, &ru1);
+			cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0.ru_utime);
+			cpu[0][1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
+			ru0 = ru1;
+			for (int i = 0; i < nr; i++) {
+				struct sw_cpu u = { cell->level, i, cpu[i][0], cpu[i][1] };
+
+				run_add_cpu(r, &u);
+			}
+			free(cpu);
+			r->duration = MPI_Wtime() - t_sweep;
+			if (o->level_done)
+				o->level_done(r, cell->level, o->ctx);
+		}
+	}
+	struct ctrl end = { .cmd = CMD_END };
+	req[0] = MPI_REQUEST_NULL;
+	for (int i = 1; i < nr; i++)
+		send_ctrl(&end, i, &req[i]);
+	wait_reqs(req, nr, MPI_Wtime() + cfg->timeout, false, NULL);
+	r->complete = true;
+	r->duration = MPI_Wtime() - t_sweep;
+	rc = 0;
+out:
+	free(res);
+	free(req);
+	free(missing);
+	free(lat);
+	return rc;
+}
+
+int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
+		 const struct engine_env *env, const struct engine_opts *o)
+{
+	struct eng e = { .cfg = c, .plan = p, .env = env, .run = r, .cell = -1 };
+	int rc;
+
+	g_yield = env->yield;
+	parse_faults(&e);
+	for (int i = 0; i < c->nsizes; i++)
+		if (c->sizes[i] > e.maxsize)
+			e.maxsize = c->sizes[i];
+	if (e.maxsize == 0)
+		e.maxsize = 1;
+	e.nslots = c->window;
+	if ((uint64_t)e.nslots * e.maxsize > RECV_SLOT_BYTES)
+		e.nslots = (int)(RECV_SLOT_BYTES / e.maxsize) > 0 ? (int)(RECV_SLOT_BYTES / e.maxsize) : 1;
+	e.sbuf = malloc(e.maxsize);
+	e.rbuf = malloc((size_t)e.nslots * e.maxsize);
+	if (!e.sbuf || !e.rbuf) {
+		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",
+			env->rank, (unsigned long long)((size_t)(e.nslots + 1) * e.maxsize));
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	}
+	/* Touch every page now, not inside a timed sample. */
+	memset(e.sbuf, 0xa5, e.maxsize);
+	memset(e.rbuf, 0, (size_t)e.nslots * e.maxsize);
+	rc = env->rank == 0 ? leader(&e, o) : follower(&e);
+	free(e.sbuf);
+	free(e.rbuf);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Setup                                                              */
+
+/* Clock offset of rank i to rank 0 by ping-pong, keeping the exchange
+ * with the smallest round trip. Collective in effect (all ranks call). */
+static double sync_clock(int rank, int nranks)
+{
+	enum { ROUNDS = 16 };
+	double off = 0.0, t;
+
+	for (int i = 1; i < nranks; i++) {
+		if (rank == 0) {
+			double best = 1e9, best_off = 0;
+
+			for (int k = 0; k < ROUNDS; k++) {
+				double t0 = MPI_Wtime(), tr;
+
+				MPI_Send(&t0, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD);
+				MPI_Recv(&tr, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				double t1 = MPI_Wtime();
+				if (t1 - t0 < best) {
+					best = t1 - t0;
+					best_off = tr - (t0 + t1) / 2;
+				}
+			}
+			MPI_Send(&best_off, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD);
+		} else if (rank == i) {
+			for (int k = 0; k < ROUNDS; k++) {
+				MPI_Recv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				t = MPI_Wtime();
+				MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD);
+			}
+			MPI_Recv(&off, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		}
+	}
+	return off;
+}
+
+int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
+		 bool *shared, char *shared_msg, size_t msglen)
+{
+	char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, (*all)[SW_HOST_MAX] = NULL;
+	int len = 0, local = 0, any_shared = 0, flag = 0, *is_global = NULL;
+	int yield, any_yield = 0;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	MPI_Comm node;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &env->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &env->nranks);
+	MPI_Get_processor_name(name, &len);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &local);
+	MPI_Comm_free(&node);
+	yield = c->yield == CFG_YIELD_YES || (c->yield == CFG_YIELD_AUTO && local > cores);
+	env->yield = yield;
+	local = local > 1;
+	MPI_Allreduce(&local, &any_shared, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(&yield, &any_yield, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	*shared = any_shared;
+
+	char mine[SW_HOST_MAX] = { 0 };
+	snprintf(mine, sizeof(mine), "%s", name);
+	if (env->rank == 0) {
+		all = calloc((size_t)env->nranks, sizeof(*all));
+		if (!all)
+			MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	}
+	MPI_Gather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (env->rank == 0 && shared_msg) {
+		shared_msg[0] = '\0';
+		for (int i = 0; i < env->nranks && !shared_msg[0]; i++)
+			for (int j = i + 1; j < env->nranks; j++)
+				if (strcmp(all[i], all[j]) == 0) {
+					snprintf(shared_msg, msglen, "ranks %d and %d share host '%s'", i, j, all[i]);
+					break;
+				}
+		if (*shared && !shared_msg[0])
+			snprintf(shared_msg, msglen, "ranks share a node (MPI_COMM_TYPE_SHARED)");
+	}
+	env->clock_offset = 0.0;
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
+	bool global = flag && is_global && *is_global;
+	if (!global)
+		env->clock_offset = sync_clock(env->rank, env->nranks);
+	if (env->rank == 0 && r) {
+		int vlen = 0;
+		char ver[MPI_MAX_LIBRARY_VERSION_STRING];
+
+		for (int i = 0; i < env->nranks; i++)
+			snprintf(r->host[i], SW_HOST_MAX, "%s", all[i]);
+		MPI_Get_library_version(ver, &vlen);
+		ver[strcspn(ver, "\n")] = '\0';
+		snprintf(r->mpi_version, sizeof(r->mpi_version), "%.255s", ver);
+		r->wtick = MPI_Wtick();
+		r->wtime_global = global;
+		r->yield = any_yield;
+	}
+	free(all);
+	return 0;
+}

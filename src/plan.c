@@ -1,0 +1,288 @@
+/*
+ * plan.c - levels, pairs and cells from the config and the rank count; see
+ * plan.h. Pure: the same config and rank count always give the same plan.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plan.h"
+#include "pattern.h"
+
+struct sw_plan *plan_alloc(int nranks, int npairs, int nlevels, int ncells)
+{
+	struct sw_plan *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->nranks = nranks;
+	p->npairs = npairs;
+	p->nlevels = nlevels;
+	p->ncells = ncells;
+	p->pair = calloc((size_t)npairs + 1, sizeof(*p->pair));
+	p->level_pairs = calloc((size_t)nlevels + 1, sizeof(*p->level_pairs));
+	p->cell = calloc((size_t)ncells + 1, sizeof(*p->cell));
+	if (!p->pair || !p->level_pairs || !p->cell) {
+		plan_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void plan_free(struct sw_plan *p)
+{
+	if (!p)
+		return;
+	free(p->pair);
+	free(p->level_pairs);
+	free(p->cell);
+	free(p);
+}
+
+/* xorshift64*: small, seedable and the same on every platform, so a
+ * random pairing is reproducible from its seed alone. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Fill pair[] (room for n/2) by the configured pairing; returns the count. */
+static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
+{
+	int np = 0;
+
+	switch (c->pairing) {
+	case CFG_PAIRING_HALVES:
+		for (int i = 0; i < n / 2; i++)
+			pair[np++] = (struct sw_pair){ i, i + n / 2 };
+		break;
+	case CFG_PAIRING_RANDOM: {
+		int *perm = malloc((size_t)n * sizeof(*perm));
+		uint64_t s = c->seed * 0x9E3779B97F4A7C15ULL + 1;
+
+		if (!perm)
+			return -1;
+		for (int i = 0; i < n; i++)
+			perm[i] = i;
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)(rng_next(&s) % (uint64_t)(i + 1));
+			int t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (int i = 0; i + 1 < n; i += 2)
+			pair[np++] = (struct sw_pair){ perm[i], perm[i + 1] };
+		free(perm);
+		break;
+	}
+	case CFG_PAIRING_SHIFT: {
+		char *used = calloc((size_t)n, 1);
+
+		if (!used)
+			return -1;
+		for (int i = 0; i < n; i++) {
+			int j = (int)(((long)i + c->shift) % n);
+
+			if (i == j || used[i] || used[j])
+				continue;
+			used[i] = used[j] = 1;
+			pair[np++] = (struct sw_pair){ i, j };
+		}
+		free(used);
+		break;
+	}
+	default: /* adjacent */
+		for (int i = 0; i + 1 < n; i += 2)
+			pair[np++] = (struct sw_pair){ i, i + 1 };
+		break;
+	}
+	return np;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Resolve the level list to ascending, distinct pair counts in lv[].
+ * Returns the count, or -1 with a message naming the key. */
+static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int *lv,
+			  char *err, size_t errlen)
+{
+	const char *key = c->level_unit == CFG_LEVEL_NODES ? "nodes" : "pairs";
+	int n = 0;
+
+	if (c->levels_all) {
+		for (int k = 1; k <= npairs; k++)
+			lv[n++] = k;
+		return n;
+	}
+	for (int i = 0; i < c->nlevels; i++) {
+		int v = c->levels[i], k;
+
+		if (v == CFG_LEVEL_MAX)
+			k = npairs;
+		else if (c->level_unit == CFG_LEVEL_NODES) {
+			if (v % 2)
+				return sw_fail(err, errlen, "%s: odd number of nodes %d (a level is a number of pairs)",
+					       config_where(c, key), v);
+			if (v > nranks)
+				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks",
+					       config_where(c, key), v, nranks);
+			k = v / 2;
+		} else {
+			if (2 * v > nranks)
+				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks",
+					       config_where(c, key), v, 2 * v, nranks);
+			k = v;
+		}
+		if (k < 1)
+			return sw_fail(err, errlen, "%s: level must be at least one pair", config_where(c, key));
+		if (k > npairs)
+			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks",
+				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks);
+		lv[n++] = k;
+	}
+	qsort(lv, (size_t)n, sizeof(*lv), cmp_int);
+	int m = 0;
+	for (int i = 0; i < n; i++)
+		if (m == 0 || lv[m - 1] != lv[i])
+			lv[m++] = lv[i];
+	return m;
+}
+
+struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, size_t errlen)
+{
+	struct sw_pair *pairs = NULL;
+	int *lv = NULL, np, nl, per_level;
+	struct sw_plan *p = NULL;
+
+	if (nranks < 2) {
+		sw_fail(err, errlen, "need at least 2 ranks, got %d", nranks);
+		return NULL;
+	}
+	pairs = calloc((size_t)nranks / 2 + 1, sizeof(*pairs));
+	lv = calloc((size_t)nranks / 2 + SW_MAX_LIST + 1, sizeof(*lv));
+	if (!pairs || !lv) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	np = make_pairs(c, nranks, pairs);
+	if (np < 1) {
+		sw_fail(err, errlen, "%s: pairing makes no pair of %d ranks", config_where(c, "pairing"), nranks);
+		goto out;
+	}
+	nl = resolve_levels(c, nranks, np, lv, err, errlen);
+	if (nl < 0)
+		goto out;
+	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
+	p = plan_alloc(nranks, np, nl, nl * per_level);
+	if (!p) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	memcpy(p->pair, pairs, (size_t)np * sizeof(*pairs));
+	memcpy(p->level_pairs, lv, (size_t)nl * sizeof(*lv));
+	int k = 0;
+	for (int l = 0; l < nl; l++)
+		for (int pi = 0; pi < c->npatterns; pi++)
+			for (int s = 0; s < c->nsizes; s++)
+				for (int h = 0; h < (c->nhops ? c->nhops : 1); h++)
+					p->cell[k++] = (struct sw_cell){
+						.level = l, .pattern = c->patterns[pi], .size = c->sizes[s],
+						.hops = c->nhops ? c->hops[h] : 0, .size_index = s,
+					};
+out:
+	free(pairs);
+	free(lv);
+	return p;
+}
+
+int plan_cells_per_level(const struct sw_plan *p)
+{
+	return p->nlevels ? p->ncells / p->nlevels : 0;
+}
+
+int plan_level_first_cell(const struct sw_plan *p, int level)
+{
+	return level * plan_cells_per_level(p);
+}
+
+/* Seconds of one round of a cell under the simple model of plan.h. */
+static double round_seconds(const struct sw_cell *cell, const struct sw_config *c)
+{
+	const struct sw_pattern_info *pi = pattern_info(cell->pattern);
+	double hop = 2e-6 + (double)cell->size / 1e9;
+
+	if (cell->hops == 0)
+		return c->sample_time;
+	return (double)cell->hops * hop * (pi ? pi->directions : 1) + 50e-6;
+}
+
+double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
+{
+	double t = 0.0;
+
+	for (int i = 0; i < p->ncells; i++) {
+		const struct sw_cell *cell = &p->cell[i];
+		double r = round_seconds(cell, c);
+
+		t += r * (c->warmup + c->rep_min);
+		if (cell->hops == 0 && cell->level == 0)
+			t += 2.0 * c->sample_time;  /* calibration */
+	}
+	return t;
+}
+
+void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
+{
+	static const char *const pairing[] = { "adjacent", "halves", "random", "shift" };
+	char buf[32];
+	double est = plan_estimate_seconds(p, c);
+
+	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing[c->pairing]);
+	if (c->pairing == CFG_PAIRING_SHIFT)
+		fprintf(f, ":%d", c->shift);
+	if (c->pairing == CFG_PAIRING_RANDOM)
+		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
+	fprintf(f, ", %d levels, %d cells\n\n", p->nlevels, p->ncells);
+	for (int l = 0; l < p->nlevels; l++) {
+		int k = p->level_pairs[l];
+
+		fprintf(f, "level %d: %d pairs, %d nodes%s:", l, k, 2 * k, l == 0 ? " (baseline)" : "");
+		for (int i = 0; i < k; i++)
+			fprintf(f, " %d-%d", p->pair[i].a, p->pair[i].b);
+		fputc('\n', f);
+	}
+	fprintf(f, "\ncells per level: %d (patterns x sizes x hops)\n", plan_cells_per_level(p));
+	for (int i = 0; i < plan_cells_per_level(p); i++) {
+		const struct sw_cell *cell = &p->cell[i];
+
+		config_format_size(cell->size, buf, sizeof(buf));
+		if (cell->hops)
+			fprintf(f, "  %-9s %8s  %ld hops\n", pattern_name(cell->pattern), buf, cell->hops);
+		else
+			fprintf(f, "  %-9s %8s  auto hops (about %g ms a sample)\n", pattern_name(cell->pattern),
+				buf, c->sample_time * 1e3);
+	}
+	fprintf(f, "\nrepetitions %d", c->rep_min);
+	if (c->rep_max != c->rep_min)
+		fprintf(f, "..%d (adaptive, ci_target %g, cell_budget %g s)", c->rep_max, c->ci_target, c->cell_budget);
+	fprintf(f, ", warm-up %d rounds, timeout %g s a cell\n", c->warmup, c->timeout);
+	fprintf(f, "estimated time: %.0f s", est);
+	if (c->rep_max != c->rep_min) {
+		struct sw_config hi = *c;
+
+		hi.rep_min = c->rep_max;
+		fprintf(f, " (up to %.0f s)", plan_estimate_seconds(p, &hi));
+	}
+	fputc('\n', f);
+}

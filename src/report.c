@@ -1,0 +1,196 @@
+/*
+ * report.c - terminal tables; see report.h. Latency in microseconds per
+ * hop, bandwidth in MB/s (10^6 bytes/s), changes in percent against the
+ * baseline level with their CI and Mann-Whitney p-value.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "pattern.h"
+
+int report_format_find(const char *name)
+{
+	if (!strcmp(name, "table"))
+		return REPORT_TABLE;
+	if (!strcmp(name, "classic"))
+		return REPORT_CLASSIC;
+	return -1;
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "p n/a");
+	else if (p < 0.001)
+		snprintf(buf, len, "p < 0.001");
+	else
+		snprintf(buf, len, "p = %.3f", p);
+}
+
+/* "drop 19.1% [17.8, 20.4], p < 0.001 *" */
+static void fmt_change(char *buf, size_t len, const char *what, const struct sw_change *c)
+{
+	char p[32];
+
+	if (!c->valid) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_p(p, sizeof(p), c->p);
+	snprintf(buf, len, "%s %+.1f%% [%+.1f, %+.1f], %s%s", what, c->pct, c->lo, c->hi, p,
+		 c->significant ? " *" : "");
+}
+
+static void fmt_ci(char *buf, size_t len, double k, const struct stats_summary *s)
+{
+	if (s->n == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g [%.4g, %.4g]%s", s->median * k, s->med_lo * k, s->med_hi * k,
+			 s->med_ci_ok ? "" : "~");
+}
+
+/* Cells with the same pattern, size and hops as cell ci, at every level. */
+static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+{
+	const struct sw_plan *p = r->plan;
+	const struct sw_cell *c0 = &p->cell[ci];
+	int per = plan_cells_per_level(p), off = ci % per;
+	char sz[32], lat[64], bw[64], agg[64], chg[96];
+	bool latency = c0->pattern == PAT_PINGPONG;
+
+	config_format_size(c0->size, sz, sizeof(sz));
+	fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
+		r->cfg.nhops == 0 ? " (auto)" : "");
+	fprintf(f, "%5s %5s  %-28s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
+		"pair MB/s [CI]", "aggregate MB/s [CI]", latency ? "latency vs baseline" : "bandwidth vs baseline");
+	for (int l = 0; l < p->nlevels; l++) {
+		int c = l * per + off;
+		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
+
+		if (r->cell[c].stop == SW_STOP_NOT_RUN)
+			continue;
+		if (!cs || cs->lat.n == 0) {
+			fprintf(f, "%5d %5d  %s\n", 2 * p->level_pairs[l], p->level_pairs[l],
+				r->cell[c].stop == SW_STOP_FAILED ? "failed" : "no samples");
+			continue;
+		}
+		fmt_ci(lat, sizeof(lat), 1e6, &cs->lat);
+		fmt_ci(bw, sizeof(bw), 1e-6, &cs->bw);
+		fmt_ci(agg, sizeof(agg), 1e-6, &cs->agg);
+		if (cs->baseline == c)
+			snprintf(chg, sizeof(chg), "baseline");
+		else if (latency)
+			fmt_change(chg, sizeof(chg), "latency", &cs->inflation);
+		else
+			fmt_change(chg, sizeof(chg), "drop", &cs->drop);
+		fprintf(f, "%5d %5d  %-28s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
+	}
+}
+
+static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	for (int c = 0; c < r->plan->ncells; c++) {
+		const struct sw_cell *cell = &r->plan->cell[c];
+		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
+
+		if (!cs || cs->lat.n == 0)
+			continue;
+		fprintf(f, "%-8s size=%6llu, %5ld hops, %2d nodes in %5.2f sec (%5.1f us/hop) %6.0f KB/sec\n",
+			pattern_name(cell->pattern), (unsigned long long)cell->size, cell->hops, cs->nodes,
+			cs->lat.median * (double)cell->hops, cs->lat.median * 1e6, cs->bw.median / 1e3);
+	}
+}
+
+static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	int unconv = 0, lowov = 0, flagged = 0;
+	char sz[32];
+
+	for (size_t i = 0; i < a->npairstats; i++) {
+		const struct sw_pair_stats *ps = &a->pair[i];
+		const struct sw_cell *c = &r->plan->cell[ps->cell];
+		const struct sw_pair *pp = &r->plan->pair[ps->pair];
+
+		if (!ps->flagged)
+			continue;
+		if (flagged++ == 0)
+			fprintf(f, "\noutliers (robust z of the pair's median latency, |z| > 3.5):\n");
+		config_format_size(c->size, sz, sizeof(sz));
+		fprintf(f, "  %d nodes %s %s: pair %d (ranks %d-%d, %s - %s) z = %+.1f\n",
+			2 * r->plan->level_pairs[c->level], pattern_name(c->pattern), sz, ps->pair, pp->a, pp->b,
+			r->host[pp->a], r->host[pp->b], ps->z);
+	}
+	for (int i = 0; i < a->nsuspects; i++)
+		fprintf(f, "%ssuspect port: %s (flagged in %d of %d cells)\n", i == 0 ? "\n" : "",
+			a->suspect[i].host, a->suspect[i].flagged, a->suspect[i].cells);
+	for (int c = 0; c < a->ncells; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+		const struct sw_cell *cell = &r->plan->cell[c];
+
+		if (cs->lat.n == 0)
+			continue;
+		config_format_size(cell->size, sz, sizeof(sz));
+		if (r->cell[c].stop == SW_STOP_MAX_REPS || r->cell[c].stop == SW_STOP_BUDGET) {
+			if (unconv++ == 0)
+				fprintf(f, "\nnot converged (median CI wider than ci_target %g):\n", r->cfg.ci_target);
+			fprintf(f, "  %d nodes %s %s: stopped at %s after %d repetitions\n", cs->nodes,
+				pattern_name(cell->pattern), sz, run_stop_name(r->cell[c].stop), r->cell[c].reps);
+		}
+		if (cs->pairs > 1 && isfinite(cs->overlap) && cs->overlap < 0.9) {
+			if (lowov++ == 0)
+				fprintf(f, "\nwarning: pairs did not fully overlap in time (overlap < 0.9), the switch "
+					"was not loaded as planned:\n");
+			fprintf(f, "  %d nodes %s %s: overlap %.2f\n", cs->nodes, pattern_name(cell->pattern), sz,
+				cs->overlap);
+		}
+	}
+	for (int i = 0; i < a->nfits; i++) {
+		const struct sw_fit *ft = &a->fit[i];
+		char lo[32], hi[32];
+
+		if (i == 0)
+			fprintf(f, "\nHockney fit T(m) = alpha + m/beta of per-hop latency:\n");
+		config_format_size(ft->size_lo, lo, sizeof(lo));
+		config_format_size(ft->size_hi, hi, sizeof(hi));
+		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %.3g us, beta %.4g MB/s, n1/2 %.3g B, R^2 %.4f\n",
+			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi, ft->alpha * 1e6,
+			ft->beta / 1e6, ft->n_half, ft->r2);
+	}
+	fprintf(f, "\nmethod: %s\n", a->method);
+}
+
+void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
+{
+	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
+	if (format == REPORT_CLASSIC)
+		print_classic(f, r, a);
+	else {
+		fprintf(f, "latency per hop in us, bandwidth in MB/s (10^6 bytes/s), median [%g%% CI]; "
+			"* marks a significant change; ~ marks a CI that needs more samples\n",
+			r->cfg.confidence * 100);
+		for (int c = 0; c < plan_cells_per_level(r->plan); c++)
+			print_table(f, r, a, c);
+	}
+	if (a)
+		print_notes(f, r, a);
+	if (!r->complete)
+		fprintf(f, "\nINCOMPLETE: %s\n", r->failure[0] ? r->failure : "the sweep did not finish");
+}
+
+char *report_string(const struct sw_run *r, const struct sw_analysis *a, int format)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	report_print(f, r, a, format);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

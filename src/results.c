@@ -1,0 +1,673 @@
+/*
+ * results.c - write a run's folder atomically and read it back; see
+ * results.h for the files and their columns.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "results.h"
+#include "pattern.h"
+
+#define MBPS(x) ((x) / 1e6)
+#define US(x) ((x) * 1e6)
+
+void results_folder_name(const char *label, time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	char stamp[32];
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "%s-%s", label, stamp);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[SW_PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err, size_t errlen)
+{
+	const char *out = r->cfg.output;
+
+	if (mkdir_p(out))
+		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
+	if (access(out, W_OK | X_OK))
+		return sw_fail(err, errlen, "output '%s': not writable: %s", out, strerror(errno));
+	snprintf(path, pathlen, "%s/%s.partial", out, r->name);
+	if (mkdir(path, 0755))
+		return sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+int results_finish(const char *partial, char *out, size_t outlen, char *err, size_t errlen)
+{
+	size_t n = strlen(partial);
+	char final[SW_PATH_MAX];
+
+	if (n < 8 || strcmp(partial + n - 8, ".partial") != 0)
+		return sw_fail(err, errlen, "%s: not a partial results folder", partial);
+	snprintf(final, sizeof(final), "%.*s", (int)(n - 8), partial);
+	for (int i = 2; access(final, F_OK) == 0 && i < 100; i++)
+		snprintf(final, sizeof(final), "%.*s-%d", (int)(n - 8), partial, i);
+	if (rename(partial, final))
+		return sw_fail(err, errlen, "%s: cannot rename to %s: %s", partial, final, strerror(errno));
+	snprintf(out, outlen, "%s", final);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Writing                                                            */
+
+typedef int (*writer_fn)(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg);
+
+/* Write dir/name through fn into a temporary file, flush it to disk and
+ * rename it into place; on any error remove the temporary file. */
+static int write_atomic(const char *dir, const char *name, writer_fn fn, const struct sw_run *r,
+			const struct sw_analysis *a, const void *arg, char *err, size_t errlen)
+{
+	char tmp[SW_PATH_MAX + 64], path[SW_PATH_MAX + 64];
+	FILE *f;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(tmp, "w");
+	if (!f)
+		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+	rc = fn(f, r, a, arg);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (rc) {
+		int e = errno;
+
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+static void csv_comment(FILE *f, const struct sw_run *r)
+{
+	fprintf(f, "# swstress %s, run %s, started %s, MB/s = 10^6 bytes/s\n", r->tool_version,
+		r->name, r->started);
+}
+
+/* A number for CSV: NaN when not finite. */
+static void csv_num(FILE *f, double x, const char *fmt)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs("NaN", f);
+}
+
+static void cell_keys(FILE *f, const struct sw_run *r, int ci)
+{
+	const struct sw_cell *c = &r->plan->cell[ci];
+	int k = r->plan->level_pairs[c->level];
+
+	fprintf(f, "%d,%d,%d,%d,%s,%llu,%ld", ci, c->level, 2 * k, k, pattern_name(c->pattern),
+		(unsigned long long)c->size, c->hops);
+}
+
+static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	(void)a;
+	(void)arg;
+	csv_comment(f, r);
+	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,host_a,host_b,"
+	      "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps\n", f);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		const struct sw_sample *s = &r->sample[i];
+		const struct sw_pair *p = &r->plan->pair[s->pair];
+
+		cell_keys(f, r, s->cell);
+		fprintf(f, ",%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, s->pair, p->a, p->b,
+			r->host[p->a], r->host[p->b], s->t_start, s->t_end, s->seconds,
+			US(run_sample_latency(r, s)), MBPS(run_sample_bandwidth(r, s)));
+	}
+	return 0;
+}
+
+static void csv_estimate(FILE *f, const struct stats_summary *s, bool lat, bool full)
+{
+	double k = lat ? 1e6 : 1e-6;
+
+	if (!full) {   /* median, lo, hi */
+		fputc(',', f); csv_num(f, s->median * k, "%.6g");
+		fputc(',', f); csv_num(f, s->med_lo * k, "%.6g");
+		fputc(',', f); csv_num(f, s->med_hi * k, "%.6g");
+		return;
+	}
+	fputc(',', f); csv_num(f, s->median * k, "%.6g");
+	fputc(',', f); csv_num(f, s->med_lo * k, "%.6g");
+	fputc(',', f); csv_num(f, s->med_hi * k, "%.6g");
+	fputc(',', f); csv_num(f, s->mean * k, "%.6g");
+	if (lat) {
+		fputc(',', f); csv_num(f, s->mean_lo * k, "%.6g");
+		fputc(',', f); csv_num(f, s->mean_hi * k, "%.6g");
+		fputc(',', f); csv_num(f, s->sd * k, "%.6g");
+	}
+	fputc(',', f); csv_num(f, s->min * k, "%.6g");
+	fputc(',', f); csv_num(f, s->max * k, "%.6g");
+	if (lat) {
+		fputc(',', f); csv_num(f, s->p1 * k, "%.6g");
+		fputc(',', f); csv_num(f, s->p99 * k, "%.6g");
+	}
+}
+
+static void csv_change(FILE *f, const struct sw_change *c)
+{
+	double nan = NAN;
+
+	fputc(',', f); csv_num(f, c->valid ? c->pct : nan, "%.4g");
+	fputc(',', f); csv_num(f, c->valid ? c->lo : nan, "%.4g");
+	fputc(',', f); csv_num(f, c->valid ? c->hi : nan, "%.4g");
+	fputc(',', f); csv_num(f, c->valid ? c->p : nan, "%.4g");
+	fprintf(f, ",%d", c->valid && c->significant);
+}
+
+static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	(void)arg;
+	csv_comment(f, r);
+	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,reps,n,stop,overlap,"
+	      "lat_median_us,lat_lo_us,lat_hi_us,lat_mean_us,lat_mean_lo_us,lat_mean_hi_us,lat_sd_us,"
+	      "lat_min_us,lat_max_us,lat_p1_us,lat_p99_us,"
+	      "bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,"
+	      "agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,"
+	      "lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,"
+	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig\n", f);
+	for (int ci = 0; a && ci < a->ncells; ci++) {
+		const struct sw_cell_stats *cs = &a->cell[ci];
+		double ideal = NAN;
+
+		if (cs->lat.n == 0)
+			continue;
+		if (cs->baseline >= 0 && a->cell[cs->baseline].bw.n)
+			ideal = a->cell[cs->baseline].bw.median * cs->pairs
+				/ (double)a->cell[cs->baseline].pairs;
+		cell_keys(f, r, ci);
+		fprintf(f, ",%d,%zu,%s,", r->cell[ci].reps, cs->lat.n, run_stop_name(r->cell[ci].stop));
+		csv_num(f, cs->overlap, "%.4f");
+		csv_estimate(f, &cs->lat, true, true);
+		csv_estimate(f, &cs->bw, false, true);
+		csv_estimate(f, &cs->agg, false, false);
+		fputc(',', f);
+		csv_num(f, MBPS(ideal), "%.6g");
+		csv_change(f, &cs->inflation);
+		csv_change(f, &cs->drop);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+static int write_pairs(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	(void)arg;
+	csv_comment(f, r);
+	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,pair,rank_a,rank_b,host_a,host_b,"
+	      "lat_median_us,bw_median_MBps,lat_rel,bw_rel,z,flagged\n", f);
+	for (size_t i = 0; a && i < a->npairstats; i++) {
+		const struct sw_pair_stats *ps = &a->pair[i];
+		const struct sw_cell_stats *cs = &a->cell[ps->cell];
+		const struct sw_pair *p = &r->plan->pair[ps->pair];
+
+		cell_keys(f, r, ps->cell);
+		fprintf(f, ",%d,%d,%d,%s,%s,", ps->pair, p->a, p->b, r->host[p->a], r->host[p->b]);
+		csv_num(f, US(ps->lat_median), "%.6g");
+		fputc(',', f);
+		csv_num(f, MBPS(ps->bw_median), "%.6g");
+		fputc(',', f);
+		csv_num(f, ps->lat_median / cs->lat.median, "%.4f");
+		fputc(',', f);
+		csv_num(f, ps->bw_median / cs->bw.median, "%.4f");
+		fputc(',', f);
+		csv_num(f, ps->z, "%.3f");
+		fprintf(f, ",%d\n", ps->flagged);
+	}
+	return 0;
+}
+
+static int write_fits(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	(void)arg;
+	csv_comment(f, r);
+	fputs("level,nodes,pairs,pattern,size_lo,size_hi,npoints,alpha_us,beta_MBps,n_half_bytes,r2\n", f);
+	for (int i = 0; a && i < a->nfits; i++) {
+		const struct sw_fit *ft = &a->fit[i];
+		int k = r->plan->level_pairs[ft->level];
+
+		fprintf(f, "%d,%d,%d,%s,%llu,%llu,%d,", ft->level, 2 * k, k, pattern_name(ft->pattern),
+			(unsigned long long)ft->size_lo, (unsigned long long)ft->size_hi, ft->npoints);
+		csv_num(f, US(ft->alpha), "%.6g");
+		fputc(',', f);
+		csv_num(f, MBPS(ft->beta), "%.6g");
+		fputc(',', f);
+		csv_num(f, ft->n_half, "%.6g");
+		fputc(',', f);
+		csv_num(f, ft->r2, "%.6f");
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+static int write_text(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	(void)r;
+	(void)a;
+	return fputs(arg ? (const char *)arg : "", f) < 0 ? -1 : 0;
+}
+
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *json_estimate(const struct stats_summary *s)
+{
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}",
+			 "n", (json_int_t)s->n, "mean", jnum(s->mean), "sd", jnum(s->sd),
+			 "median", jnum(s->median), "min", jnum(s->min), "max", jnum(s->max),
+			 "p1", jnum(s->p1), "p99", jnum(s->p99), "mean_lo", jnum(s->mean_lo),
+			 "mean_hi", jnum(s->mean_hi), "median_lo", jnum(s->med_lo),
+			 "median_hi", jnum(s->med_hi), "median_ci_ok", s->med_ci_ok);
+}
+
+static json_t *json_change(const struct sw_change *c)
+{
+	if (!c->valid)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", jnum(c->pct), "lo", jnum(c->lo),
+			 "hi", jnum(c->hi), "p", jnum(c->p), "significant", c->significant);
+}
+
+static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
+{
+	const struct sw_plan *p = r->plan;
+	json_t *root = json_object(), *ranks = json_array(), *pairs = json_array();
+	json_t *levels = json_array(), *cells = json_array(), *cpu = json_array();
+
+	json_object_set_new(root, "schema_version", json_integer(SW_SCHEMA_VERSION));
+	json_object_set_new(root, "tool_version", json_string(r->tool_version));
+	json_object_set_new(root, "name", json_string(r->name));
+	json_object_set_new(root, "started", json_string(r->started));
+	json_object_set_new(root, "command_line", json_string(r->command_line));
+	json_object_set_new(root, "mpi_version", json_string(r->mpi_version));
+	json_object_set_new(root, "wtick", jnum(r->wtick));
+	json_object_set_new(root, "wtime_global", json_boolean(r->wtime_global));
+	json_object_set_new(root, "yield", json_boolean(r->yield));
+	json_object_set_new(root, "duration_s", jnum(r->duration));
+	json_object_set_new(root, "complete", json_boolean(r->complete));
+	json_object_set_new(root, "failure", json_string(r->failure));
+	json_object_set_new(root, "config", config_to_json(&r->cfg));
+	for (int i = 0; i < r->nranks; i++)
+		json_array_append_new(ranks, json_pack("{s:i,s:s}", "rank", i, "host", r->host[i]));
+	json_object_set_new(root, "ranks", ranks);
+	for (int i = 0; i < p->npairs; i++)
+		json_array_append_new(pairs, json_pack("[i,i]", p->pair[i].a, p->pair[i].b));
+	json_object_set_new(root, "pairs", pairs);
+	for (int l = 0; l < p->nlevels; l++)
+		json_array_append_new(levels, json_pack("{s:i,s:i}", "pairs", p->level_pairs[l],
+							"nodes", 2 * p->level_pairs[l]));
+	json_object_set_new(root, "levels", levels);
+	for (int ci = 0; ci < p->ncells; ci++) {
+		const struct sw_cell *c = &p->cell[ci];
+		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:i,s:s,s:o,s:o}",
+				      "cell", ci, "level", c->level, "nodes", 2 * p->level_pairs[c->level],
+				      "pairs", p->level_pairs[c->level], "pattern", pattern_name(c->pattern),
+				      "size_bytes", (json_int_t)c->size, "hops", (json_int_t)c->hops,
+				      "hops_auto", r->cfg.nhops == 0, "reps", r->cell[ci].reps,
+				      "stop", run_stop_name(r->cell[ci].stop), "wall_s", jnum(r->cell[ci].wall),
+				      "timed_s", jnum(r->cell[ci].timed));
+
+		if (a && ci < a->ncells && a->cell[ci].lat.n) {
+			const struct sw_cell_stats *cs = &a->cell[ci];
+
+			json_object_set_new(o, "summary", json_pack(
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
+				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
+				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", json_change(&cs->inflation),
+				"bandwidth_drop", json_change(&cs->drop), "aggregate_drop", json_change(&cs->agg_drop),
+				"overlap", jnum(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline));
+		}
+		json_array_append_new(cells, o);
+	}
+	json_object_set_new(root, "cells", cells);
+	for (size_t i = 0; i < r->ncpu; i++)
+		json_array_append_new(cpu, json_pack("{s:i,s:i,s:o,s:o}", "level", r->cpu[i].level,
+						     "rank", r->cpu[i].rank, "user_s", jnum(r->cpu[i].user),
+						     "sys_s", jnum(r->cpu[i].sys)));
+	json_object_set_new(root, "cpu", cpu);
+	if (a) {
+		json_t *sus = json_array(), *out = json_array(), *fits = json_array();
+
+		for (int i = 0; i < a->nsuspects; i++)
+			json_array_append_new(sus, json_pack("{s:s,s:i,s:i}", "host", a->suspect[i].host,
+							     "flagged", a->suspect[i].flagged, "cells", a->suspect[i].cells));
+		for (size_t i = 0; i < a->npairstats; i++) {
+			const struct sw_pair_stats *ps = &a->pair[i];
+
+			if (!ps->flagged)
+				continue;
+			json_array_append_new(out, json_pack("{s:i,s:i,s:s,s:s,s:o}", "cell", ps->cell, "pair", ps->pair,
+							     "host_a", r->host[p->pair[ps->pair].a],
+							     "host_b", r->host[p->pair[ps->pair].b], "z", jnum(ps->z)));
+		}
+		for (int i = 0; i < a->nfits; i++) {
+			const struct sw_fit *f = &a->fit[i];
+
+			json_array_append_new(fits, json_pack("{s:i,s:s,s:I,s:I,s:i,s:o,s:o,s:o,s:o}",
+				"level", f->level, "pattern", pattern_name(f->pattern), "size_lo", (json_int_t)f->size_lo,
+				"size_hi", (json_int_t)f->size_hi, "npoints", f->npoints, "alpha_s", jnum(f->alpha),
+				"beta_Bps", jnum(f->beta), "n_half_bytes", jnum(f->n_half), "r2", jnum(f->r2)));
+		}
+		json_object_set_new(root, "suspects", sus);
+		json_object_set_new(root, "outliers", out);
+		json_object_set_new(root, "fits", fits);
+		json_object_set_new(root, "method", json_string(a->method));
+	}
+	return root;
+}
+
+static int write_json(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
+{
+	json_t *root = run_to_json(r, a);
+	int rc;
+
+	(void)arg;
+	if (!root)
+		return -1;
+	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return rc;
+}
+
+int results_write(const char *dir, const struct sw_run *r, const struct sw_analysis *a,
+		  const char *report_text, char *err, size_t errlen)
+{
+	static const struct { const char *name; writer_fn fn; } files[] = {
+		{ "samples.csv", write_samples }, { "summary.csv", write_summary },
+		{ "pairs.csv", write_pairs }, { "fits.csv", write_fits },
+		{ "report.txt", write_text },
+		{ "run.json", write_json },   /* last: it says what the others hold */
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (write_atomic(dir, files[i].name, files[i].fn, r, a, report_text, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading                                                            */
+
+static int get_str(json_t *o, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v))
+		return -1;
+	snprintf(buf, len, "%s", json_string_value(v));
+	return 0;
+}
+
+/* Split a CSV line in place on commas (no quoting: our fields hold none). */
+static int csv_split(char *line, char **field, int max)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	field[n++] = line;
+	for (char *p = line; *p && n < max; p++)
+		if (*p == ',') {
+			*p = '\0';
+			field[n++] = p + 1;
+		}
+	return n;
+}
+
+static int load_samples(struct sw_run *r, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096], *fld[32];
+	int lineno = 0, rc = -1;
+	int col_cell = -1, col_rep = -1, col_pair = -1, col_ts = -1, col_te = -1, col_s = -1, ncol = 0;
+
+	if (!f)
+		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		int n = csv_split(line, fld, 32);
+
+		if (col_cell < 0) {
+			for (int i = 0; i < n; i++) {
+				const char *h = fld[i];
+
+				if (!strcmp(h, "cell")) col_cell = i;
+				else if (!strcmp(h, "rep")) col_rep = i;
+				else if (!strcmp(h, "pair")) col_pair = i;
+				else if (!strcmp(h, "t_start_s")) col_ts = i;
+				else if (!strcmp(h, "t_end_s")) col_te = i;
+				else if (!strcmp(h, "seconds")) col_s = i;
+			}
+			ncol = n;
+			if (col_cell < 0 || col_rep < 0 || col_pair < 0 || col_ts < 0 || col_te < 0 || col_s < 0) {
+				sw_fail(err, errlen, "%s:%d: header lacks cell, rep, pair, t_start_s, t_end_s or seconds",
+					path, lineno);
+				goto out;
+			}
+			continue;
+		}
+		if (n != ncol) {
+			sw_fail(err, errlen, "%s:%d: %d fields, expected %d", path, lineno, n, ncol);
+			goto out;
+		}
+		struct sw_sample s;
+		char *end1, *end2, *end3;
+
+		s.cell = atoi(fld[col_cell]);
+		s.rep = atoi(fld[col_rep]);
+		s.pair = atoi(fld[col_pair]);
+		s.t_start = strtod(fld[col_ts], &end1);
+		s.t_end = strtod(fld[col_te], &end2);
+		s.seconds = strtod(fld[col_s], &end3);
+		if (*end1 || *end2 || *end3 || !(s.seconds > 0) || s.cell < 0 || s.cell >= r->plan->ncells ||
+		    s.pair < 0 || s.pair >= r->plan->level_pairs[r->plan->cell[s.cell].level] || s.rep < 0 ||
+		    (r->nsamples && r->sample[r->nsamples - 1].cell > s.cell)) {
+			sw_fail(err, errlen, "%s:%d: bad sample", path, lineno);
+			goto out;
+		}
+		if (run_add_sample(r, &s)) {
+			sw_fail(err, errlen, "%s: out of memory", path);
+			goto out;
+		}
+	}
+	if (col_cell < 0) {
+		sw_fail(err, errlen, "%s: empty (no header line)", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
+struct sw_run *results_load(const char *path, char *err, size_t errlen)
+{
+	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512];
+	struct stat st;
+	json_error_t je;
+	json_t *root = NULL, *v;
+	struct sw_run *r = NULL;
+	struct sw_plan *p = NULL;
+	struct sw_config cfg;
+	size_t n = strlen(path);
+
+	if (stat(path, &st)) {
+		sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		while (n > 1 && dir[n - 1] == '/')
+			dir[--n] = '\0';
+	} else {
+		const char *slash = strrchr(path, '/');
+
+		if (slash)
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		else
+			snprintf(dir, sizeof(dir), ".");
+	}
+	snprintf(jpath, sizeof(jpath), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
+	snprintf(spath, sizeof(spath), "%s/samples.csv", dir);
+	root = json_load_file(jpath, 0, &je);
+	if (!root) {
+		if (access(jpath, R_OK))
+			sw_fail(err, errlen, "%s: cannot read: %s", jpath, strerror(errno));
+		else
+			sw_fail(err, errlen, "%s:%d: not valid JSON: %s", jpath, je.line, je.text);
+		return NULL;
+	}
+	v = json_object_get(root, "schema_version");
+	if (!json_is_integer(v) || json_integer_value(v) > SW_SCHEMA_VERSION) {
+		sw_fail(err, errlen, "%s: missing or unknown schema_version", jpath);
+		goto fail;
+	}
+	config_defaults(&cfg);
+	if (config_from_json(&cfg, json_object_get(root, "config"), msg, sizeof(msg))) {
+		sw_fail(err, errlen, "%s: config: %s", jpath, msg);
+		goto fail;
+	}
+	json_t *ranks = json_object_get(root, "ranks"), *pairs = json_object_get(root, "pairs");
+	json_t *levels = json_object_get(root, "levels"), *cells = json_object_get(root, "cells");
+
+	if (!json_is_array(ranks) || !json_is_array(pairs) || !json_is_array(levels) || !json_is_array(cells) ||
+	    json_array_size(ranks) < 2 || json_array_size(levels) < 1) {
+		sw_fail(err, errlen, "%s: missing ranks, pairs, levels or cells", jpath);
+		goto fail;
+	}
+	int nranks = (int)json_array_size(ranks), npairs = (int)json_array_size(pairs);
+	p = plan_alloc(nranks, npairs, (int)json_array_size(levels), (int)json_array_size(cells));
+	if (!p) {
+		sw_fail(err, errlen, "%s: out of memory", jpath);
+		goto fail;
+	}
+	for (int i = 0; i < npairs; i++) {
+		json_t *pr = json_array_get(pairs, (size_t)i);
+		int a = (int)json_integer_value(json_array_get(pr, 0)), b = (int)json_integer_value(json_array_get(pr, 1));
+
+		if (a < 0 || b < 0 || a >= nranks || b >= nranks) {
+			sw_fail(err, errlen, "%s: pair %d out of range", jpath, i);
+			goto fail;
+		}
+		p->pair[i] = (struct sw_pair){ a, b };
+	}
+	for (int l = 0; l < p->nlevels; l++) {
+		int k = (int)json_integer_value(json_object_get(json_array_get(levels, (size_t)l), "pairs"));
+
+		if (k < 1 || k > npairs) {
+			sw_fail(err, errlen, "%s: level %d has a bad pair count", jpath, l);
+			goto fail;
+		}
+		p->level_pairs[l] = k;
+	}
+	for (int ci = 0; ci < p->ncells; ci++) {
+		json_t *c = json_array_get(cells, (size_t)ci);
+		const char *pat = json_string_value(json_object_get(c, "pattern"));
+		int level = (int)json_integer_value(json_object_get(c, "level"));
+
+		if (!pat || pattern_find(pat) < 0 || level < 0 || level >= p->nlevels) {
+			sw_fail(err, errlen, "%s: cell %d: bad pattern or level", jpath, ci);
+			goto fail;
+		}
+		p->cell[ci] = (struct sw_cell){
+			.level = level, .pattern = pattern_find(pat),
+			.size = (uint64_t)json_integer_value(json_object_get(c, "size_bytes")),
+			.hops = (long)json_integer_value(json_object_get(c, "hops")),
+		};
+		for (int s = 0; s < cfg.nsizes; s++)
+			if (cfg.sizes[s] == p->cell[ci].size)
+				p->cell[ci].size_index = s;
+	}
+	r = run_create(&cfg, p, nranks);
+	if (!r) {
+		sw_fail(err, errlen, "%s: out of memory", jpath);
+		goto fail;
+	}
+	p = NULL;
+	for (int i = 0; i < nranks; i++) {
+		const char *h = json_string_value(json_object_get(json_array_get(ranks, (size_t)i), "host"));
+
+		snprintf(r->host[i], SW_HOST_MAX, "%s", h ? h : "?");
+	}
+	for (int ci = 0; ci < r->plan->ncells; ci++) {
+		json_t *c = json_array_get(cells, (size_t)ci);
+		const char *stop = json_string_value(json_object_get(c, "stop"));
+
+		r->cell[ci].reps = (int)json_integer_value(json_object_get(c, "reps"));
+		r->cell[ci].stop = stop && run_stop_find(stop) >= 0 ? run_stop_find(stop) : SW_STOP_NOT_RUN;
+		r->cell[ci].wall = json_number_value(json_object_get(c, "wall_s"));
+		r->cell[ci].timed = json_number_value(json_object_get(c, "timed_s"));
+	}
+	json_t *cpu = json_object_get(root, "cpu");
+	for (size_t i = 0; i < json_array_size(cpu); i++) {
+		json_t *o = json_array_get(cpu, i);
+		struct sw_cpu u = {
+			(int)json_integer_value(json_object_get(o, "level")),
+			(int)json_integer_value(json_object_get(o, "rank")),
+			json_number_value(json_object_get(o, "user_s")),
+			json_number_value(json_object_get(o, "sys_s")),
+		};
+		run_add_cpu(r, &u);
+	}
+	get_str(root, "tool_version", r->tool_version, sizeof(r->tool_version));
+	get_str(root, "mpi_version", r->mpi_version, sizeof(r->mpi_version));
+	get_str(root, "started", r->started, sizeof(r->started));
+	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
+	get_str(root, "name", r->name, sizeof(r->name));
+	get_str(root, "failure", r->failure, sizeof(r->failure));
+	r->wtick = json_number_value(json_object_get(root, "wtick"));
+	r->wtime_global = json_is_true(json_object_get(root, "wtime_global"));
+	r->yield = json_is_true(json_object_get(root, "yield"));
+	r->complete = json_is_true(json_object_get(root, "complete"));
+	r->duration = json_number_value(json_object_get(root, "duration_s"));
+	if (load_samples(r, spath, err, errlen))
+		goto fail;
+	json_decref(root);
+	return r;
+fail:
+	plan_free(p);
+	run_free(r);
+	json_decref(root);
+	return NULL;
+}

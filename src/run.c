@@ -1,0 +1,144 @@
+/*
+ * run.c - the in-memory run; see run.h. The run owns its plan, hosts,
+ * per-cell facts, samples and CPU records; run_free releases them all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+#include "pattern.h"
+
+static const char *const stop_names[SW_STOP_COUNT] = {
+	[SW_STOP_FIXED] = "fixed",
+	[SW_STOP_CONVERGED] = "converged",
+	[SW_STOP_MAX_REPS] = "max-reps",
+	[SW_STOP_BUDGET] = "budget",
+	[SW_STOP_FAILED] = "failed",
+	[SW_STOP_NOT_RUN] = "not-run",
+};
+
+struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int nranks)
+{
+	struct sw_run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->cfg = *c;
+	r->plan = plan;
+	r->nranks = nranks;
+	r->host = calloc((size_t)(nranks > 0 ? nranks : 1), sizeof(*r->host));
+	r->cell = calloc((size_t)(plan->ncells > 0 ? plan->ncells : 1), sizeof(*r->cell));
+	if (!r->host || !r->cell)
+		goto out_free;
+	for (int i = 0; i < plan->ncells; i++)
+		r->cell[i].stop = SW_STOP_NOT_RUN;
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", SW_VERSION);
+	return r;
+
+out_free:
+	free(r->host);
+	free(r->cell);
+	free(r);
+	return NULL;
+}
+
+void run_free(struct sw_run *r)
+{
+	if (!r)
+		return;
+	plan_free(r->plan);
+	free(r->host);
+	free(r->cell);
+	free(r->sample);
+	free(r->cpu);
+	free(r);
+}
+
+/* Grow *arr (elements of size elem) so that it holds at least need. */
+static int grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 256;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int run_add_sample(struct sw_run *r, const struct sw_sample *s)
+{
+	if (grow((void **)&r->sample, &r->cap_samples, r->nsamples + 1, sizeof(*s)))
+		return -1;
+	r->sample[r->nsamples++] = *s;
+	return 0;
+}
+
+int run_add_cpu(struct sw_run *r, const struct sw_cpu *c)
+{
+	if (grow((void **)&r->cpu, &r->cap_cpu, r->ncpu + 1, sizeof(*c)))
+		return -1;
+	r->cpu[r->ncpu++] = *c;
+	return 0;
+}
+
+double run_sample_latency(const struct sw_run *r, const struct sw_sample *s)
+{
+	const struct sw_cell *c = &r->plan->cell[s->cell];
+
+	return pattern_latency(c->pattern, c->hops, s->seconds);
+}
+
+double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s)
+{
+	const struct sw_cell *c = &r->plan->cell[s->cell];
+
+	return pattern_bandwidth(c->pattern, c->size, c->hops, s->seconds);
+}
+
+size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first)
+{
+	size_t lo = 0, hi = r->nsamples, start;
+
+	/* Samples are in cell order: binary search the first of the cell. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->sample[mid].cell < cell)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	start = lo;
+	while (lo < r->nsamples && r->sample[lo].cell == cell)
+		lo++;
+	if (first)
+		*first = start;
+	return lo - start;
+}
+
+int run_cell_pairs(const struct sw_run *r, int cell)
+{
+	return r->plan->level_pairs[r->plan->cell[cell].level];
+}
+
+const char *run_stop_name(int stop)
+{
+	if (stop < 0 || stop >= SW_STOP_COUNT)
+		return "?";
+	return stop_names[stop];
+}
+
+int run_stop_find(const char *name)
+{
+	for (int i = 0; i < SW_STOP_COUNT; i++)
+		if (strcmp(stop_names[i], name) == 0)
+			return i;
+	return -1;
+}
