@@ -276,6 +276,8 @@ static int cmd_run(int argc, char **argv)
 	if (rank == 0) {
 		char final[SW_PATH_MAX];
 
+		level_done(r, plan->nlevels - 1, &ctx);   /* now marked complete */
+
 		if (results_finish(ctx.dir, final, sizeof(final), err, sizeof(err))) {
 			fprintf(stderr, "swstress: %s\n", err);
 			status = SW_EXIT_FAIL;

@@ -1,0 +1,183 @@
+/* Plan: levels, pairing properties, cells, errors. */
+#include <criterion/criterion.h>
+#include <string.h>
+#include "config.h"
+#include "plan.h"
+
+static struct sw_config cfg(const char *const *kv)
+{
+	struct sw_config c;
+	char err[512];
+
+	config_defaults(&c);
+	for (; kv && *kv; kv++)
+		cr_assert_eq(config_set_arg(&c, *kv, err, sizeof(err)), 0, "%s: %s", *kv, err);
+	return c;
+}
+
+/* Every rank at most once among the first k pairs, and no rank paired with itself. */
+static void assert_disjoint(const struct sw_plan *p, int k)
+{
+	int *seen = calloc((size_t)p->nranks, sizeof(int));
+
+	for (int i = 0; i < k; i++) {
+		cr_assert_neq(p->pair[i].a, p->pair[i].b);
+		cr_assert(p->pair[i].a >= 0 && p->pair[i].a < p->nranks);
+		cr_assert(p->pair[i].b >= 0 && p->pair[i].b < p->nranks);
+		cr_assert_eq(seen[p->pair[i].a]++, 0, "rank %d twice", p->pair[i].a);
+		cr_assert_eq(seen[p->pair[i].b]++, 0, "rank %d twice", p->pair[i].b);
+	}
+	free(seen);
+}
+
+Test(plan, adjacent_pairs_and_levels)
+{
+	const char *kv[] = { "pairs=1,2,4", "patterns=pingpong", "sizes=8", "hops=100", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 8, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_eq(p->npairs, 4);
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(p->pair[i].a, 2 * i);
+		cr_assert_eq(p->pair[i].b, 2 * i + 1);
+	}
+	cr_assert_eq(p->nlevels, 3);
+	cr_assert_eq(p->level_pairs[0], 1);
+	cr_assert_eq(p->level_pairs[2], 4);
+	cr_assert_eq(p->ncells, 3);
+	cr_assert_eq(p->cell[2].level, 2);
+	cr_assert_eq(p->cell[2].hops, 100);
+	assert_disjoint(p, p->npairs);
+	plan_free(p);
+}
+
+Test(plan, halves_pairs_i_with_i_plus_half)
+{
+	const char *kv[] = { "pairing=halves", "nodes=all", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 48, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_eq(p->npairs, 24);
+	for (int i = 0; i < 24; i++) {
+		cr_assert_eq(p->pair[i].a, i);
+		cr_assert_eq(p->pair[i].b, i + 24);
+	}
+	cr_assert_eq(p->nlevels, 24, "nodes=all is every pair count 1..N/2");
+	for (int l = 0; l < 24; l++)
+		cr_assert_eq(p->level_pairs[l], l + 1);
+	plan_free(p);
+}
+
+Test(plan, shift_pairs_i_with_i_plus_d_mod_n)
+{
+	const char *kv[] = { "pairing=shift:3", "pairs=1,2,3", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 8, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_geq(p->npairs, 3);
+	for (int i = 0; i < p->npairs; i++)
+		cr_assert_eq(p->pair[i].b, (p->pair[i].a + 3) % 8, "pair %d: %d-%d", i, p->pair[i].a, p->pair[i].b);
+	assert_disjoint(p, p->npairs);
+	plan_free(p);
+
+	/* shift:4 of 8 is halves: all 4 pairs. */
+	const char *kv4[] = { "pairing=shift:4", "pairs=max", NULL };
+	c = cfg(kv4);
+	p = plan_create(&c, 8, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_eq(p->npairs, 4);
+	cr_assert_eq(p->level_pairs[0], 4);
+	plan_free(p);
+}
+
+Test(plan, random_reproducible_from_seed)
+{
+	const char *k1[] = { "pairing=random", "seed=7", "pairs=max", NULL };
+	const char *k2[] = { "pairing=random", "seed=8", "pairs=max", NULL };
+	struct sw_config c1 = cfg(k1), c2 = cfg(k2);
+	char err[512];
+	struct sw_plan *a = plan_create(&c1, 32, err, sizeof(err));
+	struct sw_plan *b = plan_create(&c1, 32, err, sizeof(err));
+	struct sw_plan *d = plan_create(&c2, 32, err, sizeof(err));
+
+	cr_assert(a && b && d);
+	cr_assert_eq(a->npairs, 16);
+	assert_disjoint(a, a->npairs);
+	cr_assert_eq(memcmp(a->pair, b->pair, sizeof(*a->pair) * 16), 0, "same seed, same pairs");
+	cr_assert_neq(memcmp(a->pair, d->pair, sizeof(*a->pair) * 16), 0, "another seed, other pairs");
+	/* Not simply adjacent. */
+	int adjacent = 0;
+	for (int i = 0; i < 16; i++)
+		adjacent += a->pair[i].a == 2 * i && a->pair[i].b == 2 * i + 1;
+	cr_assert_lt(adjacent, 16);
+	plan_free(a);
+	plan_free(b);
+	plan_free(d);
+}
+
+Test(plan, nodes_levels_and_max)
+{
+	const char *kv[] = { "nodes=4,2,max", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 8, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_eq(p->nlevels, 3);
+	cr_assert_eq(p->level_pairs[0], 1);
+	cr_assert_eq(p->level_pairs[1], 2);
+	cr_assert_eq(p->level_pairs[2], 4);
+	plan_free(p);
+}
+
+Test(plan, level_larger_than_ranks_names_the_key)
+{
+	const char *kv[] = { "nodes=8,16", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512] = "";
+
+	cr_assert_null(plan_create(&c, 8, err, sizeof(err)));
+	cr_assert_str_eq(err, "command line: level of 16 nodes but only 8 ranks");
+}
+
+Test(plan, shift_with_too_few_pairs_is_an_error)
+{
+	/* shift:3 of 8 greedily makes 0-3 1-4 2-5 and then nothing: 3 pairs. */
+	const char *kv[] = { "pairing=shift:3", "pairs=4", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512] = "";
+
+	cr_assert_null(plan_create(&c, 8, err, sizeof(err)));
+	cr_assert(strstr(err, "makes only 3 disjoint pairs"), "%s", err);
+}
+
+Test(plan, one_rank_is_refused)
+{
+	struct sw_config c = cfg(NULL);
+	char err[512] = "";
+
+	cr_assert_null(plan_create(&c, 1, err, sizeof(err)));
+	cr_assert_str_eq(err, "need at least 2 ranks, got 1");
+}
+
+Test(plan, estimate_grows_with_repetitions)
+{
+	const char *k1[] = { "pairs=1,2", "hops=1000", "repetitions=5", NULL };
+	const char *k2[] = { "pairs=1,2", "hops=1000", "repetitions=10", NULL };
+	struct sw_config c1 = cfg(k1), c2 = cfg(k2);
+	char err[512];
+	struct sw_plan *p = plan_create(&c1, 4, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	double e1 = plan_estimate_seconds(p, &c1), e2 = plan_estimate_seconds(p, &c2);
+	cr_assert_gt(e1, 0);
+	/* warm-up 1 round: (1 + 10) / (1 + 5) */
+	cr_assert_float_eq(e2 / e1, 11.0 / 6.0, 1e-9);
+	plan_free(p);
+}
