@@ -1,0 +1,230 @@
+#!/bin/sh
+# MPI tests: real mpiexec on this machine, 2 to 8 ranks, tiny sweeps.
+# Run from the repository root after build/swstress is built:
+#   sh tests/mpi/run_all.sh [NAME...]      (names: the test_* functions)
+# Prints one line per test and a final "N passed, N failed".
+set -u
+
+SW=${SW:-$PWD/build/swstress}
+MPIEXEC=${MPIEXEC:-mpiexec}
+TMP=$(mktemp -d /tmp/swstress-mpi.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+PASS=0
+FAIL=0
+# Root may run MPICH's hydra as usual; keep UCX off any network device.
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+
+ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 20; }
+
+# conf NAME KEY=VALUE... : write a config file under $TMP.
+conf() {
+	name=$1; shift
+	{
+		echo "# test config"
+		echo "allow_shared_node = yes"
+		echo "output = $TMP/results"
+		echo "label = $name"
+		echo "timeout = 20"
+		for kv in "$@"; do echo "$kv"; done
+	} > "$TMP/$name.conf"
+	echo "$TMP/$name.conf"
+}
+
+# The one results folder of a label.
+folder() { ls -d "$TMP/results/$1"-* 2>/dev/null | head -n 1; }
+
+# count_rows CSV: data rows (not the comment, not the header).
+count_rows() { grep -v '^#' "$1" | tail -n +2 | wc -l; }
+
+# expect_rows LABEL: samples.csv rows = sum over levels of
+# (cells per level) x repetitions x pairs, computed from run.json.
+check_folder() {
+	dir=$1
+	for f in run.json samples.csv summary.csv pairs.csv fits.csv report.txt; do
+		[ -s "$dir/$f" ] || { echo "missing $dir/$f"; return 1; }
+	done
+	python3 - "$dir" <<'EOF'
+import json, sys, csv
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert run["schema_version"] == 1 and run["complete"] is True, "incomplete run"
+rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
+cfg = run["config"]
+reps = int(cfg["repetitions"].split("..")[0])
+expected = 0
+for c in run["cells"]:
+    assert c["reps"] == reps, c
+    expected += c["reps"] * c["pairs"]
+assert len(rows) == expected, (len(rows), expected)
+npat = len(cfg["patterns"].split(","))
+nsz = len(cfg["sizes"].split(","))
+nh = 1 if cfg["hops"] == "auto" else len(cfg["hops"].split(","))
+assert len(run["cells"]) == len(run["levels"]) * npat * nsz * nh, "cells != levels x patterns x sizes x hops"
+for r in rows:
+    assert float(r["seconds"]) > 0 and float(r["latency_us"]) > 0
+    assert float(r["t_end_s"]) >= float(r["t_start_s"])
+summary = [r for r in csv.DictReader(l for l in open(d + "/summary.csv") if not l.startswith("#"))]
+assert len(summary) == len(run["cells"]), "one summary row per cell"
+assert len(run["ranks"]) >= 2 and all(r["host"] for r in run["ranks"])
+print("rows", len(rows))
+EOF
+}
+
+test_two_ranks_complete() {
+	c=$(conf two "pairs = 1" "sizes = 8, 1KiB" "patterns = pingpong, stream, bidir" "hops = 20, 40" "repetitions = 3")
+	if timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" && check_folder "$(folder two)" >> "$TMP/err" 2>&1; then
+		ok "2 ranks: results folder complete, samples.csv = cells x reps x pairs"
+	else fail "2 ranks: results folder complete" "$TMP/err"; fi
+}
+
+test_four_ranks_matches_config() {
+	c=$(conf four "pairs = 1, 2" "sizes = 8, 4KiB" "patterns = pingpong, bidir" "hops = 10" "repetitions = 4" "window = 8")
+	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" && check_folder "$(folder four)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder four)" >> "$TMP/err" 2>&1 <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+c = run["config"]
+assert c["window"] == "8" and c["repetitions"] == "4", c
+assert [l["pairs"] for l in run["levels"]] == [1, 2]
+assert run["pairs"][:2] == [[0, 1], [2, 3]]
+assert {x["pattern"] for x in run["cells"]} == {"pingpong", "bidir"}
+assert {x["size_bytes"] for x in run["cells"]} == {8, 4096}
+assert run["mpi_version"].startswith("MPICH"), run["mpi_version"]
+assert run["wtick"] > 0
+assert len(run["cpu"]) == 2 * 4, "cpu per rank per level"
+EOF
+	then ok "4 ranks: run.json matches the config"
+	else fail "4 ranks: run.json matches the config" "$TMP/err"; fi
+}
+
+test_eight_ranks_auto_hops() {
+	c=$(conf eight "pairs = 1, 2, 4" "sizes = 8, 64KiB" "patterns = pingpong, stream" "hops = auto" "sample_time = 4ms" "repetitions = 3")
+	if timeout 120 $MPIEXEC -n 8 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" && check_folder "$(folder eight)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder eight)" >> "$TMP/err" 2>&1 <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+hops = {}
+for c in run["cells"]:
+    assert c["hops"] >= 1 and c["hops_auto"]
+    if c["pattern"] == "pingpong":
+        assert c["hops"] % 2 == 0, "pingpong hops even"
+    # the same hops at every level for a pattern and size
+    assert hops.setdefault((c["pattern"], c["size_bytes"]), c["hops"]) == c["hops"]
+EOF
+	then ok "8 ranks: hops=auto resolved once per pattern and size, complete"
+	else fail "8 ranks: hops=auto" "$TMP/err"; fi
+	grep -q "^stream 64KiB" "$TMP/out" && grep -q "baseline" "$TMP/out" && ok "8 ranks: table on stdout" || fail "8 ranks: table on stdout" "$TMP/out"
+}
+
+test_bad_config_exits_2_promptly() {
+	c=$(conf bad "pairs = 1" "msgsz = 8")
+	start=$(date +%s)
+	timeout 30 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	n=$(grep -c "swstress: .*bad.conf:7: unknown key 'msgsz'" "$TMP/err")
+	if [ "$rc" = 2 ] && [ "$took" -le 10 ] && [ "$n" = 1 ]; then
+		ok "bad config under mpiexec -n 4: exit 2 in ${took}s, one message"
+	else fail "bad config: rc=$rc took=${took}s messages=$n" "$TMP/err"; fi
+	c=$(conf big "nodes = 8")
+	timeout 30 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q "big.conf:6: level of 8 nodes but only 4 ranks" "$TMP/err"; then
+		ok "level larger than the ranks: exit 2 naming file:line"
+	else fail "level larger than the ranks: rc=$rc" "$TMP/err"; fi
+	timeout 30 $MPIEXEC -n 2 "$SW" run -c "$TMP/nonexistent.conf" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "nonexistent.conf" "$TMP/err" && ok "missing config file: exit 2" || fail "missing config file: rc=$rc" "$TMP/err"
+}
+
+test_shared_node_refused() {
+	c=$(conf shared "pairs = 1" "allow_shared_node = no")
+	timeout 30 $MPIEXEC -n 2 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q "ranks 0 and 1 share host" "$TMP/err" && [ -z "$(folder shared)" ]; then
+		ok "ranks sharing a host are refused without allow_shared_node"
+	else fail "shared node: rc=$rc" "$TMP/err"; fi
+}
+
+test_output_not_writable() {
+	c=$(conf nowrite "pairs = 1" "output = /proc/swstress-no")
+	timeout 30 $MPIEXEC -n 2 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "output '/proc/swstress-no'" "$TMP/err" && ! grep -q "cells" "$TMP/out" &&
+		ok "unwritable output refused before measuring (exit 2)" || fail "unwritable output: rc=$rc" "$TMP/err"
+}
+
+test_stalled_rank_watchdog() {
+	c=$(conf stall "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3")
+	start=$(date +%s)
+	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	dir=$(ls -d "$TMP"/results/stall-* 2>/dev/null | head -n 1)
+	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
+		[ -n "$dir" ] && python3 - "$dir" >> "$TMP/err" 2>&1 <<'EOF'
+import json, sys, csv
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert run["complete"] is False and "rank 3" in run["failure"], run["failure"]
+assert run["cells"][0]["stop"] == "fixed" and run["cells"][1]["stop"] == "failed"
+rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
+assert len(rows) == 3 and all(r["level"] == "0" for r in rows), len(rows)
+EOF
+	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names rank 3, level 0 on disk"
+	else fail "stalled rank: rc=$rc took=${took}s" "$TMP/err"; fi
+	if [ -n "$dir" ] && "$SW" report "$dir" > "$TMP/rep" 2>&1 && grep -q "INCOMPLETE: watchdog" "$TMP/rep"; then
+		ok "report reads the incomplete folder"
+	else fail "report reads the incomplete folder" "$TMP/rep"; fi
+}
+
+test_classic_format() {
+	c=$(conf classic "pairs = 1" "sizes = 1000" "patterns = pingpong" "hops = 100" "repetitions = 3")
+	if timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --format classic > "$TMP/out" 2> "$TMP/err" &&
+		grep -Eq "^pingpong +size= +1000, +100 hops, +2 nodes in +[0-9.]+ sec \( *[0-9.]+ us/hop\) +[0-9]+ KB/sec$" "$TMP/out"; then
+		ok "--format classic prints the mailing-list lines"
+	else fail "--format classic" "$TMP/out"; fi
+}
+
+test_report_reanalysis() {
+	dir=$(folder two)
+	[ -n "$dir" ] || { fail "report: needs the two-rank run"; return; }
+	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && grep -q "median \[99% CI\]" "$TMP/rep" &&
+		grep -q "99% order-statistics" "$TMP/rep"; then
+		ok "report recomputes with confidence=0.99"
+	else fail "report confidence=0.99" "$TMP/rep"; fi
+	cp -r "$dir" "$TMP/trunc"
+	head -c 300 "$dir/samples.csv" > "$TMP/trunc/samples.csv"
+	"$SW" report "$TMP/trunc" > "$TMP/rep" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "trunc/samples.csv:[0-9]*:" "$TMP/rep" && ok "report on a truncated samples.csv names the file and line" ||
+		fail "report truncated: rc=$rc" "$TMP/rep"
+}
+
+# Distinct host names on one machine: each rank in its own UTS namespace
+# (root only). The slowed rank's host must be named as a suspect port.
+test_slow_rank_is_suspect() {
+	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
+		echo "skip - slow rank suspect port (needs root and unshare)"; return
+	fi
+	c=$(conf slow "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8")
+	args=""
+	for i in 0 1 2 3 4 5 6 7; do
+		[ -n "$args" ] && args="$args :"
+		args="$args -n 1 unshare --uts sh -c 'hostname node0$i; exec \"\$0\" \"\$@\"' $SW run -c $c"
+	done
+	# Pairs are fixed (0-1 2-3 4-5 6-7), so node05's partner node04 is
+	# flagged with it; no other host may be.
+	if eval "SWSTRESS_FAULT_DELAY=5:10000 timeout 120 $MPIEXEC $args" > "$TMP/out" 2> "$TMP/err" &&
+		grep -q "suspect port: node05" "$TMP/out" && ! grep "suspect port" "$TMP/out" | grep -qv "node0[45]"; then
+		ok "a slowed rank's host is named as a suspect port, and no host outside its pair"
+	else fail "slow rank suspect port" "$TMP/out"; cat "$TMP/err" | tail -5; fi
+}
+
+tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
+test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
+test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect}"
+for t in $tests; do $t; done
+echo "mpi: $PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
