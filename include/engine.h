@@ -32,6 +32,9 @@ typedef void (*engine_level_fn)(struct sw_run *r, int level, void *ctx);
 
 struct engine_opts {
 	bool progress;             /* cells done / total on stderr */
+	double deadline;           /* s from the start of the sweep for the whole
+	                            * sweep (check's deadline), 0 for none */
+	int fail_code;             /* exit status on a watchdog failure */
 	engine_level_fn level_done;
 	void *ctx;
 };
@@ -47,7 +50,8 @@ int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env 
  * in); other ranks pass NULL and their own copy of the plan. Returns 0 when
  * every cell ran. On a watchdog or MPI failure, rank 0 fills r->failure,
  * marks the cells, calls level_done once more so the results are on disk,
- * prints the failure once and calls MPI_Abort: it does not return. */
+ * prints the failure once and calls MPI_Abort(fail_code): it does not
+ * return. */
 int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o);
 

@@ -55,6 +55,7 @@ struct eng {
 	int nslots;
 	uint64_t maxsize;
 	double deadline;                /* of the current cell, local clock */
+	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
 	int delay_rank;
@@ -184,6 +185,7 @@ static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *mi
 	struct notice nt, notes[16];
 	int nnotes = 0;
 	double until = MPI_Wtime() + GRACE_SECONDS;
+	bool past_deadline = e->sweep_deadline > 0 && MPI_Wtime() >= e->sweep_deadline;
 
 	if (first)
 		notes[nnotes++] = *first;
@@ -195,8 +197,14 @@ static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *mi
 			usleep(1000);
 	}
 	config_format_size(cell->size, sz, sizeof(sz));
-	len = snprintf(msg, sizeof(msg), "watchdog: cell %d (%d nodes, %s %s) did not finish within %g s:",
-		       e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern), sz, e->cfg->timeout);
+	if (past_deadline)
+		len = snprintf(msg, sizeof(msg), "deadline: the sweep passed its deadline of %g s in cell %d "
+			       "(%d nodes, %s %s):", o->deadline, e->cell, 2 * e->plan->level_pairs[level],
+			       pattern_name(cell->pattern), sz);
+	else
+		len = snprintf(msg, sizeof(msg), "watchdog: cell %d (%d nodes, %s %s) did not finish within %g s:",
+			       e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern), sz,
+			       e->cfg->timeout);
 	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
 		const struct sw_pair *pp = &e->plan->pair[missing[i]];
 		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
@@ -221,8 +229,8 @@ static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *mi
 	fprintf(stderr, "swstress: %s\n", msg);
 	if (o->level_done)
 		o->level_done(r, level, o->ctx);
-	MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
-	_exit(SW_EXIT_FAIL);
+	MPI_Abort(MPI_COMM_WORLD, o->fail_code);
+	_exit(o->fail_code);
 }
 
 /* A rank other than 0 timed out waiting for peer: tell rank 0, and if rank
@@ -439,6 +447,9 @@ static void leader_round(struct eng *e, const struct engine_opts *o, struct ctrl
 
 	MPI_Request *creq = req + k;
 
+	if (e->sweep_deadline > 0 && MPI_Wtime() > e->sweep_deadline)
+		fail_rank0(e, o, NULL, 0, NULL);
+
 	for (int i = 0; i < k; i++) {
 		const struct sw_pair *p = &e->plan->pair[i];
 
@@ -542,6 +553,9 @@ static int leader(struct eng *e, const struct engine_opts *o)
 	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
 	double t_sweep = MPI_Wtime();
 	struct rusage ru0, ru1;
+
+	if (o->deadline > 0)
+		e->sweep_deadline = t_sweep + o->deadline;
 	int rc = -1;
 
 	if (!res || !req || !missing || !lat) {
@@ -557,6 +571,8 @@ static int leader(struct eng *e, const struct engine_opts *o)
 
 		e->cell = ci;
 		e->deadline = t_cell + cfg->timeout;
+		if (e->sweep_deadline > 0 && e->sweep_deadline < e->deadline)
+			e->deadline = e->sweep_deadline;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
 			fault_check_stall(e, cell->level);
 		if (cell->hops == 0) {

@@ -271,6 +271,7 @@ static int cmd_run(int argc, char **argv)
 	ctx.format = o.format;
 	struct engine_opts eo = {
 		.progress = o.progress || isatty(2), .level_done = level_done, .ctx = &ctx,
+		.fail_code = SW_EXIT_FAIL,
 	};
 	engine_sweep(r, &cfg, plan, &env, &eo);
 	if (rank == 0) {
