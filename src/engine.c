@@ -19,10 +19,11 @@
 #include <unistd.h>
 #include "engine.h"
 #include "analysis.h"
+#include "stats.h"
 #include "pattern.h"
 
 enum {
-	TAG_DATA = 101, TAG_ACK, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
+	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
 };
 
 enum { CMD_ROUND = 1, CMD_LEVEL_END, CMD_END };
@@ -363,6 +364,22 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	if (pair_of_rank(e->plan, cell->level, e->env->rank, &peer, &init) < 0)
 		return 0;
 	*peer_out = peer;
+	/* Handshake first, so the sample does not include the time the
+	 * partner took to get its ROUND message. */
+	MPI_Request req[2];
+	char z = 0, zz;
+	MPI_Irecv(&zz, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
+	if (init) {
+		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
+		if (wait_reqs(req, 2, e->deadline, false, NULL))
+			return -1;
+	} else {
+		if (wait_reqs(req, 1, e->deadline, false, NULL))
+			return -1;
+		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
+		if (wait_reqs(&req[1], 1, e->deadline, false, NULL))
+			return -1;
+	}
 	t0 = MPI_Wtime();
 	if (pattern_ops[cell->pattern](e, peer, init, cell->size, c->hops))
 		return -1;
@@ -507,20 +524,27 @@ static double max_seconds(const struct sample_msg *s, int k)
 }
 
 /* hops = auto: grow hops until a round takes a quarter of sample_time,
- * then scale to sample_time. Runs unrecorded rounds; returns the hops. */
+ * then scale to sample_time. A first round warms the connections up; each
+ * step takes the median of three rounds, so one descheduled round does not
+ * fix the hops. Runs unrecorded rounds; returns the hops. */
 static long calibrate(struct eng *e, const struct engine_opts *o, struct ctrl *c,
 		      struct sample_msg *res, MPI_Request *req, int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
 	int k = e->plan->level_pairs[cell->level];
-	double target = e->cfg->sample_time, t;
+	double target = e->cfg->sample_time, t, tr[3];
 	long h = fix_hops(cell->pattern, 2);
 
+	c->record = 0;
+	c->hops = h;
+	leader_round(e, o, c, res, req, missing);
 	for (;;) {
 		c->hops = h;
-		c->record = 0;
-		leader_round(e, o, c, res, req, missing);
-		t = max_seconds(res, k);
+		for (int i = 0; i < 3; i++) {
+			leader_round(e, o, c, res, req, missing);
+			tr[i] = max_seconds(res, k);
+		}
+		t = stats_median(tr, 3);
 		if (t >= target / 4 || h >= (1L << 26))
 			break;
 		double f = t > 0 ? target / 4 / t : 64;
