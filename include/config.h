@@ -7,7 +7,14 @@
  *
  * File format: INI as parsed by libinih. Sections ([sweep], [stats],
  * [health], ...) only group keys for the reader: a key means the same in
- * any section. Comments start with '#' or ';'.
+ * any section. Comments start with '#' or ';' (at the start of a line, or
+ * after a blank). Keys are case-insensitive and '-' reads as '_'. Leading
+ * blanks are ignored (a value never continues on the next line); a line
+ * holds at most 198 characters. A key given twice: the later one wins (as
+ * in fio); "nodes" and "pairs" set the same levels, so the later of them
+ * wins too. Lists are comma-separated; sizes, hops, nodes and pairs take
+ * geometric ranges "START..END xF" (F >= 2, default 2: START, START*F, ...
+ * up to END, and END itself).
  */
 #ifndef CONFIG_H
 #define CONFIG_H
@@ -43,8 +50,9 @@ enum cfg_yield {
 };
 
 /* Where each key got its value, for error messages after parsing:
- * "configs/quick.conf:12", "command line" or "default". */
+ * "configs/quick.conf:12", "command line", "run.json" or "default". */
 #define CFG_WHERE_MAX 300
+#define CFG_MAX_OPTIONS 48  /* rows of where[]: at least the option count */
 
 struct sw_config {
 	/* [sweep] */
@@ -85,7 +93,7 @@ struct sw_config {
 	double deadline;                        /* s, whole check */
 
 	/* Provenance of every key, indexed like the option table. */
-	char where[48][CFG_WHERE_MAX];
+	char where[CFG_MAX_OPTIONS][CFG_WHERE_MAX];
 	char file[SW_PATH_MAX];          /* config file, "" if none */
 };
 
@@ -93,7 +101,8 @@ struct sw_config {
 void config_defaults(struct sw_config *c);
 
 /* Read an INI file into c (on top of what is there). Returns 0, or -1 with
- * "FILE:LINE: message" in err (or "FILE: message" when it cannot be read). */
+ * "FILE:LINE: message" in err (or "FILE: message" when it cannot be read);
+ * on error c may hold the keys before the bad line. */
 int config_load_file(struct sw_config *c, const char *path, char *err, size_t errlen);
 
 /* Set one key. where names the place for messages ("FILE:LINE",
@@ -116,9 +125,19 @@ const char *config_where(const struct sw_config *c, const char *key);
 /* Print the key table (name, default, meaning) for --help and the README. */
 void config_print_keys(FILE *f);
 
+/* One key's value as a file would hold it ("8, 1KiB, 64KiB", "20ms");
+ * "" for the levels key not in use. 0, or -1 for an unknown key. */
+int config_format_value(const struct sw_config *c, const char *key, char *buf, size_t len);
+
+/* The effective config as a config file, each line ending with a comment
+ * that says where the value came from ("# configs/quick.conf:7"). */
+void config_print(FILE *f, const struct sw_config *c);
+
 /* The effective config as a JSON object {key: value-as-written-in-a-file}
- * (new reference), and back: config_from_json applies every key of obj,
- * so that config_from_json(config_to_json(c)) reproduces c's values. */
+ * (new reference, NULL if out of memory), and back: config_from_json
+ * applies every key of obj on top of c (start from config_defaults), so
+ * that config_from_json(config_to_json(c)) reproduces c's values. Keys set
+ * from JSON report "run.json" as their place. */
 json_t *config_to_json(const struct sw_config *c);
 int config_from_json(struct sw_config *c, const json_t *obj, char *err, size_t errlen);
 
