@@ -78,7 +78,7 @@ test: setup
 	$(MAKE) unit-test mpi-test fabric-test
 
 unit-test: build/unit_tests
-	./build/unit_tests --jobs 2
+	./build/unit_tests --jobs 1
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh
