@@ -13,9 +13,13 @@
 #include "stats.h"
 
 /* A change against the baseline level, in percent; valid is false when it
- * cannot be computed (no baseline cell, too few samples, the cell is the
- * baseline). For bandwidth, pct is the drop (1 - level/base) * 100; for
- * latency the inflation (level/base - 1) * 100. */
+ * cannot be computed (no baseline cell, fewer than 2 values on either side,
+ * the cell is the baseline), and then every number is NaN. For bandwidth,
+ * pct is the drop (1 - level/base) * 100; for latency the inflation
+ * (level/base - 1) * 100, level and base being medians. lo/hi: percentile
+ * bootstrap CI at the configured confidence (NaN if it failed). The
+ * bootstrap RNG of cell c is seeded from the config seed, c and the metric,
+ * so a run analysed twice gives the same numbers. */
 struct sw_change {
 	bool valid;
 	double pct, lo, hi;   /* estimate and bootstrap CI */
@@ -29,32 +33,59 @@ struct sw_cell_stats {
 	int pairs, nodes;
 	struct stats_summary lat;      /* per-hop latency, s */
 	struct stats_summary bw;       /* per-pair bandwidth, bytes/s */
-	struct stats_summary agg;      /* aggregate bandwidth per repetition, bytes/s */
+	struct stats_summary agg;      /* aggregate bandwidth per repetition, bytes/s:
+	                                * the sum over the pairs of one repetition,
+	                                * over the repetitions where every pair of
+	                                * the level has a sample */
 	struct sw_change inflation;    /* latency */
 	struct sw_change drop;         /* per-pair bandwidth */
 	struct sw_change agg_drop;     /* aggregate bandwidth / pairs, vs baseline */
 	double overlap;                /* mean over repetitions of (min end - max
-	                                * start) / (max end - min start); 1 for one pair */
-	bool converged;                /* median CI half-width within ci_target */
+	                                * start) / (max end - min start), each
+	                                * clamped to [0, 1]; 1 for one pair; NaN
+	                                * with no samples */
+	bool converged;                /* per-hop latency median CI half-width
+	                                * within ci_target (analysis_converged) */
 };
 
-/* One pair in one cell against the other pairs of that cell. */
+/* One pair in one cell against the other pairs of that cell. There is one
+ * entry for every pair of every cell, in cell order then pair order; a pair
+ * without samples has NaN medians. z is NaN in cells with fewer than 3
+ * pairs with samples (no comparison possible). */
 struct sw_pair_stats {
 	int cell, pair;
 	double lat_median;     /* s */
 	double bw_median;      /* bytes/s */
-	double z;              /* robust z of the pair's latency median */
-	bool flagged;          /* |z| > 3.5 */
+	double z;              /* robust z of the pair's latency median (stats_robust_z) */
+	bool flagged;          /* |z| > 3.5 and the pair's median differs from
+	                        * the median of the cell's pair medians by more
+	                        * than min_effect %: a consistent but tiny
+	                        * difference is not worth naming */
 };
 
-/* A host flagged in at least half of the cells it took part in. */
+/* A host flagged in at least half of the cells it took part in. Only cells
+ * where flagging was possible (>= 3 pairs with samples) count; a host takes
+ * part through any rank of a pair with samples, and is flagged in a cell
+ * when one of its pairs is (so both hosts of a slow pair are named). A
+ * rank without a recorded host is named "rank N". */
 struct sw_suspect {
 	char host[SW_HOST_MAX];
 	int flagged, cells;
 };
 
 /* Hockney fit T(m) = alpha + m / beta of per-hop latency over sizes, for one
- * level and pattern, over a size range (split at an eager/rendezvous jump). */
+ * level and pattern, over a size range (split at an eager/rendezvous jump).
+ *
+ * Points: one per size, the per-hop latency median of the cell (the median
+ * of the cells' medians when several hop counts were run). Jump rule: the
+ * step between neighbouring sizes m_i < m_i+1 is a jump when latency rises
+ * by at least 25% (t_i+1 >= 1.25 t_i) and the step's slope (t_i+1 - t_i) /
+ * (m_i+1 - m_i) is more than 1.5 times the steeper neighbouring step (a
+ * Hockney curve has one slope, 1/beta, on every step; a protocol switch
+ * adds a constant at one step). At most one split, at the qualifying step
+ * with the largest latency ratio; each side is fitted when it has >= 2
+ * points (fewer: that side gets no fit). beta and n_half are NaN when the
+ * slope is not positive. */
 struct sw_fit {
 	int level, pattern;
 	uint64_t size_lo, size_hi;
@@ -79,7 +110,11 @@ struct sw_analysis {
 
 /* Analyse run r with the statistics settings of cfg (confidence, alpha,
  * min_effect, bootstrap, seed, ci_target): usually &r->cfg, or a copy with
- * report's overrides. NULL with a message in err on failure. */
+ * report's overrides. The baseline of a cell is the cell of plan level 0
+ * with the same pattern, size and hops (a level-0 cell is its own
+ * baseline: its changes are invalid). Samples with a non-positive or
+ * non-finite time, or a pair or repetition out of range, are skipped.
+ * NULL with a message in err on failure (bad confidence or alpha, ENOMEM). */
 struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config *cfg,
 				 char *err, size_t errlen);
 void analysis_free(struct sw_analysis *a);

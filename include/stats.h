@@ -25,30 +25,43 @@ struct stats_summary {
 	                           * then med_lo = min, med_hi = max */
 };
 
-/* Summary of x[0..n-1] at the given confidence (0.95). 0, or -1 if n == 0. */
+/* Summary of x[0..n-1] at the given confidence (0.95). Mean and sd by the
+ * corrected two-pass algorithm. 0, or -1 if n == 0 or confidence is not in
+ * (0, 1); then *s has n = 0 and NaN everywhere. */
 int stats_summarize(const double *x, size_t n, double confidence, struct stats_summary *s);
 
 /* Ranks (1-based order statistics) j < k with sum_{i=j}^{k-1} C(n,i) 0.5^n
- * >= confidence, as symmetric and narrow as possible. Returns 0, or -1 when
- * no such pair exists for n (too few samples). *coverage gets the coverage. */
+ * >= confidence, as symmetric and narrow as possible: k = n + 1 - j with
+ * the largest such j. Returns 0, or -1 when no such pair exists for n (too
+ * few samples: n < 6 at 0.95, n < 8 at 0.99). *coverage (may be NULL) gets
+ * the exact coverage. */
 int stats_median_ci_ranks(size_t n, double confidence, size_t *j, size_t *k, double *coverage);
 
-/* Mann-Whitney U two-sided test of x against y: normal approximation with
- * tie correction and continuity correction. *u gets U of x. 0 or -1. */
+/* Mann-Whitney U two-sided test of x against y. *u gets U of x (the number
+ * of pairs with x > y, ties counting 1/2). The p-value is exact (the null
+ * distribution counted) when nx, ny <= 20 and no value is tied; otherwise
+ * the normal approximation with tie correction and continuity correction.
+ * All values tied: p = 1. 0 or -1 (an empty sample, ENOMEM). */
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		       double *u, double *p);
 
 /* Percentile bootstrap CI of (median(x) / median(y) - 1) * 100, with
- * resamples draws from a GSL RNG seeded with seed. 0 or -1. */
+ * resamples draws (each resamples x and y independently, with replacement)
+ * from GSL's MT19937 seeded with seed: the same seed gives the same CI.
+ * 0 or -1 (empty sample, resamples < 2, ratio undefined: median(y) = 0). */
 int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
 			     int resamples, double confidence, uint64_t seed,
 			     double *lo, double *hi);
 
 /* Robust z of each x: 0.6745 (x - median) / MAD, into z[0..n-1]. When the
- * MAD is 0, z is 0 where x equals the median and +-INFINITY elsewhere. */
+ * MAD is 0 (half the values or more equal the median), the scale falls
+ * back to 1.253314 * mean absolute deviation from the median, so one value
+ * a timer tick off does not get an infinite z; when that is 0 too (all
+ * values equal), every z is 0. 0 or -1 (n == 0, ENOMEM). */
 int stats_robust_z(const double *x, size_t n, double *z);
 
-/* Least squares y = c0 + c1 x, with R^2. 0 or -1 (n < 2 or GSL failure). */
+/* Least squares y = c0 + c1 x (gsl_fit_linear), with R^2 = 1 - SSE/TSS
+ * (1 when every y is equal). 0 or -1 (n < 2, every x equal, GSL failure). */
 int stats_linear_fit(const double *x, const double *y, size_t n,
 		     double *c0, double *c1, double *r2);
 

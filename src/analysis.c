@@ -1,0 +1,580 @@
+/*
+ * analysis.c - the statistics of a run; see analysis.h.
+ *
+ * Pure: reads a struct sw_run and a config, returns a struct sw_analysis
+ * that the caller owns (analysis_free). The numerics are in stats.c; this
+ * file only groups samples into cells, pairs, repetitions and hosts.
+ *
+ * A sample counts when its time is positive and finite and its pair and
+ * repetition are in range; others (a failed cell's leftovers) are skipped.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "pattern.h"
+
+#define DEFAULT_RESAMPLES 2000
+#define OUTLIER_Z 3.5
+#define OUTLIER_MIN_PAIRS 3
+/* Hockney split: a step between neighbouring sizes is an eager/rendezvous
+ * jump when latency rises by at least JUMP_RATIO and the step's slope
+ * (s per byte) exceeds JUMP_SLOPE times the steeper of its neighbours. */
+#define JUMP_RATIO 1.25
+#define JUMP_SLOPE 1.5
+
+/* Valid values of one cell, kept until the baselines are compared. */
+struct cell_data {
+	double *lat, *bw;   /* per sample, n */
+	size_t n;
+	double *aggpp;      /* aggregate bandwidth / pairs, per complete rep */
+	double *agg;        /* aggregate bandwidth, per complete rep */
+	size_t nagg;
+};
+
+static bool sample_ok(const struct sw_run *r, const struct sw_sample *s, int pairs)
+{
+	return isfinite(s->seconds) && s->seconds > 0.0 && s->rep >= 0 &&
+	       s->pair >= 0 && s->pair < pairs && s->pair < r->plan->npairs;
+}
+
+static void change_invalid(struct sw_change *ch)
+{
+	ch->valid = false;
+	ch->pct = ch->lo = ch->hi = ch->p = NAN;
+	ch->significant = false;
+}
+
+/* A distinct, reproducible bootstrap seed for each cell and metric. */
+static uint64_t change_seed(uint64_t seed, int cell, int metric)
+{
+	return seed ^ (((uint64_t)cell << 2 | (uint64_t)metric) * 0x9e3779b97f4a7c15ULL);
+}
+
+/*
+ * x at this level against base at the baseline level. drop: the change is
+ * (1 - x/base) * 100 (bandwidth); else (x/base - 1) * 100 (latency).
+ * Needs 2 values on each side and a positive baseline median.
+ */
+static void change_compute(const double *x, size_t nx, const double *base, size_t nb,
+			   bool drop, const struct sw_config *cfg, int resamples,
+			   uint64_t seed, struct sw_change *ch)
+{
+	double mx, mb, lo, hi, u, p;
+
+	change_invalid(ch);
+	if (nx < 2 || nb < 2)
+		return;
+	mx = stats_median(x, nx);
+	mb = stats_median(base, nb);
+	if (!isfinite(mx) || !isfinite(mb) || !(mb > 0.0))
+		return;
+	ch->valid = true;
+	ch->pct = drop ? (1.0 - mx / mb) * 100.0 : (mx / mb - 1.0) * 100.0;
+	if (stats_bootstrap_ratio_ci(x, nx, base, nb, resamples, cfg->confidence,
+				     seed, &lo, &hi) == 0) {
+		ch->lo = drop ? -hi : lo;
+		ch->hi = drop ? -lo : hi;
+	}
+	if (stats_mann_whitney(x, nx, base, nb, &u, &p) == 0)
+		ch->p = p;
+	ch->significant = ch->p < cfg->alpha && fabs(ch->pct) > cfg->min_effect;
+}
+
+/* Values, aggregates, summaries and overlap of cell c. -1 on ENOMEM. */
+static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int c,
+			struct cell_data *d, struct sw_cell_stats *cs)
+{
+	size_t first, cnt = run_cell_samples(r, c, &first);
+	int pairs = run_cell_pairs(r, c), nreps = 0;
+	struct rep { double sum, min_start, max_start, min_end, max_end; int count; } *rep = NULL;
+	double ov_sum = 0.0;
+	int ov_n = 0, ret = -1;
+
+	cs->cell = c;
+	cs->baseline = -1;
+	cs->pairs = pairs;
+	cs->nodes = 2 * pairs;
+	d->lat = malloc((cnt ? cnt : 1) * sizeof(double));
+	d->bw = malloc((cnt ? cnt : 1) * sizeof(double));
+	if (!d->lat || !d->bw)
+		return -1;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+
+		if (!sample_ok(r, s, pairs))
+			continue;
+		d->lat[d->n] = run_sample_latency(r, s);
+		d->bw[d->n] = run_sample_bandwidth(r, s);
+		d->n++;
+		if (s->rep + 1 > nreps)
+			nreps = s->rep + 1;
+	}
+	rep = calloc((size_t)(nreps ? nreps : 1), sizeof(*rep));
+	d->agg = malloc((size_t)(nreps ? nreps : 1) * sizeof(double));
+	d->aggpp = malloc((size_t)(nreps ? nreps : 1) * sizeof(double));
+	if (!rep || !d->agg || !d->aggpp)
+		goto out_free;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+		struct rep *q;
+
+		if (!sample_ok(r, s, pairs))
+			continue;
+		q = &rep[s->rep];
+		if (q->count == 0) {
+			q->min_start = q->max_start = s->t_start;
+			q->min_end = q->max_end = s->t_end;
+		}
+		q->min_start = fmin(q->min_start, s->t_start);
+		q->max_start = fmax(q->max_start, s->t_start);
+		q->min_end = fmin(q->min_end, s->t_end);
+		q->max_end = fmax(q->max_end, s->t_end);
+		q->sum += run_sample_bandwidth(r, s);
+		q->count++;
+	}
+	for (int i = 0; i < nreps; i++) {
+		struct rep *q = &rep[i];
+		double span = q->max_end - q->min_start, ov;
+
+		if (q->count == 0)
+			continue;
+		if (q->count == pairs) {   /* aggregates only over complete reps */
+			d->agg[d->nagg] = q->sum;
+			d->aggpp[d->nagg] = q->sum / pairs;
+			d->nagg++;
+		}
+		if (q->count == 1 || !(span > 0.0))
+			ov = 1.0;
+		else
+			ov = fmin(1.0, fmax(0.0, (q->min_end - q->max_start) / span));
+		ov_sum += ov;
+		ov_n++;
+	}
+	cs->overlap = ov_n ? ov_sum / ov_n : NAN;
+	if ((stats_summarize(d->lat, d->n, cfg->confidence, &cs->lat) && d->n) ||
+	    (stats_summarize(d->bw, d->n, cfg->confidence, &cs->bw) && d->n) ||
+	    (stats_summarize(d->agg, d->nagg, cfg->confidence, &cs->agg) && d->nagg))
+		goto out_free;
+	cs->converged = analysis_converged(d->lat, d->n, cfg->confidence, cfg->ci_target);
+	change_invalid(&cs->inflation);
+	change_invalid(&cs->drop);
+	change_invalid(&cs->agg_drop);
+	ret = 0;
+out_free:
+	free(rep);
+	return ret;
+}
+
+/* The cell at plan level 0 with c's pattern, size and hops, or -1. */
+static int find_baseline(const struct sw_plan *p, int c)
+{
+	const struct sw_cell *x = &p->cell[c];
+
+	if (x->level == 0)
+		return c;
+	for (int b = 0; b < p->ncells; b++) {
+		const struct sw_cell *y = &p->cell[b];
+
+		if (y->level == 0 && y->pattern == x->pattern && y->size == x->size &&
+		    y->hops == x->hops)
+			return b;
+	}
+	return -1;
+}
+
+/*
+ * Per pair of cell c: median latency and bandwidth; robust z of the
+ * latency medians when at least OUTLIER_MIN_PAIRS pairs have samples.
+ * Appends run_cell_pairs(c) entries to a->pair. -1 on ENOMEM.
+ */
+static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, int c,
+			 struct sw_analysis *a, int *nvalid)
+{
+	size_t first, cnt = run_cell_samples(r, c, &first);
+	int pairs = run_cell_pairs(r, c), nv = 0;
+	double *lat = malloc((cnt ? cnt : 1) * sizeof(double));
+	double *bw = malloc((cnt ? cnt : 1) * sizeof(double));
+	double *med = malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
+	double *z = malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
+	struct sw_pair_stats *ps = &a->pair[a->npairstats];
+	int ret = -1;
+
+	if (!lat || !bw || !med || !z)
+		goto out_free;
+	for (int p = 0; p < pairs; p++) {
+		size_t n = 0;
+
+		for (size_t i = first; i < first + cnt; i++) {
+			const struct sw_sample *s = &r->sample[i];
+
+			if (s->pair != p || !sample_ok(r, s, pairs))
+				continue;
+			lat[n] = run_sample_latency(r, s);
+			bw[n] = run_sample_bandwidth(r, s);
+			n++;
+		}
+		ps[p].cell = c;
+		ps[p].pair = p;
+		ps[p].lat_median = stats_median(lat, n);
+		ps[p].bw_median = stats_median(bw, n);
+		ps[p].z = NAN;
+		ps[p].flagged = false;
+		if (n)
+			med[nv++] = ps[p].lat_median;
+	}
+	if (nv >= OUTLIER_MIN_PAIRS) {
+		double m = stats_median(med, (size_t)nv);
+		int k = 0;
+
+		if (stats_robust_z(med, (size_t)nv, z))
+			goto out_free;
+		for (int p = 0; p < pairs; p++) {
+			if (isnan(ps[p].lat_median))
+				continue;
+			ps[p].z = z[k++];
+			ps[p].flagged = fabs(ps[p].z) > OUTLIER_Z &&
+					m > 0.0 &&
+					fabs(ps[p].lat_median / m - 1.0) * 100.0 > cfg->min_effect;
+		}
+	}
+	a->npairstats += (size_t)pairs;
+	*nvalid = nv;
+	ret = 0;
+out_free:
+	free(lat);
+	free(bw);
+	free(med);
+	free(z);
+	return ret;
+}
+
+/* Host name of a rank: its recorded host, or "rank N" when unknown. */
+static void host_of(const struct sw_run *r, int rank, char *buf)
+{
+	if (r->host && rank >= 0 && rank < r->nranks && r->host[rank][0])
+		snprintf(buf, SW_HOST_MAX, "%s", r->host[rank]);
+	else
+		snprintf(buf, SW_HOST_MAX, "rank %d", rank);
+}
+
+/*
+ * Suspects: a host is in a cell when one of the cell's pairs with samples
+ * has a rank on it, and flagged in that cell when one of those pairs is
+ * flagged. Only cells where flagging was possible (>= 3 pairs) count.
+ */
+static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const int *nvalid)
+{
+	int nh = 0, ret = -1;
+	char (*name)[SW_HOST_MAX] = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), SW_HOST_MAX);
+	int *host = malloc((size_t)(r->nranks > 0 ? r->nranks : 1) * sizeof(int));
+	int *cells = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), sizeof(int));
+	int *flagged = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), sizeof(int));
+	signed char *in = malloc((size_t)(r->nranks > 0 ? r->nranks : 1));
+	size_t ps = 0;
+
+	if (!name || !host || !cells || !flagged || !in)
+		goto out_free;
+	for (int rank = 0; rank < r->nranks; rank++) {
+		char buf[SW_HOST_MAX];
+		int h;
+
+		host_of(r, rank, buf);
+		for (h = 0; h < nh && strcmp(name[h], buf); h++)
+			;
+		if (h == nh)
+			memcpy(name[nh++], buf, SW_HOST_MAX);
+		host[rank] = h;
+	}
+	for (int c = 0; c < a->ncells; c++) {
+		int pairs = a->cell[c].pairs;
+
+		if (nvalid[c] >= OUTLIER_MIN_PAIRS) {
+			memset(in, 0, (size_t)nh);   /* 0 out, 1 in, 2 flagged */
+			for (int p = 0; p < pairs; p++) {
+				const struct sw_pair_stats *q = &a->pair[ps + (size_t)p];
+				const struct sw_pair *pr;
+				int ranks[2];
+
+				if (isnan(q->lat_median) || p >= r->plan->npairs)
+					continue;
+				pr = &r->plan->pair[p];
+				ranks[0] = pr->a;
+				ranks[1] = pr->b;
+				for (int e = 0; e < 2; e++) {
+					int h;
+
+					if (ranks[e] < 0 || ranks[e] >= r->nranks)
+						continue;
+					h = host[ranks[e]];
+					if (in[h] < (q->flagged ? 2 : 1))
+						in[h] = q->flagged ? 2 : 1;
+				}
+			}
+			for (int h = 0; h < nh; h++) {
+				cells[h] += in[h] > 0;
+				flagged[h] += in[h] == 2;
+			}
+		}
+		ps += (size_t)pairs;
+	}
+	a->suspect = calloc((size_t)(nh ? nh : 1), sizeof(*a->suspect));
+	if (!a->suspect)
+		goto out_free;
+	for (int h = 0; h < nh; h++) {
+		if (cells[h] == 0 || flagged[h] == 0 || 2 * flagged[h] < cells[h])
+			continue;
+		memcpy(a->suspect[a->nsuspects].host, name[h], SW_HOST_MAX);
+		a->suspect[a->nsuspects].flagged = flagged[h];
+		a->suspect[a->nsuspects].cells = cells[h];
+		a->nsuspects++;
+	}
+	ret = 0;
+out_free:
+	free(name);
+	free(host);
+	free(cells);
+	free(flagged);
+	free(in);
+	return ret;
+}
+
+struct point {
+	uint64_t size;
+	double t;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	uint64_t x = ((const struct point *)a)->size, y = ((const struct point *)b)->size;
+
+	return (x > y) - (x < y);
+}
+
+/* Fit T(m) = alpha + m / beta over pt[lo..hi) into a new a->fit entry. */
+static void fit_segment(struct sw_analysis *a, int level, int pattern,
+			const struct point *pt, int lo, int hi)
+{
+	double x[SW_MAX_LIST], y[SW_MAX_LIST], c0, c1, r2;
+	struct sw_fit *f;
+	int n = hi - lo;
+
+	if (n < 2)
+		return;
+	for (int i = 0; i < n; i++) {
+		x[i] = (double)pt[lo + i].size;
+		y[i] = pt[lo + i].t;
+	}
+	if (stats_linear_fit(x, y, (size_t)n, &c0, &c1, &r2))
+		return;
+	f = &a->fit[a->nfits++];
+	f->level = level;
+	f->pattern = pattern;
+	f->size_lo = pt[lo].size;
+	f->size_hi = pt[hi - 1].size;
+	f->npoints = n;
+	f->alpha = c0;
+	f->beta = c1 > 0.0 ? 1.0 / c1 : NAN;
+	f->n_half = c1 > 0.0 ? c0 / c1 : NAN;
+	f->r2 = r2;
+}
+
+/* The step i -> i+1 with the largest latency ratio that passes the jump
+ * rule (see analysis.h), or -1. */
+static int find_jump(const struct point *pt, int n)
+{
+	int best = -1;
+	double best_ratio = 0.0;
+
+	for (int i = 0; i + 1 < n; i++) {
+		double ratio = pt[i + 1].t / pt[i].t;
+		double g = (pt[i + 1].t - pt[i].t) / (double)(pt[i + 1].size - pt[i].size);
+		double gn = -INFINITY;
+
+		if (i > 0)
+			gn = fmax(gn, (pt[i].t - pt[i - 1].t) / (double)(pt[i].size - pt[i - 1].size));
+		if (i + 2 < n)
+			gn = fmax(gn, (pt[i + 2].t - pt[i + 1].t) /
+				      (double)(pt[i + 2].size - pt[i + 1].size));
+		if (gn == -INFINITY)
+			continue;   /* two points: nothing to compare with */
+		if (ratio >= JUMP_RATIO && g > JUMP_SLOPE * fmax(gn, 0.0) && ratio > best_ratio) {
+			best = i;
+			best_ratio = ratio;
+		}
+	}
+	return best;
+}
+
+/* Hockney fits per level and pattern over the sizes. -1 on ENOMEM. */
+static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
+{
+	const struct sw_plan *p = r->plan;
+	double *tv = malloc((size_t)(p->ncells > 0 ? p->ncells : 1) * sizeof(double));
+	int maxfits = 2 * p->nlevels * PAT_COUNT;
+
+	a->fit = calloc((size_t)(maxfits > 0 ? maxfits : 1), sizeof(*a->fit));
+	if (!tv || !a->fit) {
+		free(tv);
+		return -1;
+	}
+	for (int lv = 0; lv < p->nlevels; lv++) {
+		for (int pat = 0; pat < PAT_COUNT; pat++) {
+			struct point pt[SW_MAX_LIST];
+			int n = 0, jump;
+
+			/* one point per size: the median of its cells' medians
+			 * (several cells when several hop counts were given) */
+			for (int c = 0; c < p->ncells; c++) {
+				const struct sw_cell *x = &p->cell[c];
+				int m = 0, i;
+
+				if (x->level != lv || x->pattern != pat ||
+				    !(a->cell[c].lat.median > 0.0))
+					continue;
+				for (i = 0; i < n && pt[i].size != x->size; i++)
+					;
+				if (i < n || n == SW_MAX_LIST)
+					continue;   /* this size is done */
+				for (int d = c; d < p->ncells; d++) {
+					const struct sw_cell *y = &p->cell[d];
+
+					if (y->level == lv && y->pattern == pat && y->size == x->size &&
+					    a->cell[d].lat.median > 0.0)
+						tv[m++] = a->cell[d].lat.median;
+				}
+				pt[n].size = x->size;
+				pt[n].t = stats_median(tv, (size_t)m);
+				n++;
+			}
+			if (n < 2)
+				continue;
+			qsort(pt, (size_t)n, sizeof(pt[0]), cmp_point);
+			jump = find_jump(pt, n);
+			if (jump < 0) {
+				fit_segment(a, lv, pat, pt, 0, n);
+			} else {
+				fit_segment(a, lv, pat, pt, 0, jump + 1);
+				fit_segment(a, lv, pat, pt, jump + 1, n);
+			}
+		}
+	}
+	free(tv);
+	return 0;
+}
+
+static void method_line(const struct sw_config *cfg, int resamples, char *buf, size_t len)
+{
+	char reps[128];
+
+	if (cfg->rep_min == cfg->rep_max)
+		snprintf(reps, sizeof(reps), "fixed %d", cfg->rep_min);
+	else
+		snprintf(reps, sizeof(reps),
+			 "adaptive %d..%d until the median CI half-width is within %g%%, cell budget %g s",
+			 cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
+	snprintf(buf, len,
+		 "median with %g%% order-statistics CI; change CI by percentile bootstrap "
+		 "(%d resamples, seed %llu); Mann-Whitney U (exact for n <= 20 without ties), "
+		 "alpha %g, min effect %g%%; outliers: robust z > %g; repetitions: %s",
+		 cfg->confidence * 100.0, resamples, (unsigned long long)cfg->seed,
+		 cfg->alpha, cfg->min_effect, OUTLIER_Z, reps);
+}
+
+struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config *cfg,
+				 char *err, size_t errlen)
+{
+	struct sw_analysis *a = NULL;
+	struct cell_data *d = NULL;
+	const struct sw_plan *p;
+	int *nvalid = NULL, resamples, ncells;
+	size_t maxpairs = 0;
+
+	if (!r || !r->plan || !cfg) {
+		sw_fail(err, errlen, "analysis: no run to analyse");
+		return NULL;
+	}
+	if (!(cfg->confidence > 0.0 && cfg->confidence < 1.0) ||
+	    !(cfg->alpha > 0.0 && cfg->alpha < 1.0)) {
+		sw_fail(err, errlen, "analysis: confidence and alpha must be between 0 and 1");
+		return NULL;
+	}
+	stats_init();
+	p = r->plan;
+	ncells = p->ncells;
+	resamples = cfg->bootstrap > 0 ? cfg->bootstrap : DEFAULT_RESAMPLES;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		goto out_nomem;
+	a->ncells = ncells;
+	a->cell = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*a->cell));
+	d = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*d));
+	nvalid = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*nvalid));
+	if (!a->cell || !d || !nvalid)
+		goto out_nomem;
+	for (int c = 0; c < ncells; c++) {
+		if (cell_compute(r, cfg, c, &d[c], &a->cell[c]))
+			goto out_nomem;
+		maxpairs += (size_t)run_cell_pairs(r, c);
+	}
+	for (int c = 0; c < ncells; c++) {
+		struct sw_cell_stats *cs = &a->cell[c];
+		int b = find_baseline(p, c);
+
+		cs->baseline = b;
+		if (b < 0 || b == c)
+			continue;
+		change_compute(d[c].lat, d[c].n, d[b].lat, d[b].n, false, cfg, resamples,
+			       change_seed(cfg->seed, c, 0), &cs->inflation);
+		change_compute(d[c].bw, d[c].n, d[b].bw, d[b].n, true, cfg, resamples,
+			       change_seed(cfg->seed, c, 1), &cs->drop);
+		change_compute(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, true, cfg,
+			       resamples, change_seed(cfg->seed, c, 2), &cs->agg_drop);
+	}
+	a->pair = calloc(maxpairs ? maxpairs : 1, sizeof(*a->pair));
+	if (!a->pair)
+		goto out_nomem;
+	for (int c = 0; c < ncells; c++)
+		if (pairs_compute(r, cfg, c, a, &nvalid[c]))
+			goto out_nomem;
+	if (suspects_compute(r, a, nvalid) || fits_compute(r, a))
+		goto out_nomem;
+	method_line(cfg, resamples, a->method, sizeof(a->method));
+	goto out_free;
+
+out_nomem:
+	sw_fail(err, errlen, "analysis: out of memory");
+	analysis_free(a);
+	a = NULL;
+out_free:
+	for (int c = 0; d && c < ncells; c++) {
+		free(d[c].lat);
+		free(d[c].bw);
+		free(d[c].agg);
+		free(d[c].aggpp);
+	}
+	free(d);
+	free(nvalid);
+	return a;
+}
+
+void analysis_free(struct sw_analysis *a)
+{
+	if (!a)
+		return;
+	free(a->cell);
+	free(a->pair);
+	free(a->suspect);
+	free(a->fit);
+	free(a);
+}
+
+bool analysis_converged(const double *x, size_t n, double confidence, double target)
+{
+	struct stats_summary s;
+
+	if (stats_summarize(x, n, confidence, &s) || !s.med_ci_ok || !(s.median != 0.0))
+		return false;
+	return (s.med_hi - s.med_lo) / 2.0 / fabs(s.median) <= target;
+}

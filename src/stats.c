@@ -1,0 +1,402 @@
+/*
+ * stats.c - the numerical statistics on GSL; see stats.h.
+ *
+ * The only file that includes GSL headers. GSL's default error handler
+ * aborts the process, so stats_init() switches it off and every GSL call
+ * that returns a status is checked; functions that return a value are
+ * checked for NaN/Inf where it matters. Every function copies its input
+ * before sorting; callers' arrays are never changed. Allocation failures
+ * return -1 (or NaN for stats_median).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include "stats.h"
+
+/* Largest group sizes for which stats_mann_whitney counts the exact null
+ * distribution (C(40,20) ~ 1.4e11 arrangements: exact in a double). */
+#define MWU_EXACT_MAX 20
+
+/* Scale of the mean absolute deviation that makes it estimate sigma for
+ * normal data (sqrt(pi/2)), used when the MAD is 0. */
+#define MEANAD_SCALE 1.253314
+
+void stats_init(void)
+{
+	gsl_set_error_handler_off();
+}
+
+/* Sorted copy of x, or NULL on ENOMEM. n must be > 0. */
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *c = malloc(n * sizeof(*c));
+
+	if (!c)
+		return NULL;
+	memcpy(c, x, n * sizeof(*c));
+	gsl_sort(c, 1, n);
+	return c;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double *c, m;
+
+	if (n == 0)
+		return NAN;
+	c = sorted_copy(x, n);
+	if (!c)
+		return NAN;
+	m = gsl_stats_median_from_sorted_data(c, 1, n);
+	free(c);
+	return m;
+}
+
+/*
+ * Mean and sample standard deviation by the corrected two-pass algorithm
+ * (Chan, Golub and LeVeque 1983): the mean by compensated (Neumaier)
+ * summation, then the sum of squared deviations minus the square of the
+ * summed deviations over n, which removes the error of the computed mean.
+ * This keeps NIST's NumAcc4 (1e7 + 0.1 steps) at the representation limit
+ * of its data.
+ */
+static void mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	long double s = 0.0L, comp = 0.0L, m, ss = 0.0L, sd1 = 0.0L;
+
+	for (size_t i = 0; i < n; i++) {
+		long double t = s + x[i];
+
+		if (fabsl(s) >= fabsl((long double)x[i]))
+			comp += (s - t) + x[i];
+		else
+			comp += ((long double)x[i] - t) + s;
+		s = t;
+	}
+	m = (s + comp) / (long double)n;
+	*mean = (double)m;
+	if (n < 2) {
+		*sd = NAN;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		long double d = (long double)x[i] - m;
+
+		ss += d * d;
+		sd1 += d;
+	}
+	ss -= sd1 * sd1 / (long double)n;
+	if (ss < 0.0L)
+		ss = 0.0L;
+	*sd = (double)sqrtl(ss / (long double)(n - 1));
+}
+
+int stats_median_ci_ranks(size_t n, double confidence, size_t *j, size_t *k, double *coverage)
+{
+	double tail = 0.0, best_cov;
+	size_t best;
+
+	if (n == 0 || !(confidence > 0.0 && confidence < 1.0))
+		return -1;
+	/*
+	 * Symmetric ranks j and k = n + 1 - j cover the median with
+	 * probability P(j <= B <= n - j) = 1 - 2 P(B <= j - 1), B ~ Bin(n, 1/2).
+	 * Take the largest j (the narrowest symmetric interval) that still
+	 * reaches the confidence; tail accumulates P(B <= j - 1).
+	 */
+	best = 0;
+	best_cov = 0.0;
+	for (size_t jj = 1; 2 * jj <= n; jj++) {
+		double cov;
+
+		tail += gsl_ran_binomial_pdf((unsigned int)(jj - 1), 0.5, (unsigned int)n);
+		cov = 1.0 - 2.0 * tail;
+		if (cov < confidence)
+			break;
+		best = jj;
+		best_cov = cov;
+	}
+	if (best == 0)
+		return -1;
+	*j = best;
+	*k = n + 1 - best;
+	if (coverage)
+		*coverage = best_cov;
+	return 0;
+}
+
+int stats_summarize(const double *x, size_t n, double confidence, struct stats_summary *s)
+{
+	double *c;
+	size_t j, k;
+
+	memset(s, 0, sizeof(*s));
+	s->mean = s->sd = s->median = s->min = s->max = NAN;
+	s->p1 = s->p99 = s->mean_lo = s->mean_hi = s->med_lo = s->med_hi = NAN;
+	if (n == 0 || !(confidence > 0.0 && confidence < 1.0))
+		return -1;
+	c = sorted_copy(x, n);
+	if (!c)
+		return -1;
+	s->n = n;
+	mean_sd(c, n, &s->mean, &s->sd);
+	s->median = gsl_stats_median_from_sorted_data(c, 1, n);
+	s->min = c[0];
+	s->max = c[n - 1];
+	s->p1 = gsl_stats_quantile_from_sorted_data(c, 1, n, 0.01);
+	s->p99 = gsl_stats_quantile_from_sorted_data(c, 1, n, 0.99);
+	if (n >= 2) {
+		double t = gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, (double)(n - 1));
+		double half = t * s->sd / sqrt((double)n);
+
+		if (isfinite(half)) {
+			s->mean_lo = s->mean - half;
+			s->mean_hi = s->mean + half;
+		}
+	}
+	if (stats_median_ci_ranks(n, confidence, &j, &k, NULL) == 0) {
+		s->med_ci_ok = true;
+		s->med_lo = c[j - 1];
+		s->med_hi = c[k - 1];
+	} else {
+		s->med_ci_ok = false;
+		s->med_lo = s->min;
+		s->med_hi = s->max;
+	}
+	free(c);
+	return 0;
+}
+
+/*
+ * Exact two-sided p-value of U for group sizes m and n without ties:
+ * the number of arrangements with U = u is the coefficient of q^u in the
+ * Gaussian binomial [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) /
+ * (1 - q^i), built one factor at a time (each partial product is again a
+ * polynomial with integer coefficients below 2^53).
+ */
+static int mwu_exact_p(size_t m, size_t n, double u, double *p)
+{
+	size_t deg = m * n, i, d;
+	double *a = calloc(deg + 1, sizeof(*a));
+	double total = 0.0, low = 0.0, umin;
+
+	if (!a)
+		return -1;
+	a[0] = 1.0;
+	for (i = 1; i <= m; i++) {
+		/* multiply by (1 - q^(n+i)); degree so far (i-1)n, then i n + i */
+		for (d = deg; d >= n + i; d--)
+			a[d] -= a[d - n - i];
+		/* divide by (1 - q^i): b[d] = a[d] + b[d - i] */
+		for (d = i; d <= deg; d++)
+			a[d] += a[d - i];
+	}
+	for (d = 0; d <= deg; d++)
+		total += a[d];
+	umin = fmin(u, (double)deg - u);
+	for (d = 0; d <= deg && (double)d <= umin + 1e-9; d++)
+		low += a[d];
+	free(a);
+	*p = fmin(1.0, 2.0 * low / total);
+	return 0;
+}
+
+/* A value and its group (0: x, 1: y), sorted by value. */
+struct tagged {
+	double v;
+	int g;
+};
+
+static int cmp_tagged(const void *a, const void *b)
+{
+	double u = ((const struct tagged *)a)->v, v = ((const struct tagged *)b)->v;
+
+	return (u > v) - (u < v);
+}
+
+int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		       double *u, double *p)
+{
+	size_t n = nx + ny, i, j;
+	struct tagged *all;
+	double rx = 0.0, ties = 0.0, ux, mu, var, z;
+	int ret = -1;
+
+	if (nx == 0 || ny == 0)
+		return -1;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -1;
+	for (i = 0; i < nx; i++) {
+		all[i].v = x[i];
+		all[i].g = 0;
+	}
+	for (i = 0; i < ny; i++) {
+		all[nx + i].v = y[i];
+		all[nx + i].g = 1;
+	}
+	qsort(all, n, sizeof(*all), cmp_tagged);
+	/* midranks; t^3 - t summed over tie groups */
+	for (i = 0; i < n; i = j) {
+		double r, t;
+
+		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
+			;
+		t = (double)(j - i);
+		r = ((double)i + 1.0 + (double)j) / 2.0;   /* mean of ranks i+1..j */
+		for (size_t q = i; q < j; q++)
+			if (all[q].g == 0)
+				rx += r;
+		ties += t * t * t - t;
+	}
+	ux = rx - (double)nx * ((double)nx + 1.0) / 2.0;
+	*u = ux;
+	if (ties == 0.0 && nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX) {
+		ret = mwu_exact_p(nx, ny, ux, p);
+		goto out_free;
+	}
+	mu = (double)nx * (double)ny / 2.0;
+	var = (double)nx * (double)ny / 12.0 *
+	      (((double)n + 1.0) - ties / ((double)n * ((double)n - 1.0)));
+	if (!(var > 0.0)) {   /* every value tied: no evidence of a difference */
+		*p = 1.0;
+		ret = 0;
+		goto out_free;
+	}
+	z = (fabs(ux - mu) - 0.5) / sqrt(var);
+	if (z < 0.0)
+		z = 0.0;
+	*p = fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(z));
+	ret = isfinite(*p) ? 0 : -1;
+out_free:
+	free(all);
+	return ret;
+}
+
+/* Median of a resample: n draws with replacement from x into buf. */
+static double resample_median(const gsl_rng *rng, const double *x, size_t n, double *buf)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = x[gsl_rng_uniform_int(rng, n)];
+	return gsl_stats_median(buf, 1, n);   /* quickselect; reorders buf */
+}
+
+/*
+ * The RNG is MT19937, which keeps 32 bits of its seed: fold the 64-bit
+ * seed through splitmix64 so that seeds differing only in high bits give
+ * different streams.
+ */
+static unsigned long fold_seed(uint64_t seed)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (unsigned long)((z ^ (z >> 32)) & 0xffffffffULL);
+}
+
+int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
+			     int resamples, double confidence, uint64_t seed,
+			     double *lo, double *hi)
+{
+	gsl_rng *rng;
+	double *bx = NULL, *by = NULL, *est = NULL;
+	size_t nest = 0;
+	int ret = -1;
+
+	if (nx == 0 || ny == 0 || resamples < 2 || !(confidence > 0.0 && confidence < 1.0))
+		return -1;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -1;
+	gsl_rng_set(rng, fold_seed(seed));
+	bx = malloc(nx * sizeof(*bx));
+	by = malloc(ny * sizeof(*by));
+	est = malloc((size_t)resamples * sizeof(*est));
+	if (!bx || !by || !est)
+		goto out_free;
+	for (int i = 0; i < resamples; i++) {
+		double mx = resample_median(rng, x, nx, bx);
+		double my = resample_median(rng, y, ny, by);
+		double r = (mx / my - 1.0) * 100.0;
+
+		if (isfinite(r))
+			est[nest++] = r;
+	}
+	/* a ratio undefined in more than a few resamples (median of y is 0)
+	 * gives no interval */
+	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
+		goto out_free;
+	gsl_sort(est, 1, nest);
+	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
+	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
+	ret = 0;
+out_free:
+	free(est);
+	free(by);
+	free(bx);
+	gsl_rng_free(rng);
+	return ret;
+}
+
+int stats_robust_z(const double *x, size_t n, double *z)
+{
+	double *dev, med, mad, scale;
+	int ret = -1;
+
+	if (n == 0)
+		return -1;
+	med = stats_median(x, n);
+	dev = malloc(n * sizeof(*dev));
+	if (!dev || isnan(med))
+		goto out_free;
+	for (size_t i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	mad = stats_median(dev, n);
+	if (isnan(mad))
+		goto out_free;
+	if (mad > 0.0) {
+		scale = mad / 0.6745;
+	} else {
+		/* Half the values or more equal the median: fall back to the
+		 * mean absolute deviation, scaled to estimate sigma (IBM SPSS,
+		 * Iglewicz-Hoaglin). If that is 0 too, all values are equal. */
+		double sum = 0.0;
+
+		for (size_t i = 0; i < n; i++)
+			sum += dev[i];
+		scale = MEANAD_SCALE * sum / (double)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		z[i] = scale > 0.0 ? (x[i] - med) / scale : 0.0;
+	ret = 0;
+out_free:
+	free(dev);
+	return ret;
+}
+
+int stats_linear_fit(const double *x, const double *y, size_t n,
+		     double *c0, double *c1, double *r2)
+{
+	double cov00, cov01, cov11, sse, tss;
+
+	if (n < 2)
+		return -1;
+	if (gsl_stats_variance(x, 1, n) == 0.0)
+		return -1;   /* every x equal: no slope */
+	if (gsl_fit_linear(x, 1, y, 1, n, c0, c1, &cov00, &cov01, &cov11, &sse) != GSL_SUCCESS)
+		return -1;
+	if (!isfinite(*c0) || !isfinite(*c1))
+		return -1;
+	tss = gsl_stats_tss(y, 1, n);
+	*r2 = tss > 0.0 ? 1.0 - sse / tss : 1.0;
+	return 0;
+}

@@ -1,0 +1,482 @@
+/*
+ * test_analysis.c - analysis_run on synthetic runs built here by hand, with
+ * planted effects (a 30% bandwidth drop, a slow host, a known Hockney
+ * curve, known overlaps). Every expectation comes from the plant, never
+ * from the code's own output.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "pattern.h"
+
+/* Start time and duration of the sample of one pair in one repetition. */
+typedef void (*timing_fn)(int level, int size_index, int pair, int rep,
+			  double *start, double *seconds);
+
+static struct sw_config test_cfg(void)
+{
+	struct sw_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.confidence = 0.95;
+	c.alpha = 0.05;
+	c.min_effect = 2.0;
+	c.ci_target = 0.02;
+	c.bootstrap = 2000;
+	c.seed = 1;
+	c.rep_min = c.rep_max = 10;
+	return c;
+}
+
+/* Deterministic noise in [-1, 1] for a sample (a hash, no state). */
+static double noise(int level, int size_index, int pair, int rep)
+{
+	uint64_t h = (uint64_t)level * 1000003u + (uint64_t)size_index * 10007u +
+		     (uint64_t)pair * 101u + (uint64_t)rep;
+
+	h = (h + 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 32;
+	return (double)(h % 20001) / 10000.0 - 1.0;
+}
+
+/* A run with adjacent pairs (0-1, 2-3, ...), hosts node00.., cells level
+ * by level then size, reps repetitions of every pair of each level. */
+static struct sw_run *synth(int nranks, int nlevels, const int *level_pairs,
+			    int nsizes, const uint64_t *sizes, int pattern, long hops,
+			    int reps, timing_fn timing)
+{
+	struct sw_run *r = calloc(1, sizeof(*r));
+	struct sw_plan *p = calloc(1, sizeof(*p));
+	size_t cap;
+
+	cr_assert(r && p);
+	r->cfg = test_cfg();
+	r->cfg.rep_min = r->cfg.rep_max = reps;
+	r->plan = p;
+	r->nranks = nranks;
+	r->host = calloc((size_t)nranks, sizeof(*r->host));
+	for (int i = 0; i < nranks; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "node%02d", i);
+	p->nranks = nranks;
+	p->npairs = nranks / 2;
+	p->pair = calloc((size_t)p->npairs, sizeof(*p->pair));
+	for (int i = 0; i < p->npairs; i++) {
+		p->pair[i].a = 2 * i;
+		p->pair[i].b = 2 * i + 1;
+	}
+	p->nlevels = nlevels;
+	p->level_pairs = calloc((size_t)nlevels, sizeof(int));
+	memcpy(p->level_pairs, level_pairs, (size_t)nlevels * sizeof(int));
+	p->ncells = nlevels * nsizes;
+	p->cell = calloc((size_t)p->ncells, sizeof(*p->cell));
+	r->cell = calloc((size_t)p->ncells, sizeof(*r->cell));
+	cap = (size_t)p->ncells * (size_t)reps * (size_t)p->npairs;
+	r->sample = calloc(cap, sizeof(*r->sample));
+	r->cap_samples = cap;
+	for (int l = 0; l < nlevels; l++) {
+		for (int s = 0; s < nsizes; s++) {
+			int c = l * nsizes + s;
+
+			p->cell[c].level = l;
+			p->cell[c].pattern = pattern;
+			p->cell[c].size = sizes[s];
+			p->cell[c].hops = hops;
+			p->cell[c].size_index = s;
+			r->cell[c].reps = reps;
+			r->cell[c].stop = SW_STOP_FIXED;
+			for (int rep = 0; rep < reps; rep++) {
+				for (int q = 0; q < level_pairs[l]; q++) {
+					struct sw_sample *x = &r->sample[r->nsamples++];
+					double start, sec;
+
+					timing(l, s, q, rep, &start, &sec);
+					x->cell = c;
+					x->rep = rep;
+					x->pair = q;
+					x->t_start = start;
+					x->t_end = start + sec;
+					x->seconds = sec;
+				}
+			}
+		}
+	}
+	r->complete = true;
+	return r;
+}
+
+static void synth_free(struct sw_run *r)
+{
+	free(r->plan->pair);
+	free(r->plan->level_pairs);
+	free(r->plan->cell);
+	free(r->plan);
+	free(r->host);
+	free(r->cell);
+	free(r->sample);
+	free(r);
+}
+
+static bool near(double got, double want, double rel)
+{
+	return fabs(got - want) <= rel * fabs(want);
+}
+
+/* ---- degradation ---------------------------------------------------- */
+
+#define SIZE_1M 1048576u
+#define HOPS 100
+#define T0 0.01   /* s per sample when unloaded */
+
+/* Levels 0 and 1 alike; level 2 takes 1/0.7 as long: bandwidth -30%. */
+static void timing_drop(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	double t = level == 2 ? T0 / 0.7 : T0;
+
+	*start = rep * 1.0 + 1e-5 * pair;
+	*sec = t * (1.0 + 0.02 * noise(level, si, pair, rep));
+}
+
+Test(analysis, planted_bandwidth_drop)
+{
+	const int lp[3] = { 1, 3, 4 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 3, lp, 1, sz, PAT_STREAM, HOPS, 10, timing_drop);
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	const struct sw_cell_stats *c0, *c1, *c2;
+	double bw0 = (double)SIZE_1M * HOPS / T0;   /* planted per-pair bandwidth */
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(a->ncells, 3);
+	c0 = &a->cell[0];
+	c1 = &a->cell[1];
+	c2 = &a->cell[2];
+
+	/* baselines and the baseline's own changes */
+	cr_assert(c0->baseline == 0 && c1->baseline == 0 && c2->baseline == 0);
+	cr_assert(!c0->drop.valid && !c0->inflation.valid && !c0->agg_drop.valid);
+	cr_assert(c0->pairs == 1 && c0->nodes == 2 && c2->pairs == 4 && c2->nodes == 8);
+
+	/* summaries: planted latency T0 / HOPS, bandwidth bw0, noise +-2% */
+	cr_assert_eq(c0->lat.n, 10);
+	cr_assert_eq(c2->lat.n, 40);
+	cr_assert(near(c0->lat.median, T0 / HOPS, 0.02), "lat %g", c0->lat.median);
+	cr_assert(near(c0->bw.median, bw0, 0.02));
+	cr_assert(c0->lat.med_ci_ok && c0->lat.med_lo <= c0->lat.median &&
+		  c0->lat.median <= c0->lat.med_hi);
+	/* aggregate: one value per repetition, the sum over the 4 pairs */
+	cr_assert_eq(c2->agg.n, 10);
+	cr_assert(near(c2->agg.median, 4 * 0.7 * bw0, 0.03), "agg %g", c2->agg.median);
+
+	/* the identical level: no significant change */
+	cr_assert(c1->drop.valid && c1->inflation.valid && c1->agg_drop.valid);
+	cr_assert(fabs(c1->drop.pct) < 2.0, "drop %g", c1->drop.pct);
+	cr_assert(!c1->drop.significant, "drop %g p %g", c1->drop.pct, c1->drop.p);
+	cr_assert(!c1->inflation.significant);
+	cr_assert(!c1->agg_drop.significant);
+	cr_assert(c1->drop.lo <= 0.0 + 2.0 && c1->drop.hi >= 0.0 - 2.0);
+
+	/* the planted drop: 30%, latency +42.9% (1/0.7 - 1) */
+	cr_assert(c2->drop.valid && c2->drop.significant);
+	cr_assert(fabs(c2->drop.pct - 30.0) < 2.0, "drop %g", c2->drop.pct);
+	/* complete separation, 40 vs 10: z = (200 - 0.5) / sqrt(1700), p = 1.3e-6 */
+	cr_assert(c2->drop.p < 1e-5, "p %g", c2->drop.p);
+	cr_assert(c2->drop.lo < c2->drop.hi);
+	cr_assert(c2->drop.lo > 27.0 && c2->drop.hi < 33.0, "CI [%g, %g]", c2->drop.lo, c2->drop.hi);
+	cr_assert(c2->inflation.significant);
+	cr_assert(fabs(c2->inflation.pct - (1.0 / 0.7 - 1.0) * 100.0) < 3.0, "infl %g",
+		  c2->inflation.pct);
+	cr_assert(c2->agg_drop.valid && c2->agg_drop.significant);
+	cr_assert(fabs(c2->agg_drop.pct - 30.0) < 2.0, "agg drop %g", c2->agg_drop.pct);
+
+	/* pairs started 10 us apart and ran ~10 ms: overlap near 1 */
+	cr_assert(c0->overlap == 1.0);
+	cr_assert(c2->overlap > 0.95 && c2->overlap <= 1.0, "overlap %g", c2->overlap);
+
+	/* no host is slow: nobody is a suspect, no pair flagged */
+	cr_assert_eq(a->nsuspects, 0);
+	cr_assert_eq(a->npairstats, 1 + 3 + 4);
+	for (size_t i = 0; i < a->npairstats; i++)
+		cr_assert(!a->pair[i].flagged, "pair %d of cell %d", a->pair[i].pair, a->pair[i].cell);
+	cr_assert(isnan(a->pair[0].z), "one pair: no z");
+
+	cr_assert(strstr(a->method, "2000 resamples"), "%s", a->method);
+	cr_assert(strstr(a->method, "seed 1"), "%s", a->method);
+	cr_assert(strstr(a->method, "fixed 10"), "%s", a->method);
+	cr_assert(strstr(a->method, "95%"), "%s", a->method);
+	analysis_free(a);
+	synth_free(r);
+}
+
+Test(analysis, reproducible_and_reanalysable)
+{
+	const int lp[3] = { 1, 3, 4 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 3, lp, 1, sz, PAT_STREAM, HOPS, 10, timing_drop);
+	struct sw_config c99 = r->cfg;
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+	struct sw_analysis *b = analysis_run(r, &r->cfg, NULL, 0);
+	struct sw_analysis *w;
+
+	cr_assert(a && b);
+	cr_assert(a->cell[2].drop.lo == b->cell[2].drop.lo && a->cell[2].drop.hi == b->cell[2].drop.hi);
+	/* a wider confidence gives a CI at least as wide */
+	c99.confidence = 0.99;
+	w = analysis_run(r, &c99, NULL, 0);
+	cr_assert_not_null(w);
+	cr_assert(w->cell[2].drop.lo <= a->cell[2].drop.lo && w->cell[2].drop.hi >= a->cell[2].drop.hi);
+	cr_assert(strstr(w->method, "99%"), "%s", w->method);
+	analysis_free(a);
+	analysis_free(b);
+	analysis_free(w);
+	synth_free(r);
+}
+
+Test(analysis, refuses_bad_settings)
+{
+	const int lp[1] = { 1 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(2, 1, lp, 1, sz, PAT_STREAM, HOPS, 3, timing_drop);
+	struct sw_config c = r->cfg;
+	char err[256] = "";
+
+	c.confidence = 1.5;
+	cr_assert_null(analysis_run(r, &c, err, sizeof(err)));
+	cr_assert(strlen(err) > 0);
+	synth_free(r);
+}
+
+/* ---- outliers and suspects ------------------------------------------ */
+
+/* Pair 2 (ranks 4 and 5, node04 and node05) is 50% slower everywhere. */
+static void timing_slow_host(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	*start = rep * 1.0;
+	*sec = T0 * (pair == 2 ? 1.5 : 1.0) * (1.0 + 0.02 * noise(level, si, pair, rep));
+}
+
+Test(analysis, planted_slow_host_is_suspect)
+{
+	const int lp[2] = { 3, 4 };
+	const uint64_t sz[2] = { 65536, SIZE_1M };
+	struct sw_run *r = synth(8, 2, lp, 2, sz, PAT_PINGPONG, HOPS, 8, timing_slow_host);
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	bool seen4 = false, seen5 = false;
+
+	cr_assert_not_null(a, "%s", err);
+	/* 2 cells of 3 pairs + 2 cells of 4 pairs */
+	cr_assert_eq(a->npairstats, 3 + 3 + 4 + 4);
+	for (size_t i = 0; i < a->npairstats; i++) {
+		const struct sw_pair_stats *q = &a->pair[i];
+
+		cr_assert_eq(q->flagged, q->pair == 2, "cell %d pair %d z %g", q->cell, q->pair, q->z);
+		if (q->pair == 2) {
+			cr_assert(q->z > 3.5);
+			cr_assert(near(q->lat_median, 1.5 * T0 / HOPS, 0.03));
+		}
+	}
+	/* the slow pair's two hosts, flagged in all 4 cells; nobody else */
+	cr_assert_eq(a->nsuspects, 2);
+	for (int i = 0; i < a->nsuspects; i++) {
+		seen4 |= strcmp(a->suspect[i].host, "node04") == 0;
+		seen5 |= strcmp(a->suspect[i].host, "node05") == 0;
+		cr_assert(a->suspect[i].flagged == 4 && a->suspect[i].cells == 4);
+	}
+	cr_assert(seen4 && seen5);
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* Pair 0 (node00/01) slow in 1 of its 4 cells; pair 3 (node06/07, only
+ * at level 1) slow in 1 of its 2 cells. */
+static void timing_half(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	bool slow = (pair == 0 && level == 0 && si == 0) || (pair == 3 && level == 1 && si == 0);
+
+	*start = rep * 1.0;
+	*sec = T0 * (slow ? 1.5 : 1.0) * (1.0 + 0.02 * noise(level, si, pair, rep));
+}
+
+Test(analysis, suspect_needs_half_of_its_cells)
+{
+	const int lp[2] = { 3, 4 };
+	const uint64_t sz[2] = { 65536, SIZE_1M };
+	struct sw_run *r = synth(8, 2, lp, 2, sz, PAT_PINGPONG, HOPS, 8, timing_half);
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+
+	cr_assert_not_null(a);
+	cr_assert_eq(a->nsuspects, 2);
+	for (int i = 0; i < 2; i++) {
+		cr_assert(strcmp(a->suspect[i].host, "node06") == 0 ||
+			  strcmp(a->suspect[i].host, "node07") == 0, "%s", a->suspect[i].host);
+		cr_assert(a->suspect[i].flagged == 1 && a->suspect[i].cells == 2);
+	}
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* Very steady pairs, pair 1 steadily 1% slower: a huge z, but a 1%
+ * difference is below min_effect (2%) and not worth naming. */
+static void timing_one_pct(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	*start = rep * 1.0;
+	*sec = T0 * (pair == 1 ? 1.01 : 1.0) * (1.0 + 1e-4 * noise(level, si, pair, rep));
+}
+
+Test(analysis, outlier_needs_min_effect)
+{
+	const int lp[1] = { 4 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 1, lp, 1, sz, PAT_PINGPONG, HOPS, 8, timing_one_pct);
+	struct sw_config c = r->cfg;
+	struct sw_analysis *a = analysis_run(r, &c, NULL, 0), *b;
+
+	cr_assert_not_null(a);
+	cr_assert(a->pair[1].z > 3.5, "z %g", a->pair[1].z);
+	cr_assert(!a->pair[1].flagged);
+	c.min_effect = 0.5;
+	b = analysis_run(r, &c, NULL, 0);
+	cr_assert_not_null(b);
+	cr_assert(b->pair[1].flagged && !b->pair[0].flagged && !b->pair[2].flagged);
+	analysis_free(a);
+	analysis_free(b);
+	synth_free(r);
+}
+
+/* A repetition with a pair missing gives no aggregate (it would read as a
+ * drop), but its other samples still count. */
+Test(analysis, aggregate_only_complete_repetitions)
+{
+	const int lp[3] = { 1, 3, 4 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 3, lp, 1, sz, PAT_STREAM, HOPS, 10, timing_drop);
+	struct sw_analysis *a;
+	size_t last = r->nsamples - 1;
+
+	/* the last sample is level 2, rep 9, pair 3: mark it failed */
+	cr_assert(r->sample[last].cell == 2 && r->sample[last].rep == 9 && r->sample[last].pair == 3);
+	r->sample[last].seconds = 0.0;
+	a = analysis_run(r, &r->cfg, NULL, 0);
+	cr_assert_not_null(a);
+	cr_assert_eq(a->cell[2].lat.n, 39);
+	cr_assert_eq(a->cell[2].agg.n, 9);
+	cr_assert(near(a->cell[2].agg.median, 4 * 0.7 * (double)SIZE_1M * HOPS / T0, 0.03));
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* ---- overlap -------------------------------------------------------- */
+
+/* Level 1, rep 0: pair 0 runs [0, 1], pair 1 [0.5, 1.5]: overlap
+ * (1 - 0.5) / (1.5 - 0) = 1/3. Rep 1: both [10, 11]: overlap 1. */
+static void timing_overlap(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	(void)si;
+	*sec = 1.0;
+	*start = rep == 0 ? 0.5 * pair * level : 10.0;
+}
+
+Test(analysis, overlap_fraction)
+{
+	const int lp[2] = { 1, 2 };
+	const uint64_t sz[1] = { 1024 };
+	struct sw_run *r = synth(4, 2, lp, 1, sz, PAT_PINGPONG, 10, 2, timing_overlap);
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+
+	cr_assert_not_null(a);
+	cr_assert(a->cell[0].overlap == 1.0);
+	cr_assert(near(a->cell[1].overlap, (1.0 / 3.0 + 1.0) / 2.0, 1e-12), "%g", a->cell[1].overlap);
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* ---- Hockney fits ---------------------------------------------------- */
+
+#define ALPHA 2e-6   /* s */
+#define BETA 1e9     /* bytes/s */
+#define FIT_HOPS 1000
+
+static const uint64_t fit_sizes[7] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
+static const uint64_t jump_sizes[8] = { 8, 32, 128, 512, 2048, 8192, 32768, 131072 };
+
+/* Exactly T(m) = ALPHA + m / BETA per hop. */
+static void timing_hockney(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	(void)level;
+	(void)pair;
+	*start = rep * 10.0;
+	*sec = FIT_HOPS * (ALPHA + (double)fit_sizes[si] / BETA);
+}
+
+/* Rendezvous from 8 KiB on: 10 us more per hop. */
+static void timing_jump(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	(void)level;
+	(void)pair;
+	*start = rep * 10.0;
+	*sec = FIT_HOPS * (ALPHA + (jump_sizes[si] >= 8192 ? 10e-6 : 0.0) +
+			   (double)jump_sizes[si] / BETA);
+}
+
+Test(analysis, hockney_fit)
+{
+	const int lp[1] = { 1 };
+	struct sw_run *r = synth(2, 1, lp, 7, fit_sizes, PAT_PINGPONG, FIT_HOPS, 6, timing_hockney);
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+	const struct sw_fit *f;
+
+	cr_assert_not_null(a);
+	cr_assert_eq(a->nfits, 1, "fits %d", a->nfits);
+	f = &a->fit[0];
+	cr_assert(f->level == 0 && f->pattern == PAT_PINGPONG && f->npoints == 7);
+	cr_assert(f->size_lo == 8 && f->size_hi == 1048576);
+	cr_assert(near(f->alpha, ALPHA, 1e-6), "alpha %g", f->alpha);
+	cr_assert(near(f->beta, BETA, 1e-6), "beta %g", f->beta);
+	cr_assert(near(f->n_half, ALPHA * BETA, 1e-5), "n_half %g", f->n_half);
+	cr_assert(f->r2 > 0.999999);
+	analysis_free(a);
+	synth_free(r);
+}
+
+Test(analysis, hockney_split_at_jump)
+{
+	const int lp[1] = { 1 };
+	struct sw_run *r = synth(2, 1, lp, 8, jump_sizes, PAT_PINGPONG, FIT_HOPS, 6, timing_jump);
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+
+	cr_assert_not_null(a);
+	cr_assert_eq(a->nfits, 2, "fits %d", a->nfits);
+	cr_assert(a->fit[0].size_lo == 8 && a->fit[0].size_hi == 2048 && a->fit[0].npoints == 5);
+	cr_assert(a->fit[1].size_lo == 8192 && a->fit[1].size_hi == 131072 && a->fit[1].npoints == 3);
+	cr_assert(near(a->fit[0].alpha, ALPHA, 1e-6), "alpha %g", a->fit[0].alpha);
+	cr_assert(near(a->fit[1].alpha, ALPHA + 10e-6, 1e-6), "alpha %g", a->fit[1].alpha);
+	cr_assert(near(a->fit[0].beta, BETA, 1e-6) && near(a->fit[1].beta, BETA, 1e-6));
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* ---- adaptive repetitions ------------------------------------------- */
+
+Test(analysis, converged)
+{
+	double tight[50], wide[50];
+
+	for (int i = 0; i < 50; i++) {
+		tight[i] = 1000.0 + (i % 10) * 0.1;   /* spread 0.09% of the median */
+		wide[i] = 1.0 + i;                    /* 1..50, median 25.5 */
+	}
+	cr_assert(analysis_converged(tight, 50, 0.95, 0.02));
+	cr_assert(!analysis_converged(wide, 50, 0.95, 0.02));
+	/* 95% ranks of n = 50: j = 18 (coverage 0.9672; j = 19 gives 0.9351),
+	 * so the CI of 1..50 is [18, 33]: half-width
+	 * 7.5 / 25.5 = 0.294 */
+	cr_assert(analysis_converged(wide, 50, 0.95, 0.30));
+	cr_assert(!analysis_converged(wide, 50, 0.95, 0.29));
+	cr_assert(!analysis_converged(tight, 5, 0.95, 0.5), "n = 5 has no 95% median CI");
+}

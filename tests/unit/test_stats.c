@@ -1,0 +1,411 @@
+/*
+ * test_stats.c - stats.c against published values: NIST StRD certified
+ * means, standard deviations and a linear fit (tests/data/nist/), exact
+ * binomial ranks counted here with integers, a textbook Mann-Whitney
+ * example, and the robust z formula worked by hand.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+#define NIST_DIR "tests/data/nist/"
+
+static bool close_rel(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol * fabs(want);
+}
+
+/*
+ * A data file: "# comment" lines, "KEY VALUE" lines for certified values
+ * and n, then one value (or "y x" pair) per line. Reads up to max rows of
+ * ncol numbers into v (row-major). Returns the rows, or -1.
+ */
+struct nist {
+	double cert[4];
+	const char *keys[4];
+	size_t n;
+};
+
+static long nist_read(const char *name, struct nist *meta, double *v, size_t max, int ncol)
+{
+	char path[256], line[256];
+	FILE *f;
+	size_t rows = 0;
+
+	snprintf(path, sizeof(path), NIST_DIR "%s.dat", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char key[64];
+		double val;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "%63s %lf", key, &val) == 2 && key[0] >= 'a' && key[0] <= 'z') {
+			if (strcmp(key, "n") == 0)
+				meta->n = (size_t)val;
+			for (int k = 0; k < 4; k++)
+				if (meta->keys[k] && strcmp(key, meta->keys[k]) == 0)
+					meta->cert[k] = val;
+			continue;
+		}
+		if (rows >= max)
+			break;
+		if (ncol == 1 && sscanf(line, "%lf", &v[rows]) == 1)
+			rows++;
+		else if (ncol == 2 && sscanf(line, "%lf %lf", &v[2 * rows], &v[2 * rows + 1]) == 2)
+			rows++;
+	}
+	fclose(f);
+	return (long)rows;
+}
+
+/*
+ * Tolerances: NIST certifies 15 significant digits (2e-15 allows for the
+ * rounding of the certified value); a double reaches them where the data
+ * are exact in binary. NumAcc3/4 (1e6 + 0.1, 1e7 + 0.1)
+ * are not: rounding the data to doubles alone moves the true standard
+ * deviation of the stored values by 3.5e-10 and 5.6e-9 relative (exact
+ * rational arithmetic on the doubles), Mavro's by 7.6e-14 and Michelso's
+ * by 1.4e-14, so those get the tolerance of their data, not of the code.
+ */
+static const struct {
+	const char *name;
+	double mean_tol, sd_tol;
+} univ[] = {
+	{ "PiDigits", 2e-15, 2e-15 },
+	{ "Lottery", 2e-15, 2e-15 },
+	{ "Lew", 2e-15, 2e-15 },
+	{ "Mavro", 2e-15, 2e-13 },
+	{ "Michelso", 2e-15, 5e-14 },
+	{ "NumAcc1", 2e-15, 2e-15 },
+	{ "NumAcc2", 2e-15, 2e-15 },
+	{ "NumAcc3", 2e-15, 1e-9 },
+	{ "NumAcc4", 2e-15, 1e-8 },
+};
+
+Test(stats, nist_univariate)
+{
+	static double v[6000];
+
+	stats_init();
+	for (size_t d = 0; d < sizeof(univ) / sizeof(univ[0]); d++) {
+		struct nist m = { .keys = { "certified_mean", "certified_sd" } };
+		struct stats_summary s;
+		long n = nist_read(univ[d].name, &m, v, 6000, 1);
+
+		cr_assert(n > 0, "%s: cannot read " NIST_DIR "%s.dat", univ[d].name, univ[d].name);
+		cr_assert_eq((size_t)n, m.n, "%s: read %ld values, file says %zu", univ[d].name, n, m.n);
+		cr_assert_eq(stats_summarize(v, (size_t)n, 0.95, &s), 0);
+		cr_assert(close_rel(s.mean, m.cert[0], univ[d].mean_tol),
+			  "%s mean %.17g certified %.17g", univ[d].name, s.mean, m.cert[0]);
+		cr_assert(close_rel(s.sd, m.cert[1], univ[d].sd_tol),
+			  "%s sd %.17g certified %.17g", univ[d].name, s.sd, m.cert[1]);
+	}
+}
+
+Test(stats, nist_norris_linear_fit)
+{
+	struct nist m = { .keys = { "certified_intercept", "certified_slope", "certified_r2" } };
+	double yx[2 * 40], x[40], y[40], c0, c1, r2;
+	long n = nist_read("Norris", &m, yx, 40, 2);
+
+	stats_init();
+	cr_assert_eq(n, 36);
+	for (long i = 0; i < n; i++) {
+		y[i] = yx[2 * i];
+		x[i] = yx[2 * i + 1];
+	}
+	cr_assert_eq(stats_linear_fit(x, y, (size_t)n, &c0, &c1, &r2), 0);
+	/* NIST: "lower difficulty"; 12+ digits expected of a good code */
+	cr_assert(close_rel(c0, m.cert[0], 1e-11), "intercept %.15g", c0);
+	cr_assert(close_rel(c1, m.cert[1], 1e-13), "slope %.15g", c1);
+	cr_assert(close_rel(r2, m.cert[2], 1e-14), "r2 %.15g", r2);
+}
+
+Test(stats, linear_fit_refuses_degenerate)
+{
+	double x[3] = { 2, 2, 2 }, y[3] = { 1, 2, 3 }, c0, c1, r2;
+
+	stats_init();
+	cr_assert_eq(stats_linear_fit(x, y, 1, &c0, &c1, &r2), -1);
+	cr_assert_eq(stats_linear_fit(x, y, 3, &c0, &c1, &r2), -1);
+}
+
+/* C(n, i) exactly, n <= 100 in 128 bits via the multiplicative formula. */
+static unsigned __int128 choose(unsigned n, unsigned i)
+{
+	unsigned __int128 c = 1;
+
+	for (unsigned t = 1; t <= i; t++)
+		c = c * (n - i + t) / t;   /* exact: c * (n-i+t) is C(n-i+t, t) * t */
+	return c;
+}
+
+/*
+ * The rank pair by the definition, in integers: the largest j with
+ * sum_{i=j}^{n-j} C(n,i) >= conf * 2^n, conf = num/den.
+ */
+static unsigned ranks_by_definition(unsigned n, unsigned num, unsigned den)
+{
+	unsigned best = 0;
+
+	for (unsigned j = 1; 2 * j <= n; j++) {
+		unsigned __int128 s = 0;
+
+		for (unsigned i = j; i <= n - j; i++)
+			s += choose(n, i);
+		if (s * den >= ((unsigned __int128)1 << n) * num)
+			best = j;
+	}
+	return best;
+}
+
+Test(stats, median_ci_ranks_match_binomial)
+{
+	const unsigned ns[] = { 5, 6, 7, 8, 9, 10, 11, 15, 20, 25, 30, 41, 50, 64, 77, 100 };
+	const struct { double conf; unsigned num, den; } lv[] = {
+		{ 0.95, 95, 100 }, { 0.99, 99, 100 }, { 0.90, 90, 100 },
+	};
+
+	stats_init();
+	for (size_t l = 0; l < 3; l++) {
+		for (size_t t = 0; t < sizeof(ns) / sizeof(ns[0]); t++) {
+			unsigned n = ns[t], want = ranks_by_definition(n, lv[l].num, lv[l].den);
+			size_t j = 0, k = 0;
+			double cov = 0;
+			int rc = stats_median_ci_ranks(n, lv[l].conf, &j, &k, &cov);
+
+			if (want == 0) {
+				cr_assert_eq(rc, -1, "n=%u conf=%g should be too small", n, lv[l].conf);
+				continue;
+			}
+			cr_assert_eq(rc, 0, "n=%u conf=%g", n, lv[l].conf);
+			cr_assert_eq(j, want, "n=%u conf=%g: j=%zu, binomial says %u", n, lv[l].conf, j, want);
+			cr_assert_eq(k, n + 1 - want, "n=%u: k=%zu", n, k);
+			{
+				unsigned __int128 s = 0;
+
+				for (unsigned i = want; i <= n - want; i++)
+					s += choose(n, i);
+				cr_assert(close_rel(cov, (double)s / ldexp(1.0, (int)n), 1e-12),
+					  "n=%u coverage %.15g", n, cov);
+			}
+		}
+	}
+}
+
+/* Worked by hand: n = 5 cannot reach 95% (extremes cover 1 - 2/32 =
+ * 0.9375); n = 6 uses the extremes, coverage 1 - 2/64; n = 10 uses ranks
+ * 2 and 9, coverage 1 - 2 (1 + 10) / 1024 = 0.978515625. */
+Test(stats, median_ci_known_cases)
+{
+	size_t j, k;
+	double cov;
+
+	stats_init();
+	cr_assert_eq(stats_median_ci_ranks(5, 0.95, &j, &k, &cov), -1);
+	cr_assert_eq(stats_median_ci_ranks(6, 0.95, &j, &k, &cov), 0);
+	cr_assert(j == 1 && k == 6 && close_rel(cov, 0.96875, 1e-15));
+	cr_assert_eq(stats_median_ci_ranks(10, 0.95, &j, &k, &cov), 0);
+	cr_assert(j == 2 && k == 9 && close_rel(cov, 0.978515625, 1e-15));
+}
+
+Test(stats, summarize_basic)
+{
+	/* 1..10 shuffled: mean 5.5, sd sqrt(55/6), median 5.5, median CI
+	 * ranks 2 and 9 (values 2 and 9); t(0.975, 9) = 2.262157 (tables) */
+	double x[10] = { 7, 3, 10, 1, 9, 2, 8, 5, 4, 6 }, y[101];
+	double x5[5] = { 4, 1, 5, 2, 3 };
+	struct stats_summary s;
+	double half = 2.262157 * sqrt(55.0 / 6.0) / sqrt(10.0);
+
+	stats_init();
+	cr_assert_eq(stats_summarize(x, 10, 0.95, &s), 0);
+	cr_assert_eq(s.n, 10);
+	cr_assert(close_rel(s.mean, 5.5, 1e-15));
+	cr_assert(close_rel(s.sd, sqrt(55.0 / 6.0), 1e-15));
+	cr_assert(s.median == 5.5 && s.min == 1 && s.max == 10);
+	cr_assert(s.med_ci_ok && s.med_lo == 2 && s.med_hi == 9);
+	cr_assert(close_rel(s.mean_hi - s.mean, half, 1e-6), "t half width %.10g", s.mean_hi - s.mean);
+	cr_assert(close_rel(s.mean - s.mean_lo, half, 1e-6));
+	cr_assert_eq(x[0], 7);   /* input untouched */
+
+	for (int i = 0; i < 101; i++)
+		y[i] = 101 - i;   /* 1..101: p1 = 2, p99 = 100 exactly */
+	cr_assert_eq(stats_summarize(y, 101, 0.95, &s), 0);
+	cr_assert(close_rel(s.p1, 2.0, 1e-15) && close_rel(s.p99, 100.0, 1e-15),
+		  "p1 %g p99 %g", s.p1, s.p99);
+
+	cr_assert_eq(stats_summarize(x5, 5, 0.95, &s), 0);
+	cr_assert(!s.med_ci_ok && s.med_lo == 1 && s.med_hi == 5);
+	cr_assert_eq(stats_summarize(x5, 1, 0.95, &s), 0);
+	cr_assert(isnan(s.sd) && isnan(s.mean_lo) && s.median == 4);
+	cr_assert_eq(stats_summarize(x5, 0, 0.95, &s), -1);
+	cr_assert(s.n == 0 && isnan(s.median));
+}
+
+Test(stats, median)
+{
+	double a[4] = { 4, 1, 3, 2 }, b[3] = { 9, -1, 5 };
+
+	cr_assert(stats_median(a, 4) == 2.5);
+	cr_assert(stats_median(b, 3) == 5);
+	cr_assert(isnan(stats_median(a, 0)));
+}
+
+/*
+ * Hollander & Wolfe (1973), p. 69, the example of R's ?wilcox.test:
+ * wilcox.test(x, y, alternative = "greater") prints W = 35, p = 0.1272
+ * (exact, no ties), so the two-sided exact p-value is 2 * 0.1272 = 0.2544.
+ */
+Test(stats, mann_whitney_textbook_exact)
+{
+	double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46 };
+	double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	double u, p;
+
+	stats_init();
+	cr_assert_eq(stats_mann_whitney(x, 10, y, 5, &u, &p), 0);
+	cr_assert_eq(u, 35.0);
+	cr_assert(fabs(p - 0.2544) < 1e-4, "p = %.6f", p);
+	/* the other way round: U of y = 50 - 35, same two-sided p */
+	cr_assert_eq(stats_mann_whitney(y, 5, x, 10, &u, &p), 0);
+	cr_assert_eq(u, 15.0);
+	cr_assert(fabs(p - 0.2544) < 1e-4);
+}
+
+/*
+ * Exact tail worked by hand: x = {4,5,6} entirely above y = {1,2,3}:
+ * only 1 of C(6,3) = 20 arrangements gives U = 9, so two-sided p = 2/20.
+ */
+Test(stats, mann_whitney_exact_extreme)
+{
+	double x[] = { 4, 5, 6 }, y[] = { 1, 2, 3 }, u, p;
+
+	stats_init();
+	cr_assert_eq(stats_mann_whitney(x, 3, y, 3, &u, &p), 0);
+	cr_assert(u == 9.0 && fabs(p - 0.1) < 1e-12, "u %g p %g", u, p);
+}
+
+/*
+ * Normal approximation with ties (the large-sample path): the expected
+ * value is worked here from the textbook formulas, counting U by pairs:
+ * z = (|U - nx ny / 2| - 1/2) / sqrt(nx ny / 12 ((N + 1) - sum(t^3 - t) /
+ * (N (N - 1)))), p = erfc(z / sqrt 2).
+ */
+Test(stats, mann_whitney_normal_ties)
+{
+	double x[30], y[25], u, p, ucount = 0, ties, var, z;
+	size_t i, j;
+
+	stats_init();
+	for (i = 0; i < 30; i++)
+		x[i] = (double)(i % 10);        /* 0..9 three times */
+	for (i = 0; i < 25; i++)
+		y[i] = (double)(i % 5) + 3.0;   /* 3..7 five times */
+	for (i = 0; i < 30; i++)
+		for (j = 0; j < 25; j++)
+			ucount += x[i] > y[j] ? 1.0 : x[i] == y[j] ? 0.5 : 0.0;
+	/* tie groups: values 0,1,2,8,9 three each; 3..7 three + five = 8 each */
+	ties = 5 * (27.0 - 3.0) + 5 * (512.0 - 8.0);
+	var = 30.0 * 25.0 / 12.0 * (56.0 - ties / (55.0 * 54.0));
+	z = (fabs(ucount - 375.0) - 0.5) / sqrt(var);
+	cr_assert_eq(stats_mann_whitney(x, 30, y, 25, &u, &p), 0);
+	cr_assert_eq(u, ucount);
+	cr_assert(close_rel(p, erfc(fmax(z, 0.0) / sqrt(2.0)), 1e-9), "p %.12g", p);
+
+	/* everything tied: no evidence */
+	for (i = 0; i < 25; i++)
+		y[i] = x[0] = 1.0;
+	cr_assert_eq(stats_mann_whitney(x, 1, y, 25, &u, &p), 0);
+	cr_assert_eq(p, 1.0);
+	cr_assert_eq(stats_mann_whitney(x, 0, y, 25, &u, &p), -1);
+}
+
+/* x is y scaled by 1.3, with noise: the ratio of medians is 1.3 exactly. */
+static void ratio_data(double *x, double *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		y[i] = 100.0 + (double)((i * 37) % 23);
+		x[i] = 1.3 * y[i];
+	}
+}
+
+Test(stats, bootstrap_reproducible_by_seed)
+{
+	double x[40], y[40], lo1, hi1, lo2, hi2, lo3, hi3;
+
+	stats_init();
+	ratio_data(x, y, 40);
+	for (size_t i = 0; i < 40; i++)
+		x[i] += (double)((i * 11) % 7);   /* break the exact ratio a little */
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 40, y, 40, 2000, 0.95, 1, &lo1, &hi1), 0);
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 40, y, 40, 2000, 0.95, 1, &lo2, &hi2), 0);
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 40, y, 40, 2000, 0.95, 2, &lo3, &hi3), 0);
+	cr_assert(lo1 == lo2 && hi1 == hi2, "same seed must give the same CI");
+	cr_assert(lo1 != lo3 || hi1 != hi3, "another seed should give another CI");
+	cr_assert(lo1 < hi1);
+	/* the planted ratio is about +30% (+ up to 6/100 from the noise) */
+	cr_assert(lo1 < 36.0 && hi1 > 30.0, "CI [%g, %g]", lo1, hi1);
+	/* a CI of the ratio of medians, not of single draws: x/y of single
+	 * values spans 1.07..1.58; the medians' ratio stays near 1.30-1.36 */
+	cr_assert(lo1 > 24.0 && hi1 < 42.0, "CI [%g, %g]", lo1, hi1);
+	/* a 64-bit seed differing only in its high bits is another seed */
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 40, y, 40, 2000, 0.95, 1 | (1ULL << 40), &lo3, &hi3), 0);
+	cr_assert(lo1 != lo3 || hi1 != hi3);
+}
+
+Test(stats, bootstrap_exact_ratio)
+{
+	double x[30], y[30], lo, hi;
+
+	stats_init();
+	ratio_data(x, y, 30);
+	/* Every resample of x is a resample of 1.3 y, but x and y are drawn
+	 * independently, so the CI straddles 30 rather than sitting on it. */
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 30, y, 30, 2000, 0.95, 7, &lo, &hi), 0);
+	cr_assert(lo <= 30.0 + 1e-9 && hi >= 30.0 - 1e-9, "CI [%g, %g]", lo, hi);
+	cr_assert_eq(stats_bootstrap_ratio_ci(x, 0, y, 30, 2000, 0.95, 7, &lo, &hi), -1);
+}
+
+Test(stats, robust_z_formula)
+{
+	/* median 3, |deviations| 2 1 0 1 97, MAD 1: z = 0.6745 (x - 3) */
+	double x[5] = { 1, 2, 3, 4, 100 }, z[5];
+
+	stats_init();
+	cr_assert_eq(stats_robust_z(x, 5, z), 0);
+	cr_assert(close_rel(z[4], 0.6745 * 97.0, 1e-12));
+	cr_assert(close_rel(z[0], -0.6745 * 2.0, 1e-12));
+	cr_assert_eq(z[2], 0.0);
+}
+
+Test(stats, robust_z_flags_planted_outlier)
+{
+	double x[12] = { 10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.03, 9.97, 10.08, 9.93, 10.0 };
+	double z[12];
+
+	stats_init();
+	x[7] = 12.0;   /* the plant: 20% slow */
+	cr_assert_eq(stats_robust_z(x, 12, z), 0);
+	for (int i = 0; i < 12; i++)
+		cr_assert_eq(fabs(z[i]) > 3.5, i == 7, "i=%d z=%g", i, z[i]);
+}
+
+Test(stats, robust_z_mad_zero)
+{
+	/* median 5, MAD 0; mean |dev| = 1/4: z(6) = 1 / (1.253314 / 4) */
+	double x[4] = { 5, 5, 6, 5 }, same[3] = { 2, 2, 2 }, z[4];
+
+	stats_init();
+	cr_assert_eq(stats_robust_z(x, 4, z), 0);
+	cr_assert(close_rel(z[2], 4.0 / 1.253314, 1e-9), "z %g", z[2]);
+	cr_assert(z[0] == 0 && z[1] == 0 && z[3] == 0);
+	cr_assert_eq(stats_robust_z(same, 3, z), 0);
+	cr_assert(z[0] == 0 && z[1] == 0 && z[2] == 0);
+}
