@@ -17,8 +17,9 @@ MPIEXEC ?= mpiexec
 NP      ?= 8
 CONFIG  ?= configs/quick.conf
 
+BUILD   ?= build
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude
 LDLIBS  := -linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm
 
 # Debian packages the build, the run and the tests need.
@@ -28,32 +29,32 @@ PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterio
 
 MPI_SRC  := src/engine.c src/main.c
 CORE_SRC := $(filter-out $(MPI_SRC),$(wildcard src/*.c))
-CORE_OBJ := $(CORE_SRC:src/%.c=build/obj/%.o)
-MPI_OBJ  := $(MPI_SRC:src/%.c=build/obj/%.o)
+CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
+MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 .PHONY: all setup run test unit-test mpi-test fabric-test bench plot install clean test-asan
 
 all: build/swstress
 
-build/obj/%.o: src/%.c $(wildcard include/*.h) | build/obj
+$(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-build/obj/engine.o build/obj/main.o: build/obj/%.o: src/%.c $(wildcard include/*.h) | build/obj
+$(MPI_OBJ): $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(MPICC) $(CFLAGS) -c -o $@ $<
 
-build/obj:
+$(BUILD)/obj:
 	mkdir -p $@
 
-build/libswstress.a: $(CORE_OBJ)
+$(BUILD)/libswstress.a: $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-build/swstress: $(MPI_OBJ) build/libswstress.a
-	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) build/libswstress.a $(LDLIBS)
+$(BUILD)/swstress: $(MPI_OBJ) $(BUILD)/libswstress.a
+	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) $(BUILD)/libswstress.a $(LDLIBS)
 
-build/unit_tests: $(TEST_SRC) build/libswstress.a $(wildcard tests/unit/*.h)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) build/libswstress.a -lcriterion $(LDLIBS)
+$(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress.a -lcriterion $(LDLIBS)
 
 # Install what is missing (root), or print the apt-get line and stop.
 setup:
@@ -94,11 +95,12 @@ plot: build/swstress
 	@test -n "$(R)" || { echo "usage: make plot R=results/FOLDER" >&2; exit 2; }
 	./build/swstress plot $(R)
 
+# Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, in
+# their own build folder.
 test-asan:
-	$(MAKE) clean
-	$(MAKE) build/unit_tests CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 ./build/unit_tests --jobs 1
-	$(MAKE) clean
+	$(MAKE) BUILD=build/asan build/asan/unit_tests \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	ASAN_OPTIONS=detect_leaks=1 ./build/asan/unit_tests --jobs 1
 
 install: build/swstress
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs

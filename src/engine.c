@@ -136,8 +136,15 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 		MPI_Testall(n, req, &flag, MPI_STATUSES_IGNORE);
 		if (flag)
 			return 0;
-		if (g_yield)
-			sched_yield();
+		/* Yielding: let the other ranks (and, on emulated hosts, the
+		 * kernel's network work) run; after a while with nothing
+		 * done, sleep briefly rather than spin. */
+		if (g_yield) {
+			if (polls > 2048)
+				usleep(20);
+			else
+				sched_yield();
+		}
 		if ((++polls & 63) == 0) {
 			if (watch_notices && notice_pending(nt))
 				return -2;
@@ -776,6 +783,26 @@ static double sync_clock(int rank, int nranks)
 	return off;
 }
 
+/* How many ranks (this one included) run on this rank's kernel. */
+static int kernel_peers(int nranks)
+{
+	char id[40] = { 0 }, (*all)[40] = calloc((size_t)nranks, sizeof(*all));
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	int n = 0;
+
+	if (!f || !fgets(id, sizeof(id), f))
+		gethostname(id, sizeof(id) - 1);
+	if (f)
+		fclose(f);
+	if (!all)
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id), MPI_CHAR, MPI_COMM_WORLD);
+	for (int i = 0; i < nranks; i++)
+		n += memcmp(all[i], id, sizeof(id)) == 0;
+	free(all);
+	return n;
+}
+
 int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
 		 bool *shared, char *shared_msg, size_t msglen)
 {
@@ -791,7 +818,10 @@ int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env 
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
 	MPI_Comm_size(node, &local);
 	MPI_Comm_free(&node);
-	yield = c->yield == CFG_YIELD_YES || (c->yield == CFG_YIELD_AUTO && local > cores);
+	/* Ranks that share a kernel share its cores, even in separate network
+	 * namespaces (emulated hosts): count them by the kernel's boot id. */
+	int same_kernel = kernel_peers(env->nranks);
+	yield = c->yield == CFG_YIELD_YES || (c->yield == CFG_YIELD_AUTO && same_kernel > cores);
 	env->yield = yield;
 	local = local > 1;
 	MPI_Allreduce(&local, &any_shared, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

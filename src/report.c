@@ -154,6 +154,11 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fprintf(f, "\nHockney fit T(m) = alpha + m/beta of per-hop latency:\n");
 		config_format_size(ft->size_lo, lo, sizeof(lo));
 		config_format_size(ft->size_hi, hi, sizeof(hi));
+		if (!isfinite(ft->beta) || ft->beta <= 0) {
+			fprintf(f, "  %2d nodes %-8s %s..%s: no fit (latency does not grow with size)\n",
+				2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi);
+			continue;
+		}
 		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %.3g us, beta %.4g MB/s, n1/2 %.3g B, R^2 %.4f\n",
 			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi, ft->alpha * 1e6,
 			ft->beta / 1e6, ft->n_half, ft->r2);
