@@ -17,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "commands.h"
 #include "config.h"
 #include "engine.h"
 #include "plan.h"
+#include "plot.h"
 #include "report.h"
 #include "results.h"
 
@@ -199,6 +201,8 @@ static int agree(int status)
 	return status;
 }
 
+static int render_charts(const char *dir, bool svg, bool after_run);
+
 static int cmd_run(int argc, char **argv)
 {
 	struct sw_config cfg;
@@ -287,6 +291,8 @@ static int cmd_run(int argc, char **argv)
 				fputs(ctx.report, stdout);
 			fflush(stdout);
 			fprintf(stderr, "swstress: results in %s\n", final);
+			if (!o.no_plot)
+				render_charts(final, false, true);
 		}
 		analysis_free(ctx.a);
 		free(ctx.report);
@@ -370,6 +376,29 @@ static int cmd_report(int argc, char **argv)
 	return SW_EXIT_OK;
 }
 
+/* Render the charts of dir; prints where they are. after_run: a missing
+ * gnuplot is a note, not a failure. Returns an exit status. */
+static int render_charts(const char *dir, bool svg, bool after_run)
+{
+	struct plot_charts charts = { 0 };
+	char err[1024];
+	int n;
+
+	if (!plot_available()) {
+		fprintf(stderr, "swstress: %sgnuplot is not installed (apt-get install gnuplot-nox), no charts%s\n",
+			after_run ? "note: " : "", after_run ? "; later: swstress plot FOLDER" : "");
+		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
+	}
+	n = plot_render(dir, NULL, svg, &charts, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
+		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
+	}
+	fprintf(stderr, "swstress: %d charts in %s/ (falloff-*, drop-*, size-*, ports-*)\n", n, dir);
+	plot_charts_free(&charts);
+	return SW_EXIT_OK;
+}
+
 static int cmd_plot(int argc, char **argv)
 {
 	struct opts o = { 0 };
@@ -381,13 +410,14 @@ static int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "swstress: %s\n", o.npositional != 1 ? "plot needs one results folder" : err);
 		return SW_EXIT_USAGE;
 	}
-	return SW_EXIT_FAIL;
+	return render_charts(o.positional[0], o.svg, false);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "run", cmd_run }, { "plan", cmd_plan }, { "report", cmd_report }, { "plot", cmd_plot },
+		{ "compare", compare_main },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

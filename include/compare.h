@@ -1,0 +1,165 @@
+/*
+ * compare.h - switches side by side: the same config run through switch A,
+ * then B (and C...), matched cell by cell, with the difference in percent,
+ * a Mann-Whitney p-value on the raw samples, and a verdict per pattern at
+ * the highest common load. Reads saved runs; MPI-free.
+ *
+ * Matching: a cell of one run matches a cell of another with the same
+ * pattern, size, nodes and hops; with hops = auto in both runs the
+ * resolved hop counts may differ (each run times its own), so "auto"
+ * matches "auto". A cell without samples counts as absent. Cells present
+ * in only some runs are listed as unmatched.
+ *
+ * Metric of a pattern: per-hop latency for pingpong, per-pair bandwidth for
+ * stream and bidir. "%worse" of run X against run A (index 0), the column
+ * of the old OSU comparison tables: latency (X - A) / A * 100, bandwidth
+ * (A - X) / A * 100, medians; positive means X is worse. Significant:
+ * p < alpha and |%worse| > min_effect, alpha and min_effect from A's config.
+ *
+ * Summary (per pattern and size, at the largest node count every run
+ * measured): each run's per-hop latency, aggregate bandwidth and
+ * degradation from its own baseline level with CI (analysis_run with the
+ * run's own config), and the difference in degradation against A in
+ * percentage points with a percentile bootstrap CI (resampling the four
+ * sample sets; A's bootstrap count and seed). "Degrades less" is
+ * significant when that CI excludes 0 and the difference exceeds
+ * min_effect points.
+ *
+ * Output folder: compare.md, compare.json, and when gnuplot is present
+ * the charts compare-falloff-PATTERN.png and compare-drop-PATTERN.png,
+ * drawn by plot/compare.gp from every run's summary.csv. Every file is
+ * written to a temporary name and renamed into place.
+ */
+#ifndef COMPARE_H
+#define COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analysis.h"
+#include "run.h"
+
+#define COMPARE_MAX_RUNS 26   /* A..Z */
+
+/* One run's estimate in one matched cell (metric units: s or bytes/s). */
+struct compare_value {
+	size_t n;
+	double median, lo, hi;   /* median and its CI */
+	bool ci_ok;              /* false: too few samples for the CI */
+};
+
+/* Run X against run A in one matched cell. valid is false for A itself
+ * or when a median is missing or zero. */
+struct compare_diff {
+	bool valid;
+	double pct;              /* %worse, positive = X worse */
+	double p;                /* Mann-Whitney two-sided, NaN if the test failed */
+	bool significant;
+};
+
+struct compare_cell {
+	int pattern;             /* pattern.h id */
+	uint64_t size;           /* bytes */
+	int nodes;
+	long hops;               /* 0 = auto */
+	bool latency;            /* metric: per-hop latency (else per-pair bandwidth) */
+	int cell[COMPARE_MAX_RUNS];              /* cell index in each run */
+	struct compare_value v[COMPARE_MAX_RUNS];
+	struct compare_diff d[COMPARE_MAX_RUNS]; /* d[0] invalid */
+};
+
+/* A (pattern, size, nodes, hops) that some runs lack. */
+struct compare_unmatched {
+	int pattern;
+	uint64_t size;
+	int nodes;
+	long hops;
+	bool present[COMPARE_MAX_RUNS];
+};
+
+/* Degradation from a run's own baseline level, and against A's. */
+struct compare_level {
+	bool valid;              /* the run has this cell with samples */
+	int cell;
+	double lat, lat_lo, lat_hi;      /* per-hop latency median [CI], s */
+	double agg, agg_lo, agg_hi;      /* aggregate bandwidth median [CI], bytes/s */
+	struct sw_change change;         /* latency inflation (pingpong) or
+	                                  * per-pair bandwidth drop, from analysis */
+	bool diff_valid;                 /* run X (not A) against A: */
+	double diff, diff_lo, diff_hi;   /* change(X) - change(A), percentage
+	                                  * points, bootstrap CI; negative: X
+	                                  * degrades less */
+	bool diff_significant;
+};
+
+/* The summary of one pattern and size at the highest common load. */
+struct compare_summary_row {
+	int pattern;
+	uint64_t size;
+	long hops;
+	int nodes;               /* highest node count matched in every run */
+	int cmp;                 /* index into cells of that matched cell */
+	struct compare_level run[COMPARE_MAX_RUNS];
+};
+
+struct compare_verdict {
+	int pattern;
+	char text[2048];         /* one paragraph a buyer can quote */
+};
+
+struct compare {
+	int nruns;
+	struct sw_run *run[COMPARE_MAX_RUNS];          /* owned */
+	struct sw_analysis *an[COMPARE_MAX_RUNS];      /* owned */
+	char path[COMPARE_MAX_RUNS][SW_PATH_MAX];      /* results folder ("" unknown) */
+	char label[COMPARE_MAX_RUNS][128];             /* unique display names */
+	double alpha, min_effect, confidence;          /* from run A */
+	int ncells;
+	struct compare_cell *cells;
+	int nunmatched;
+	struct compare_unmatched *unmatched;
+	int nsummary;
+	struct compare_summary_row *summary;
+	int nverdicts;
+	struct compare_verdict *verdict;
+	int nnotes;
+	char (*notes)[512];      /* host set, config and completeness differences */
+	char method[2048];
+};
+
+/* Compare runs[0..n-1] (n >= 2, at most COMPARE_MAX_RUNS); runs[0] is A.
+ * dirs[i] is the results folder of run i (for the charts) or NULL. On
+ * success the compare owns the runs; on failure (NULL, message in err) the
+ * runs stay the caller's. */
+struct compare *compare_create(struct sw_run **runs, const char *const *dirs, int n,
+			       char *err, size_t errlen);
+void compare_free(struct compare *c);
+
+/* Load each path with results_load and compare. NULL with "PATH: what is
+ * wrong" in err. */
+struct compare *compare_load(const char *const *paths, int n, char *err, size_t errlen);
+
+/* The text tables (stdout of the command). */
+void compare_print(FILE *f, const struct compare *c);
+
+/* The Markdown report; charts[0..ncharts-1] are file names in the same
+ * folder to embed (may be 0). */
+void compare_markdown(FILE *f, const struct compare *c, const char *const *charts, int ncharts);
+
+/* The JSON document (new reference, NULL on ENOMEM). */
+json_t *compare_json(const struct compare *c);
+
+/* Write compare.md, compare.json and the charts into dir (created if
+ * missing). Charts are drawn with script_dir/compare.gp (NULL:
+ * plot_script_dir) from each run's summary.csv when charts is true; when
+ * gnuplot, the script or a summary.csv is missing, a note goes to stderr
+ * and the report says there are no charts. *ncharts (may be NULL) gets the
+ * number of charts. 0, or -1 with "PATH: what is wrong" in err. */
+int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
+		  int *ncharts, char *err, size_t errlen);
+
+/* "swstress compare A B [C ...] [--output DIR]": exit status 0, 1 (a
+ * result cannot be read, or writing failed), 2 (usage). */
+int compare_main(int argc, char **argv);
+
+#endif

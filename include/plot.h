@@ -1,0 +1,74 @@
+/*
+ * plot.h - the charts of a results folder, drawn by the gnuplot scripts in
+ * plot/ (falloff.gp, size.gp, ports.gp, drop.gp; common.gp is shared).
+ * MPI-free.
+ *
+ * The C code never writes gnuplot commands: it checks the CSV files the
+ * scripts read (a missing file or column is one clear error naming it, not
+ * a page of gnuplot warnings), then runs each script once per chart as
+ *
+ *     gnuplot -e "in='DIR/summary.csv'; out='DIR/falloff-stream.png'; ..." plot/falloff.gp
+ *
+ * with fork/exec (posix_spawn), stdin from /dev/null and stdout and stderr
+ * appended to DIR/plot.log, which also records every command line, so a
+ * chart can be redrawn by hand.
+ *
+ * Charts written into the results folder (PNG, or SVG when asked):
+ *   falloff-PATTERN   latency and bandwidth against loaded ports
+ *   size-PATTERN      latency and bandwidth against message size, Hockney fits
+ *   drop-PATTERN      degradation (%) with CI against loaded ports
+ *   ports-PATTERN-SIZE  per-pair heat map, one per pattern and size
+ */
+#ifndef PLOT_H
+#define PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sw.h"
+
+/* One chart written. */
+struct plot_chart {
+	char path[SW_PATH_MAX];  /* RESULT_DIR/falloff-stream.png */
+	char kind[16];           /* "falloff", "size", "drop", "ports" */
+	char pattern[32];
+	uint64_t size;           /* message size in bytes (ports), else 0 */
+	int width, height;       /* pixels */
+};
+
+/* The charts of one plot_render call; chart is owned (plot_charts_free). */
+struct plot_charts {
+	size_t n;
+	struct plot_chart *chart;
+};
+
+/* True when a "gnuplot" executable is on PATH. */
+bool plot_available(void);
+
+/* Find the folder of the gnuplot scripts, the first that holds falloff.gp
+ * of: $SWSTRESS_PLOT_DIR (an error if set but wrong), ../plot and
+ * ../share/swstress/plot beside the running binary (build/swstress,
+ * $PREFIX/bin/swstress), /usr/local/share/swstress/plot,
+ * /usr/share/swstress/plot. 0, or -1 with a message in err. */
+int plot_script_dir(char *buf, size_t len, char *err, size_t errlen);
+
+/* Check that the CSV file at path has a header line (after the '#'
+ * comment lines) holding every name in columns (NULL-terminated), and that
+ * every data row has as many fields as the header. The number of data rows
+ * goes to *rows if rows is not NULL. 0, or -1 with e.g.
+ * "results/x/summary.csv: missing column 'lat_lo_us'". */
+int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
+		   char *err, size_t errlen);
+
+/* Draw every chart of the results folder result_dir (run.json,
+ * summary.csv, pairs.csv, and fits.csv when present) with the scripts in
+ * script_dir (NULL: plot_script_dir). PNG by pngcairo, or SVG if svg.
+ * The charts written go to *out (may be NULL; free with plot_charts_free).
+ * Returns the number of charts, or -1 with "PATH: what is wrong" in err
+ * (charts written before the failure stay in *out). */
+int plot_render(const char *result_dir, const char *script_dir, bool svg,
+		struct plot_charts *out, char *err, size_t errlen);
+
+void plot_charts_free(struct plot_charts *c);
+
+#endif

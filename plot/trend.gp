@@ -1,0 +1,109 @@
+# trend.gp - one cell (pattern, message size, loaded nodes) over the nightly
+# runs: per-hop latency (top) and per-pair bandwidth (bottom) against the
+# time of each run, median with its CI as error bars, the baseline's median
+# CI as a shaded band (from each run's check), and every run's verdict for
+# that cell as the marker colour: green OK, orange WARNING, vermillion
+# CRITICAL, grey UNKNOWN, open black for a plain run that was not judged.
+#
+# Reads  in = the CSV of `swstress history --format csv` (a "# swstress"
+#        comment line, then a header). Columns, one row per run and cell:
+#          started        ISO 8601 UTC start of the run
+#          epoch_s        the same in Unix seconds (the x axis)
+#          run, label     run folder name and label
+#          pattern, size_bytes, nodes, pairs, hops, n   the cell, samples
+#          lat_median_us, lat_lo_us, lat_hi_us          per-hop latency, CI
+#          bw_median_MBps, bw_lo_MBps, bw_hi_MBps       per-pair bandwidth
+#                                                       (MB/s = 10^6 bytes/s)
+#          base_lat_median_us, base_lat_lo_us, base_lat_hi_us
+#          base_bw_median_MBps, base_bw_lo_MBps, base_bw_hi_MBps
+#                         the baseline's cell in the run's latest check
+#                         (NaN when the run was not judged)
+#          change_pct     change of the judged metric against the baseline
+#          cell_status    the cell's verdict: 0 OK, 1 WARNING, 2 CRITICAL,
+#                         3 UNKNOWN, -1 not judged
+#          status, verdict  the whole check's Nagios code and name ("run"
+#                         when not judged)
+# Takes  in, out, pattern, size (bytes), nodes (required); label (title),
+#        term, width, height (optional, see common.gp).
+# By hand:
+#   swstress history --format csv > history.csv
+#   gnuplot -e "in='history.csv'; out='trend.png'; pattern='stream'; size=65536; nodes=16" plot/trend.gp
+
+if (!exists("width")) { width = 1200 }
+if (!exists("height")) { height = 820 }
+# common.gp reads nodes as a word list: hand it the one level as text.
+if (exists("nodes")) { cell_nodes = nodes + 0; nodes = sprintf('%d', cell_nodes) }
+_dir = ''
+do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
+load _dir.'common.gp'
+if (!exists("pattern") || !exists("size") || !exists("nodes")) {
+	print "trend.gp: set pattern='stream'; size=65536; nodes=16"; exit status 2
+}
+cell_size = size + 0
+
+# The cell's rows: t lat lo hi bw lo hi blat_lo blat_hi bbw_lo bbw_hi status
+rows = 0
+t_min = 1e300; t_max = -1e300
+lat_min = 1e300; lat_max = -1e300; bw_min = 1e300; bw_max = -1e300
+seen(t, l1, l2, l3, b1, b2, b3) = (rows = rows + 1, t_min = mn(t_min, t), t_max = mx(t_max, t), \
+	lat_min = mn(mn(mn(lat_min, l1), l2), l3), lat_max = mx(mx(mx(lat_max, l1), l2), l3), \
+	bw_min = mn(mn(mn(bw_min, b1), b2), b3), bw_max = mx(mx(mx(bw_max, b1), b2), b3), 1)
+set table $T
+plot in using 'epoch_s':(num('lat_median_us', NaN)):(num('lat_lo_us', num('lat_median_us', NaN))):\
+	(num('lat_hi_us', num('lat_median_us', NaN))):(num('bw_median_MBps', NaN)):\
+	(num('bw_lo_MBps', num('bw_median_MBps', NaN))):(num('bw_hi_MBps', num('bw_median_MBps', NaN))):\
+	(num('base_lat_lo_us', NaN)):(num('base_lat_hi_us', NaN)):(num('base_bw_lo_MBps', NaN)):\
+	(num('base_bw_hi_MBps', NaN)):'cell_status' \
+	with table if (strcol('pattern') eq pattern && column('size_bytes') == cell_size && \
+		column('nodes') == cell_nodes && \
+		seen(column('epoch_s'), num('lat_median_us', NaN), num('base_lat_lo_us', NaN), \
+		     num('base_lat_hi_us', NaN), num('bw_median_MBps', NaN), num('base_bw_lo_MBps', NaN), \
+		     num('base_bw_hi_MBps', NaN)))
+unset table
+if (rows == 0) {
+	print sprintf("trend.gp: no rows for %s %s %d nodes in %s", pattern, fmt_size(cell_size), cell_nodes, in)
+	exit status 1
+}
+set datafile separator whitespace
+set datafile nocolumnheaders
+
+# Verdict colours (Okabe-Ito): OK green, WARNING orange, CRITICAL vermillion.
+status_rgb(s) = (s == 0 ? 0x009E73 : s == 1 ? 0xE69F00 : s == 2 ? 0xD55E00 : s == 3 ? 0x999999 : 0x000000)
+judged(s) = (s >= 0)
+
+pad_t = mx(3600, (t_max - t_min) * 0.05)
+set xdata time
+set timefmt '%s'
+set format x "%Y-%m-%d\n%H:%M" timedate
+set xrange [t_min - pad_t : t_max + pad_t]
+set key outside below center horizontal samplen 2 spacing 1.1
+
+set multiplot layout 2, 1 title run_title(sprintf('Trend: %s, %s, %d nodes', pattern, fmt_size(cell_size), cell_nodes), \
+	'nightly runs') font ',15'
+
+set ylabel 'per-hop latency (us)'
+pad = mx((lat_max - lat_min) * 0.1, lat_max * 0.02)
+set yrange [mx(0, lat_min - pad) : lat_max + pad]
+set format y '%g'
+unset xlabel
+plot $T using 1:8:9 with filledcurves lc rgb '#0072B2' title 'baseline median CI', \
+	'' using 1:2 with lines lc rgb '#909090' lw 1 notitle, \
+	'' using 1:2:3:4 with yerrorbars lc rgb '#404040' pt 0 notitle, \
+	'' using 1:($12 >= 0 ? $2 : NaN):(status_rgb($12)) with points pt 7 ps 1.4 lc rgb variable notitle, \
+	'' using 1:($12 < 0 ? $2 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle, \
+	NaN with points pt 7 ps 1.4 lc rgb '#009E73' title 'OK', \
+	NaN with points pt 7 ps 1.4 lc rgb '#E69F00' title 'WARNING', \
+	NaN with points pt 7 ps 1.4 lc rgb '#D55E00' title 'CRITICAL', \
+	NaN with points pt 7 ps 1.4 lc rgb '#999999' title 'UNKNOWN', \
+	NaN with points pt 6 ps 1.4 lc rgb '#000000' title 'not judged'
+
+set ylabel 'per-pair bandwidth (MB/s = 10^6 B/s)'
+pad = mx((bw_max - bw_min) * 0.1, bw_max * 0.02)
+set yrange [mx(0, bw_min - pad) : bw_max + pad]
+set xlabel 'run start (UTC)'
+plot $T using 1:10:11 with filledcurves lc rgb '#0072B2' notitle, \
+	'' using 1:5 with lines lc rgb '#909090' lw 1 notitle, \
+	'' using 1:5:6:7 with yerrorbars lc rgb '#404040' pt 0 notitle, \
+	'' using 1:($12 >= 0 ? $5 : NaN):(status_rgb($12)) with points pt 7 ps 1.4 lc rgb variable notitle, \
+	'' using 1:($12 < 0 ? $5 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle
+unset multiplot

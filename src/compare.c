@@ -1,0 +1,1714 @@
+/*
+ * compare.c - swstress compare: runs through different switches side by
+ * side; see compare.h for the matching rule, the metrics and the files.
+ *
+ * Flow: load every run (results_load), analyse each with its own config
+ * (analysis_run), match cells, test each matched cell against run A
+ * (Mann-Whitney on the raw samples), summarise each pattern and size at
+ * the highest common load, write the verdicts. Printing and writing only
+ * read the struct compare that compare_create fills.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "commands.h"
+#include "compare.h"
+#include "pattern.h"
+#include "plot.h"
+#include "results.h"
+#include "stats.h"
+
+extern char **environ;
+
+#define LETTER(i) ((char)('A' + (i)))
+
+/* ---------------------------------------------------------------- */
+/* Samples                                                            */
+
+/* The metric of every usable sample of cell ci of r into a new array
+ * (*n values; NULL with *n = 0 when there are none or on ENOMEM). Samples
+ * are filtered as analysis_run filters them. */
+static double *cell_values(const struct sw_run *r, int ci, bool latency, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, ci, &first), k = 0;
+	int pairs = run_cell_pairs(r, ci);
+	double *x;
+
+	*n = 0;
+	if (cnt == 0 || !(x = malloc(cnt * sizeof(*x))))
+		return NULL;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+		double v;
+
+		if (!(s->seconds > 0) || !isfinite(s->seconds) || s->pair < 0 || s->pair >= pairs || s->rep < 0)
+			continue;
+		v = latency ? run_sample_latency(r, s) : run_sample_bandwidth(r, s);
+		if (isfinite(v) && v > 0)
+			x[k++] = v;
+	}
+	if (k == 0) {
+		free(x);
+		return NULL;
+	}
+	*n = k;
+	return x;
+}
+
+/* ---------------------------------------------------------------- */
+/* Bootstrap of a difference in degradation (no GSL: a splitmix64
+ * generator, seeded from A's seed, keeps it reproducible).             */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void swapd(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* k-th smallest of x[0..n-1] (reorders x). */
+static double select_k(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = x[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				swapd(&x[i], &x[j]);
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return x[k];
+}
+
+/* Median of x (reorders x), as stats_median computes it. */
+static double median_inplace(double *x, size_t n)
+{
+	double a = select_k(x, n, n / 2);
+
+	if (n % 2)
+		return a;
+	double b = -INFINITY;
+
+	for (size_t i = 0; i < n / 2; i++)
+		if (x[i] > b)
+			b = x[i];
+	return (a + b) / 2;
+}
+
+static double resampled_median(const double *x, size_t n, double *buf, uint64_t *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[i] = x[splitmix(rng) % n];
+	return median_inplace(buf, n);
+}
+
+/* Degradation in % of loaded against base: latency inflation or
+ * bandwidth drop (as analysis.h defines them). */
+static double change_pct(double loaded, double base, bool latency)
+{
+	return latency ? (loaded / base - 1) * 100 : (1 - loaded / base) * 100;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Percentile bootstrap CI of change(X) - change(A) in points, resampling
+ * the four sets independently. 0 or -1 (empty set, ENOMEM). */
+static int bootstrap_diff(const double *const set[4], const size_t n[4], bool latency, int resamples,
+			  double confidence, uint64_t seed, double *lo, double *hi)
+{
+	size_t max = 0;
+	double *buf, *d;
+	uint64_t rng = seed;
+	int m = 0, rc = -1;
+
+	for (int i = 0; i < 4; i++) {
+		if (n[i] == 0)
+			return -1;
+		if (n[i] > max)
+			max = n[i];
+	}
+	if (resamples < 2)
+		return -1;
+	buf = malloc(max * sizeof(*buf));
+	d = malloc((size_t)resamples * sizeof(*d));
+	if (!buf || !d)
+		goto out_free;
+	for (int b = 0; b < resamples; b++) {
+		double ab = resampled_median(set[0], n[0], buf, &rng);
+		double al = resampled_median(set[1], n[1], buf, &rng);
+		double xb = resampled_median(set[2], n[2], buf, &rng);
+		double xl = resampled_median(set[3], n[3], buf, &rng);
+		double v = change_pct(xl, xb, latency) - change_pct(al, ab, latency);
+
+		if (isfinite(v))
+			d[m++] = v;
+	}
+	if (m < 2)
+		goto out_free;
+	qsort(d, (size_t)m, sizeof(*d), cmp_double);
+	double tail = (1 - confidence) / 2;
+	size_t il = (size_t)floor(tail * (m - 1)), ih = (size_t)ceil((1 - tail) * (m - 1));
+
+	*lo = d[il];
+	*hi = d[ih];
+	rc = 0;
+out_free:
+	free(buf);
+	free(d);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Matching                                                           */
+
+struct key {
+	int pattern;
+	uint64_t size;
+	int nodes;
+	long hops;
+};
+
+static struct key cell_key(const struct sw_run *r, int ci)
+{
+	const struct sw_cell *c = &r->plan->cell[ci];
+
+	return (struct key){ c->pattern, c->size, 2 * run_cell_pairs(r, ci), r->cfg.nhops == 0 ? 0 : c->hops };
+}
+
+static int key_cmp(const struct key *a, const struct key *b)
+{
+	if (a->pattern != b->pattern)
+		return a->pattern < b->pattern ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->hops != b->hops)
+		return a->hops < b->hops ? -1 : 1;
+	if (a->nodes != b->nodes)
+		return a->nodes < b->nodes ? -1 : 1;
+	return 0;
+}
+
+static int key_qcmp(const void *a, const void *b)
+{
+	return key_cmp(a, b);
+}
+
+/* The cell of r with key k and samples, or -1. */
+static int find_cell(const struct sw_run *r, const struct sw_analysis *a, const struct key *k)
+{
+	for (int ci = 0; ci < r->plan->ncells; ci++) {
+		struct key ck = cell_key(r, ci);
+
+		if (key_cmp(&ck, k) == 0 && a->cell[ci].lat.n > 0)
+			return ci;
+	}
+	return -1;
+}
+
+static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, bool latency)
+{
+	const struct stats_summary *s = latency ? &cs->lat : &cs->bw;
+
+	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
+}
+
+/* Test run x against run 0 in matched cell m. */
+static int diff_cell(struct compare *c, struct compare_cell *m, int x)
+{
+	struct compare_diff *d = &m->d[x];
+	size_t na, nx;
+	double *va = cell_values(c->run[0], m->cell[0], m->latency, &na);
+	double *vx = cell_values(c->run[x], m->cell[x], m->latency, &nx);
+	double a = m->v[0].median, b = m->v[x].median, u;
+	int rc = 0;
+
+	*d = (struct compare_diff){ .valid = false, .pct = NAN, .p = NAN };
+	if ((m->v[0].n && !va) || (m->v[x].n && !vx))
+		rc = -1;   /* ENOMEM: a cell with samples gave none */
+	if (va && vx && a > 0 && isfinite(a) && isfinite(b)) {
+		d->valid = true;
+		d->pct = m->latency ? (b - a) / a * 100 : (a - b) / a * 100;
+		if (stats_mann_whitney(vx, nx, va, na, &u, &d->p) < 0)
+			d->p = NAN;
+		d->significant = isfinite(d->p) && d->p < c->alpha && fabs(d->pct) > c->min_effect;
+	}
+	free(va);
+	free(vx);
+	return rc;
+}
+
+static int match_cells(struct compare *c, char *err, size_t errlen)
+{
+	size_t nkeys = 0, cap = 0;
+	struct key *keys = NULL;
+	int rc = -1;
+
+	for (int i = 0; i < c->nruns; i++)
+		cap += (size_t)c->run[i]->plan->ncells;
+	keys = malloc((cap ? cap : 1) * sizeof(*keys));
+	c->cells = calloc(cap ? cap : 1, sizeof(*c->cells));
+	c->unmatched = calloc(cap ? cap : 1, sizeof(*c->unmatched));
+	if (!keys || !c->cells || !c->unmatched) {
+		sw_fail(err, errlen, "out of memory");
+		goto out_free;
+	}
+	for (int i = 0; i < c->nruns; i++)
+		for (int ci = 0; ci < c->run[i]->plan->ncells; ci++)
+			if (c->an[i]->cell[ci].lat.n > 0)
+				keys[nkeys++] = cell_key(c->run[i], ci);
+	qsort(keys, nkeys, sizeof(*keys), key_qcmp);
+	for (size_t k = 0; k < nkeys; k++) {
+		int where[COMPARE_MAX_RUNS], found = 0;
+
+		if (k > 0 && key_cmp(&keys[k], &keys[k - 1]) == 0)
+			continue;
+		for (int i = 0; i < c->nruns; i++) {
+			where[i] = find_cell(c->run[i], c->an[i], &keys[k]);
+			found += where[i] >= 0;
+		}
+		if (found < c->nruns) {
+			struct compare_unmatched *u = &c->unmatched[c->nunmatched++];
+
+			*u = (struct compare_unmatched){ keys[k].pattern, keys[k].size, keys[k].nodes, keys[k].hops, { 0 } };
+			for (int i = 0; i < c->nruns; i++)
+				u->present[i] = where[i] >= 0;
+			continue;
+		}
+		struct compare_cell *m = &c->cells[c->ncells++];
+
+		memset(m, 0, sizeof(*m));
+		m->pattern = keys[k].pattern;
+		m->size = keys[k].size;
+		m->nodes = keys[k].nodes;
+		m->hops = keys[k].hops;
+		m->latency = m->pattern == PAT_PINGPONG;
+		for (int i = 0; i < c->nruns; i++) {
+			m->cell[i] = where[i];
+			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
+		}
+		for (int i = 1; i < c->nruns; i++)
+			if (diff_cell(c, m, i) < 0) {
+				sw_fail(err, errlen, "out of memory");
+				goto out_free;
+			}
+	}
+	rc = 0;
+out_free:
+	free(keys);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Summary and verdicts                                               */
+
+static void fill_level(struct compare *c, struct compare_summary_row *row, int i)
+{
+	struct compare_level *l = &row->run[i];
+	const struct sw_cell_stats *cs = &c->an[i]->cell[row->run[i].cell];
+
+	l->valid = true;
+	l->lat = cs->lat.median;
+	l->lat_lo = cs->lat.med_lo;
+	l->lat_hi = cs->lat.med_hi;
+	l->agg = cs->agg.n ? cs->agg.median : NAN;
+	l->agg_lo = cs->agg.n ? cs->agg.med_lo : NAN;
+	l->agg_hi = cs->agg.n ? cs->agg.med_hi : NAN;
+	l->change = row->pattern == PAT_PINGPONG ? cs->inflation : cs->drop;
+}
+
+/* change(X) - change(A) with its bootstrap CI, for run x of row. */
+static int diff_level(struct compare *c, struct compare_summary_row *row, int x, int rowi)
+{
+	struct compare_level *la = &row->run[0], *lx = &row->run[x];
+	bool latency = row->pattern == PAT_PINGPONG;
+	int cells[4] = { c->an[0]->cell[la->cell].baseline, la->cell, c->an[x]->cell[lx->cell].baseline, lx->cell };
+	const struct sw_run *runs[4] = { c->run[0], c->run[0], c->run[x], c->run[x] };
+	double *set[4] = { NULL };
+	size_t n[4] = { 0 };
+	int rc = 0;
+
+	if (!la->change.valid || !lx->change.valid)
+		return 0;
+	lx->diff = lx->change.pct - la->change.pct;
+	lx->diff_lo = lx->diff_hi = NAN;
+	lx->diff_valid = true;
+	for (int i = 0; i < 4; i++) {
+		set[i] = cell_values(runs[i], cells[i], latency, &n[i]);
+		if (!set[i])
+			goto out_free;   /* cannot happen: the change was valid */
+	}
+	const struct sw_config *cfg = &c->run[0]->cfg;
+	uint64_t seed = cfg->seed ^ (0x5157u * (uint64_t)(rowi + 1)) ^ ((uint64_t)x << 40);
+
+	if (bootstrap_diff((const double *const *)set, n, latency, cfg->bootstrap, c->confidence, seed,
+			   &lx->diff_lo, &lx->diff_hi) < 0)
+		lx->diff_lo = lx->diff_hi = NAN;
+	lx->diff_significant = isfinite(lx->diff_lo) && (lx->diff_lo > 0 || lx->diff_hi < 0) &&
+			       fabs(lx->diff) > c->min_effect;
+out_free:
+	for (int i = 0; i < 4; i++)
+		free(set[i]);
+	return rc;
+}
+
+static int summarise(struct compare *c, char *err, size_t errlen)
+{
+	c->summary = calloc((size_t)(c->ncells ? c->ncells : 1), sizeof(*c->summary));
+	if (!c->summary)
+		return sw_fail(err, errlen, "out of memory");
+	/* cells are sorted by pattern, size, hops, nodes: the last of each
+	 * group is the highest load every run reached. */
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k], *next = k + 1 < c->ncells ? &c->cells[k + 1] : NULL;
+
+		if (next && next->pattern == m->pattern && next->size == m->size && next->hops == m->hops)
+			continue;
+		struct compare_summary_row *row = &c->summary[c->nsummary++];
+
+		memset(row, 0, sizeof(*row));
+		row->pattern = m->pattern;
+		row->size = m->size;
+		row->hops = m->hops;
+		row->nodes = m->nodes;
+		row->cmp = k;
+		for (int i = 0; i < c->nruns; i++) {
+			row->run[i].cell = m->cell[i];
+			fill_level(c, row, i);
+		}
+		for (int i = 1; i < c->nruns; i++)
+			diff_level(c, row, i, c->nsummary - 1);
+	}
+	return 0;
+}
+
+/* Append to a fixed buffer. */
+static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static void fmt_size(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
+	else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)b);
+}
+
+/* "at every size", "at every size from 64 KiB up", "at 8 B and 1 KiB". */
+static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bool *flag, int n)
+{
+	int cnt = 0, first = -1, last = -1;
+	char s[32];
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (flag[i]) {
+			cnt++;
+			last = i;
+			if (first < 0)
+				first = i;
+		}
+	if (cnt == 0)
+		return;
+	if (cnt == n) {
+		snprintf(buf, len, n == 1 ? "at the one size measured" : "at every size");
+		return;
+	}
+	if (cnt >= 2 && last - first + 1 == cnt && last == n - 1) {
+		fmt_size(size[first], s, sizeof(s));
+		snprintf(buf, len, "at every size from %s up", s);
+		return;
+	}
+	if (cnt >= 2 && last - first + 1 == cnt && first == 0) {
+		fmt_size(size[last], s, sizeof(s));
+		snprintf(buf, len, "at every size up to %s", s);
+		return;
+	}
+	snprintf(buf, len, "at ");
+	for (int i = 0, k = 0; i < n; i++) {
+		if (!flag[i])
+			continue;
+		fmt_size(size[i], s, sizeof(s));
+		cat(buf, len, "%s%s", k == 0 ? "" : k == cnt - 1 ? " and " : ", ", s);
+		k++;
+	}
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "n/a");
+	else if (p < 0.001)
+		snprintf(buf, len, "< 0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+/* The verdict of one pattern: its representative row is the largest size
+ * for bandwidth patterns and the smallest for latency (pingpong). */
+static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
+{
+	int rows[SW_MAX_LIST * 4], nrows = 0, rep;
+	bool latency = pattern == PAT_PINGPONG;
+	char *t = v->text, sz[32], what[64];
+	size_t len = sizeof(v->text);
+
+	v->pattern = pattern;
+	t[0] = '\0';
+	for (int i = 0; i < c->nsummary && nrows < (int)(sizeof(rows) / sizeof(rows[0])); i++)
+		if (c->summary[i].pattern == pattern)
+			rows[nrows++] = i;
+	if (nrows == 0)
+		return;
+	rep = latency ? rows[0] : rows[nrows - 1];
+	const struct compare_summary_row *r = &c->summary[rep];
+
+	fmt_size(r->size, sz, sizeof(sz));
+	snprintf(what, sizeof(what), latency ? "per-hop latency" : "per-pair bandwidth");
+	cat(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
+	if (!r->run[0].change.valid) {
+		cat(t, len, "no degradation to compare (%d nodes is %s's baseline level or lacks one). ",
+		    r->nodes, c->label[0]);
+	} else {
+		for (int i = 0; i < c->nruns; i++) {
+			const struct sw_change *ch = &r->run[i].change;
+
+			if (!ch->valid)
+				cat(t, len, "%s%s has no baseline to compare with", i ? ", " : "", c->label[i]);
+			else if (latency)
+				cat(t, len, "%s%s's %s rises %.1f%% [%.1f, %.1f]%s", i ? ", " : "", c->label[i], what,
+				    ch->pct, ch->lo, ch->hi, i ? "" : " from its own unloaded level");
+			else
+				cat(t, len, "%s%s holds %.1f%% [%.1f, %.1f]%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
+				    100 - ch->hi, 100 - ch->lo, i ? "" : " of its unloaded ", i ? "" : what);
+		}
+		cat(t, len, ". ");
+	}
+	for (int x = 1; x < c->nruns; x++) {
+		const struct compare_level *lx = &r->run[x];
+		const struct compare_cell *m = &c->cells[r->cmp];
+		uint64_t sizes[SW_MAX_LIST * 4];
+		bool better[SW_MAX_LIST * 4], worse[SW_MAX_LIST * 4];
+		char sb[160], sw[160];
+
+		if (lx->diff_valid && fabs(lx->diff) < 0.05) {
+			cat(t, len, "%s and %s degrade alike (%s - %s: %+.1f [%+.1f, %+.1f] points). ", c->label[x],
+			    c->label[0], c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi);
+		} else if (lx->diff_valid) {
+			const char *who = lx->diff < 0 ? c->label[x] : c->label[0];
+			const char *other = lx->diff < 0 ? c->label[0] : c->label[x];
+
+			cat(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f [%+.1f, %+.1f] points), %s. ",
+			    who, fabs(lx->diff), other, c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi,
+			    lx->diff_significant ? "a real difference" : "not a significant difference");
+		}
+		if (m->d[x].valid) {
+			char p[32];
+
+			fmt_p(p, sizeof(p), m->d[x].p);
+			cat(t, len, "At %d nodes %s's %s is %.1f%% %s than %s's (p %s%s)", m->nodes, c->label[x], what,
+			    fabs(m->d[x].pct), (m->d[x].pct > 0) == latency ? "higher" : "lower", c->label[0],
+			    p[0] == '<' ? "" : "= ", p);
+		}
+		for (int k = 0; k < nrows; k++) {
+			const struct compare_cell *mk = &c->cells[c->summary[rows[k]].cmp];
+
+			sizes[k] = mk->size;
+			better[k] = mk->d[x].valid && mk->d[x].significant && mk->d[x].pct < 0;
+			worse[k] = mk->d[x].valid && mk->d[x].significant && mk->d[x].pct > 0;
+		}
+		describe_sizes(sb, sizeof(sb), sizes, better, nrows);
+		describe_sizes(sw, sizeof(sw), sizes, worse, nrows);
+		if (!sb[0] && !sw[0])
+			cat(t, len, "; the difference between %s and %s at %d nodes is not significant at any size. ",
+			    c->label[x], c->label[0], r->nodes);
+		else {
+			cat(t, len, ";");
+			if (sb[0])
+				cat(t, len, " %s is significantly better than %s %s", c->label[x], c->label[0], sb);
+			if (sb[0] && sw[0])
+				cat(t, len, ",");
+			if (sw[0])
+				cat(t, len, " %s is significantly worse than %s %s", c->label[x], c->label[0], sw);
+			cat(t, len, ". ");
+		}
+	}
+	size_t n = strlen(t);
+	while (n && t[n - 1] == ' ')
+		t[--n] = '\0';
+}
+
+static int verdicts(struct compare *c, char *err, size_t errlen)
+{
+	c->verdict = calloc(PAT_COUNT, sizeof(*c->verdict));
+	if (!c->verdict)
+		return sw_fail(err, errlen, "out of memory");
+	for (int p = 0; p < PAT_COUNT; p++) {
+		verdict(c, p, &c->verdict[c->nverdicts]);
+		if (c->verdict[c->nverdicts].text[0])
+			c->nverdicts++;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Differences between the runs, stated at the top                   */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* Sorted unique hosts of r, joined with ", " into buf. */
+static void host_set(const struct sw_run *r, char *buf, size_t len)
+{
+	char (*h)[SW_HOST_MAX] = malloc((size_t)(r->nranks ? r->nranks : 1) * SW_HOST_MAX);
+
+	buf[0] = '\0';
+	if (!h)
+		return;
+	memcpy(h, r->host, (size_t)r->nranks * SW_HOST_MAX);
+	qsort(h, (size_t)r->nranks, SW_HOST_MAX, cmp_str);
+	for (int i = 0; i < r->nranks; i++)
+		if (i == 0 || strcmp(h[i], h[i - 1]))
+			cat(buf, len, "%s%s", buf[0] ? ", " : "", h[i]);
+	free(h);
+}
+
+static void add_note(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_note(struct compare *c, const char *fmt, ...)
+{
+	va_list ap;
+	char (*n)[512] = realloc(c->notes, (size_t)(c->nnotes + 1) * sizeof(*n));
+
+	if (!n)
+		return;
+	c->notes = n;
+	va_start(ap, fmt);
+	vsnprintf(c->notes[c->nnotes++], sizeof(*n), fmt, ap);
+	va_end(ap);
+}
+
+/* First line of the MPI version, tabs as blanks. */
+static void mpi_line(const char *v, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; *v && *v != '\n' && i + 1 < len; v++)
+		if (!(*v == '\t' && i && buf[i - 1] == ' '))
+			buf[i++] = *v == '\t' || *v == '|' ? ' ' : *v;
+	buf[i] = '\0';
+	while (i && buf[i - 1] == ' ')
+		buf[--i] = '\0';
+}
+
+static void differences(struct compare *c)
+{
+	char ha[4096], hx[4096], ma[256], mx[256];
+	json_t *ca = config_to_json(&c->run[0]->cfg);
+
+	host_set(c->run[0], ha, sizeof(ha));
+	mpi_line(c->run[0]->mpi_version, ma, sizeof(ma));
+	for (int x = 0; x < c->nruns; x++) {
+		const struct sw_run *r = c->run[x];
+
+		if (!r->complete)
+			add_note(c, "%s is incomplete: %s", c->label[x], r->failure[0] ? r->failure : "the sweep did not finish");
+		if (x == 0)
+			continue;
+		host_set(r, hx, sizeof(hx));
+		if (strcmp(ha, hx))
+			add_note(c, "different hosts: %s ran on %s; %s on %s", c->label[0], ha, c->label[x], hx);
+		else {
+			bool same = r->nranks == c->run[0]->nranks;
+
+			for (int i = 0; same && i < r->nranks; i++)
+				same = strcmp(r->host[i], c->run[0]->host[i]) == 0;
+			if (!same)
+				add_note(c, "same hosts, but %s placed the ranks in a different order than %s "
+					 "(the pairs cross different ports)", c->label[x], c->label[0]);
+		}
+		mpi_line(r->mpi_version, mx, sizeof(mx));
+		if (strcmp(ma, mx))
+			add_note(c, "different MPI: %s has '%s', %s '%s'", c->label[0], ma, c->label[x], mx);
+
+		json_t *cx = config_to_json(&r->cfg);
+		const char *key;
+		json_t *va;
+		char keys[400] = "";
+
+		json_object_foreach(ca, key, va) {
+			json_t *vx = cx ? json_object_get(cx, key) : NULL;
+
+			if (!strcmp(key, "label") || !strcmp(key, "output"))
+				continue;
+			if (!vx || !json_equal(va, vx)) {
+				const char *sa = json_is_string(va) ? json_string_value(va) : "?";
+				const char *sx = vx && json_is_string(vx) ? json_string_value(vx) : "(unset)";
+
+				cat(keys, sizeof(keys), "%s%s (%s / %s)", keys[0] ? ", " : "", key, sa, sx);
+			}
+		}
+		if (keys[0])
+			add_note(c, "different config: %s against %s: %s", c->label[x], c->label[0], keys);
+		json_decref(cx);
+	}
+	json_decref(ca);
+}
+
+/* ---------------------------------------------------------------- */
+/* Create and free                                                    */
+
+/* Display names: the label; when two runs share it, the folder name;
+ * when that is shared too (a run against itself), the label and letter. */
+static const char *run_label(const struct sw_run *r)
+{
+	return r->cfg.label[0] ? r->cfg.label : r->name[0] ? r->name : "run";
+}
+
+static void make_labels(struct compare *c)
+{
+	for (int i = 0; i < c->nruns; i++) {
+		bool dup_label = false, dup_name = false;
+
+		for (int j = 0; j < c->nruns; j++) {
+			if (j == i)
+				continue;
+			dup_label |= strcmp(run_label(c->run[i]), run_label(c->run[j])) == 0;
+			dup_name |= strcmp(c->run[i]->name, c->run[j]->name) == 0;
+		}
+		if (!dup_label)
+			snprintf(c->label[i], sizeof(c->label[i]), "%s", run_label(c->run[i]));
+		else if (!dup_name && c->run[i]->name[0])
+			snprintf(c->label[i], sizeof(c->label[i]), "%s", c->run[i]->name);
+		else
+			snprintf(c->label[i], sizeof(c->label[i]), "%.100s (%c)", run_label(c->run[i]), LETTER(i));
+	}
+}
+
+void compare_free(struct compare *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nruns; i++) {
+		analysis_free(c->an[i]);
+		run_free(c->run[i]);
+	}
+	free(c->cells);
+	free(c->unmatched);
+	free(c->summary);
+	free(c->verdict);
+	free(c->notes);
+	free(c);
+}
+
+struct compare *compare_create(struct sw_run **runs, const char *const *dirs, int n, char *err, size_t errlen)
+{
+	struct compare *c;
+	char msg[512];
+
+	if (n < 2 || n > COMPARE_MAX_RUNS) {
+		sw_fail(err, errlen, "compare needs 2 to %d results, got %d", COMPARE_MAX_RUNS, n);
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		sw_fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	stats_init();
+	c->nruns = n;
+	c->alpha = runs[0]->cfg.alpha;
+	c->min_effect = runs[0]->cfg.min_effect;
+	c->confidence = runs[0]->cfg.confidence;
+	for (int i = 0; i < n; i++) {
+		snprintf(c->path[i], sizeof(c->path[i]), "%s", dirs && dirs[i] ? dirs[i] : "");
+		c->an[i] = analysis_run(runs[i], &runs[i]->cfg, msg, sizeof(msg));
+		if (!c->an[i]) {
+			sw_fail(err, errlen, "%s: %s", c->path[i][0] ? c->path[i] : runs[i]->name, msg);
+			goto fail;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		c->run[i] = runs[i];
+	make_labels(c);
+	if (match_cells(c, err, errlen) || summarise(c, err, errlen) || verdicts(c, err, errlen))
+		goto fail;
+	differences(c);
+	snprintf(c->method, sizeof(c->method),
+		 "cells matched by pattern, size, nodes and hops (auto matches auto); per-hop latency for "
+		 "pingpong, per-pair bandwidth for stream and bidir; medians with %g%% order-statistics CIs; "
+		 "%%worse against %s: latency (X-A)/A, bandwidth (A-X)/A, positive = worse; two-sided "
+		 "Mann-Whitney U on the raw samples of each cell, significant when p < %g and |%%worse| > %g%% "
+		 "(alpha and min_effect of %s, no correction for the number of cells); degradation from each "
+		 "run's own baseline level with %d-resample bootstrap CIs, and the difference in degradation "
+		 "against %s with a percentile bootstrap CI (%d resamples), real when the CI excludes 0 and "
+		 "it exceeds %g points",
+		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], runs[0]->cfg.bootstrap,
+		 c->label[0], runs[0]->cfg.bootstrap, c->min_effect);
+	return c;
+fail:
+	for (int i = 0; i < n; i++)
+		c->run[i] = NULL;   /* the caller keeps the runs */
+	compare_free(c);
+	return NULL;
+}
+
+struct compare *compare_load(const char *const *paths, int n, char *err, size_t errlen)
+{
+	struct sw_run *runs[COMPARE_MAX_RUNS] = { NULL };
+	char dirs[COMPARE_MAX_RUNS][SW_PATH_MAX];
+	const char *dp[COMPARE_MAX_RUNS];
+	struct compare *c = NULL;
+
+	if (n < 2 || n > COMPARE_MAX_RUNS) {
+		sw_fail(err, errlen, "compare needs 2 to %d results, got %d", COMPARE_MAX_RUNS, n);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		size_t len;
+
+		runs[i] = results_load(paths[i], err, errlen);
+		if (!runs[i])
+			goto out_free;
+		snprintf(dirs[i], sizeof(dirs[i]), "%s", paths[i]);
+		if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode)) {
+			char *slash = strrchr(dirs[i], '/');
+
+			if (slash)
+				*slash = '\0';
+			else
+				snprintf(dirs[i], sizeof(dirs[i]), ".");
+		}
+		len = strlen(dirs[i]);
+		while (len > 1 && dirs[i][len - 1] == '/')
+			dirs[i][--len] = '\0';
+		dp[i] = dirs[i];
+	}
+	c = compare_create(runs, dp, n, err, errlen);
+out_free:
+	if (!c)
+		for (int i = 0; i < n; i++)
+			run_free(runs[i]);
+	return c;
+}
+
+/* ---------------------------------------------------------------- */
+/* Text and Markdown                                                  */
+
+/* A metric value in display units: us for latency, MB/s for bandwidth. */
+static double disp(double x, bool latency)
+{
+	return latency ? x * 1e6 : x / 1e6;
+}
+
+static void fmt_value(char *buf, size_t len, const struct compare_value *v, bool latency)
+{
+	if (v->n == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g [%.4g, %.4g]%s", disp(v->median, latency), disp(v->lo, latency),
+			 disp(v->hi, latency), v->ci_ok ? "" : "~");
+}
+
+static void fmt_hops(char *buf, size_t len, long hops)
+{
+	if (hops == 0)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%ld", hops);
+}
+
+static void fmt_worse(char *buf, size_t len, const struct compare_diff *d)
+{
+	if (!d->valid)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%%s", d->pct, d->significant ? " *" : "");
+}
+
+static void fmt_est(char *buf, size_t len, double x, double lo, double hi, const char *unit)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%.4g%s [%.4g, %.4g]", x, unit, lo, hi);
+	else
+		snprintf(buf, len, "%.4g%s", x, unit);
+}
+
+static void fmt_change(char *buf, size_t len, const struct sw_change *ch)
+{
+	if (!ch->valid)
+		snprintf(buf, len, "baseline");
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", ch->pct, ch->lo, ch->hi, ch->significant ? " *" : "");
+}
+
+static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
+{
+	if (!l->diff_valid)
+		snprintf(buf, len, "-");
+	else if (isfinite(l->diff_lo))
+		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]%s", l->diff, l->diff_lo, l->diff_hi,
+			 l->diff_significant ? " *" : "");
+	else
+		snprintf(buf, len, "%+.1f", l->diff);
+}
+
+static const char *metric_title(int pattern)
+{
+	return pattern == PAT_PINGPONG ? "per-hop latency in us (lower is better)"
+				       : "per-pair bandwidth in MB/s = 10^6 bytes/s (higher is better)";
+}
+
+static void present_list(const struct compare *c, const bool *present, bool want, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < c->nruns; i++)
+		if (present[i] == want)
+			cat(buf, len, "%s%c", buf[0] ? ", " : "", LETTER(i));
+}
+
+void compare_print(FILE *f, const struct compare *c)
+{
+	char a[96], b[96], s[32], h[32], p[32], d[64];
+
+	fprintf(f, "swstress compare: %d runs\n", c->nruns);
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "  %c = %s: %s, %d ranks, started %s\n", LETTER(i), c->label[i], c->run[i]->name,
+			c->run[i]->nranks, c->run[i]->started);
+	for (int i = 0; i < c->nnotes; i++)
+		fprintf(f, "note: %s\n", c->notes[i]);
+	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); Mann-Whitney p; "
+		"* significant (p < %g and |%%worse| > %g%%); ~ CI needs more samples\n",
+		c->confidence * 100, c->alpha, c->min_effect);
+	for (int pat = 0; pat < PAT_COUNT; pat++) {
+		bool any = false;
+
+		for (int k = 0; k < c->ncells; k++) {
+			const struct compare_cell *m = &c->cells[k];
+
+			if (m->pattern != pat)
+				continue;
+			if (!any) {
+				fprintf(f, "\n%s: %s\n%8s %5s %6s", pattern_name(pat), metric_title(pat), "size", "nodes",
+					"hops");
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, "  %-26c", LETTER(i));
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, "  %9s %9s", (snprintf(a, sizeof(a), "%c %%worse", LETTER(i)), a),
+						(snprintf(b, sizeof(b), "%c p", LETTER(i)), b));
+				fputc('\n', f);
+				any = true;
+			}
+			fmt_size(m->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), m->hops);
+			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
+			for (int i = 0; i < c->nruns; i++) {
+				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				fprintf(f, "  %-26s", a);
+			}
+			for (int i = 1; i < c->nruns; i++) {
+				fmt_worse(a, sizeof(a), &m->d[i]);
+				fmt_p(p, sizeof(p), m->d[i].p);
+				fprintf(f, "  %9s %9s", a, m->d[i].valid ? p : "-");
+			}
+			fputc('\n', f);
+		}
+	}
+	if (c->nsummary)
+		fprintf(f, "\nat the highest load every run reached: per-hop latency (us), aggregate bandwidth "
+			"(MB/s), degradation from the run's own baseline level (%%) [CI], and its difference "
+			"against A in points [CI] (negative = degrades less)\n");
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
+			fprintf(f, "\n%s (%s)\n%8s %5s  %-22s %-26s %-26s %-26s %s\n", pattern_name(r->pattern),
+				r->pattern == PAT_PINGPONG ? "degradation = latency inflation" : "degradation = bandwidth drop",
+				"size", "nodes", "run", "latency/hop us [CI]", "aggregate MB/s [CI]", "degradation % [CI]",
+				"vs A, points [CI]");
+		fmt_size(r->size, s, sizeof(s));
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			char lat[64], agg[64], ch[64];
+
+			snprintf(a, sizeof(a), "%c %s", LETTER(i), c->label[i]);
+			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
+			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
+			fmt_change(ch, sizeof(ch), &l->change);
+			fmt_diff(d, sizeof(d), l);
+			fprintf(f, "%8s %5d  %-22.22s %-26s %-26s %-26s %s\n", i == 0 ? s : "", r->nodes, a, lat, agg, ch,
+				i == 0 ? "" : d);
+		}
+	}
+	if (c->nunmatched) {
+		fprintf(f, "\nunmatched cells (not in every run):\n");
+		for (int k = 0; k < c->nunmatched; k++) {
+			const struct compare_unmatched *u = &c->unmatched[k];
+
+			fmt_size(u->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), u->hops);
+			present_list(c, u->present, true, a, sizeof(a));
+			present_list(c, u->present, false, b, sizeof(b));
+			fprintf(f, "  %-8s %8s %3d nodes, %s hops: in %s, missing in %s\n", pattern_name(u->pattern), s,
+				u->nodes, h, a, b);
+		}
+	}
+	if (c->nverdicts)
+		fputc('\n', f);
+	for (int k = 0; k < c->nverdicts; k++)
+		fprintf(f, "verdict: %s\n", c->verdict[k].text);
+	fprintf(f, "\nmethod: %s\n", c->method);
+}
+
+/* Markdown table cell text: '|' would split the cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s, f);
+	fputc(' ', f);
+}
+
+void compare_markdown(FILE *f, const struct compare *c, const char *const *charts, int ncharts)
+{
+	char a[128], b[128], s[32], h[32], p[32], mpi[256];
+
+	fprintf(f, "# Switch comparison:");
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
+	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
+	if (c->nnotes) {
+		fprintf(f, "\n**Read with care:**\n\n");
+		for (int i = 0; i < c->nnotes; i++)
+			fprintf(f, "- %s\n", c->notes[i]);
+	}
+	fprintf(f, "\n## Runs\n\n| run | label | name | started | hosts | ranks | MPI | complete |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < c->nruns; i++) {
+		char hosts[4096];
+
+		host_set(c->run[i], hosts, sizeof(hosts));
+		mpi_line(c->run[i]->mpi_version, mpi, sizeof(mpi));
+		snprintf(a, sizeof(a), "%c", LETTER(i));
+		md_cell(f, a);
+		md_cell(f, c->label[i]);
+		md_cell(f, c->run[i]->name);
+		md_cell(f, c->run[i]->started);
+		md_cell(f, hosts);
+		snprintf(a, sizeof(a), "%d", c->run[i]->nranks);
+		md_cell(f, a);
+		md_cell(f, mpi[0] ? mpi : "?");
+		md_cell(f, c->run[i]->complete ? "yes" : "no");
+		fputs("|\n", f);
+	}
+	if (c->nverdicts) {
+		fprintf(f, "\n## Verdict\n\n");
+		for (int k = 0; k < c->nverdicts; k++)
+			fprintf(f, "- %s\n", c->verdict[k].text);
+	}
+	if (c->nsummary) {
+		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
+			"(MB/s = 10⁶ bytes/s), degradation from the run's own baseline level (latency inflation "
+			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
+			"in degradation against A in percentage points (negative: degrades less). * marks a "
+			"significant change or difference.\n", c->confidence * 100);
+	}
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
+			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop µs [CI] | aggregate MB/s [CI] | "
+				"degradation %% [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
+				pattern_name(r->pattern));
+		fmt_size(r->size, s, sizeof(s));
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			char lat[64], agg[64], ch[64], d[64];
+
+			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
+			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
+			fmt_change(ch, sizeof(ch), &l->change);
+			fmt_diff(d, sizeof(d), l);
+			snprintf(a, sizeof(a), "%d", r->nodes);
+			snprintf(b, sizeof(b), "%c %s", LETTER(i), c->label[i]);
+			md_cell(f, s);
+			md_cell(f, a);
+			md_cell(f, b);
+			md_cell(f, lat);
+			md_cell(f, agg);
+			md_cell(f, ch);
+			md_cell(f, i == 0 ? "" : d);
+			fputs("|\n", f);
+		}
+	}
+	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
+		"two-sided Mann-Whitney p on the raw samples; * significant (p < %g and |%%worse| > %g%%); "
+		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
+	for (int pat = 0; pat < PAT_COUNT; pat++) {
+		bool any = false;
+
+		for (int k = 0; k < c->ncells; k++) {
+			const struct compare_cell *m = &c->cells[k];
+
+			if (m->pattern != pat)
+				continue;
+			if (!any) {
+				fprintf(f, "\n### %s: %s\n\n| size | nodes | hops |", pattern_name(pat), metric_title(pat));
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, " %c %s |", LETTER(i), c->label[i]);
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, " %c %%worse | %c p |", LETTER(i), LETTER(i));
+				fprintf(f, "\n|---|---|---|");
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, "---|");
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, "---|---|");
+				fputc('\n', f);
+				any = true;
+			}
+			fmt_size(m->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), m->hops);
+			snprintf(a, sizeof(a), "%d", m->nodes);
+			md_cell(f, s);
+			md_cell(f, a);
+			md_cell(f, h);
+			for (int i = 0; i < c->nruns; i++) {
+				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				md_cell(f, a);
+			}
+			for (int i = 1; i < c->nruns; i++) {
+				fmt_worse(a, sizeof(a), &m->d[i]);
+				fmt_p(p, sizeof(p), m->d[i].p);
+				md_cell(f, a);
+				md_cell(f, m->d[i].valid ? p : "-");
+			}
+			fputs("|\n", f);
+		}
+	}
+	if (c->ncells == 0)
+		fprintf(f, "\nNo cell is present in every run.\n");
+	fprintf(f, "\n## Unmatched cells\n\n");
+	if (c->nunmatched == 0)
+		fprintf(f, "None: every cell is in every run.\n");
+	else {
+		fprintf(f, "| pattern | size | nodes | hops | present in | missing in |\n|---|---|---|---|---|---|\n");
+		for (int k = 0; k < c->nunmatched; k++) {
+			const struct compare_unmatched *u = &c->unmatched[k];
+
+			fmt_size(u->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), u->hops);
+			md_cell(f, pattern_name(u->pattern));
+			md_cell(f, s);
+			snprintf(a, sizeof(a), "%d", u->nodes);
+			md_cell(f, a);
+			md_cell(f, h);
+			present_list(c, u->present, true, a, sizeof(a));
+			present_list(c, u->present, false, b, sizeof(b));
+			md_cell(f, a);
+			md_cell(f, b);
+			fputs("|\n", f);
+		}
+	}
+	fprintf(f, "\n## Charts\n\n");
+	if (ncharts == 0)
+		fprintf(f, "No charts (gnuplot missing, disabled, or a run has no summary.csv).\n");
+	for (int i = 0; i < ncharts; i++)
+		fprintf(f, "![%s](%s)\n\n", charts[i], charts[i]);
+	fprintf(f, "\n## Method\n\n%s.\n\nRuns' own methods:\n\n", c->method);
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "- %c %s: %s\n", LETTER(i), c->label[i], c->an[i]->method);
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON                                                               */
+
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *json_change(const struct sw_change *ch)
+{
+	if (!ch->valid)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", jnum(ch->pct), "lo", jnum(ch->lo), "hi", jnum(ch->hi),
+			 "p", jnum(ch->p), "significant", ch->significant);
+}
+
+json_t *compare_json(const struct compare *c)
+{
+	json_t *root = json_object(), *runs = json_array(), *cells = json_array(), *un = json_array();
+	json_t *sum = json_array(), *ver = json_array(), *notes = json_array();
+	char mpi[256], hosts[4096];
+
+	if (!root || !runs || !cells || !un || !sum || !ver || !notes)
+		goto fail;
+	json_object_set_new(root, "tool_version", json_string(SW_VERSION));
+	json_object_set_new(root, "reference", json_string(c->label[0]));
+	json_object_set_new(root, "alpha", jnum(c->alpha));
+	json_object_set_new(root, "min_effect", jnum(c->min_effect));
+	json_object_set_new(root, "confidence", jnum(c->confidence));
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sw_run *r = c->run[i];
+
+		mpi_line(r->mpi_version, mpi, sizeof(mpi));
+		host_set(r, hosts, sizeof(hosts));
+		json_array_append_new(runs, json_pack("{s:s#,s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:b}",
+			"run", (char[]){ LETTER(i) }, (size_t)1, "label", c->label[i], "name", r->name, "path", c->path[i],
+			"started", r->started, "hosts", hosts, "mpi_version", mpi, "ranks", r->nranks,
+			"complete", r->complete));
+	}
+	json_object_set_new(root, "runs", runs);
+	for (int i = 0; i < c->nnotes; i++)
+		json_array_append_new(notes, json_string(c->notes[i]));
+	json_object_set_new(root, "notes", notes);
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+		json_t *vals = json_array();
+
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_value *v = &m->v[i];
+			const struct compare_diff *d = &m->d[i];
+			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", jnum(v->median),
+					      "lo", jnum(v->lo), "hi", jnum(v->hi), "ci_ok", v->ci_ok);
+
+			if (i > 0)
+				json_object_set_new(o, "vs_reference", d->valid ?
+					json_pack("{s:o,s:o,s:b}", "pct_worse", jnum(d->pct), "p", jnum(d->p),
+						  "significant", d->significant) : json_null());
+			json_array_append_new(vals, o);
+		}
+		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o}", "pattern", pattern_name(m->pattern),
+			"size_bytes", (json_int_t)m->size, "nodes", m->nodes,
+			"hops", m->hops ? json_integer(m->hops) : json_string("auto"),
+			"metric", m->latency ? "latency_s" : "bandwidth_Bps", "runs", vals));
+	}
+	json_object_set_new(root, "cells", cells);
+	for (int k = 0; k < c->nunmatched; k++) {
+		const struct compare_unmatched *u = &c->unmatched[k];
+		json_t *in = json_array(), *out = json_array();
+
+		for (int i = 0; i < c->nruns; i++)
+			json_array_append_new(u->present[i] ? in : out, json_string(c->label[i]));
+		json_array_append_new(un, json_pack("{s:s,s:I,s:i,s:o,s:o,s:o}", "pattern", pattern_name(u->pattern),
+			"size_bytes", (json_int_t)u->size, "nodes", u->nodes,
+			"hops", u->hops ? json_integer(u->hops) : json_string("auto"), "present_in", in, "missing_in", out));
+	}
+	json_object_set_new(root, "unmatched", un);
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+		json_t *lv = json_array();
+
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+				"latency_s", jnum(l->lat), "latency_lo", jnum(l->lat_lo), "latency_hi", jnum(l->lat_hi),
+				"aggregate_Bps", jnum(l->agg), "aggregate_lo", jnum(l->agg_lo), "aggregate_hi", jnum(l->agg_hi),
+				"degradation", json_change(&l->change));
+
+			if (i > 0)
+				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
+					json_pack("{s:o,s:o,s:o,s:b}", "points", jnum(l->diff), "lo", jnum(l->diff_lo),
+						  "hi", jnum(l->diff_hi), "significant", l->diff_significant) : json_null());
+			json_array_append_new(lv, o);
+		}
+		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
+			"degradation", r->pattern == PAT_PINGPONG ? "latency_inflation" : "bandwidth_drop",
+			"size_bytes", (json_int_t)r->size, "nodes", r->nodes,
+			"hops", r->hops ? json_integer(r->hops) : json_string("auto"), "runs", lv));
+	}
+	json_object_set_new(root, "summary", sum);
+	for (int k = 0; k < c->nverdicts; k++)
+		json_array_append_new(ver, json_pack("{s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
+						     "text", c->verdict[k].text));
+	json_object_set_new(root, "verdicts", ver);
+	json_object_set_new(root, "method", json_string(c->method));
+	return root;
+fail:
+	json_decref(root);
+	json_decref(runs);
+	json_decref(cells);
+	json_decref(un);
+	json_decref(sum);
+	json_decref(ver);
+	json_decref(notes);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Files                                                              */
+
+static int mkdir_p(const char *path)
+{
+	char tmp[SW_PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+typedef int (*write_fn)(FILE *f, const void *arg);
+
+/* dir/name through fn, via a temporary file, fsync and rename. */
+static int write_atomic(const char *dir, const char *name, write_fn fn, const void *arg, char *err, size_t errlen)
+{
+	char tmp[SW_PATH_MAX + 64], path[SW_PATH_MAX + 64];
+	FILE *f;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(tmp, "w");
+	if (!f)
+		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+	rc = fn(f, arg);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (rc) {
+		int e = errno;
+
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+struct md_arg {
+	const struct compare *c;
+	const char *const *charts;
+	int ncharts;
+};
+
+static int write_md(FILE *f, const void *arg)
+{
+	const struct md_arg *m = arg;
+
+	compare_markdown(f, m->c, m->charts, m->ncharts);
+	return 0;
+}
+
+static int write_json(FILE *f, const void *arg)
+{
+	json_t *root = compare_json(arg);
+	int rc;
+
+	if (!root)
+		return -1;
+	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return rc;
+}
+
+/* gnuplot -e assignments, grown as needed. */
+struct gvars {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void gv_add(struct gvars *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gv_add(struct gvars *v, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (v->oom)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (v->len + (size_t)n + 1 > v->cap && !(v->cap = (v->len + (size_t)n + 1) * 2))) {
+		v->oom = true;
+		return;
+	}
+	char *s = realloc(v->s, v->cap);
+
+	if (!s) {
+		v->oom = true;
+		return;
+	}
+	v->s = s;
+	va_start(ap, fmt);
+	vsnprintf(v->s + v->len, v->cap - v->len, fmt, ap);
+	va_end(ap);
+	v->len += (size_t)n;
+}
+
+/* name='value'; with gnuplot's quote escape. */
+static void gv_str(struct gvars *v, const char *name, const char *value)
+{
+	gv_add(v, "%s='", name);
+	for (const char *p = value; *p; p++)
+		gv_add(v, *p == '\'' ? "''" : "%c", *p);
+	gv_add(v, "'; ");
+}
+
+/* Run "gnuplot -e VARS SCRIPT" with stdin /dev/null and output appended
+ * to log; then rename tmp to out. 0 or -1. */
+static int gnuplot(const char *script, const char *vars, const char *log, const char *tmp, const char *out,
+		   char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+	FILE *lf = fopen(log, "a");
+	struct stat st;
+	pid_t pid;
+	int status, rc;
+
+	if (!lf)
+		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
+	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
+	fclose(lf);
+	if (posix_spawn_file_actions_init(&fa))
+		return sw_fail(err, errlen, "cannot start gnuplot: out of memory");
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return sw_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return sw_fail(err, errlen, "gnuplot: waitpid: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: gnuplot failed drawing %s; see %s", script, out, log);
+	}
+	if (stat(tmp, &st) || st.st_size == 0) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: gnuplot wrote no chart (see %s)", out, log);
+	}
+	if (rename(tmp, out)) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot rename into place: %s", out, strerror(errno));
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Draw compare-KIND-PATTERN.png for one pattern: up to three sizes
+ * (smallest, middle, largest matched), every run in its own colour. */
+static int draw(const struct compare *c, const char *dir, const char *script_dir, const char *kind, int pat,
+		char *name, size_t namelen, char *err, size_t errlen)
+{
+	uint64_t sizes[SW_MAX_LIST * 4];
+	long hops = -1;
+	int nsizes = 0, nodes[SW_MAX_LIST * COMPARE_MAX_RUNS], nnodes = 0, rc;
+	struct gvars v = { 0 };
+	char script[SW_PATH_MAX + 16], log[SW_PATH_MAX + 16], tmp[SW_PATH_MAX + 80], out[SW_PATH_MAX + 80];
+	char title[600] = "";
+
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+
+		if (m->pattern != pat)
+			continue;
+		if (nsizes == 0 || sizes[nsizes - 1] != m->size)
+			if (nsizes < (int)(sizeof(sizes) / sizeof(sizes[0])))
+				sizes[nsizes++] = m->size;
+		if (m->hops > hops)
+			hops = m->hops;
+	}
+	if (nsizes == 0)
+		return 0;
+	for (int i = 0; i < c->nruns; i++)
+		for (int l = 0; l < c->run[i]->plan->nlevels && nnodes < (int)(sizeof(nodes) / sizeof(nodes[0])); l++)
+			nodes[nnodes++] = 2 * c->run[i]->plan->level_pairs[l];
+	qsort(nodes, (size_t)nnodes, sizeof(int), cmp_int);
+
+	snprintf(name, namelen, "compare-%s-%s.png", kind, pattern_name(pat));
+	snprintf(out, sizeof(out), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
+	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	for (int i = 0; i < c->nruns; i++)
+		cat(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
+
+	gv_add(&v, "nruns=%d; ", c->nruns);
+	for (int i = 0; i < c->nruns; i++) {
+		char var[16], in[SW_PATH_MAX + 16];
+
+		snprintf(var, sizeof(var), "in%d", i + 1);
+		snprintf(in, sizeof(in), "%s/summary.csv", c->path[i]);
+		gv_str(&v, var, in);
+		snprintf(var, sizeof(var), "run%d", i + 1);
+		gv_str(&v, var, c->label[i]);
+	}
+	gv_str(&v, "out", tmp);
+	gv_str(&v, "kind", kind);
+	gv_str(&v, "pattern", pattern_name(pat));
+	gv_str(&v, "label", title);
+	gv_add(&v, "conf='%g'; min_effect=%g; hops=%ld; width=%d; height=%d; sizes='", c->confidence * 100,
+	       c->min_effect, hops, strcmp(kind, "drop") ? 1500 : 1100,
+	       strcmp(kind, "drop") ? 700 : 720);
+	/* smallest, middle, largest */
+	int pick[3] = { 0, nsizes / 2, nsizes - 1 }, npick = nsizes >= 3 ? 3 : nsizes;
+
+	if (nsizes == 2)
+		pick[1] = 1;
+	for (int i = 0; i < npick; i++)
+		gv_add(&v, "%s%llu", i ? " " : "", (unsigned long long)sizes[pick[i]]);
+	gv_add(&v, "'; nodes='");
+	for (int i = 0, k = 0; i < nnodes; i++)
+		if (i == 0 || nodes[i] != nodes[i - 1])
+			gv_add(&v, "%s%d", k++ ? " " : "", nodes[i]);
+	gv_add(&v, "'");
+	if (v.oom) {
+		free(v.s);
+		return sw_fail(err, errlen, "out of memory");
+	}
+	rc = gnuplot(script, v.s, log, tmp, out, err, errlen);
+	free(v.s);
+	return rc < 0 ? -1 : 1;
+}
+
+static bool file_ok(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Draw the charts; names into names[], count returned, or -1. A missing
+ * prerequisite is a note on stderr and 0 charts. */
+static int draw_all(const struct compare *c, const char *dir, const char *script_dir,
+		    char (*names)[SW_PATH_MAX], int max, char *err, size_t errlen)
+{
+	char sd[SW_PATH_MAX], path[SW_PATH_MAX + 32];
+	int n = 0;
+
+	if (!plot_available()) {
+		fprintf(stderr, "swstress: note: gnuplot not found on PATH (install gnuplot-nox): no charts\n");
+		return 0;
+	}
+	if (!script_dir) {
+		if (plot_script_dir(sd, sizeof(sd), path, sizeof(path)) < 0) {
+			fprintf(stderr, "swstress: note: %s: no charts\n", path);
+			return 0;
+		}
+		script_dir = sd;
+	}
+	snprintf(path, sizeof(path), "%s/compare.gp", script_dir);
+	if (!file_ok(path)) {
+		fprintf(stderr, "swstress: note: %s: no such script: no charts\n", path);
+		return 0;
+	}
+	for (int i = 0; i < c->nruns; i++) {
+		static const char *const cols[] = {
+			"level", "nodes", "pattern", "size_bytes", "hops", "lat_median_us", "lat_lo_us", "lat_hi_us",
+			"agg_median_MBps", "agg_lo_MBps", "agg_hi_MBps", "lat_infl_pct", "lat_infl_lo", "lat_infl_hi",
+			"lat_infl_sig", "bw_drop_pct", "bw_drop_lo", "bw_drop_hi", "bw_drop_sig", NULL
+		};
+
+		snprintf(path, sizeof(path), "%s/summary.csv", c->path[i][0] ? c->path[i] : ".");
+		if (!c->path[i][0] || plot_check_csv(path, cols, NULL, err, errlen) < 0) {
+			fprintf(stderr, "swstress: note: %s: no charts\n", c->path[i][0] ? err : "a run has no results folder");
+			return 0;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/plot.log", dir);
+	FILE *lf = fopen(path, "w");
+
+	if (lf)
+		fclose(lf);
+	for (int pat = 0; pat < PAT_COUNT; pat++) {
+		static const char *const kinds[] = { "falloff", "drop" };
+
+		for (int k = 0; k < 2 && n < max; k++) {
+			int rc = draw(c, dir, script_dir, kinds[k], pat, names[n], sizeof(names[n]), err, errlen);
+
+			if (rc < 0)
+				return -1;
+			n += rc;
+		}
+	}
+	return n;
+}
+
+int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
+		  int *ncharts, char *err, size_t errlen)
+{
+	char names[2 * PAT_COUNT][SW_PATH_MAX];
+	const char *np[2 * PAT_COUNT];
+	int n = 0;
+
+	if (mkdir_p(dir))
+		return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
+	if (access(dir, W_OK | X_OK))
+		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));
+	if (charts) {
+		n = draw_all(c, dir, script_dir, names, 2 * PAT_COUNT, err, errlen);
+		if (n < 0)
+			return -1;
+	}
+	for (int i = 0; i < n; i++)
+		np[i] = names[i];
+	struct md_arg m = { c, np, n };
+
+	if (write_atomic(dir, "compare.json", write_json, c, err, errlen) ||
+	    write_atomic(dir, "compare.md", write_md, &m, err, errlen))
+		return -1;
+	if (ncharts)
+		*ncharts = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* The command                                                        */
+
+static void usage(FILE *f)
+{
+	fputs("usage: swstress compare RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]\n"
+	      "  RESULT: a results folder or its run.json; A is the reference\n"
+	      "  --output DIR   where compare.md, compare.json and the charts go\n"
+	      "                 (default: results/compare-YYYYmmdd-HHMMSS)\n"
+	      "  --no-plot      no charts\n", f);
+}
+
+int compare_main(int argc, char **argv)
+{
+	const char *paths[COMPARE_MAX_RUNS], *output = NULL;
+	char dir[SW_PATH_MAX], err[1024];
+	struct compare *c;
+	bool charts = true;
+	int n = 0, rc;
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
+			if (i + 1 >= argc || !argv[i + 1][0]) {
+				fprintf(stderr, "swstress: option '%s' needs a folder\n", a);
+				return SW_EXIT_USAGE;
+			}
+			output = argv[++i];
+		} else if (!strncmp(a, "--output=", 9) && a[9])
+			output = a + 9;
+		else if (!strcmp(a, "--no-plot"))
+			charts = false;
+		else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return SW_EXIT_OK;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "swstress: compare: unknown option '%s' (see swstress compare --help)\n", a);
+			return SW_EXIT_USAGE;
+		} else if (n == COMPARE_MAX_RUNS) {
+			fprintf(stderr, "swstress: compare: at most %d results\n", COMPARE_MAX_RUNS);
+			return SW_EXIT_USAGE;
+		} else
+			paths[n++] = a;
+	}
+	if (n < 2) {
+		fprintf(stderr, "swstress: compare needs at least 2 results (folders or run.json), got %d\n", n);
+		return SW_EXIT_USAGE;
+	}
+	c = compare_load(paths, n, err, sizeof(err));
+	if (!c) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	if (output)
+		snprintf(dir, sizeof(dir), "%s", output);
+	else {
+		char name[128];
+
+		results_folder_name("compare", time(NULL), name, sizeof(name));
+		snprintf(dir, sizeof(dir), "results/%s", name);
+		for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++)
+			snprintf(dir, sizeof(dir), "results/%s-%d", name, i);
+	}
+	compare_print(stdout, c);
+	fflush(stdout);
+	rc = compare_write(c, dir, NULL, charts, NULL, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "swstress: %s\n", err);
+	else
+		fprintf(stderr, "swstress: comparison in %s/compare.md\n", dir);
+	compare_free(c);
+	return rc ? SW_EXIT_FAIL : SW_EXIT_OK;
+}

@@ -1,0 +1,795 @@
+/*
+ * plot.c - run the gnuplot scripts of plot/ over a results folder; see
+ * plot.h. Reads run.json (jansson) for the title facts and the CSV files
+ * for what to draw (patterns, sizes, levels, pairs); never writes gnuplot
+ * commands itself beyond the -e variable assignments.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "plot.h"
+
+extern char **environ;
+
+#define PLOT_MAX_VALUES 1024   /* distinct sizes or levels we chart */
+#define PLOT_MAX_PATTERNS 16
+#define PLOT_LINE_MAX 8192
+
+/* Columns each script reads (documented at the top of each script). */
+static const char *const summary_columns[] = {
+	"nodes", "pairs", "pattern", "size_bytes", "hops",
+	"lat_median_us", "lat_lo_us", "lat_hi_us",
+	"bw_median_MBps", "bw_lo_MBps", "bw_hi_MBps",
+	"agg_median_MBps", "agg_lo_MBps", "agg_hi_MBps", "ideal_agg_MBps",
+	"lat_infl_pct", "lat_infl_lo", "lat_infl_hi", "lat_infl_sig",
+	"bw_drop_pct", "bw_drop_lo", "bw_drop_hi", "bw_drop_sig", NULL
+};
+static const char *const pairs_columns[] = {
+	"nodes", "pattern", "size_bytes", "hops", "pair", "host_a", "host_b",
+	"lat_rel", "bw_rel", "flagged", NULL
+};
+static const char *const fits_columns[] = {
+	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
+};
+static const char *const scripts[] = {
+	"common.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", NULL
+};
+
+/* What the charts of one folder need to know. */
+struct plot_facts {
+	char label[128];
+	char date[64];
+	char conf[16];
+	double min_effect;
+	int npatterns;
+	char pattern[PLOT_MAX_PATTERNS][32];
+	int nsizes;
+	uint64_t size[PLOT_MAX_VALUES];
+	int nnodes;
+	int nodes[PLOT_MAX_VALUES];
+	long hops;             /* filter, 0 = every row */
+	int npairs;            /* rows of the ports heat map */
+	size_t nfits;
+};
+
+/* ---- CSV --------------------------------------------------------------- */
+
+/* Split line in place at commas; trims blanks and \r\n. Returns fields. */
+static int csv_split(char *line, char **field, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *end = strchr(p, ',');
+
+		if (end)
+			*end = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t len = strlen(p);
+		while (len && (p[len - 1] == '\n' || p[len - 1] == '\r' ||
+			       p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = '\0';
+		if (n < max)
+			field[n] = p;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return n;
+}
+
+/* An open CSV file positioned after its header. */
+struct csv {
+	FILE *f;
+	const char *path;
+	char line[PLOT_LINE_MAX];
+	char header[PLOT_LINE_MAX];
+	char *name[256];
+	int ncols;
+	long lineno;
+};
+
+static int csv_open(struct csv *c, const char *path, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = path;
+	c->f = fopen(path, "r");
+	if (!c->f)
+		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	while (fgets(c->header, sizeof(c->header), c->f)) {
+		c->lineno++;
+		if (c->header[0] == '#' || c->header[strspn(c->header, " \t\r\n")] == '\0')
+			continue;
+		c->ncols = csv_split(c->header, c->name, 256);
+		if (c->ncols > 256) {
+			fclose(c->f);
+			return sw_fail(err, errlen, "%s:%ld: more than 256 columns", path, c->lineno);
+		}
+		return 0;
+	}
+	fclose(c->f);
+	return sw_fail(err, errlen, "%s: no header line", path);
+}
+
+static int csv_col(const struct csv *c, const char *name)
+{
+	for (int i = 0; i < c->ncols; i++)
+		if (strcmp(c->name[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* Next data row into field (ncols of them). 1 row, 0 end, -1 error. */
+static int csv_row(struct csv *c, char **field, char *err, size_t errlen)
+{
+	while (fgets(c->line, sizeof(c->line), c->f)) {
+		c->lineno++;
+		if (c->line[0] == '#' || c->line[strspn(c->line, " \t\r\n")] == '\0')
+			continue;
+		if (!strchr(c->line, '\n') && !feof(c->f))
+			return sw_fail(err, errlen, "%s:%ld: line longer than %d bytes",
+				       c->path, c->lineno, PLOT_LINE_MAX - 1);
+		int n = csv_split(c->line, field, 256);
+		if (n != c->ncols)
+			return sw_fail(err, errlen, "%s:%ld: %d fields, the header has %d",
+				       c->path, c->lineno, n, c->ncols);
+		return 1;
+	}
+	if (ferror(c->f))
+		return sw_fail(err, errlen, "%s: read error: %s", c->path, strerror(errno));
+	return 0;
+}
+
+static int csv_require(const struct csv *c, const char *const *columns, char *err, size_t errlen)
+{
+	for (size_t i = 0; columns[i]; i++)
+		if (csv_col(c, columns[i]) < 0)
+			return sw_fail(err, errlen, "%s: missing column '%s'", c->path, columns[i]);
+	return 0;
+}
+
+int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
+		   char *err, size_t errlen)
+{
+	struct csv *c = malloc(sizeof(*c));
+	char *field[256];
+	size_t n = 0;
+	int rc;
+
+	if (!c)
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	rc = csv_open(c, path, err, errlen);
+	if (rc < 0)
+		goto out_free;
+	rc = csv_require(c, columns, err, errlen);
+	while (rc == 0) {
+		int r = csv_row(c, field, err, errlen);
+		if (r < 0)
+			rc = -1;
+		if (r <= 0)
+			break;
+		n++;
+	}
+	fclose(c->f);
+	if (rc == 0 && rows)
+		*rows = n;
+out_free:
+	free(c);
+	return rc;
+}
+
+/* ---- what to draw ------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* One summary row's key, to spot several hop counts per cell. */
+struct cell_key {
+	int nodes;
+	int pattern;
+	uint64_t size;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct cell_key *x = a, *y = b;
+	if (x->nodes != y->nodes)
+		return (x->nodes > y->nodes) - (x->nodes < y->nodes);
+	if (x->pattern != y->pattern)
+		return x->pattern - y->pattern;
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+/* Read summary.csv: patterns in order of first appearance, sorted distinct
+ * sizes and levels (nodes); when a (level, pattern, size) appears with
+ * several hop counts, chart only the largest. */
+static int scan_summary(const char *path, struct plot_facts *pf, char *err, size_t errlen)
+{
+	struct csv *c = malloc(sizeof(*c));
+	struct cell_key *key = NULL;
+	size_t nkeys = 0, capkeys = 0;
+	char *field[256];
+	long max_hops = 0;
+	bool dup = false;
+	int rc;
+
+	if (!c)
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	rc = csv_open(c, path, err, errlen);
+	if (rc < 0)
+		goto out_free;
+	rc = csv_require(c, summary_columns, err, errlen);
+	if (rc < 0)
+		goto out_close;
+	int i_nodes = csv_col(c, "nodes"), i_pat = csv_col(c, "pattern");
+	int i_size = csv_col(c, "size_bytes"), i_hops = csv_col(c, "hops");
+
+	for (;;) {
+		int r = csv_row(c, field, err, errlen), p, j;
+		char *end;
+
+		if (r < 0) {
+			rc = -1;
+			goto out_close;
+		}
+		if (r == 0)
+			break;
+		errno = 0;
+		long nodes = strtol(field[i_nodes], &end, 10);
+		uint64_t size = strtoull(field[i_size], &end, 10);
+		long hops = strtol(field[i_hops], NULL, 10);
+		if (errno || nodes <= 0 || nodes > INT_MAX || size == 0 || field[i_pat][0] == '\0') {
+			rc = sw_fail(err, errlen, "%s:%ld: bad nodes, size_bytes or pattern",
+				     path, c->lineno);
+			goto out_close;
+		}
+		for (p = 0; p < pf->npatterns; p++)
+			if (strcmp(pf->pattern[p], field[i_pat]) == 0)
+				break;
+		if (p == pf->npatterns) {
+			if (p == PLOT_MAX_PATTERNS || strlen(field[i_pat]) >= sizeof(pf->pattern[0])) {
+				rc = sw_fail(err, errlen, "%s:%ld: too many or too long pattern names",
+					     path, c->lineno);
+				goto out_close;
+			}
+			strcpy(pf->pattern[pf->npatterns++], field[i_pat]);
+		}
+		for (j = 0; j < pf->nsizes && pf->size[j] != size; j++)
+			;
+		if (j == pf->nsizes && pf->nsizes < PLOT_MAX_VALUES)
+			pf->size[pf->nsizes++] = size;
+		for (j = 0; j < pf->nnodes && pf->nodes[j] != (int)nodes; j++)
+			;
+		if (j == pf->nnodes && pf->nnodes < PLOT_MAX_VALUES)
+			pf->nodes[pf->nnodes++] = (int)nodes;
+		if (hops > max_hops)
+			max_hops = hops;
+		if (nkeys == capkeys) {
+			size_t cap = capkeys ? 2 * capkeys : 256;
+			struct cell_key *k = realloc(key, cap * sizeof(*k));
+			if (!k) {
+				rc = sw_fail(err, errlen, "%s: out of memory", path);
+				goto out_close;
+			}
+			key = k;
+			capkeys = cap;
+		}
+		key[nkeys++] = (struct cell_key){ (int)nodes, p, size };
+	}
+	if (pf->npatterns == 0) {
+		rc = sw_fail(err, errlen, "%s: no data rows", path);
+		goto out_close;
+	}
+	qsort(pf->size, pf->nsizes, sizeof(pf->size[0]), cmp_u64);
+	qsort(pf->nodes, pf->nnodes, sizeof(pf->nodes[0]), cmp_int);
+	qsort(key, nkeys, sizeof(*key), cmp_key);
+	for (size_t k = 1; k < nkeys && !dup; k++)
+		dup = cmp_key(&key[k - 1], &key[k]) == 0;
+	pf->hops = dup ? max_hops : 0;
+out_close:
+	fclose(c->f);
+out_free:
+	free(key);
+	free(c);
+	return rc;
+}
+
+/* Read pairs.csv: rows of the heat map (largest pair index + 1). */
+static int scan_pairs(const char *path, struct plot_facts *pf, char *err, size_t errlen)
+{
+	struct csv *c = malloc(sizeof(*c));
+	char *field[256];
+	int rc;
+
+	if (!c)
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	rc = csv_open(c, path, err, errlen);
+	if (rc < 0)
+		goto out_free;
+	rc = csv_require(c, pairs_columns, err, errlen);
+	int i_pair = csv_col(c, "pair");
+	while (rc == 0) {
+		int r = csv_row(c, field, err, errlen);
+		if (r < 0)
+			rc = -1;
+		if (r <= 0)
+			break;
+		long p = strtol(field[i_pair], NULL, 10);
+		if (p < 0 || p >= 1024) {
+			rc = sw_fail(err, errlen, "%s:%ld: bad pair '%s'", path, c->lineno, field[i_pair]);
+			break;
+		}
+		if (p + 1 > pf->npairs)
+			pf->npairs = (int)p + 1;
+	}
+	fclose(c->f);
+out_free:
+	free(c);
+	return rc;
+}
+
+/* A config value of run.json as a string (values are written as in a
+ * config file, but accept numbers too). */
+static const char *json_config_str(json_t *config, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(config, key);
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_number(v)) {
+		snprintf(buf, len, "%g", json_number_value(v));
+		return buf;
+	}
+	return NULL;
+}
+
+/* Keep what is printable in a title (no control characters). */
+static void copy_clean(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	for (; src && *src && n + 1 < len; src++)
+		dst[n++] = ((unsigned char)*src < 0x20 || *src == 0x7f) ? ' ' : *src;
+	dst[n] = '\0';
+}
+
+static int read_run_json(const char *path, struct plot_facts *pf, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *config;
+	const char *s;
+	char buf[64];
+
+	if (!root) {
+		if (access(path, R_OK) != 0)
+			return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return sw_fail(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		return sw_fail(err, errlen, "%s: not a JSON object", path);
+	}
+	config = json_object_get(root, "config");
+	s = json_config_str(config, "label", buf, sizeof(buf));
+	if (!s || !*s)
+		s = json_string_value(json_object_get(root, "name"));
+	copy_clean(pf->label, sizeof(pf->label), s ? s : "");
+
+	/* "2026-03-14T09:30:00Z" -> "2026-03-14 09:30 UTC" */
+	s = json_string_value(json_object_get(root, "started"));
+	if (s && strlen(s) >= 16 && s[10] == 'T')
+		snprintf(pf->date, sizeof(pf->date), "%.10s %.5s%s", s, s + 11,
+			 s[strlen(s) - 1] == 'Z' ? " UTC" : "");
+	else
+		copy_clean(pf->date, sizeof(pf->date), s ? s : "");
+
+	pf->min_effect = 2;
+	s = json_config_str(config, "min_effect", buf, sizeof(buf));
+	if (s) {
+		char *end;
+		double v = strtod(s, &end);
+		if (end != s && v >= 0 && v < 1e6)
+			pf->min_effect = v;
+	}
+	snprintf(pf->conf, sizeof(pf->conf), "95");
+	s = json_config_str(config, "confidence", buf, sizeof(buf));
+	if (s) {
+		double v = strtod(s, NULL);
+		if (v > 0 && v < 1)
+			snprintf(pf->conf, sizeof(pf->conf), "%g", v * 100);
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* ---- running gnuplot --------------------------------------------------- */
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool plot_available(void)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		if (n && n + sizeof("/gnuplot") < sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int)n, path);
+			if (file_exists(buf) && access(buf, X_OK) == 0)
+				return true;
+		}
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return false;
+}
+
+static bool has_scripts(const char *dir)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/falloff.gp", dir);
+
+	return n > 0 && (size_t)n < sizeof(path) && file_exists(path);
+}
+
+int plot_script_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv("SWSTRESS_PLOT_DIR");
+	char exe[PATH_MAX], cand[PATH_MAX + 64];
+	ssize_t n;
+
+	if (env && *env) {
+		if (!has_scripts(env))
+			return sw_fail(err, errlen, "SWSTRESS_PLOT_DIR=%s: no falloff.gp there", env);
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			const char *rel[] = { "../plot", "../share/swstress/plot", NULL };
+			for (int i = 0; rel[i]; i++) {
+				snprintf(cand, sizeof(cand), "%s/%s", exe, rel[i]);
+				if (has_scripts(cand)) {
+					char real[PATH_MAX];
+					snprintf(buf, len, "%s", realpath(cand, real) ? real : cand);
+					return 0;
+				}
+			}
+		}
+	}
+	const char *fixed[] = { "/usr/local/share/swstress/plot", "/usr/share/swstress/plot", NULL };
+	for (int i = 0; fixed[i]; i++)
+		if (has_scripts(fixed[i])) {
+			snprintf(buf, len, "%s", fixed[i]);
+			return 0;
+		}
+	return sw_fail(err, errlen, "cannot find the gnuplot scripts (plot/falloff.gp); "
+		       "set SWSTRESS_PLOT_DIR");
+}
+
+/* A growing string for the -e argument. */
+struct vars {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void vars_add(struct vars *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void vars_add(struct vars *v, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (v->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(v->s ? v->s + v->len : NULL, v->s ? v->cap - v->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			v->oom = true;
+			return;
+		}
+		if (v->s && v->len + (size_t)n < v->cap) {
+			v->len += (size_t)n;
+			return;
+		}
+		size_t cap = (v->cap ? v->cap : 1024);
+		while (cap <= v->len + (size_t)n)
+			cap *= 2;
+		char *s = realloc(v->s, cap);
+		if (!s) {
+			v->oom = true;
+			return;
+		}
+		v->s = s;
+		v->cap = cap;
+	}
+}
+
+/* name='value'; with gnuplot's single-quote escape ('' for '). */
+static void vars_str(struct vars *v, const char *name, const char *value)
+{
+	vars_add(v, "%s='", name);
+	for (const char *p = value; *p; p++)
+		vars_add(v, *p == '\'' ? "''" : "%c", *p);
+	vars_add(v, "'; ");
+}
+
+static void format_size(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
+		snprintf(buf, len, "%lluGiB", (unsigned long long)(b >> 30));
+	else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
+		snprintf(buf, len, "%lluMiB", (unsigned long long)(b >> 20));
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(buf, len, "%lluKiB", (unsigned long long)(b >> 10));
+	else
+		snprintf(buf, len, "%lluB", (unsigned long long)b);
+}
+
+/* Last non-empty line of the log, to quote in an error. */
+static void log_tail(const char *log, char *buf, size_t len)
+{
+	FILE *f = fopen(log, "r");
+	char line[512];
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[strspn(line, " \t^")] != '\0' && strncmp(line, "== ", 3) != 0)
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+/* Run "gnuplot -e VARS SCRIPT" with output to log. 0 or -1. */
+static int run_gnuplot(const char *script, const char *vars, const char *log,
+		       const char *out, char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+	FILE *lf;
+	pid_t pid;
+	int status, rc;
+
+	lf = fopen(log, "a");
+	if (!lf)
+		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
+	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
+	fclose(lf);
+
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return sw_fail(err, errlen, "cannot start gnuplot: out of memory");
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return sw_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return sw_fail(err, errlen, "gnuplot: waitpid: %s", strerror(errno));
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char tail[512];
+		log_tail(log, tail, sizeof(tail));
+		return sw_fail(err, errlen, "%s: gnuplot failed (%s %d) drawing %s; see %s%s%s",
+			       script, WIFEXITED(status) ? "exit status" : "signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			       out, log, tail[0] ? ": " : "", tail);
+	}
+	struct stat st;
+	if (stat(out, &st) != 0 || st.st_size == 0)
+		return sw_fail(err, errlen, "%s: gnuplot wrote no chart (see %s)", out, log);
+	return 0;
+}
+
+static int charts_add(struct plot_charts *out, const struct plot_chart *c)
+{
+	if (!out)
+		return 0;
+	struct plot_chart *p = realloc(out->chart, (out->n + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	out->chart = p;
+	out->chart[out->n++] = *c;
+	return 0;
+}
+
+void plot_charts_free(struct plot_charts *c)
+{
+	if (!c)
+		return;
+	free(c->chart);
+	c->chart = NULL;
+	c->n = 0;
+}
+
+/* The variables every script shares. */
+static void common_vars(struct vars *v, const struct plot_facts *pf, bool svg,
+			const char *in, const char *out, const char *pattern, int w, int h)
+{
+	vars_str(v, "in", in);
+	vars_str(v, "out", out);
+	vars_str(v, "pattern", pattern);
+	vars_str(v, "label", pf->label);
+	vars_str(v, "date", pf->date);
+	vars_str(v, "conf", pf->conf);
+	vars_str(v, "term", svg ? "svg" : "png");
+	vars_add(v, "width=%d; height=%d; hops=%ld; sizes='", w, h, pf->hops);
+	for (int i = 0; i < pf->nsizes; i++)
+		vars_add(v, "%s%llu", i ? " " : "", (unsigned long long)pf->size[i]);
+	vars_add(v, "'; nodes='");
+	for (int i = 0; i < pf->nnodes; i++)
+		vars_add(v, "%s%d", i ? " " : "", pf->nodes[i]);
+	vars_add(v, "'; ");
+}
+
+static int clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Draw one chart: kind is the script name without .gp. */
+static int draw(const char *result_dir, const char *script_dir, bool svg,
+		const struct plot_facts *pf, const char *kind, int pat, uint64_t size,
+		struct plot_charts *out, char *err, size_t errlen)
+{
+	struct plot_chart c = { 0 };
+	struct vars v = { 0 };
+	char script[PATH_MAX], in[PATH_MAX], log[PATH_MAX], fits[PATH_MAX], sz[32];
+	const char *pattern = pf->pattern[pat];
+	int rc;
+
+	snprintf(c.kind, sizeof(c.kind), "%s", kind);
+	snprintf(c.pattern, sizeof(c.pattern), "%s", pattern);
+	c.size = size;
+	if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
+		c.width = 1500;
+		c.height = 680;
+	} else if (strcmp(kind, "drop") == 0) {
+		c.width = 1100;
+		c.height = 720;
+	} else {
+		c.width = clamp(500 + 70 * pf->nnodes, 1100, 2400);
+		c.height = clamp(260 + 38 * pf->npairs, 600, 2400);
+	}
+	format_size(size, sz, sizeof(sz));
+	if (size)
+		rc = snprintf(c.path, sizeof(c.path), "%s/%s-%s-%s.%s", result_dir, kind,
+			      pattern, sz, svg ? "svg" : "png");
+	else
+		rc = snprintf(c.path, sizeof(c.path), "%s/%s-%s.%s", result_dir, kind,
+			      pattern, svg ? "svg" : "png");
+	if (rc < 0 || (size_t)rc >= sizeof(c.path))
+		return sw_fail(err, errlen, "%s: path too long", result_dir);
+	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
+	snprintf(in, sizeof(in), "%s/%s", result_dir,
+		 strcmp(kind, "ports") == 0 ? "pairs.csv" : "summary.csv");
+	snprintf(log, sizeof(log), "%s/plot.log", result_dir);
+	snprintf(fits, sizeof(fits), "%s/fits.csv", result_dir);
+
+	common_vars(&v, pf, svg, in, c.path, pattern, c.width, c.height);
+	if (strcmp(kind, "size") == 0) {
+		vars_str(&v, "fits", pf->nfits ? fits : "");
+		vars_add(&v, "nfits=%zu; ", pf->nfits);
+	} else if (strcmp(kind, "drop") == 0) {
+		vars_add(&v, "min_effect=%g; ", pf->min_effect);
+	} else if (strcmp(kind, "ports") == 0) {
+		vars_add(&v, "size=%llu; ", (unsigned long long)size);
+	}
+	if (v.oom) {
+		free(v.s);
+		return sw_fail(err, errlen, "out of memory");
+	}
+	rc = run_gnuplot(script, v.s, log, c.path, err, errlen);
+	free(v.s);
+	if (rc == 0 && charts_add(out, &c) < 0)
+		rc = sw_fail(err, errlen, "out of memory");
+	return rc;
+}
+
+int plot_render(const char *result_dir, const char *script_dir, bool svg,
+		struct plot_charts *out, char *err, size_t errlen)
+{
+	struct plot_facts *pf = calloc(1, sizeof(*pf));
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	int n = 0, rc = -1;
+
+	if (!pf)
+		return sw_fail(err, errlen, "out of memory");
+	if (out)
+		*out = (struct plot_charts){ 0 };
+	if (!script_dir) {
+		if (plot_script_dir(dir, sizeof(dir), err, errlen) < 0)
+			goto out_free;
+		script_dir = dir;
+	}
+	for (int i = 0; scripts[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", script_dir, scripts[i]);
+		if (!file_exists(path)) {
+			sw_fail(err, errlen, "%s: no such script", path);
+			goto out_free;
+		}
+	}
+	if (!plot_available()) {
+		sw_fail(err, errlen, "gnuplot not found on PATH (install gnuplot-nox)");
+		goto out_free;
+	}
+
+	snprintf(path, sizeof(path), "%s/run.json", result_dir);
+	if (read_run_json(path, pf, err, errlen) < 0)
+		goto out_free;
+	snprintf(path, sizeof(path), "%s/summary.csv", result_dir);
+	if (scan_summary(path, pf, err, errlen) < 0)
+		goto out_free;
+	snprintf(path, sizeof(path), "%s/pairs.csv", result_dir);
+	if (scan_pairs(path, pf, err, errlen) < 0)
+		goto out_free;
+	snprintf(path, sizeof(path), "%s/fits.csv", result_dir);
+	if (file_exists(path) && plot_check_csv(path, fits_columns, &pf->nfits, err, errlen) < 0)
+		goto out_free;
+
+	snprintf(path, sizeof(path), "%s/plot.log", result_dir);
+	FILE *lf = fopen(path, "w");
+	if (!lf) {
+		sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		goto out_free;
+	}
+	fclose(lf);
+
+	for (int p = 0; p < pf->npatterns; p++) {
+		static const char *const kinds[] = { "falloff", "size", "drop" };
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			if (draw(result_dir, script_dir, svg, pf, kinds[k], p, 0, out, err, errlen) < 0)
+				goto out_free;
+			n++;
+		}
+		for (int s = 0; s < pf->nsizes; s++) {
+			if (draw(result_dir, script_dir, svg, pf, "ports", p, pf->size[s], out, err, errlen) < 0)
+				goto out_free;
+			n++;
+		}
+	}
+	rc = n;
+out_free:
+	free(pf);
+	return rc;
+}

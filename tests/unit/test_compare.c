@@ -1,0 +1,606 @@
+/*
+ * test_compare.c - swstress compare on result folders written here with
+ * results_write from synthetic runs with planted effects: switch B is 25%
+ * slower than A at the loaded level only, so pingpong latency is 25% worse
+ * and stream bandwidth 1 - 1/1.25 = 20% worse, and B degrades by more (A's
+ * loaded level is 10% slower than its baseline, B's 37.5%). Every
+ * expectation comes from the plant. Also: a run against itself, partly
+ * different cells and hosts, three runs, the Markdown tables, the command's
+ * exit statuses, and the overlay charts (skipped without gnuplot).
+ */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "analysis.h"
+#include "commands.h"
+#include "compare.h"
+#include "pattern.h"
+#include "plot.h"
+#include "results.h"
+
+#define NRANKS 4
+#define REPS 12
+
+/* A synthetic switch: loaded is the factor on sample time at the loaded
+ * level (4 nodes) against the unloaded one (2 nodes), per pattern. */
+struct plant {
+	const char *label;
+	const char *sizes;      /* config value */
+	double loaded[PAT_COUNT];
+	uint64_t salt;          /* noise stream */
+	const char *host_prefix;
+};
+
+static double noise(uint64_t salt, int cell, int pair, int rep)
+{
+	uint64_t h = salt * 0x100000001b3ULL + (uint64_t)cell * 1000003u + (uint64_t)pair * 101u + (uint64_t)rep;
+
+	h = (h + 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 32;
+	return (double)(h % 20001) / 10000.0 - 1.0;   /* [-1, 1] */
+}
+
+static void set(struct sw_config *c, const char *k, const char *v)
+{
+	char err[512];
+
+	cr_assert_eq(config_set(c, k, v, "test", err, sizeof(err)), 0, "%s", err);
+}
+
+/* Write a run of plant p into a new temporary folder; its path into dir. */
+static void make_run(const struct plant *p, char *dir, size_t len)
+{
+	struct sw_config cfg;
+	struct sw_plan *plan;
+	struct sw_run *r;
+	struct sw_analysis *a;
+	char err[512], tmpl[] = "/tmp/swstress-compare-XXXXXX";
+
+	config_defaults(&cfg);
+	set(&cfg, "pairs", "1, 2");
+	set(&cfg, "sizes", p->sizes);
+	set(&cfg, "patterns", "pingpong, stream");
+	set(&cfg, "hops", "100");
+	set(&cfg, "repetitions", "12");
+	set(&cfg, "allow_shared_node", "yes");
+	set(&cfg, "label", p->label);
+	plan = plan_create(&cfg, NRANKS, err, sizeof(err));
+	cr_assert(plan, "%s", err);
+	r = run_create(&cfg, plan, NRANKS);
+	cr_assert(r);
+	for (int i = 0; i < NRANKS; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "%s%02d", p->host_prefix ? p->host_prefix : "node", i);
+	snprintf(r->name, sizeof(r->name), "%s-20260314-093000", p->label);
+	snprintf(r->started, sizeof(r->started), "2026-03-14T09:30:00Z");
+	snprintf(r->mpi_version, sizeof(r->mpi_version), "MPICH Version:\t4.0.2\nMore: lines");
+	for (int ci = 0; ci < plan->ncells; ci++) {
+		const struct sw_cell *cell = &plan->cell[ci];
+		int k = plan->level_pairs[cell->level];
+		/* 2 us + size / 1 GB/s per hop */
+		double base = (2e-6 + (double)cell->size / 1e9) * (double)cell->hops;
+		double f = cell->level > 0 ? p->loaded[cell->pattern] : 1.0;
+
+		for (int rep = 0; rep < REPS; rep++)
+			for (int q = 0; q < k; q++) {
+				double sec = base * f * (1 + 0.01 * noise(p->salt, ci, q, rep));
+				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec };
+
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		r->cell[ci].reps = REPS;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert(a, "%s", err);
+	cr_assert(mkdtemp(tmpl));
+	snprintf(dir, len, "%s", tmpl);
+	cr_assert_eq(results_write(dir, r, a, "report\n", err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	run_free(r);
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[700];
+
+	if (strncmp(dir, "/tmp/swstress-compare-", 22) != 0 || getenv("SWSTRESS_KEEP_COMPARE"))
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static const struct plant SW_A = { "switch-A", "1KiB, 64KiB", { 1.10, 1.10, 1.10 }, 1, NULL };
+static const struct plant SW_B = { "switch-B", "1KiB, 64KiB", { 1.375, 1.375, 1.375 }, 2, NULL };
+
+static struct compare *load2(const char *a, const char *b)
+{
+	const char *paths[] = { a, b };
+	char err[1024];
+	struct compare *c = compare_load(paths, 2, err, sizeof(err));
+
+	cr_assert(c, "%s", err);
+	return c;
+}
+
+static const struct compare_cell *find(const struct compare *c, int pattern, uint64_t size, int nodes)
+{
+	for (int k = 0; k < c->ncells; k++)
+		if (c->cells[k].pattern == pattern && c->cells[k].size == size && c->cells[k].nodes == nodes)
+			return &c->cells[k];
+	return NULL;
+}
+
+static const struct compare_summary_row *find_row(const struct compare *c, int pattern, uint64_t size)
+{
+	for (int k = 0; k < c->nsummary; k++)
+		if (c->summary[k].pattern == pattern && c->summary[k].size == size)
+			return &c->summary[k];
+	return NULL;
+}
+
+Test(compare, finds_planted_difference)
+{
+	char a[64], b[64];
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	struct compare *c = load2(a, b);
+
+	cr_expect_eq(c->nruns, 2);
+	cr_expect_eq(c->ncells, 8, "2 patterns x 2 sizes x 2 levels, got %d", c->ncells);
+	cr_expect_eq(c->nunmatched, 0);
+	cr_expect_eq(c->nnotes, 0, "same hosts and config: no notes, got %d (%s)", c->nnotes,
+		     c->nnotes ? c->notes[0] : "");
+	for (int s = 0; s < 2; s++) {
+		uint64_t size = s ? 65536 : 1024;
+		const struct compare_cell *m;
+
+		/* loaded: B's latency 1.375/1.10 = 1.25 times A's */
+		m = find(c, PAT_PINGPONG, size, 4);
+		cr_assert(m);
+		cr_expect(m->latency);
+		cr_expect(m->d[1].valid);
+		cr_expect(fabs(m->d[1].pct - 25.0) < 1.5, "pingpong %%worse %g, planted +25", m->d[1].pct);
+		cr_expect(m->d[1].p < 0.001, "p %g", m->d[1].p);
+		cr_expect(m->d[1].significant);
+		/* bandwidth: (A - B) / A = 1 - 1/1.25 = 20% */
+		m = find(c, PAT_STREAM, size, 4);
+		cr_assert(m);
+		cr_expect(!m->latency);
+		cr_expect(fabs(m->d[1].pct - 20.0) < 1.5, "stream %%worse %g, planted +20", m->d[1].pct);
+		cr_expect(m->d[1].significant);
+		/* medians in the right units: A's per-hop latency at 4 nodes */
+		m = find(c, PAT_PINGPONG, size, 4);
+		double want = (2e-6 + (double)size / 1e9) * 1.10;
+		cr_expect(fabs(m->v[0].median / want - 1) < 0.015, "A median %g s, planted %g s", m->v[0].median, want);
+		/* unloaded: the same switch, noise of +-1% only */
+		m = find(c, PAT_STREAM, size, 2);
+		cr_assert(m);
+		cr_expect(fabs(m->d[1].pct) < 2.0, "unloaded %%worse %g", m->d[1].pct);
+		cr_expect(!m->d[1].significant);
+	}
+	/* summary at 4 nodes: A drops 1 - 1/1.1 = 9.1%, B 1 - 1/1.375 = 27.3%:
+	 * B degrades 18.2 points more; latency inflation 10% and 37.5%. */
+	const struct compare_summary_row *r = find_row(c, PAT_STREAM, 65536);
+	cr_assert(r);
+	cr_expect_eq(r->nodes, 4);
+	cr_expect(fabs(r->run[0].change.pct - 9.09) < 1.0, "A drop %g", r->run[0].change.pct);
+	cr_expect(fabs(r->run[1].change.pct - 27.27) < 1.0, "B drop %g", r->run[1].change.pct);
+	cr_expect(r->run[1].diff_valid);
+	cr_expect(fabs(r->run[1].diff - 18.18) < 1.5, "diff %g points", r->run[1].diff);
+	cr_expect(r->run[1].diff_lo > 10 && r->run[1].diff_lo <= r->run[1].diff && r->run[1].diff <= r->run[1].diff_hi,
+		  "CI [%g, %g]", r->run[1].diff_lo, r->run[1].diff_hi);
+	cr_expect(r->run[1].diff_significant);
+	/* aggregate bandwidth of A at 4 nodes: 2 pairs x size*hops / time */
+	double agg = 2 * 65536.0 * 100 / ((2e-6 + 65536 / 1e9) * 100 * 1.10);
+	cr_expect(fabs(r->run[0].agg / agg - 1) < 0.02, "A aggregate %g B/s, planted %g", r->run[0].agg, agg);
+	r = find_row(c, PAT_PINGPONG, 1024);
+	cr_assert(r);
+	cr_expect(fabs(r->run[1].diff - 27.5) < 1.5, "latency diff %g points", r->run[1].diff);
+	cr_expect(r->run[1].diff_significant);
+	/* the verdicts name both switches and call the difference real */
+	cr_expect_eq(c->nverdicts, 2);
+	for (int k = 0; k < c->nverdicts; k++) {
+		cr_expect(strstr(c->verdict[k].text, "switch-A") && strstr(c->verdict[k].text, "switch-B"),
+			  "%s", c->verdict[k].text);
+		cr_expect(strstr(c->verdict[k].text, "switch-A degrades"), "%s", c->verdict[k].text);
+		cr_expect(strstr(c->verdict[k].text, "a real difference"), "%s", c->verdict[k].text);
+		cr_expect(strstr(c->verdict[k].text, "at every size"), "%s", c->verdict[k].text);
+	}
+	compare_free(c);
+	remove_dir(a);
+	remove_dir(b);
+}
+
+Test(compare, run_against_itself)
+{
+	char a[64];
+
+	make_run(&SW_B, a, sizeof(a));
+	struct compare *c = load2(a, a);
+
+	cr_expect_eq(c->ncells, 8);
+	for (int k = 0; k < c->ncells; k++) {
+		cr_expect(c->cells[k].d[1].valid);
+		cr_expect(!c->cells[k].d[1].significant, "cell %d significant", k);
+		cr_expect(fabs(c->cells[k].d[1].pct) < 1e-9);
+		cr_expect(c->cells[k].d[1].p > 0.9, "p %g", c->cells[k].d[1].p);
+	}
+	for (int k = 0; k < c->nsummary; k++) {
+		cr_expect(!c->summary[k].run[1].diff_significant);
+		cr_expect(fabs(c->summary[k].run[1].diff) < 1e-9);
+	}
+	cr_expect(strcmp(c->label[0], c->label[1]) != 0, "labels told apart: '%s'", c->label[0]);
+	for (int k = 0; k < c->nverdicts; k++)
+		cr_expect(strstr(c->verdict[k].text, "not significant at any size"), "%s", c->verdict[k].text);
+	compare_free(c);
+	remove_dir(a);
+}
+
+Test(compare, unmatched_cells_and_differences_listed)
+{
+	struct plant pc = SW_B;
+	char a[64], b[64];
+
+	pc.sizes = "1KiB, 256KiB";
+	pc.host_prefix = "other";
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&pc, b, sizeof(b));
+	struct compare *c = load2(a, b);
+
+	cr_expect_eq(c->ncells, 4, "1 KiB x 2 patterns x 2 levels, got %d", c->ncells);
+	for (int k = 0; k < c->ncells; k++)
+		cr_expect_eq(c->cells[k].size, 1024);
+	cr_expect_eq(c->nunmatched, 8, "64 KiB in A and 256 KiB in B, 2 patterns x 2 levels, got %d", c->nunmatched);
+	int only_a = 0, only_b = 0;
+	for (int k = 0; k < c->nunmatched; k++) {
+		const struct compare_unmatched *u = &c->unmatched[k];
+
+		if (u->size == 65536 && u->present[0] && !u->present[1])
+			only_a++;
+		if (u->size == 262144 && !u->present[0] && u->present[1])
+			only_b++;
+	}
+	cr_expect_eq(only_a, 4);
+	cr_expect_eq(only_b, 4);
+	bool hosts = false, config = false;
+	for (int i = 0; i < c->nnotes; i++) {
+		hosts |= strstr(c->notes[i], "different hosts") != NULL && strstr(c->notes[i], "other00") != NULL;
+		config |= strstr(c->notes[i], "different config") != NULL && strstr(c->notes[i], "sizes") != NULL;
+	}
+	cr_expect(hosts, "host set difference stated");
+	cr_expect(config, "config difference stated");
+
+	/* printed: the unmatched cells are listed, not dropped */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, c);
+	fclose(f);
+	cr_expect(strstr(buf, "unmatched cells"));
+	cr_expect(strstr(buf, "256 KiB"));
+	cr_expect(strstr(buf, "different hosts"));
+	free(buf);
+	compare_free(c);
+	remove_dir(a);
+	remove_dir(b);
+}
+
+Test(compare, three_runs)
+{
+	struct plant pc = SW_A;
+	char a[64], b[64], d[64], err[1024];
+
+	pc.label = "switch-C";
+	pc.loaded[PAT_STREAM] = 1.10 * 1.5;   /* C: stream 1 - 1/1.5 = 33.3% worse than A */
+	pc.salt = 3;
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	make_run(&pc, d, sizeof(d));
+	const char *paths[] = { a, b, d };
+	struct compare *c = compare_load(paths, 3, err, sizeof(err));
+
+	cr_assert(c, "%s", err);
+	cr_expect_eq(c->nruns, 3);
+	cr_expect_eq(c->ncells, 8);
+	const struct compare_cell *m = find(c, PAT_STREAM, 65536, 4);
+	cr_assert(m);
+	cr_expect(fabs(m->d[1].pct - 20.0) < 1.5, "B %g", m->d[1].pct);
+	cr_expect(fabs(m->d[2].pct - 33.3) < 1.5, "C %g", m->d[2].pct);
+	cr_expect(m->d[2].significant);
+	m = find(c, PAT_PINGPONG, 65536, 4);
+	cr_assert(m);
+	cr_expect(fabs(m->d[2].pct) < 2.0, "C pingpong is A's: %g", m->d[2].pct);
+	cr_expect(!m->d[2].significant);
+	cr_expect_str_eq(c->label[2], "switch-C");
+	compare_free(c);
+	remove_dir(a);
+	remove_dir(b);
+	remove_dir(d);
+}
+
+/* ---- Markdown ---------------------------------------------------------- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Split a Markdown table row "| a | b |" into trimmed cells; count. */
+static int md_row(const char *line, char cells[][128], int max)
+{
+	int n = 0;
+	const char *p = line;
+
+	if (*p != '|')
+		return 0;
+	p++;
+	while (*p && *p != '\n' && n < max) {
+		const char *e = p;
+
+		while (*e && *e != '\n' && !(*e == '|' && e[-1] != '\\'))
+			e++;
+		if (*e != '|')
+			break;
+		while (p < e && *p == ' ')
+			p++;
+		size_t len = (size_t)(e - p);
+		while (len && p[len - 1] == ' ')
+			len--;
+		snprintf(cells[n++], 128, "%.*s", (int)len, p);
+		p = e + 1;
+	}
+	return n;
+}
+
+static int col_of(char hdr[][128], int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(hdr[i], name))
+			return i;
+	return -1;
+}
+
+Test(compare, markdown_tables)
+{
+	char a[64], b[64], out[80], path[128], err[1024];
+	int ncharts = -1;
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	struct compare *c = load2(a, b);
+	snprintf(out, sizeof(out), "%s/cmp/sub", a);
+	cr_assert_eq(compare_write(c, out, NULL, false, &ncharts, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(ncharts, 0);
+	snprintf(path, sizeof(path), "%s/compare.json", out);
+	cr_expect_eq(access(path, R_OK), 0, "compare.json written");
+	json_error_t je;
+	json_t *j = json_load_file(path, 0, &je);
+	cr_expect(j, "compare.json parses: %s", je.text);
+	cr_expect_eq(json_array_size(json_object_get(j, "cells")), 8);
+	json_decref(j);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	char *md = slurp(path);
+	cr_assert(md, "compare.md written");
+
+	/* Runs table: header and one row per run, with label and hosts. */
+	char *runs = strstr(md, "## Runs");
+	cr_assert(runs);
+	int runrows = 0;
+	char cells[32][128], hdr[32][128];
+	for (char *line = strchr(runs, '\n') + 1; *line && strncmp(line, "## ", 3); line = strchr(line, '\n') + 1) {
+		int n = md_row(line, cells, 32);
+		if (n && strcmp(cells[0], "run") && strncmp(cells[0], "---", 3)) {
+			runrows++;
+			cr_expect(strstr(line, runrows == 1 ? "switch-A" : "switch-B"), "%.80s", line);
+			cr_expect(strstr(line, "node00"));
+			cr_expect(strstr(line, "MPICH Version: 4.0.2"), "MPI version's first line: %.200s", line);
+		}
+		if (!strchr(line, '\n'))
+			break;
+	}
+	cr_expect_eq(runrows, 2);
+
+	/* Matched cells: one table per pattern, header row, one row per cell. */
+	char *sec = strstr(md, "## Matched cells");
+	cr_assert(sec);
+	int rows = 0, ncols = 0, cworse = -1, cp = -1, csize = -1, cnodes = -1, tables = 0;
+	bool found_planted = false;
+	for (char *line = strchr(sec, '\n') + 1; *line && strncmp(line, "## ", 3); ) {
+		if (!strncmp(line, "### ", 4)) {
+			char pat[32];
+			sscanf(line + 4, "%31[^:]", pat);
+			char *h = strchr(line, '\n') + 1;
+			while (*h == '\n')
+				h++;
+			ncols = md_row(h, hdr, 32);
+			cr_assert(ncols >= 7, "header row after %.40s", line);
+			csize = col_of(hdr, ncols, "size");
+			cnodes = col_of(hdr, ncols, "nodes");
+			cworse = col_of(hdr, ncols, "B %worse");
+			cp = col_of(hdr, ncols, "B p");
+			cr_expect(csize == 0 && cnodes == 1 && col_of(hdr, ncols, "hops") == 2);
+			cr_expect(col_of(hdr, ncols, "A switch-A") >= 0 && col_of(hdr, ncols, "B switch-B") >= 0);
+			cr_assert(cworse >= 0 && cp >= 0, "columns B %%worse and B p");
+			line = strchr(h, '\n') + 1;
+			cr_expect(!strncmp(line, "|---", 4), "separator row");
+			line = strchr(line, '\n') + 1;
+			tables++;
+			for (; *line == '|'; line = strchr(line, '\n') + 1) {
+				int n = md_row(line, cells, 32);
+				cr_expect_eq(n, ncols, "row width: %.80s", line);
+				rows++;
+				double w = strtod(cells[cworse], NULL);
+				bool loaded = !strcmp(cells[cnodes], "4");
+				double want = !loaded ? 0 : !strcmp(pat, "pingpong") ? 25 : 20;
+				cr_expect(fabs(w - want) < 2.0, "%s %s %s nodes: %%worse %g, planted %g", pat,
+					  cells[csize], cells[cnodes], w, want);
+				cr_expect_eq(strchr(cells[cworse], '*') != NULL, loaded, "mark: %s", cells[cworse]);
+				if (loaded && !strcmp(cells[cp], "< 0.001"))
+					found_planted = true;
+			}
+			continue;
+		}
+		char *nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	cr_expect_eq(tables, 2);
+	cr_expect_eq(rows, 8);
+	cr_expect(found_planted);
+	cr_expect(strstr(md, "## Unmatched cells\n\nNone"));
+	cr_expect(strstr(md, "## Verdict"));
+	cr_expect(strstr(md, "## Summary at the highest load"));
+	cr_expect(strstr(md, "## Method"));
+	cr_expect(strstr(md, "No charts"));
+	free(md);
+	compare_free(c);
+	remove_dir(a);
+	remove_dir(b);
+}
+
+/* ---- charts ------------------------------------------------------------ */
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+Test(compare, overlay_charts_render)
+{
+	char a[64], b[64], out[80], path[160], err[1024];
+	static const char *const names[] = {
+		"compare-falloff-pingpong.png", "compare-drop-pingpong.png",
+		"compare-falloff-stream.png", "compare-drop-stream.png",
+	};
+	int ncharts = 0;
+
+	if (!plot_available())
+		cr_skip_test("gnuplot not on PATH");
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	struct compare *c = load2(a, b);
+	snprintf(out, sizeof(out), "%s/cmp", a);
+	cr_assert_eq(compare_write(c, out, "plot", true, &ncharts, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(ncharts, 4);
+	for (size_t i = 0; i < 4; i++) {
+		unsigned char head[24];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", out, names[i]);
+		FILE *f = fopen(path, "rb");
+		cr_assert(f, "%s missing", path);
+		cr_assert_eq(fread(head, 1, 24, f), 24);
+		fclose(f);
+		cr_expect(!memcmp(head, "\x89PNG\r\n\x1a\n", 8), "%s: PNG signature", names[i]);
+		cr_expect(!memcmp(head + 12, "IHDR", 4));
+		cr_expect(be32(head + 16) >= 1000 && be32(head + 20) >= 600, "%s: %ux%u", names[i],
+			  be32(head + 16), be32(head + 20));
+		cr_expect(stat(path, &st) == 0 && st.st_size > 20000, "%s: %lld bytes", names[i], (long long)st.st_size);
+		snprintf(path, sizeof(path), "%s/.%s.tmp", out, names[i]);
+		cr_expect_neq(access(path, F_OK), 0, "temporary file left: %s", path);
+	}
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	char *md = slurp(path);
+	cr_assert(md);
+	for (size_t i = 0; i < 4; i++) {
+		char img[128];
+		snprintf(img, sizeof(img), "](%s)", names[i]);
+		cr_expect(strstr(md, img), "compare.md embeds %s", names[i]);
+	}
+	free(md);
+	compare_free(c);
+	remove_dir(a);
+	remove_dir(b);
+}
+
+/* ---- the command ------------------------------------------------------- */
+
+static void quiet(void)
+{
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+}
+
+static int run_cmd(int argc, const char **argv)
+{
+	return compare_main(argc, (char **)argv);
+}
+
+Test(compare, command_exit_statuses, .init = quiet)
+{
+	char a[64], b[64], out[96], bad[96], path[160];
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	snprintf(out, sizeof(out), "%s/out", a);
+
+	const char *one[] = { "swstress", "compare", a };
+	cr_expect_eq(run_cmd(3, one), SW_EXIT_USAGE, "one result");
+	const char *opt[] = { "swstress", "compare", a, b, "--frobnicate" };
+	cr_expect_eq(run_cmd(5, opt), SW_EXIT_USAGE, "bad option");
+	const char *noarg[] = { "swstress", "compare", a, b, "--output" };
+	cr_expect_eq(run_cmd(5, noarg), SW_EXIT_USAGE, "--output without folder");
+	const char *missing[] = { "swstress", "compare", a, "/nonexistent/run", "--output", out };
+	cr_expect_eq(run_cmd(6, missing), SW_EXIT_FAIL, "missing result");
+
+	/* a corrupt run.json */
+	snprintf(bad, sizeof(bad), "%s/bad", b);
+	mkdir(bad, 0755);
+	snprintf(path, sizeof(path), "%s/run.json", bad);
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"schema_version\": 1, \"ranks\": [", f);
+	fclose(f);
+	const char *corrupt[] = { "swstress", "compare", a, bad, "--output", out };
+	cr_expect_eq(run_cmd(6, corrupt), SW_EXIT_FAIL, "corrupt result");
+
+	/* run.json paths work as well as folders */
+	char ja[96];
+	snprintf(ja, sizeof(ja), "%s/run.json", a);
+	const char *ok[] = { "swstress", "compare", ja, b, "--output", out, "--no-plot" };
+	int rc = run_cmd(7, ok);
+	cr_expect_eq(rc, SW_EXIT_OK);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	cr_expect_eq(access(path, R_OK), 0);
+	remove_dir(a);
+	remove_dir(b);
+}
+
+Test(compare, error_names_the_file, .init = cr_redirect_stderr)
+{
+	const char *paths[] = { "/nonexistent/switch-A", "/nonexistent/switch-B" };
+	char err[1024] = "";
+
+	cr_expect_null(compare_load(paths, 2, err, sizeof(err)));
+	cr_expect(strstr(err, "/nonexistent/switch-A"), "%s", err);
+	cr_expect_null(compare_load(paths, 1, err, sizeof(err)));
+}
