@@ -25,7 +25,7 @@ LDLIBS  := -linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm
 # Debian packages the build, the run and the tests need.
 PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterion-dev \
 	libinih-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox iproute2 util-linux \
-	procps python3
+	procps python3 curl prometheus prometheus-node-exporter
 
 MPI_SRC  := src/engine.c src/main.c
 CORE_SRC := $(filter-out $(MPI_SRC),$(wildcard src/*.c))
@@ -33,7 +33,8 @@ CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test mpi-test fabric-test bench plot install clean test-asan
+.PHONY: all setup run test unit-test mpi-test health-test fabric-test bench plot install clean test-asan \
+	fuzz fuzz-build test-fuzz-replay test-valgrind drills
 
 all: build/swstress
 
@@ -76,13 +77,16 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test mpi-test fabric-test
+	$(MAKE) unit-test mpi-test health-test fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh
+
+health-test: build/swstress
+	sh tests/health/run_tests.sh
 
 fabric-test: build/swstress
 	sh tests/fabric/run_tests.sh
@@ -101,6 +105,44 @@ test-asan:
 	$(MAKE) BUILD=build/asan build/asan/unit_tests \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	ASAN_OPTIONS=detect_leaks=1 ./build/asan/unit_tests --jobs 1
+
+# Fuzzing with clang's libFuzzer (tests/fuzz/): `make fuzz` builds the
+# targets with ASan+UBSan in build/fuzz/ and runs each for FUZZ_SECONDS at
+# nice 19, then merges new inputs into tests/fuzz/corpus/TARGET/. Crashes
+# land in tests/fuzz/crashes/TARGET/. `make test-fuzz-replay` feeds the
+# committed corpus to the same entry points built with the normal compiler
+# (fast; no clang needed).
+FUZZ_TARGETS := config results
+FUZZ_SECONDS ?= 600
+FUZZ_CFLAGS  := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+
+fuzz-build:
+	$(MAKE) BUILD=build/fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" build/fuzz/libswstress.a
+	$(MAKE) $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c build/fuzz/libswstress.a
+	clang $(subst fuzzer-no-link,fuzzer,$(FUZZ_CFLAGS)) -std=c11 -D_GNU_SOURCE -Iinclude -o $@ $< \
+		build/fuzz/libswstress.a $(LDLIBS)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+$(BUILD)/fuzz_replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libswstress.a
+	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libswstress.a $(LDLIBS)
+
+test-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
+	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+
+# A 2-rank run under valgrind memcheck; MPICH/UCX internals suppressed
+# (tests/valgrind/mpich-ucx.supp). Fails on any error in swstress's code.
+test-valgrind: build/swstress
+	sh tests/valgrind/run.sh
+
+# Fault drills: stalled rank, killed rank, unwritable output, full disk,
+# truncated results folder. Prints "N passed, N failed".
+drills: build/swstress
+	sh tests/drills/run.sh
 
 install: build/swstress
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs

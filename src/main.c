@@ -20,6 +20,8 @@
 #include "commands.h"
 #include "config.h"
 #include "engine.h"
+#include "health.h"
+#include "history.h"
 #include "plan.h"
 #include "plot.h"
 #include "report.h"
@@ -45,10 +47,17 @@ static void usage(FILE *f)
 	      "  report RESULT [key=value ...] [--format F]   recompute every statistic from\n"
 	      "      samples.csv (e.g. confidence=0.99 alpha=0.01) and print the report\n"
 	      "  plot RESULT [--svg]             render the charts of a results folder\n"
-	      "  compare RESULT_A RESULT_B [...] [--output DIR]  switches side by side\n"
-	      "  judge RESULT --baseline PATH    health verdict of saved results (Nagios codes)\n"
-	      "  check -c FILE --baseline PATH   run the sweep, then judge it (under mpiexec)\n"
-	      "  history [--since DATE] [--format table|csv]   past runs and verdicts\n"
+	      "      --history FILE  history database (default OUTPUT/history.sqlite); --no-history\n"
+	      "  compare RESULT_A RESULT_B [...] [--output DIR] [--no-plot]  switches side by\n"
+	      "      side: medians, %worse, Mann-Whitney p; compare.md, compare.json, charts\n"
+	      "  judge RESULT --baseline PATH [key=value ...]  health verdict of saved results\n"
+	      "      (Nagios codes and perfdata); --prom FILE (node_exporter textfile),\n"
+	      "      --json, --history FILE, --no-history; thresholds warn_drop, crit_drop,\n"
+	      "      warn_inflation, crit_inflation as keys\n"
+	      "  check -c FILE --baseline PATH [run and judge options]   run the sweep (under\n"
+	      "      mpiexec), then judge it; bounded by the deadline key; a second check\n"
+	      "      while one runs exits UNKNOWN at once\n"
+	      "  history [--since DATE] [--format table|csv] [--history FILE]   past runs\n"
 	      "  help, --help, -h                this text;  --version  the version\n"
 	      "\n"
 	      "example:\n"
@@ -69,7 +78,10 @@ static void usage(FILE *f)
 /* Options shared by run, plan and report.                            */
 
 struct opts {
+	bool check;                /* set by the caller: accept check's options */
 	const char *config;
+	const char *history;       /* --history FILE */
+	bool no_history;
 	int nranks;
 	int format;
 	bool progress, no_plot, svg;
@@ -107,7 +119,15 @@ static int parse_args(int argc, char **argv, int first, struct opts *o, struct s
 			o->format = report_format_find(argv[++i]);
 			if (o->format < 0)
 				return sw_fail(err, errlen, "option --format: '%s' is not table or classic", argv[i]);
-		} else if (!strcmp(a, "--progress"))
+		} else if (!strcmp(a, "--history") && i + 1 < argc)
+			o->history = argv[++i];
+		else if (!strcmp(a, "--no-history"))
+			o->no_history = true;
+		else if (o->check && (!strcmp(a, "--baseline") || !strcmp(a, "--prom")) && i + 1 < argc)
+			i++;       /* health_parse_args reads these */
+		else if (o->check && !strcmp(a, "--json"))
+			;
+		else if (!strcmp(a, "--progress"))
 			o->progress = true;
 		else if (!strcmp(a, "--no-plot"))
 			o->no_plot = true;
@@ -145,6 +165,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 
 struct run_ctx {
 	char dir[SW_PATH_MAX];     /* the .partial folder */
+	const struct health_opts *check;   /* check: judge after the sweep */
 	int format;
 	struct sw_analysis *a;     /* the last analysis, owned */
 	char *report;              /* its text, owned */
@@ -165,7 +186,13 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	ctx->report = report_string(r, ctx->a, ctx->format);
 	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err))) {
 		fprintf(stderr, "swstress: %s\n", err);
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+		MPI_Abort(MPI_COMM_WORLD, ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
+	}
+	/* check, ended early by the watchdog or the deadline: the verdict of
+	 * what is on disk (CRITICAL for the failed cell), before the abort. */
+	if (ctx->check && r->failure[0]) {
+		health_judge_dir(ctx->dir, ctx->check);
+		fflush(stdout);
 	}
 }
 
@@ -194,6 +221,16 @@ static int finalize(int code)
 	return code;
 }
 
+/* check: a backstop for hangs outside the engine's waits (start-up,
+ * clock synchronisation). The engine's own deadline comes first. */
+static void check_deadline_alarm(int sig)
+{
+	static const char msg[] = "SWSTRESS CRITICAL - deadline passed while starting or ending the check\n";
+	(void)sig;
+	(void)!write(1, msg, sizeof(msg) - 1);
+	_exit(SW_NAGIOS_CRITICAL);
+}
+
 /* Broadcast rank 0's status; all ranks return it. */
 static int agree(int status)
 {
@@ -203,16 +240,23 @@ static int agree(int status)
 
 static int render_charts(const char *dir, bool svg, bool after_run);
 
-static int cmd_run(int argc, char **argv)
+/*
+ * run and check: the sweep. check adds the health options, the lock, the
+ * deadline, Nagios exit codes, and the verdict at the end.
+ */
+static int sweep(int argc, char **argv, bool check)
 {
 	struct sw_config cfg;
-	struct opts o = { 0 };
+	struct opts o = { .check = check };
+	struct health_opts ho = { 0 };
 	struct sw_plan *plan = NULL;
 	struct sw_run *r = NULL;
 	struct engine_env env;
 	struct run_ctx ctx = { 0 };
-	char err[1024] = "", shared_msg[256] = "";
-	int rank, nranks, status = SW_EXIT_OK;
+	char err[1024] = "", shared_msg[256] = "", db[SW_PATH_MAX] = "";
+	int rank, nranks, status = SW_EXIT_OK, lock_fd = -1;
+	int bad = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_USAGE;
+	int failed = check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL;
 	bool shared = false;
 
 	MPI_Init(&argc, &argv);
@@ -221,25 +265,53 @@ static int cmd_run(int argc, char **argv)
 	g_rank = rank;
 	config_defaults(&cfg);
 	if (rank == 0) {
-		if (parse_args(argc, argv, 2, &o, &cfg, true, err, sizeof(err)) == 0)
-			plan = plan_create(&cfg, nranks, err, sizeof(err));
+		if (parse_args(argc, argv, 2, &o, &cfg, true, err, sizeof(err)) == 0 &&
+		    (!check || health_parse_args(argc, argv, 2, &ho, err, sizeof(err)) == 0)) {
+			if (check && !ho.baseline)
+				snprintf(err, sizeof(err), "check needs --baseline PATH (a results folder of a healthy run)");
+			else
+				plan = plan_create(&cfg, nranks, err, sizeof(err));
+		}
+		if (plan && !o.no_history) {
+			if (o.history)
+				snprintf(db, sizeof(db), "%s", o.history);
+			else
+				history_default_path(cfg.output, db, sizeof(db));
+		}
+		char lockdb[SW_PATH_MAX];
+
+		if (db[0])
+			snprintf(lockdb, sizeof(lockdb), "%s", db);
+		else
+			history_default_path(cfg.output, lockdb, sizeof(lockdb));
+		if (plan && check && health_lock(lockdb, &lock_fd, err, sizeof(err))) {
+			plan_free(plan);
+			plan = NULL;
+		}
 		if (!plan) {
-			fprintf(stderr, "swstress: %s\n", err);
-			status = SW_EXIT_USAGE;
+			if (check)
+				printf("SWSTRESS UNKNOWN - %s\n", err);
+			else
+				fprintf(stderr, "swstress: %s\n", err);
+			status = bad;
+		}
+		if (check && plan) {
+			signal(SIGALRM, check_deadline_alarm);
+			alarm((unsigned)cfg.deadline + 30);
 		}
 	}
 	if (agree(status))
-		return finalize(SW_EXIT_USAGE);
+		return finalize(bad);
 	MPI_Bcast(&cfg, sizeof(cfg), MPI_BYTE, 0, MPI_COMM_WORLD);
 	if (rank != 0 && !(plan = plan_create(&cfg, nranks, err, sizeof(err))))
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);   /* cannot happen: rank 0 made it */
+		MPI_Abort(MPI_COMM_WORLD, failed);   /* cannot happen: rank 0 made it */
 	if (rank == 0) {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		r = run_create(&cfg, plan, nranks);
 		if (!r)
-			MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+			MPI_Abort(MPI_COMM_WORLD, failed);
 		gmtime_r(&now, &tm);
 		strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 		results_folder_name(cfg.label, now, r->name, sizeof(r->name));
@@ -248,19 +320,21 @@ static int cmd_run(int argc, char **argv)
 	engine_setup(r, &cfg, &env, &shared, shared_msg, sizeof(shared_msg));
 	if (rank == 0) {
 		if (shared && !cfg.allow_shared_node) {
-			fprintf(stderr, "swstress: %s: %s; place one rank per node (mpiexec -ppn 1) or set "
-				"allow_shared_node = yes\n", config_where(&cfg, "allow_shared_node"), shared_msg);
-			status = SW_EXIT_USAGE;
-		} else if (results_begin(r, ctx.dir, sizeof(ctx.dir), err, sizeof(err))) {
+			snprintf(err, sizeof(err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
+				 "allow_shared_node = yes", config_where(&cfg, "allow_shared_node"), shared_msg);
+			status = bad;
+		} else if (results_begin(r, ctx.dir, sizeof(ctx.dir), err, sizeof(err)))
+			status = bad;
+		if (status && check)
+			printf("SWSTRESS UNKNOWN - %s\n", err);
+		else if (status)
 			fprintf(stderr, "swstress: %s\n", err);
-			status = SW_EXIT_USAGE;
-		}
 	}
 	if (agree(status)) {
 		run_free(r);
 		if (rank != 0)
 			plan_free(plan);
-		return finalize(SW_EXIT_USAGE);
+		return finalize(bad);
 	}
 	if (rank == 0) {
 		fprintf(stderr, "swstress: %d ranks, %d levels, %d cells, about %.0f s; writing %s\n", nranks,
@@ -273,27 +347,37 @@ static int cmd_run(int argc, char **argv)
 				"while waiting\n");
 	}
 	ctx.format = o.format;
+	ctx.check = check ? &ho : NULL;
 	struct engine_opts eo = {
 		.progress = o.progress || isatty(2), .level_done = level_done, .ctx = &ctx,
-		.fail_code = SW_EXIT_FAIL,
+		.fail_code = failed, .deadline = check ? cfg.deadline : 0,
 	};
 	engine_sweep(r, &cfg, plan, &env, &eo);
 	if (rank == 0) {
 		char final[SW_PATH_MAX];
 
 		level_done(r, plan->nlevels - 1, &ctx);   /* now marked complete */
-
 		if (results_finish(ctx.dir, final, sizeof(final), err, sizeof(err))) {
+			if (check)
+				printf("SWSTRESS UNKNOWN - %s\n", err);
 			fprintf(stderr, "swstress: %s\n", err);
-			status = SW_EXIT_FAIL;
+			status = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_FAIL;
+		} else if (check) {
+			alarm(0);
+			fprintf(stderr, "swstress: results in %s\n", final);
+			status = health_judge_dir(final, &ho);    /* prints, records history */
 		} else {
 			if (ctx.report)
 				fputs(ctx.report, stdout);
 			fflush(stdout);
 			fprintf(stderr, "swstress: results in %s\n", final);
+			if (db[0] && history_record_run(db, r, ctx.a, NULL, err, sizeof(err)))
+				fprintf(stderr, "swstress: warning: history: %s\n", err);
 			if (!o.no_plot)
 				render_charts(final, false, true);
 		}
+		fflush(stdout);
+		health_unlock(lock_fd);
 		analysis_free(ctx.a);
 		free(ctx.report);
 		run_free(r);
@@ -301,6 +385,16 @@ static int cmd_run(int argc, char **argv)
 		plan_free(plan);
 	}
 	return finalize(agree(status));
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	return sweep(argc, argv, false);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	return sweep(argc, argv, true);
 }
 
 /* ---------------------------------------------------------------- */
@@ -417,7 +511,8 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "run", cmd_run }, { "plan", cmd_plan }, { "report", cmd_report }, { "plot", cmd_plot },
-		{ "compare", compare_main },
+		{ "compare", compare_main }, { "judge", judge_main }, { "check", cmd_check },
+		{ "history", history_main },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

@@ -222,9 +222,42 @@ test_slow_rank_is_suspect() {
 	else fail "slow rank suspect port" "$TMP/out"; cat "$TMP/err" | tail -5; fi
 }
 
+# check: a healthy baseline, then a check against it; a stalled rank ends
+# the check CRITICAL within its deadline; a second check meanwhile exits
+# UNKNOWN at once.
+test_check() {
+	c=$(conf hbase "pairs = 1, 2" "sizes = 8" "patterns = stream" "hops = 50" "repetitions = 5")
+	timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > /dev/null 2> "$TMP/err"
+	base=$(folder hbase)
+	[ -n "$base" ] || { fail "check: baseline run" "$TMP/err"; return; }
+	timeout 60 $MPIEXEC -n 4 "$SW" check -c "$c" label=hcheck --baseline "$base" --prom "$TMP/sw.prom" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" -le 2 ] && grep -Eq "^SWSTRESS (OK|WARNING|CRITICAL) - .*\|" "$TMP/out" && grep -q "^swstress_check_status $rc$" "$TMP/sw.prom"; then
+		ok "check: Nagios status line with perfdata, exit $rc, Prometheus file agrees"
+	else fail "check: rc=$rc" "$TMP/out"; fi
+	c2=$(conf hstall "pairs = 1, 2" "sizes = 8" "patterns = stream" "hops = 50" "repetitions = 5" "timeout = 60" "deadline = 4")
+	start=$(date +%s)
+	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" check -c "$c2" --baseline "$base" > "$TMP/out" 2> "$TMP/err" &
+	pid=$!
+	sleep 1.5
+	timeout 20 $MPIEXEC -n 4 "$SW" check -c "$c2" --baseline "$base" > "$TMP/out2" 2> "$TMP/err2"
+	rc2=$?
+	wait $pid
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	if [ "$rc" = 2 ] && [ "$took" -le 15 ] && grep -q "^SWSTRESS CRITICAL" "$TMP/out" && grep -q "deadline" "$TMP/err" &&
+		! pgrep -f "swstress check -c $c2" > /dev/null; then
+		ok "check: a stalled rank ends the check CRITICAL in ${took}s (deadline 4 s), every rank gone"
+	else fail "check deadline: rc=$rc took=${took}s" "$TMP/out"; cat "$TMP/err" | tail -3; fi
+	if [ "$rc2" = 3 ] && grep -q "^SWSTRESS UNKNOWN - previous check still running (pid [0-9]*)" "$TMP/out2"; then
+		ok "check: a second check while one runs exits UNKNOWN at once"
+	else fail "check lock: rc=$rc2" "$TMP/out2"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
-test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect}"
+test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
+test_check}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

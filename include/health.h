@@ -1,0 +1,214 @@
+/*
+ * health.h - the nightly fabric health check: a verdict for a saved run
+ * against a baseline run taken earlier on a healthy fabric, as a Nagios
+ * plugin would give it, plus a Prometheus textfile and a JSON object.
+ * Used by `swstress judge RESULT --baseline PATH` (no MPI) and by
+ * `swstress check` (run, then judge the fresh folder on rank 0).
+ * MPI-free.
+ *
+ * What is compared. A cell of the judged run is compared with the cell of
+ * the baseline that has the same pattern, message size and load level
+ * (pairs), and the same hop count; when both runs chose their hops
+ * automatically (hops = auto) the hop count may differ, since per-hop
+ * latency and bandwidth do not depend on it. One metric per pattern:
+ * per-hop latency for pingpong, per-pair bandwidth for stream, bidir and
+ * any other pattern. Both come from the same sample time (bandwidth =
+ * bytes / time), so judging both would count one slowdown twice.
+ *
+ * For each compared cell: change = (median now / median baseline - 1) *
+ * 100 on the raw samples, its percentile bootstrap CI
+ * (stats_bootstrap_ratio_ci, the judged run's confidence, bootstrap count
+ * and a seed from its seed and the cell) and a two-sided Mann-Whitney p
+ * (stats_mann_whitney). The degradation is the change for latency
+ * (inflation) and minus the change for bandwidth (drop). A cell is
+ * CRITICAL when p < alpha and the degradation >= crit_inflation /
+ * crit_drop, WARNING when p < alpha and it is >= warn_inflation /
+ * warn_drop, OK otherwise: a large but not significant change (noise) and a
+ * significant but small one are both OK. Thresholds and alpha come from
+ * the judged run's config.
+ *
+ * The verdict is the worst of, in the order OK < UNKNOWN < WARNING <
+ * CRITICAL (real evidence of a fault outranks "could not tell"):
+ *   - each compared cell's status;
+ *   - CRITICAL when a cell of the judged run failed (watchdog: a port
+ *     stopped answering);
+ *   - WARNING for a suspect port (analysis_run's outlier hosts) that the
+ *     baseline did not have; a suspect the baseline had too is listed but
+ *     does not raise the status;
+ *   - UNKNOWN for a cell of either run that has no partner in the other
+ *     (other sizes, patterns, levels, hop counts; too few samples) and for
+ *     a baseline taken on other hosts or with the hosts in another order
+ *     (then the pairs ran over other cables): the line says which, the
+ *     cells that can be compared are still judged;
+ *   - UNKNOWN alone, with one line, when nothing can be judged: bad
+ *     arguments, a judged run or baseline that is missing, unreadable or
+ *     corrupt, no cell in common.
+ *
+ * Nagios output (stdout): the status line
+ *   SWSTRESS CRITICAL - 16 nodes 64KiB stream: bandwidth -31.2% [-34.0,-28.1] vs baseline; suspect port node07 | PERFDATA
+ * then detail lines (worst cells first, suspect ports, cells not compared,
+ * notes). Performance data, one item per compared cell and metric:
+ *   'pct_st_64KiB_n16'=31.2%;~:10;~:25;;    degradation, warn/crit ranges
+ *   'us_pp_8B_n16'=3.21us;;;0;              per-hop latency median now
+ *   'MBps_st_64KiB_n16'=812.3;;;0;          per-pair bandwidth median now
+ *   'cells_critical'=1;;;0;12  'cells_warning'=0;;;0;12  'suspects'=1;;;0;
+ * Labels are unique in their first 19 characters (a label that would not
+ * be falls back to pct_cellN). A hop count joins the label (_h1000) when
+ * the run has several. Perfdata beyond about 3,000 characters moves to a
+ * second "| ..." line after the details, as the plugin format allows.
+ *
+ * Prometheus textfile (--prom FILE, node_exporter textfile collector; no
+ * timestamps; written to a temporary name in the same folder, renamed):
+ *   swstress_check_status                       0 OK .. 3 UNKNOWN
+ *   swstress_last_run_timestamp_seconds         start of the judged run
+ *   swstress_latency_seconds{pattern,size_bytes,nodes[,hops],stat}
+ *   swstress_bandwidth_bytes_per_second{pattern,size_bytes,nodes[,hops],stat}
+ *        stat = median, ci_lo, ci_hi (median CI), baseline_median
+ *   swstress_change_percent{pattern,size_bytes,nodes[,hops],metric,stat}
+ *        metric = latency|bandwidth, stat = estimate, ci_lo, ci_hi
+ *   swstress_change_p_value{pattern,size_bytes,nodes[,hops],metric}
+ *   swstress_cell_status{pattern,size_bytes,nodes[,hops]}
+ *   swstress_suspect_port{host}                 1 suspect, 0 not (every host)
+ *   swstress_cells{state}                       compared, not_compared,
+ *                                               warning, critical
+ * The hops label is present only when the run lists several hop counts.
+ */
+#ifndef HEALTH_H
+#define HEALTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analysis.h"
+#include "run.h"
+#include "sw.h"
+
+enum health_metric {
+	HEALTH_LATENCY = 0,     /* per-hop latency, s; worse = higher  */
+	HEALTH_BANDWIDTH = 1,   /* per-pair bandwidth, B/s; worse = lower */
+};
+
+/* A median with its order-statistics CI (NaN when absent). */
+struct health_est {
+	size_t n;
+	double median, lo, hi;
+};
+
+/* One cell of the judged run, or a baseline cell the judged run lacks
+ * (then cell = -1). */
+struct health_cell {
+	int cell, base_cell;            /* indices, -1 when absent */
+	int pattern, pairs, nodes;
+	uint64_t size;
+	long hops;
+	int metric;                     /* enum health_metric */
+	bool compared;
+	struct health_est lat, bw;      /* judged run */
+	struct health_est base_lat, base_bw;
+	double change, lo, hi;          /* %, of the metric, signed; CI */
+	double p;                       /* Mann-Whitney */
+	double degradation;             /* %, inflation or drop: > 0 is worse */
+	int status;                     /* enum sw_nagios (OK when not compared) */
+	char why[96];                   /* not compared: the reason */
+};
+
+struct health_suspect {
+	char host[SW_HOST_MAX];
+	int flagged, cells;
+	bool in_baseline;               /* the baseline flagged it too */
+};
+
+struct health_verdict {
+	int status;                     /* enum sw_nagios */
+	char summary[1024];             /* status line text after "SWSTRESS X - " */
+	char run[128], baseline[128];   /* run names */
+	char run_path[SW_PATH_MAX], baseline_path[SW_PATH_MAX];
+	char started[32];               /* judged run start, "" if unknown */
+	double warn_drop, crit_drop, warn_inflation, crit_inflation;
+	double alpha, confidence;
+	int nhops;                      /* hop counts of the judged run's config */
+	int ncells;
+	struct health_cell *cell;       /* judged cells in run order, then
+	                                 * baseline-only cells */
+	int ncompared, nmissing, nwarning, ncritical, nfailed;
+	int nsuspects;
+	struct health_suspect *suspect;
+	char notes[4][256];             /* hosts mismatch, incomplete run, ... */
+	int nnotes;
+};
+
+/* Command-line options of judge and check. Pointers into argv. */
+struct health_opts {
+	const char *result;             /* judge's RESULT (first positional) */
+	const char *baseline;           /* --baseline PATH */
+	const char *prom;               /* --prom FILE */
+	const char *history;            /* --history FILE; NULL: default */
+	bool json;                      /* --json */
+	bool no_history;                /* --no-history */
+	const char *sets[32];           /* key=value words: judge applies them
+	                                 * on top of the judged run's config
+	                                 * (crit_drop=20 alpha=0.01) */
+	int nsets;
+};
+
+/* "OK", "WARNING", "CRITICAL", "UNKNOWN" ("UNKNOWN" when out of range). */
+const char *health_status_name(int status);
+
+/* Parse argv[first..] into o (zeroed first). Knows --baseline PATH,
+ * --prom FILE, --json, --history FILE, --no-history; skips what run
+ * takes (-c/--config FILE, --label L, --format F, --progress, --no-plot)
+ * and collects key=value words into o->sets. The first other word is
+ * o->result; a second one, or any other option, is an error. 0 or -1 with a message in err. */
+int health_parse_args(int argc, char **argv, int first, struct health_opts *o,
+		      char *err, size_t errlen);
+
+/* The verdict of run r (analysis a, may be NULL) against baseline base
+ * (analysis ba, may be NULL); r and base must not be NULL. Pure: prints
+ * nothing. NULL on ENOMEM. */
+struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
+				    const struct sw_run *base, const struct sw_analysis *ba);
+
+/* A verdict of UNKNOWN that says why, with the judged run's cells (not
+ * compared) and suspects when r (and a) are not NULL. NULL on ENOMEM. */
+struct health_verdict *health_verdict_unknown(const struct sw_run *r, const struct sw_analysis *a,
+					      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void health_verdict_free(struct health_verdict *v);
+
+/* The performance data of v on one line (no leading '|'); 0, or -1 when
+ * buf was too small (then it holds whole items only). */
+int health_perfdata(const struct health_verdict *v, char *buf, size_t len);
+
+/* The plugin output: status line with perfdata, detail lines. */
+void health_print_nagios(FILE *f, const struct health_verdict *v);
+
+/* The verdict as one JSON object on one line. 0 or -1 (ENOMEM, I/O). */
+int health_print_json(FILE *f, const struct health_verdict *v);
+
+/* Write the Prometheus textfile (see above) for verdict v; r (may be
+ * NULL) gives the host list for swstress_suspect_port. 0 or -1 with
+ * "PATH: reason" in err. */
+int health_write_prom(const char *path, const struct sw_run *r, const struct health_verdict *v,
+		      char *err, size_t errlen);
+
+/* Judge a results folder (or its run.json) against o->baseline: print the
+ * Nagios output (or --json) on stdout, write o->prom, record the run and
+ * the verdict in the history (o->history, or history.sqlite in the folder
+ * that holds result_dir; not with no_history). A history or prom failure
+ * is a warning on stderr and does not change the status. Returns the
+ * Nagios status. */
+int health_judge_dir(const char *result_dir, const struct health_opts *o);
+
+/* The history database a check uses: o->history, or OUTPUT/history.sqlite. */
+void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len);
+
+/* Take the check lock: flock(LOCK_EX | LOCK_NB) on HISTORY_DB.lock, which
+ * then holds our pid. Returns 0 with the open descriptor in *fd, or -1
+ * with "previous check still running (pid N)" when another process holds
+ * it (at once, no waiting), or another reason. The lock lives as long as
+ * the descriptor; health_unlock closes it. */
+int health_lock(const char *history_db, int *fd, char *err, size_t errlen);
+void health_unlock(int fd);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * history.h - the history database of runs and checks (SQLite), and the
+ * `swstress history` command that lists it. MPI-free.
+ *
+ * Every run (history_record_run) and every check or judge
+ * (history_record_check) appends to one database, by default
+ * OUTPUT/history.sqlite (results/history.sqlite). Recording the same run
+ * again (check = run, then judge) replaces its cells and keeps its
+ * checks. WAL mode, a 5 s busy timeout, prepared statements only: host
+ * names, labels and command lines are bound as data, never pasted into
+ * SQL. The schema is versioned with PRAGMA user_version
+ * (HISTORY_SCHEMA_VERSION); an older database is upgraded on open, a
+ * newer one refused.
+ *
+ * Schema 1 (units SI: seconds, bytes per second; times ISO 8601 UTC):
+ *   runs(id, name UNIQUE, label, started, recorded, tool_version,
+ *        mpi_version, command_line, nranks, hosts (JSON array), complete,
+ *        failure, duration_s, config (JSON))
+ *   cells(run_id, cell, level, nodes, pairs, pattern, size_bytes, hops, n,
+ *        stop, lat_median_s, lat_lo_s, lat_hi_s, lat_p99_s, bw_median_Bps,
+ *        bw_lo_Bps, bw_hi_Bps, lat_infl_pct, bw_drop_pct)
+ *        (the changes against the run's own least-loaded level)
+ *   suspects(run_id, host, flagged, cells)
+ *   checks(id, run_id, checked, baseline, status, verdict, summary)
+ *        (status 0..3 as Nagios, verdict its name)
+ *   check_cells(check_id, cell, pattern, size_bytes, nodes, hops, metric,
+ *        compared, change_pct, lo, hi, p, status, base_lat_median_s,
+ *        base_lat_lo_s, base_lat_hi_s, base_bw_median_Bps, base_bw_lo_Bps,
+ *        base_bw_hi_Bps, reason)
+ *
+ * `swstress history --format csv` prints one row per run and cell, oldest
+ * first, for plot/trend.gp (columns documented in history_write_csv).
+ */
+#ifndef HISTORY_H
+#define HISTORY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "analysis.h"
+#include "run.h"
+
+#define HISTORY_SCHEMA_VERSION 1
+
+struct health_verdict;
+
+/* OUTPUT/history.sqlite into buf. */
+void history_default_path(const char *output, char *buf, size_t len);
+
+/* Record run r (analysis a, may be NULL: no cell summaries then) in db,
+ * creating db if needed. verdict is NULL for a plain run; otherwise a
+ * check row is added with it as summary and its status read from it:
+ * "OK", "WARNING", "CRITICAL" or "UNKNOWN", alone or after "SWSTRESS "
+ * (anything else: UNKNOWN). 0 or -1 with "DB: reason" in err. */
+int history_record_run(const char *db, const struct sw_run *r, const struct sw_analysis *a,
+		       const char *verdict, char *err, size_t errlen);
+
+/* Record run r and the full verdict v of a check (per-cell changes, the
+ * baseline's CIs). 0 or -1 with "DB: reason" in err. */
+int history_record_check(const char *db, const struct sw_run *r, const struct sw_analysis *a,
+			 const struct health_verdict *v, char *err, size_t errlen);
+
+/* One run as listed, with the latest check of it. */
+struct history_run {
+	long long id;
+	char name[128], label[64], started[32];
+	int nranks, ncells;
+	bool complete;
+	int status;            /* latest check's Nagios status, -1 if none */
+	char verdict[16];      /* its name, "-" if none */
+	char summary[1024];    /* its summary, "" if none */
+};
+
+/* Runs started at or after since (NULL or "": all), oldest first, into
+ * *out (malloc'ed, caller frees). 0 or -1 with "DB: reason" in err (a
+ * missing database is an error: this never creates one). */
+int history_list(const char *db, const char *since, struct history_run **out, size_t *n,
+		 char *err, size_t errlen);
+
+/* The schema version of db (PRAGMA user_version). -1 with err. */
+int history_schema_version(const char *db, char *err, size_t errlen);
+
+/* Check a --since value: YYYY-MM-DD, optionally followed by THH:MM[:SS][Z].
+ * true when valid. */
+bool history_since_valid(const char *s);
+
+/* The CSV for plot/trend.gp, one row per run and cell, oldest run first:
+ *   started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,
+ *   lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,
+ *   base_lat_median_us,base_lat_lo_us,base_lat_hi_us,
+ *   base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,
+ *   change_pct,cell_status,status,verdict
+ * base_* and change_pct come from the run's latest check (NaN without
+ * one), cell_status and status are Nagios codes (-1 without a check). A
+ * first "# swstress history ..." comment line. 0 or -1 with err. */
+int history_write_csv(FILE *f, const char *db, const char *since, char *err, size_t errlen);
+
+/* The table: runs with their verdicts, then the trend of each cell (pattern,
+ * size, nodes): runs, first and last median, change, min and max, of the
+ * per-hop latency for pingpong and per-pair bandwidth otherwise. */
+int history_write_table(FILE *f, const char *db, const char *since, char *err, size_t errlen);
+
+#endif

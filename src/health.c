@@ -1,0 +1,1364 @@
+/*
+ * health.c - the health verdict of a run against a baseline, and its
+ * outputs: Nagios plugin text and perfdata, JSON, Prometheus textfile; the
+ * judge command and the check lock. See health.h for the rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "commands.h"
+#include "config.h"
+#include "health.h"
+#include "history.h"
+#include "pattern.h"
+#include "results.h"
+#include "stats.h"
+
+#define PERF_LABEL_UNIQUE 19    /* Nagios graphers keep 19 characters */
+#define PERF_FIRST_LINE 3000    /* perfdata kept on the status line */
+#define DETAIL_CELLS 20         /* cells listed in the details */
+
+const char *health_status_name(int status)
+{
+	static const char *const names[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+
+	return status >= 0 && status <= 3 ? names[status] : "UNKNOWN";
+}
+
+/* Severity for combining: OK < UNKNOWN < WARNING < CRITICAL. */
+static int severity(int status)
+{
+	switch (status) {
+	case SW_NAGIOS_OK: return 0;
+	case SW_NAGIOS_UNKNOWN: return 1;
+	case SW_NAGIOS_WARNING: return 2;
+	case SW_NAGIOS_CRITICAL: return 3;
+	}
+	return 1;
+}
+
+static int worse(int a, int b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+/* ---------------------------------------------------------------- */
+/* Arguments                                                          */
+
+int health_parse_args(int argc, char **argv, int first, struct health_opts *o,
+		      char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	for (int i = first; i < argc; i++) {
+		const char *a = argv[i];
+		bool has_next = i + 1 < argc;
+
+		if (!strcmp(a, "--baseline") || !strcmp(a, "--prom") || !strcmp(a, "--history")) {
+			if (!has_next || !argv[i + 1][0])
+				return sw_fail(err, errlen, "option %s needs a value", a);
+			const char *val = argv[++i];
+
+			if (!strcmp(a, "--baseline"))
+				o->baseline = val;
+			else if (!strcmp(a, "--prom"))
+				o->prom = val;
+			else
+				o->history = val;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--no-history")) {
+			o->no_history = true;
+		} else if (!strcmp(a, "-c") || !strcmp(a, "--config") || !strcmp(a, "--label") ||
+			   !strcmp(a, "--format")) {
+			if (!has_next)
+				return sw_fail(err, errlen, "option %s needs a value", a);
+			i++;   /* run's option: its value is run's business */
+		} else if (!strcmp(a, "--progress") || !strcmp(a, "--no-plot")) {
+			continue;
+		} else if (a[0] == '-' && a[1]) {
+			return sw_fail(err, errlen, "unknown option '%s' (see swstress --help)", a);
+		} else if (strchr(a, '=')) {
+			if (o->nsets >= (int)(sizeof(o->sets) / sizeof(o->sets[0])))
+				return sw_fail(err, errlen, "too many key=value words");
+			o->sets[o->nsets++] = a;
+		} else if (!o->result) {
+			o->result = a;
+		} else {
+			return sw_fail(err, errlen, "unexpected argument '%s' (one results folder only)", a);
+		}
+	}
+	return 0;
+}
+
+void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len)
+{
+	if (o && o->history)
+		snprintf(buf, len, "%s", o->history);
+	else
+		history_default_path(output && output[0] ? output : "results", buf, len);
+}
+
+/* ---------------------------------------------------------------- */
+/* The verdict                                                        */
+
+/* Valid samples of cell c: per-hop latency and bandwidth into malloc'ed
+ * arrays. 0 or -1 on ENOMEM. */
+static int cell_values(const struct sw_run *r, int c, double **lat, double **bw, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, c, &first), k = 0;
+	int pairs = run_cell_pairs(r, c);
+
+	*lat = malloc((cnt ? cnt : 1) * sizeof(double));
+	*bw = malloc((cnt ? cnt : 1) * sizeof(double));
+	if (!*lat || !*bw) {
+		free(*lat);
+		free(*bw);
+		*lat = *bw = NULL;
+		return -1;
+	}
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+
+		if (!(s->seconds > 0) || !isfinite(s->seconds) || s->pair < 0 || s->pair >= pairs || s->rep < 0)
+			continue;
+		(*lat)[k] = run_sample_latency(r, s);
+		(*bw)[k] = run_sample_bandwidth(r, s);
+		if (isfinite((*lat)[k]) && isfinite((*bw)[k]))
+			k++;
+	}
+	*n = k;
+	return 0;
+}
+
+static void est_of(const double *x, size_t n, double confidence, struct health_est *e)
+{
+	struct stats_summary s;
+
+	e->n = n;
+	e->median = e->lo = e->hi = NAN;
+	if (n && stats_summarize(x, n, confidence, &s) == 0) {
+		e->median = s.median;
+		e->lo = s.med_lo;
+		e->hi = s.med_hi;
+	}
+}
+
+static void cell_key(struct health_cell *hc, const struct sw_run *r, int c)
+{
+	const struct sw_cell *pc = &r->plan->cell[c];
+
+	hc->pattern = pc->pattern;
+	hc->size = pc->size;
+	hc->hops = pc->hops;
+	hc->pairs = run_cell_pairs(r, c);
+	hc->nodes = 2 * hc->pairs;
+	hc->metric = pc->pattern == PAT_PINGPONG ? HEALTH_LATENCY : HEALTH_BANDWIDTH;
+}
+
+static void cell_blank(struct health_cell *hc)
+{
+	memset(hc, 0, sizeof(*hc));
+	hc->cell = hc->base_cell = -1;
+	hc->lat.median = hc->lat.lo = hc->lat.hi = NAN;
+	hc->bw = hc->base_lat = hc->base_bw = hc->lat;
+	hc->change = hc->lo = hc->hi = hc->p = hc->degradation = NAN;
+	hc->status = SW_NAGIOS_OK;
+}
+
+static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
+{
+	const struct sw_cell *x = &r->plan->cell[c], *y = &b->plan->cell[bc];
+
+	return x->pattern == y->pattern && x->size == y->size && run_cell_pairs(r, c) == run_cell_pairs(b, bc);
+}
+
+/* The baseline cell for cell c of r, or -1 (used[] marks taken ones). */
+static int match_cell(const struct sw_run *r, int c, const struct sw_run *b, const bool *used)
+{
+	int cand = -1, ncand = 0, nself = 0;
+
+	for (int bc = 0; bc < b->plan->ncells; bc++) {
+		if (used[bc] || !same_shape(r, c, b, bc))
+			continue;
+		if (b->plan->cell[bc].hops == r->plan->cell[c].hops)
+			return bc;
+		cand = bc;
+		ncand++;
+	}
+	/* hops = auto on both sides: the hop count is the engine's choice. */
+	if (r->cfg.nhops != 0 || b->cfg.nhops != 0 || ncand != 1)
+		return -1;
+	for (int o = 0; o < r->plan->ncells; o++)
+		nself += same_shape(r, o, r, c);
+	return nself == 1 ? cand : -1;
+}
+
+/* Why cell c of r has no partner in b. */
+static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b, char *buf, size_t len)
+{
+	const struct sw_cell *x = &r->plan->cell[c];
+	bool pat = false, size = false, level = false;
+	char s[32];
+
+	for (int bc = 0; bc < b->plan->ncells; bc++) {
+		pat |= b->plan->cell[bc].pattern == x->pattern;
+		size |= b->plan->cell[bc].size == x->size;
+		level |= run_cell_pairs(b, bc) == run_cell_pairs(r, c);
+	}
+	config_format_size(x->size, s, sizeof(s));
+	if (!pat)
+		snprintf(buf, len, "pattern %s not in baseline", pattern_name(x->pattern));
+	else if (!size)
+		snprintf(buf, len, "size %s not in baseline", s);
+	else if (!level)
+		snprintf(buf, len, "%d nodes not in baseline", 2 * run_cell_pairs(r, c));
+	else
+		snprintf(buf, len, "%ld hops not in baseline", x->hops);
+}
+
+static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
+			 const double *y, size_t ny)
+{
+	const struct sw_config *cfg = &r->cfg;
+	double u, p, lo, hi, mx, my;
+	uint64_t seed = cfg->seed ^ ((uint64_t)(hc->cell + 1) * 0x9e3779b97f4a7c15ULL) ^ 0x6865616c7468ULL;
+	double warn, crit;
+
+	mx = stats_median(x, nx);
+	my = stats_median(y, ny);
+	if (!(my > 0) || !isfinite(mx)) {
+		snprintf(hc->why, sizeof(hc->why), "baseline median is not positive");
+		return;
+	}
+	hc->compared = true;
+	hc->change = (mx / my - 1.0) * 100.0;
+	if (stats_bootstrap_ratio_ci(x, nx, y, ny, cfg->bootstrap >= 2 ? cfg->bootstrap : 2000,
+				     cfg->confidence, seed, &lo, &hi) == 0) {
+		hc->lo = lo;
+		hc->hi = hi;
+	}
+	if (stats_mann_whitney(x, nx, y, ny, &u, &p) == 0)
+		hc->p = p;
+	hc->degradation = hc->metric == HEALTH_LATENCY ? hc->change : -hc->change;
+	warn = hc->metric == HEALTH_LATENCY ? cfg->warn_inflation : cfg->warn_drop;
+	crit = hc->metric == HEALTH_LATENCY ? cfg->crit_inflation : cfg->crit_drop;
+	hc->status = SW_NAGIOS_OK;
+	if (hc->p < cfg->alpha) {
+		if (hc->degradation >= crit)
+			hc->status = SW_NAGIOS_CRITICAL;
+		else if (hc->degradation >= warn)
+			hc->status = SW_NAGIOS_WARNING;
+	}
+}
+
+static struct health_verdict *verdict_new(const struct sw_run *r, size_t ncells)
+{
+	struct health_verdict *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v->cell = calloc(ncells ? ncells : 1, sizeof(*v->cell));
+	if (!v->cell) {
+		free(v);
+		return NULL;
+	}
+	v->status = SW_NAGIOS_OK;
+	if (r) {
+		snprintf(v->run, sizeof(v->run), "%s", r->name);
+		snprintf(v->started, sizeof(v->started), "%s", r->started);
+		v->warn_drop = r->cfg.warn_drop;
+		v->crit_drop = r->cfg.crit_drop;
+		v->warn_inflation = r->cfg.warn_inflation;
+		v->crit_inflation = r->cfg.crit_inflation;
+		v->alpha = r->cfg.alpha;
+		v->confidence = r->cfg.confidence;
+		v->nhops = r->cfg.nhops;
+	}
+	return v;
+}
+
+static void add_note(struct health_verdict *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void add_note(struct health_verdict *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (v->nnotes >= (int)(sizeof(v->notes) / sizeof(v->notes[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(v->notes[v->nnotes++], sizeof(v->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+static int fill_suspects(struct health_verdict *v, const struct sw_analysis *a, const struct sw_analysis *ba)
+{
+	if (!a || a->nsuspects <= 0)
+		return 0;
+	v->suspect = calloc((size_t)a->nsuspects, sizeof(*v->suspect));
+	if (!v->suspect)
+		return -1;
+	for (int i = 0; i < a->nsuspects; i++) {
+		struct health_suspect *s = &v->suspect[v->nsuspects++];
+
+		snprintf(s->host, sizeof(s->host), "%s", a->suspect[i].host);
+		s->flagged = a->suspect[i].flagged;
+		s->cells = a->suspect[i].cells;
+		for (int j = 0; ba && j < ba->nsuspects; j++)
+			s->in_baseline |= !strcmp(ba->suspect[j].host, s->host);
+	}
+	return 0;
+}
+
+/* "16 nodes 64KiB stream" (+ " 1000 hops" when the run has several). */
+static void cell_name(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
+{
+	char s[32];
+
+	config_format_size(hc->size, s, sizeof(s));
+	if (v->nhops > 1)
+		snprintf(buf, len, "%d nodes %s %s %ld hops", hc->nodes, s, pattern_name(hc->pattern), hc->hops);
+	else
+		snprintf(buf, len, "%d nodes %s %s", hc->nodes, s, pattern_name(hc->pattern));
+}
+
+static const char *metric_name(int m)
+{
+	return m == HEALTH_LATENCY ? "latency" : "bandwidth";
+}
+
+/* "bandwidth -31.2% [-34.0,-28.1]" */
+static void change_text(const struct health_cell *hc, char *buf, size_t len)
+{
+	if (isfinite(hc->lo) && isfinite(hc->hi))
+		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", metric_name(hc->metric), hc->change, hc->lo, hc->hi);
+	else
+		snprintf(buf, len, "%s %+.1f%%", metric_name(hc->metric), hc->change);
+}
+
+/* Order key: failed cells, then by status severity, then by how far
+ * beyond its critical threshold. */
+static double rank_key(const struct health_verdict *v, const struct health_cell *hc)
+{
+	double crit;
+
+	if (hc->cell < 0)
+		return -2e9;
+	if (!hc->compared)
+		return hc->status == SW_NAGIOS_CRITICAL ? 1e9 : -1e9;
+	crit = hc->metric == HEALTH_LATENCY ? v->crit_inflation : v->crit_drop;
+	return severity(hc->status) * 1e6 + (isfinite(hc->degradation) ? hc->degradation / (crit > 0 ? crit : 1) : 0);
+}
+
+static int cmp_rank(const void *pa, const void *pb, void *arg)
+{
+	const struct health_verdict *v = arg;
+	double a = rank_key(v, &v->cell[*(const int *)pa]), b = rank_key(v, &v->cell[*(const int *)pb]);
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	return *(const int *)pa - *(const int *)pb;
+}
+
+/* Indices of v's cells, worst first. malloc'ed, NULL on ENOMEM. */
+static int *worst_first(const struct health_verdict *v)
+{
+	int *idx = malloc((size_t)(v->ncells ? v->ncells : 1) * sizeof(int));
+
+	if (!idx)
+		return NULL;
+	for (int i = 0; i < v->ncells; i++)
+		idx[i] = i;
+	qsort_r(idx, (size_t)v->ncells, sizeof(int), cmp_rank, (void *)v);
+	return idx;
+}
+
+static void hosts_check(struct health_verdict *v, const struct sw_run *r, const struct sw_run *b)
+{
+	char only_r[200] = "", only_b[200] = "";
+	size_t nr = 0, nb = 0;
+	bool same = r->nranks == b->nranks;
+
+	for (int i = 0; same && i < r->nranks; i++)
+		same = !strcmp(r->host[i], b->host[i]);
+	if (same)
+		return;
+	for (int i = 0; i < r->nranks; i++) {
+		bool found = false, dup = false;
+
+		for (int j = 0; j < b->nranks && !found; j++)
+			found = !strcmp(r->host[i], b->host[j]);
+		for (int j = 0; j < i && !dup; j++)
+			dup = !strcmp(r->host[i], r->host[j]);
+		if (!found && !dup && nr < sizeof(only_r) - 1)
+			nr += (size_t)snprintf(only_r + nr, sizeof(only_r) - nr, "%s%s", nr ? ", " : "", r->host[i]);
+	}
+	for (int i = 0; i < b->nranks; i++) {
+		bool found = false, dup = false;
+
+		for (int j = 0; j < r->nranks && !found; j++)
+			found = !strcmp(b->host[i], r->host[j]);
+		for (int j = 0; j < i && !dup; j++)
+			dup = !strcmp(b->host[i], b->host[j]);
+		if (!found && !dup && nb < sizeof(only_b) - 1)
+			nb += (size_t)snprintf(only_b + nb, sizeof(only_b) - nb, "%s%s", nb ? ", " : "", b->host[i]);
+	}
+	v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	if (!nr && !nb && r->nranks == b->nranks)
+		add_note(v, "baseline has the same hosts in another rank order (pairs ran over other ports)");
+	else if (!nr && !nb)
+		add_note(v, "baseline has %d ranks on the same hosts, this run %d", b->nranks, r->nranks);
+	else
+		add_note(v, "baseline taken on other hosts:%s%s%s%s%s", nr ? " not in baseline: " : "", only_r,
+			 nr && nb ? ";" : "", nb ? " only in baseline: " : "", only_b);
+}
+
+/* The status line text once every cell is judged. */
+static void summarize(struct health_verdict *v, const struct health_cell *worst)
+{
+	char name[128], ch[128], sus[256] = "", buf[1024];
+	size_t ns = 0;
+	int nbad = v->ncritical + v->nwarning;
+
+	for (int i = 0; i < v->nsuspects && ns < sizeof(sus) - 1; i++)
+		ns += (size_t)snprintf(sus + ns, sizeof(sus) - ns, "%s%s", i ? ", " : "", v->suspect[i].host);
+	if (worst)
+		cell_name(v, worst, name, sizeof(name));
+	if (v->status == SW_NAGIOS_CRITICAL || v->status == SW_NAGIOS_WARNING) {
+		if (worst && worst->cell >= 0 && !worst->compared && worst->status == SW_NAGIOS_CRITICAL)
+			snprintf(buf, sizeof(buf), "%s: %s", name, worst->why);
+		else if (worst && worst->compared && worst->status == v->status) {
+			change_text(worst, ch, sizeof(ch));
+			snprintf(buf, sizeof(buf), "%s: %s vs baseline", name, ch);
+			if (nbad + v->nfailed > 1)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (+%d more cell%s)",
+					 nbad + v->nfailed - 1, nbad + v->nfailed - 1 == 1 ? "" : "s");
+		} else
+			snprintf(buf, sizeof(buf), "no cell beyond thresholds vs baseline");
+		if (ns)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; suspect port%s %s",
+				 v->nsuspects > 1 ? "s" : "", sus);
+	} else if (v->status == SW_NAGIOS_UNKNOWN) {
+		size_t n = 0;
+		int shown = 0;
+
+		buf[0] = '\0';
+		if (v->nmissing) {
+			n += (size_t)snprintf(buf, sizeof(buf), "%d cell%s not compared (", v->nmissing,
+					      v->nmissing == 1 ? "" : "s");
+			for (int i = 0; i < v->ncells && shown < 2 && n < sizeof(buf); i++) {
+				const struct health_cell *hc = &v->cell[i];
+
+				if (hc->compared || hc->status != SW_NAGIOS_OK || !hc->why[0])
+					continue;
+				cell_name(v, hc, name, sizeof(name));
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s: %s", shown ? "; " : "", name, hc->why);
+				shown++;
+			}
+			if (n < sizeof(buf))
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s)", v->nmissing > shown ? "; ..." : "");
+		}
+		for (int i = 0; i < v->nnotes && n < sizeof(buf); i++)
+			if (strncmp(v->notes[i], "baseline", 8) == 0)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", v->notes[i]);
+		if (n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, "%s%d compared cell%s OK", n ? "; " : "", v->ncompared,
+				 v->ncompared == 1 ? "" : "s");
+	} else {
+		snprintf(buf, sizeof(buf), "%d cell%s within thresholds vs baseline %s", v->ncompared,
+			 v->ncompared == 1 ? "" : "s", v->baseline);
+		if (worst && worst->compared) {
+			change_text(worst, ch, sizeof(ch));
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
+		}
+	}
+	snprintf(v->summary, sizeof(v->summary), "%s", buf);
+}
+
+struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
+				    const struct sw_run *base, const struct sw_analysis *ba)
+{
+	int nc = r->plan->ncells, nb = base->plan->ncells;
+	struct health_verdict *v = verdict_new(r, (size_t)nc + (size_t)nb);
+	bool *used = calloc((size_t)(nb ? nb : 1), sizeof(bool));
+	int *order = NULL;
+
+	if (!v || !used)
+		goto out_fail;
+	snprintf(v->baseline, sizeof(v->baseline), "%s", base->name);
+	stats_init();
+	for (int c = 0; c < nc; c++) {
+		struct health_cell *hc = &v->cell[v->ncells++];
+		double *lat = NULL, *bw = NULL, *blat = NULL, *bbw = NULL;
+		size_t n = 0, bn = 0;
+		int bc;
+
+		cell_blank(hc);
+		hc->cell = c;
+		cell_key(hc, r, c);
+		if (cell_values(r, c, &lat, &bw, &n))
+			goto out_fail;
+		est_of(lat, n, r->cfg.confidence, &hc->lat);
+		est_of(bw, n, r->cfg.confidence, &hc->bw);
+		bc = match_cell(r, c, base, used);
+		if (bc >= 0) {
+			used[bc] = true;
+			hc->base_cell = bc;
+			if (cell_values(base, bc, &blat, &bbw, &bn)) {
+				free(lat);
+				free(bw);
+				goto out_fail;
+			}
+			est_of(blat, bn, r->cfg.confidence, &hc->base_lat);
+			est_of(bbw, bn, r->cfg.confidence, &hc->base_bw);
+		}
+		if (r->cell[c].stop == SW_STOP_FAILED) {
+			snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
+			hc->status = SW_NAGIOS_CRITICAL;
+			v->nfailed++;
+		} else if (bc < 0) {
+			missing_reason(r, c, base, hc->why, sizeof(hc->why));
+			v->nmissing++;
+		} else if (n < 2 || bn < 2) {
+			if (n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
+				snprintf(hc->why, sizeof(hc->why), "not run");
+			else
+				snprintf(hc->why, sizeof(hc->why), "too few samples (%zu now, %zu in baseline)", n, bn);
+			v->nmissing++;
+		} else {
+			if (hc->metric == HEALTH_LATENCY)
+				compare_cell(hc, r, lat, n, blat, bn);
+			else
+				compare_cell(hc, r, bw, n, bbw, bn);
+			if (hc->compared) {
+				v->ncompared++;
+				v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
+				v->nwarning += hc->status == SW_NAGIOS_WARNING;
+			} else {
+				v->nmissing++;
+			}
+		}
+		v->status = worse(v->status, hc->status);
+		free(lat);
+		free(bw);
+		free(blat);
+		free(bbw);
+	}
+	for (int bc = 0; bc < nb; bc++) {
+		struct health_cell *hc;
+
+		if (used[bc])
+			continue;
+		hc = &v->cell[v->ncells++];
+		cell_blank(hc);
+		hc->base_cell = bc;
+		cell_key(hc, base, bc);
+		snprintf(hc->why, sizeof(hc->why), "in baseline, not in this run");
+		v->nmissing++;
+	}
+	if (v->nmissing)
+		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	hosts_check(v, r, base);
+	if (!r->complete)
+		add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
+	if (fill_suspects(v, a, ba))
+		goto out_fail;
+	for (int i = 0; i < v->nsuspects; i++)
+		if (!v->suspect[i].in_baseline)
+			v->status = worse(v->status, SW_NAGIOS_WARNING);
+	if (v->ncompared == 0 && v->nfailed == 0) {
+		v->status = SW_NAGIOS_UNKNOWN;
+		snprintf(v->summary, sizeof(v->summary), "no cell of %s can be compared with baseline %s "
+			 "(other patterns, sizes or levels?)", r->name, base->name);
+		goto out;
+	}
+	order = worst_first(v);
+	if (!order)
+		goto out_fail;
+	summarize(v, v->ncells ? &v->cell[order[0]] : NULL);
+	free(order);
+out:
+	free(used);
+	return v;
+
+out_fail:
+	free(used);
+	health_verdict_free(v);
+	return NULL;
+}
+
+struct health_verdict *health_verdict_unknown(const struct sw_run *r, const struct sw_analysis *a,
+					      const char *fmt, ...)
+{
+	struct health_verdict *v = verdict_new(r, r ? (size_t)r->plan->ncells : 0);
+	va_list ap;
+
+	if (!v)
+		return NULL;
+	v->status = SW_NAGIOS_UNKNOWN;
+	va_start(ap, fmt);
+	vsnprintf(v->summary, sizeof(v->summary), fmt, ap);
+	va_end(ap);
+	for (int c = 0; r && c < r->plan->ncells; c++) {
+		struct health_cell *hc = &v->cell[v->ncells++];
+		double *lat, *bw;
+		size_t n;
+
+		cell_blank(hc);
+		hc->cell = c;
+		cell_key(hc, r, c);
+		if (cell_values(r, c, &lat, &bw, &n) == 0) {
+			est_of(lat, n, r->cfg.confidence, &hc->lat);
+			est_of(bw, n, r->cfg.confidence, &hc->bw);
+			free(lat);
+			free(bw);
+		}
+	}
+	if (fill_suspects(v, a, NULL)) {
+		health_verdict_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void health_verdict_free(struct health_verdict *v)
+{
+	if (!v)
+		return;
+	free(v->cell);
+	free(v->suspect);
+	free(v);
+}
+
+/* ---------------------------------------------------------------- */
+/* Nagios output                                                      */
+
+/* The size the way labels want it: 8B, 64KiB, 1MiB. */
+static void label_base(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
+{
+	const char *pn = pattern_name(hc->pattern);
+	char s[32], hops[32] = "";
+
+	config_format_size(hc->size, s, sizeof(s));
+	if (v->nhops > 1)
+		snprintf(hops, sizeof(hops), "_h%ld", hc->hops);
+	snprintf(buf, len, "%.2s_%s_n%d%s", hc->pattern == PAT_PINGPONG ? "pp" : pn, s, hc->nodes, hops);
+}
+
+/* Perfdata labels so far, to keep the first 19 characters unique. */
+struct perf_state {
+	char (*seen)[PERF_LABEL_UNIQUE + 1];
+	int nseen, cap;
+};
+
+static bool label_taken(const struct perf_state *ps, const char *label)
+{
+	for (int i = 0; i < ps->nseen; i++)
+		if (!strncmp(ps->seen[i], label, PERF_LABEL_UNIQUE))
+			return true;
+	return false;
+}
+
+/* Append one item "'label'=value..." to buf (with a space before it when
+ * buf is not empty); the label falls back to fallback when its first 19
+ * characters are taken. Returns 0, or -1 when it did not fit (buf unchanged). */
+static int perf_add(struct perf_state *ps, char *buf, size_t len, const char *label,
+		    const char *fallback, const char *rest)
+{
+	size_t n = strlen(buf);
+	const char *l = label;
+	int w;
+
+	if (label_taken(ps, l))
+		l = fallback;
+	if (label_taken(ps, l))
+		return 0;   /* cannot happen with cell-numbered fallbacks */
+	w = snprintf(buf + n, len - n, "%s'%s'=%s", n ? " " : "", l, rest);
+	if (w < 0 || (size_t)w >= len - n) {
+		buf[n] = '\0';
+		return -1;
+	}
+	if (ps->nseen < ps->cap)
+		snprintf(ps->seen[ps->nseen++], PERF_LABEL_UNIQUE + 1, "%s", l);
+	return 0;
+}
+
+/* A Nagios number: no exponent, enough digits. */
+static void perf_num(double x, char *buf, size_t len)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "U");
+	else if (fabs(x) >= 100)
+		snprintf(buf, len, "%.1f", x);
+	else if (fabs(x) >= 1)
+		snprintf(buf, len, "%.3f", x);
+	else
+		snprintf(buf, len, "%.6f", x);
+}
+
+int health_perfdata(const struct health_verdict *v, char *buf, size_t len)
+{
+	struct perf_state ps = { 0 };
+	int rc = 0;
+	char label[96], fb[48], rest[128], num[48];
+
+	if (!len)
+		return -1;
+	buf[0] = '\0';
+	ps.cap = 3 * v->ncells + 8;
+	ps.seen = calloc((size_t)ps.cap, sizeof(*ps.seen));
+	if (!ps.seen)
+		return -1;
+	for (int i = 0; i < v->ncells && rc == 0; i++) {
+		const struct health_cell *hc = &v->cell[i];
+		char base[80];
+		bool lat = hc->metric == HEALTH_LATENCY;
+
+		if (!hc->compared)
+			continue;
+		label_base(v, hc, base, sizeof(base));
+		snprintf(label, sizeof(label), "pct_%s", base);
+		snprintf(fb, sizeof(fb), "pct_cell%d", hc->cell);
+		perf_num(hc->degradation, num, sizeof(num));
+		snprintf(rest, sizeof(rest), "%s%%;~:%g;~:%g;;", num, lat ? v->warn_inflation : v->warn_drop,
+			 lat ? v->crit_inflation : v->crit_drop);
+		rc = perf_add(&ps, buf, len, label, fb, rest);
+		if (rc)
+			break;
+		if (lat) {
+			snprintf(label, sizeof(label), "us_%s", base);
+			snprintf(fb, sizeof(fb), "us_cell%d", hc->cell);
+			perf_num(hc->lat.median * 1e6, num, sizeof(num));
+			snprintf(rest, sizeof(rest), "%sus;;;0;", num);
+		} else {
+			snprintf(label, sizeof(label), "MBps_%s", base);
+			snprintf(fb, sizeof(fb), "MBps_cell%d", hc->cell);
+			perf_num(hc->bw.median / 1e6, num, sizeof(num));
+			snprintf(rest, sizeof(rest), "%s;;;0;", num);
+		}
+		rc = perf_add(&ps, buf, len, label, fb, rest);
+	}
+	if (rc == 0) {
+		int total = v->ncompared + v->nfailed;
+
+		snprintf(rest, sizeof(rest), "%d;;;0;%d", v->ncritical + v->nfailed, total);
+		rc = perf_add(&ps, buf, len, "cells_critical", "cells_critical", rest);
+		snprintf(rest, sizeof(rest), "%d;;;0;%d", v->nwarning, total);
+		if (rc == 0)
+			rc = perf_add(&ps, buf, len, "cells_warning", "cells_warning", rest);
+		snprintf(rest, sizeof(rest), "%d;;;0;", v->nsuspects);
+		if (rc == 0)
+			rc = perf_add(&ps, buf, len, "suspects", "suspects", rest);
+	}
+	free(ps.seen);
+	return rc;
+}
+
+/* One status line fit for the first line: no '|' (it starts perfdata)
+ * and no newline. */
+static void clean_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '|')
+			*s = '/';
+		else if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
+{
+	char name[128], ch[128], now[48], was[48];
+	bool lat = hc->metric == HEALTH_LATENCY;
+	const struct health_est *e = lat ? &hc->lat : &hc->bw, *b = lat ? &hc->base_lat : &hc->base_bw;
+	double k = lat ? 1e6 : 1e-6;
+
+	cell_name(v, hc, name, sizeof(name));
+	if (!hc->compared) {
+		fprintf(f, "  %-8s  %s: %s\n", hc->status == SW_NAGIOS_CRITICAL ? "CRITICAL" : "-", name, hc->why);
+		return;
+	}
+	change_text(hc, ch, sizeof(ch));
+	snprintf(now, sizeof(now), "%.4g", e->median * k);
+	snprintf(was, sizeof(was), "%.4g", b->median * k);
+	fprintf(f, "  %-8s  %s: %s p=%.2g, %s %s now, %s in baseline (warn %g%%, crit %g%% %s)\n",
+		health_status_name(hc->status), name, ch, hc->p, now, lat ? "us" : "MB/s", was,
+		lat ? v->warn_inflation : v->warn_drop, lat ? v->crit_inflation : v->crit_drop,
+		lat ? "inflation" : "drop");
+}
+
+void health_print_nagios(FILE *f, const struct health_verdict *v)
+{
+	size_t cap = 65536;
+	char *perf = malloc(cap), *first, *rest = NULL;
+	char summary[sizeof(v->summary)];
+	int *order = worst_first(v);
+	int shown = 0, skipped = 0;
+
+	snprintf(summary, sizeof(summary), "%s", v->summary);
+	clean_line(summary);
+	if (perf)
+		health_perfdata(v, perf, cap);
+	/* Keep the first line short: move whole items beyond the limit. */
+	first = perf;
+	if (perf && strlen(perf) > PERF_FIRST_LINE) {
+		char *cut = perf + PERF_FIRST_LINE;
+
+		while (cut > perf && *cut != ' ')
+			cut--;
+		if (cut > perf) {
+			*cut = '\0';
+			rest = cut + 1;
+		}
+	}
+	fprintf(f, "SWSTRESS %s - %s", health_status_name(v->status), summary);
+	if (first && first[0])
+		fprintf(f, " | %s", first);
+	fputc('\n', f);
+	if (v->ncompared + v->nfailed > 0 && order) {
+		fprintf(f, "cells, worst first (change against baseline %s, %g%% bootstrap CI, "
+			"Mann-Whitney p, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[order[i]];
+
+			if (!hc->compared && hc->status != SW_NAGIOS_CRITICAL)
+				continue;
+			if (shown < DETAIL_CELLS || hc->status != SW_NAGIOS_OK) {
+				print_cell_line(f, v, hc);
+				shown++;
+			} else {
+				skipped++;
+			}
+		}
+		if (skipped)
+			fprintf(f, "  ... and %d more cell%s OK\n", skipped, skipped == 1 ? "" : "s");
+	}
+	for (int i = 0; i < v->nsuspects; i++) {
+		const struct health_suspect *s = &v->suspect[i];
+
+		fprintf(f, "suspect port %s: slower than its peers in %d of %d cells%s\n", s->host, s->flagged,
+			s->cells, s->in_baseline ? " (flagged in the baseline too)" : " (new since the baseline)");
+	}
+	if (v->nmissing) {
+		fprintf(f, "not compared (%d cell%s):\n", v->nmissing, v->nmissing == 1 ? "" : "s");
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+			char name[128];
+
+			if (hc->compared || hc->status == SW_NAGIOS_CRITICAL || !hc->why[0])
+				continue;
+			cell_name(v, hc, name, sizeof(name));
+			fprintf(f, "  %s: %s\n", name, hc->why);
+		}
+	}
+	for (int i = 0; i < v->nnotes; i++)
+		fprintf(f, "note: %s\n", v->notes[i]);
+	if (rest && rest[0])
+		fprintf(f, "| %s\n", rest);
+	free(order);
+	free(perf);
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON                                                               */
+
+/* A number, or null when it is not finite. */
+static json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *jest(const struct health_est *e, double k)
+{
+	return json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)e->n, "median", jnum(e->median * k),
+			 "ci_lo", jnum(e->lo * k), "ci_hi", jnum(e->hi * k));
+}
+
+int health_print_json(FILE *f, const struct health_verdict *v)
+{
+	json_t *root, *cells, *missing, *sus, *notes;
+	char perf[65536];
+	int rc = -1;
+
+	health_perfdata(v, perf, sizeof(perf));
+	cells = json_array();
+	missing = json_array();
+	sus = json_array();
+	notes = json_array();
+	root = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:f, s:f, s:f, s:f, s:f, s:f}, s:i, s:i, s:i, s:i, s:i, s:s}",
+			 "status", health_status_name(v->status), "code", v->status, "summary", v->summary,
+			 "run", v->run, "baseline", v->baseline, "started", v->started,
+			 "thresholds", "warn_drop_pct", v->warn_drop, "crit_drop_pct", v->crit_drop,
+			 "warn_inflation_pct", v->warn_inflation, "crit_inflation_pct", v->crit_inflation,
+			 "alpha", v->alpha, "confidence", v->confidence,
+			 "compared", v->ncompared, "not_compared", v->nmissing, "warning", v->nwarning,
+			 "critical", v->ncritical, "failed", v->nfailed, "perfdata", perf);
+	if (!root || !cells || !missing || !sus || !notes)
+		goto out;
+	for (int i = 0; i < v->ncells; i++) {
+		const struct health_cell *hc = &v->cell[i];
+		json_t *o = json_pack("{s:i, s:i, s:s, s:I, s:i, s:i, s:I, s:s}",
+				      "cell", hc->cell, "baseline_cell", hc->base_cell,
+				      "pattern", pattern_name(hc->pattern), "size_bytes", (json_int_t)hc->size,
+				      "nodes", hc->nodes, "pairs", hc->pairs, "hops", (json_int_t)hc->hops,
+				      "metric", metric_name(hc->metric));
+
+		if (!o)
+			goto out;
+		if (hc->compared || hc->status == SW_NAGIOS_CRITICAL) {
+			json_object_set_new(o, "status", json_string(health_status_name(hc->status)));
+			json_object_set_new(o, "change_pct", jnum(hc->change));
+			json_object_set_new(o, "change_lo", jnum(hc->lo));
+			json_object_set_new(o, "change_hi", jnum(hc->hi));
+			json_object_set_new(o, "degradation_pct", jnum(hc->degradation));
+			json_object_set_new(o, "p", jnum(hc->p));
+			json_object_set_new(o, "latency_us", jest(&hc->lat, 1e6));
+			json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
+			json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));
+			json_object_set_new(o, "baseline_bandwidth_MBps", jest(&hc->base_bw, 1e-6));
+			if (hc->why[0])
+				json_object_set_new(o, "reason", json_string(hc->why));
+			json_array_append_new(cells, o);
+		} else {
+			json_object_set_new(o, "reason", json_string(hc->why));
+			json_array_append_new(missing, o);
+		}
+	}
+	for (int i = 0; i < v->nsuspects; i++)
+		json_array_append_new(sus, json_pack("{s:s, s:i, s:i, s:b}", "host", v->suspect[i].host,
+						     "flagged", v->suspect[i].flagged, "cells", v->suspect[i].cells,
+						     "in_baseline", v->suspect[i].in_baseline));
+	for (int i = 0; i < v->nnotes; i++)
+		json_array_append_new(notes, json_string(v->notes[i]));
+	json_object_set(root, "cells", cells);
+	json_object_set(root, "not_compared_cells", missing);
+	json_object_set(root, "suspects", sus);
+	json_object_set(root, "notes", notes);
+	rc = json_dumpf(root, f, JSON_COMPACT | JSON_REAL_PRECISION(8));
+	fputc('\n', f);
+out:
+	json_decref(cells);
+	json_decref(missing);
+	json_decref(sus);
+	json_decref(notes);
+	json_decref(root);
+	return rc ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Prometheus textfile                                                */
+
+/* A label value with \, " and newline escaped. */
+static void prom_label(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "%s=\"", name);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '"')
+			fputs("\\\"", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void prom_value(FILE *f, double x)
+{
+	if (isnan(x))
+		fputs(" NaN\n", f);
+	else if (isinf(x))
+		fputs(x > 0 ? " +Inf\n" : " -Inf\n", f);
+	else
+		fprintf(f, " %.10g\n", x);
+}
+
+static void prom_family(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+/* name{pattern=..,size_bytes=..,nodes=..[,hops=..][,extra=..][,extra2=..]} */
+static void prom_cell(FILE *f, const struct health_verdict *v, const char *name,
+		      const struct health_cell *hc, const char *k1, const char *v1,
+		      const char *k2, const char *v2)
+{
+	char num[32];
+
+	fprintf(f, "%s{", name);
+	prom_label(f, "pattern", pattern_name(hc->pattern));
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)hc->size);
+	fputc(',', f);
+	prom_label(f, "size_bytes", num);
+	snprintf(num, sizeof(num), "%d", hc->nodes);
+	fputc(',', f);
+	prom_label(f, "nodes", num);
+	if (v->nhops > 1) {
+		snprintf(num, sizeof(num), "%ld", hc->hops);
+		fputc(',', f);
+		prom_label(f, "hops", num);
+	}
+	if (k1) {
+		fputc(',', f);
+		prom_label(f, k1, v1);
+	}
+	if (k2) {
+		fputc(',', f);
+		prom_label(f, k2, v2);
+	}
+	fputc('}', f);
+}
+
+static double iso_to_epoch(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || !s[0] || !(end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdict *v)
+{
+	static const char *const stat_names[] = { "median", "ci_lo", "ci_hi", "baseline_median" };
+	double t = iso_to_epoch(v->started[0] ? v->started : r ? r->started : NULL);
+
+	prom_family(f, "swstress_check_status", "Verdict of the last swstress check (Nagios: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).");
+	fprintf(f, "swstress_check_status %d\n", v->status);
+	if (isfinite(t)) {
+		prom_family(f, "swstress_last_run_timestamp_seconds", "Start of the last judged swstress run, Unix time.");
+		fprintf(f, "swstress_last_run_timestamp_seconds %.0f\n", t);
+	}
+	prom_family(f, "swstress_cells", "Cells of the last check by state.");
+	fprintf(f, "swstress_cells{state=\"compared\"} %d\n", v->ncompared);
+	fprintf(f, "swstress_cells{state=\"not_compared\"} %d\n", v->nmissing);
+	fprintf(f, "swstress_cells{state=\"warning\"} %d\n", v->nwarning);
+	fprintf(f, "swstress_cells{state=\"critical\"} %d\n", v->ncritical + v->nfailed);
+
+	for (int m = 0; m < 2; m++) {
+		const char *name = m ? "swstress_bandwidth_bytes_per_second" : "swstress_latency_seconds";
+		bool any = false;
+
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+			const struct health_est *e = m ? &hc->bw : &hc->lat, *b = m ? &hc->base_bw : &hc->base_lat;
+			double vals[4] = { e->median, e->lo, e->hi, b->median };
+
+			if (hc->cell < 0 || e->n == 0)
+				continue;
+			if (!any)
+				prom_family(f, name, m ? "Per-pair bandwidth of a cell in bytes per second (median, its CI, the baseline's median)."
+						     : "Per-hop latency of a cell in seconds (median, its CI, the baseline's median).");
+			any = true;
+			for (int s = 0; s < 4; s++) {
+				if (s == 3 && !hc->compared)
+					continue;
+				prom_cell(f, v, name, hc, "stat", stat_names[s], NULL, NULL);
+				prom_value(f, vals[s]);
+			}
+		}
+	}
+	if (v->ncompared) {
+		prom_family(f, "swstress_change_percent", "Change of the judged metric against the baseline in percent (estimate and bootstrap CI).");
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+			double vals[3] = { hc->change, hc->lo, hc->hi };
+			static const char *const st[] = { "estimate", "ci_lo", "ci_hi" };
+
+			if (!hc->compared)
+				continue;
+			for (int s = 0; s < 3; s++) {
+				prom_cell(f, v, "swstress_change_percent", hc, "metric", metric_name(hc->metric), "stat", st[s]);
+				prom_value(f, vals[s]);
+			}
+		}
+		prom_family(f, "swstress_change_p_value", "Mann-Whitney p-value of the change against the baseline.");
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+
+			if (!hc->compared)
+				continue;
+			prom_cell(f, v, "swstress_change_p_value", hc, "metric", metric_name(hc->metric), NULL, NULL);
+			prom_value(f, hc->p);
+		}
+	}
+	if (v->ncompared + v->nfailed) {
+		prom_family(f, "swstress_cell_status", "Verdict of a cell (Nagios: 0 OK, 1 WARNING, 2 CRITICAL).");
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+
+			if (!hc->compared && hc->status != SW_NAGIOS_CRITICAL)
+				continue;
+			prom_cell(f, v, "swstress_cell_status", hc, NULL, NULL, NULL, NULL);
+			fprintf(f, " %d\n", hc->status);
+		}
+	}
+	prom_family(f, "swstress_suspect_port", "1 when the host was slower than its peers (outlier analysis), else 0.");
+	for (int i = 0; i < v->nsuspects; i++) {
+		fputs("swstress_suspect_port{", f);
+		prom_label(f, "host", v->suspect[i].host);
+		fputs("} 1\n", f);
+	}
+	for (int i = 0; r && i < r->nranks; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->host[i], r->host[j]);
+		for (int j = 0; j < v->nsuspects && !seen; j++)
+			seen = !strcmp(r->host[i], v->suspect[j].host);
+		if (seen)
+			continue;
+		fputs("swstress_suspect_port{", f);
+		prom_label(f, "host", r->host[i]);
+		fputs("} 0\n", f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int health_write_prom(const char *path, const struct sw_run *r, const struct health_verdict *v,
+		      char *err, size_t errlen)
+{
+	char tmp[SW_PATH_MAX + 32];
+	FILE *f;
+	int rc;
+
+	/* node_exporter reads *.prom only, so the temporary name is skipped. */
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+	rc = write_prom(f, r, v);
+	if (fflush(f) || fsync(fileno(f)))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (rc) {
+		int e = errno;
+
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+	}
+	if (chmod(tmp, 0644) || rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* judge                                                              */
+
+/* The folder that holds a results folder (or run.json's folder). */
+static void parent_of_result(const char *path, char *buf, size_t len)
+{
+	char tmp[SW_PATH_MAX];
+	size_t n;
+	struct stat st;
+	char *slash;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	n = strlen(tmp);
+	while (n > 1 && tmp[n - 1] == '/')
+		tmp[--n] = '\0';
+	if (stat(tmp, &st) == 0 && !S_ISDIR(st.st_mode)) {   /* .../NAME/run.json */
+		slash = strrchr(tmp, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(tmp, sizeof(tmp), ".");
+	}
+	slash = strrchr(tmp, '/');
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == tmp)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - tmp), tmp);
+}
+
+static void emit(const struct health_verdict *v, const struct health_opts *o, const struct sw_run *r,
+		 const struct sw_analysis *a, const char *result_dir)
+{
+	char err[1024], db[SW_PATH_MAX + 32];
+
+	if (o->json)
+		health_print_json(stdout, v);
+	else
+		health_print_nagios(stdout, v);
+	fflush(stdout);
+	if (o->prom && health_write_prom(o->prom, r, v, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: %s\n", err);
+	if (o->no_history || !r)
+		return;
+	if (o->history) {
+		snprintf(db, sizeof(db), "%s", o->history);
+	} else {
+		char parent[SW_PATH_MAX];
+
+		parent_of_result(result_dir, parent, sizeof(parent));
+		history_default_path(parent, db, sizeof(db));
+	}
+	if (history_record_check(db, r, a, v, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: history: %s\n", err);
+}
+
+int health_judge_dir(const char *result_dir, const struct health_opts *o)
+{
+	struct sw_run *r = NULL, *b = NULL;
+	struct sw_analysis *a = NULL, *ba = NULL;
+	struct health_verdict *v = NULL;
+	char err[1024] = "", berr[1024] = "";
+	int status = SW_NAGIOS_UNKNOWN;
+
+	stats_init();
+	r = results_load(result_dir, err, sizeof(err));
+	if (!r) {
+		v = health_verdict_unknown(NULL, NULL, "cannot read the results to judge: %s", err);
+		goto out_emit;
+	}
+	for (int i = 0; i < o->nsets; i++)
+		if (config_set_arg(&r->cfg, o->sets[i], err, sizeof(err)))
+			break;
+	if (!err[0])
+		config_validate(&r->cfg, err, sizeof(err));
+	if (err[0]) {
+		v = health_verdict_unknown(NULL, NULL, "bad arguments: %s", err);
+		goto out_emit;
+	}
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	if (!a)
+		fprintf(stderr, "swstress: warning: %s: statistics: %s\n", result_dir, err);
+	if (!o->baseline) {
+		v = health_verdict_unknown(r, a, "bad arguments: missing --baseline PATH (a results folder "
+					   "or run.json of a healthy run)");
+		goto out_emit;
+	}
+	b = results_load(o->baseline, berr, sizeof(berr));
+	if (!b) {
+		v = health_verdict_unknown(r, a, "baseline unusable: %s", berr);
+		goto out_emit;
+	}
+	ba = analysis_run(b, &b->cfg, berr, sizeof(berr));
+	v = health_judge(r, a, b, ba);
+	if (v)
+		snprintf(v->baseline_path, sizeof(v->baseline_path), "%s", o->baseline);
+out_emit:
+	if (!v) {
+		printf("SWSTRESS UNKNOWN - out of memory\n");
+		status = SW_NAGIOS_UNKNOWN;
+	} else {
+		snprintf(v->run_path, sizeof(v->run_path), "%s", result_dir);
+		emit(v, o, r, a, result_dir);
+		status = v->status;
+	}
+	health_verdict_free(v);
+	analysis_free(ba);
+	analysis_free(a);
+	run_free(b);
+	run_free(r);
+	return status;
+}
+
+static void judge_usage(FILE *f)
+{
+	fputs("usage: swstress judge RESULT --baseline PATH [--prom FILE] [--json] [--history FILE]\n"
+	      "                      [--no-history] [key=value ...]\n"
+	      "Health verdict of a saved run against a baseline run of a healthy fabric.\n"
+	      "key=value (warn_drop, crit_drop, warn_inflation, crit_inflation, alpha, ...)\n"
+	      "override the judged run's config. Exit: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n", f);
+}
+
+int judge_main(int argc, char **argv)
+{
+	struct health_opts o;
+	char err[512];
+
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			judge_usage(stdout);
+			return SW_NAGIOS_OK;
+		}
+	if (health_parse_args(argc, argv, 2, &o, err, sizeof(err))) {
+		printf("SWSTRESS UNKNOWN - bad arguments: %s\n", err);
+		return SW_NAGIOS_UNKNOWN;
+	}
+	if (!o.result) {
+		printf("SWSTRESS UNKNOWN - bad arguments: judge needs a results folder "
+		       "(swstress judge RESULT --baseline PATH)\n");
+		return SW_NAGIOS_UNKNOWN;
+	}
+	return health_judge_dir(o.result, &o);
+}
+
+/* ---------------------------------------------------------------- */
+/* The check lock                                                     */
+
+int health_lock(const char *history_db, int *fd, char *err, size_t errlen)
+{
+	char path[SW_PATH_MAX + 16], dir[SW_PATH_MAX], buf[32];
+	const char *slash;
+	ssize_t n;
+	int f;
+
+	*fd = -1;
+	snprintf(path, sizeof(path), "%s.lock", history_db);
+	slash = strrchr(history_db, '/');
+	if (slash && slash != history_db) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - history_db), history_db);
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
+	}
+	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (f < 0)
+		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (flock(f, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		if (e == EWOULDBLOCK) {
+			long pid = 0;
+
+			n = pread(f, buf, sizeof(buf) - 1, 0);
+			if (n > 0) {
+				buf[n] = '\0';
+				pid = strtol(buf, NULL, 10);
+			}
+			close(f);
+			if (pid > 0)
+				return sw_fail(err, errlen, "previous check still running (pid %ld)", pid);
+			return sw_fail(err, errlen, "previous check still running (pid unknown, lock %s)", path);
+		}
+		close(f);
+		return sw_fail(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(f, 0) || pwrite(f, buf, (size_t)n, 0) != n) {
+		int e = errno;
+
+		close(f);
+		return sw_fail(err, errlen, "%s: cannot write pid: %s", path, strerror(e));
+	}
+	*fd = f;
+	return 0;
+}
+
+void health_unlock(int fd)
+{
+	if (fd < 0)
+		return;
+	if (ftruncate(fd, 0))
+		(void)0;   /* the pid left behind is harmless: the lock is the flock */
+	close(fd);
+}

@@ -1,0 +1,848 @@
+/*
+ * history.c - the SQLite history of runs and checks, and the history
+ * command; see history.h for the schema. Every statement is prepared with
+ * bound parameters; the only SQL built at run time is none.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include "commands.h"
+#include "config.h"
+#include "health.h"
+#include "history.h"
+#include "pattern.h"
+
+void history_default_path(const char *output, char *buf, size_t len)
+{
+	size_t n = strlen(output);
+
+	while (n > 1 && output[n - 1] == '/')
+		n--;
+	snprintf(buf, len, "%.*s/history.sqlite", (int)n, output);
+}
+
+/* Schema 1. Upgrades from version N to N + 1 go into migrations[N]. */
+static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
+	"CREATE TABLE runs ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL UNIQUE,"
+	" label TEXT NOT NULL,"
+	" started TEXT NOT NULL,"
+	" recorded TEXT NOT NULL,"
+	" tool_version TEXT, mpi_version TEXT, command_line TEXT,"
+	" nranks INTEGER, hosts TEXT, complete INTEGER, failure TEXT, duration_s REAL,"
+	" config TEXT);"
+	"CREATE INDEX runs_started ON runs(started);"
+	"CREATE TABLE cells ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" cell INTEGER NOT NULL, level INTEGER, nodes INTEGER, pairs INTEGER,"
+	" pattern TEXT, size_bytes INTEGER, hops INTEGER, n INTEGER, stop TEXT,"
+	" lat_median_s REAL, lat_lo_s REAL, lat_hi_s REAL, lat_p99_s REAL,"
+	" bw_median_Bps REAL, bw_lo_Bps REAL, bw_hi_Bps REAL,"
+	" lat_infl_pct REAL, bw_drop_pct REAL,"
+	" PRIMARY KEY (run_id, cell));"
+	"CREATE TABLE suspects ("
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" host TEXT NOT NULL, flagged INTEGER, cells INTEGER);"
+	"CREATE TABLE checks ("
+	" id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" checked TEXT NOT NULL, baseline TEXT, status INTEGER NOT NULL,"
+	" verdict TEXT NOT NULL, summary TEXT);"
+	"CREATE INDEX checks_run ON checks(run_id);"
+	"CREATE TABLE check_cells ("
+	" check_id INTEGER NOT NULL REFERENCES checks(id) ON DELETE CASCADE,"
+	" cell INTEGER, pattern TEXT, size_bytes INTEGER, nodes INTEGER, hops INTEGER,"
+	" metric TEXT, compared INTEGER, change_pct REAL, lo REAL, hi REAL, p REAL,"
+	" status INTEGER, base_lat_median_s REAL, base_lat_lo_s REAL, base_lat_hi_s REAL,"
+	" base_bw_median_Bps REAL, base_bw_lo_Bps REAL, base_bw_hi_Bps REAL, reason TEXT);",
+};
+
+static int db_fail(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	return sw_fail(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int exec(sqlite3 *db, const char *path, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		sw_fail(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Create the parent folder of path (one level) if it is missing. */
+static void make_parent(const char *path)
+{
+	char dir[SW_PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	mkdir(dir, 0755);
+}
+
+/* Open db (create when create is set), WAL, busy timeout, foreign keys,
+ * schema brought up to date. NULL with "PATH: reason" in err. */
+static sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int v = 0, flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	if (!create && access(path, F_OK)) {
+		sw_fail(err, errlen, "%s: no history yet (%s)", path, strerror(errno));
+		return NULL;
+	}
+	if (create)
+		make_parent(path);
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		db_fail(db, path, err, errlen);
+		goto out_close;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	sqlite3_extended_result_codes(db, 1);
+	if (exec(db, path, "PRAGMA foreign_keys = ON", err, errlen))
+		goto out_close;
+	if (user_version(db, &v)) {
+		db_fail(db, path, err, errlen);
+		goto out_close;
+	}
+	if (v > HISTORY_SCHEMA_VERSION) {
+		sw_fail(err, errlen, "%s: history schema version %d is newer than this swstress knows (%d)",
+			path, v, HISTORY_SCHEMA_VERSION);
+		goto out_close;
+	}
+	if (v < HISTORY_SCHEMA_VERSION) {
+		if (exec(db, path, "PRAGMA journal_mode = WAL", err, errlen) ||
+		    exec(db, path, "BEGIN IMMEDIATE", err, errlen))
+			goto out_close;
+		/* Another process may have upgraded it meanwhile. */
+		if (user_version(db, &v)) {
+			db_fail(db, path, err, errlen);
+			exec(db, path, "ROLLBACK", NULL, 0);
+			goto out_close;
+		}
+		for (; v < HISTORY_SCHEMA_VERSION; v++) {
+			char pragma[64];
+
+			snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+			if (exec(db, path, migrations[v], err, errlen) || exec(db, path, pragma, err, errlen)) {
+				exec(db, path, "ROLLBACK", NULL, 0);
+				goto out_close;
+			}
+		}
+		if (exec(db, path, "COMMIT", err, errlen))
+			goto out_close;
+	}
+	return db;
+
+out_close:
+	sqlite3_close(db);
+	return NULL;
+}
+
+int history_schema_version(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db;
+	int v = -1;
+
+	if (access(path, F_OK))
+		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK || user_version(db, &v)) {
+		db_fail(db, path, err, errlen);
+		v = -1;
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+/* ---------------------------------------------------------------- */
+/* Writing                                                            */
+
+static void bind_num(sqlite3_stmt *st, int i, double x)
+{
+	if (isfinite(x))
+		sqlite3_bind_double(st, i, x);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Prepare, or fail with the database's message. */
+#define PREPARE(db, sql, st) (sqlite3_prepare_v2((db), (sql), -1, (st), NULL) == SQLITE_OK)
+
+/* Insert or update the run row and replace its cells and suspects; its
+ * id into *id. Inside the caller's transaction. */
+static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const struct sw_analysis *a,
+		   sqlite3_int64 *id, char *err, size_t errlen)
+{
+	static const char *const sql_run =
+		"INSERT INTO runs (name, label, started, recorded, tool_version, mpi_version, command_line,"
+		" nranks, hosts, complete, failure, duration_s, config)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+		" ON CONFLICT(name) DO UPDATE SET label = ?2, started = ?3, recorded = ?4, tool_version = ?5,"
+		" mpi_version = ?6, command_line = ?7, nranks = ?8, hosts = ?9, complete = ?10, failure = ?11,"
+		" duration_s = ?12, config = ?13";
+	static const char *const sql_cell =
+		"INSERT INTO cells (run_id, cell, level, nodes, pairs, pattern, size_bytes, hops, n, stop,"
+		" lat_median_s, lat_lo_s, lat_hi_s, lat_p99_s, bw_median_Bps, bw_lo_Bps, bw_hi_Bps,"
+		" lat_infl_pct, bw_drop_pct)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+	sqlite3_stmt *st = NULL;
+	json_t *hosts = json_array(), *cfg = config_to_json(&r->cfg);
+	char *hosts_s = NULL, *cfg_s = NULL, now[32];
+	int rc = -1;
+
+	if (!hosts || !cfg)
+		goto out;
+	for (int i = 0; i < r->nranks; i++)
+		json_array_append_new(hosts, json_string(r->host[i]));
+	hosts_s = json_dumps(hosts, JSON_COMPACT);
+	cfg_s = json_dumps(cfg, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!hosts_s || !cfg_s)
+		goto out;
+	now_iso(now, sizeof(now));
+	if (!PREPARE(db, sql_run, &st))
+		goto out_db;
+	sqlite3_bind_text(st, 1, r->name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, r->cfg.label, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, r->started[0] ? r->started : now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 5, r->tool_version, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 6, r->mpi_version, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 7, r->command_line, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 8, r->nranks);
+	sqlite3_bind_text(st, 9, hosts_s, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 10, r->complete);
+	sqlite3_bind_text(st, 11, r->failure, -1, SQLITE_TRANSIENT);
+	bind_num(st, 12, r->duration);
+	sqlite3_bind_text(st, 13, cfg_s, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out_db;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (!PREPARE(db, "SELECT id FROM runs WHERE name = ?1", &st))
+		goto out_db;
+	sqlite3_bind_text(st, 1, r->name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out_db;
+	*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* Replace the cells and suspects: a run recorded again has more. */
+	if (!PREPARE(db, "DELETE FROM cells WHERE run_id = ?1", &st))
+		goto out_db;
+	sqlite3_bind_int64(st, 1, *id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out_db;
+	sqlite3_finalize(st);
+	if (!PREPARE(db, "DELETE FROM suspects WHERE run_id = ?1", &st))
+		goto out_db;
+	sqlite3_bind_int64(st, 1, *id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out_db;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (a) {
+		if (!PREPARE(db, sql_cell, &st))
+			goto out_db;
+		for (int c = 0; c < a->ncells && c < r->plan->ncells; c++) {
+			const struct sw_cell_stats *cs = &a->cell[c];
+			const struct sw_cell *pc = &r->plan->cell[c];
+
+			if (cs->lat.n == 0)
+				continue;
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			sqlite3_bind_int64(st, 1, *id);
+			sqlite3_bind_int(st, 2, c);
+			sqlite3_bind_int(st, 3, pc->level);
+			sqlite3_bind_int(st, 4, cs->nodes);
+			sqlite3_bind_int(st, 5, cs->pairs);
+			sqlite3_bind_text(st, 6, pattern_name(pc->pattern), -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 7, (sqlite3_int64)pc->size);
+			sqlite3_bind_int64(st, 8, pc->hops);
+			sqlite3_bind_int64(st, 9, (sqlite3_int64)cs->lat.n);
+			sqlite3_bind_text(st, 10, run_stop_name(r->cell[c].stop), -1, SQLITE_STATIC);
+			bind_num(st, 11, cs->lat.median);
+			bind_num(st, 12, cs->lat.med_lo);
+			bind_num(st, 13, cs->lat.med_hi);
+			bind_num(st, 14, cs->lat.p99);
+			bind_num(st, 15, cs->bw.median);
+			bind_num(st, 16, cs->bw.med_lo);
+			bind_num(st, 17, cs->bw.med_hi);
+			bind_num(st, 18, cs->inflation.valid ? cs->inflation.pct : NAN);
+			bind_num(st, 19, cs->drop.valid ? cs->drop.pct : NAN);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto out_db;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		if (!PREPARE(db, "INSERT INTO suspects (run_id, host, flagged, cells) VALUES (?1, ?2, ?3, ?4)", &st))
+			goto out_db;
+		for (int i = 0; i < a->nsuspects; i++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, *id);
+			sqlite3_bind_text(st, 2, a->suspect[i].host, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int(st, 3, a->suspect[i].flagged);
+			sqlite3_bind_int(st, 4, a->suspect[i].cells);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto out_db;
+		}
+	}
+	rc = 0;
+	goto out;
+out_db:
+	db_fail(db, path, err, errlen);
+out:
+	if (rc && err && !err[0])
+		sw_fail(err, errlen, "%s: out of memory", path);
+	sqlite3_finalize(st);
+	free(hosts_s);
+	free(cfg_s);
+	json_decref(hosts);
+	json_decref(cfg);
+	return rc;
+}
+
+/* Insert a check row; its id into *cid. */
+static int put_check(sqlite3 *db, const char *path, sqlite3_int64 run_id, const char *baseline,
+		     int status, const char *summary, sqlite3_int64 *cid, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	char now[32];
+
+	now_iso(now, sizeof(now));
+	if (!PREPARE(db, "INSERT INTO checks (run_id, checked, baseline, status, verdict, summary)"
+		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st))
+		return db_fail(db, path, err, errlen);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
+	if (baseline && baseline[0])
+		sqlite3_bind_text(st, 3, baseline, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 4, status);
+	sqlite3_bind_text(st, 5, health_status_name(status), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, summary ? summary : "", -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	*cid = sqlite3_last_insert_rowid(db);
+	return 0;
+}
+
+static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
+			   const struct health_verdict *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (!PREPARE(db, "INSERT INTO check_cells (check_id, cell, pattern, size_bytes, nodes, hops, metric,"
+		     " compared, change_pct, lo, hi, p, status, base_lat_median_s, base_lat_lo_s, base_lat_hi_s,"
+		     " base_bw_median_Bps, base_bw_lo_Bps, base_bw_hi_Bps, reason)"
+		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+		     &st))
+		return db_fail(db, path, err, errlen);
+	for (int i = 0; i < v->ncells; i++) {
+		const struct health_cell *hc = &v->cell[i];
+
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		sqlite3_bind_int64(st, 1, cid);
+		if (hc->cell >= 0)
+			sqlite3_bind_int(st, 2, hc->cell);
+		sqlite3_bind_text(st, 3, pattern_name(hc->pattern), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)hc->size);
+		sqlite3_bind_int(st, 5, hc->nodes);
+		sqlite3_bind_int64(st, 6, hc->hops);
+		sqlite3_bind_text(st, 7, hc->metric == HEALTH_LATENCY ? "latency" : "bandwidth", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 8, hc->compared);
+		bind_num(st, 9, hc->change);
+		bind_num(st, 10, hc->lo);
+		bind_num(st, 11, hc->hi);
+		bind_num(st, 12, hc->p);
+		sqlite3_bind_int(st, 13, hc->status);
+		bind_num(st, 14, hc->base_lat.median);
+		bind_num(st, 15, hc->base_lat.lo);
+		bind_num(st, 16, hc->base_lat.hi);
+		bind_num(st, 17, hc->base_bw.median);
+		bind_num(st, 18, hc->base_bw.lo);
+		bind_num(st, 19, hc->base_bw.hi);
+		if (hc->why[0])
+			sqlite3_bind_text(st, 20, hc->why, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(db, path, err, errlen);
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int verdict_status(const char *s)
+{
+	static const char *const names[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+
+	if (!strncmp(s, "SWSTRESS ", 9))
+		s += 9;
+	for (int i = 0; i < 4; i++) {
+		size_t n = strlen(names[i]);
+
+		if (!strncmp(s, names[i], n) && (s[n] == '\0' || s[n] == ' ' || s[n] == ':'))
+			return i;
+	}
+	return SW_NAGIOS_UNKNOWN;
+}
+
+/* Record r (and a check: a verdict line, or v) in one transaction. */
+static int record(const char *path, const struct sw_run *r, const struct sw_analysis *a,
+		  const char *verdict, const struct health_verdict *v, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, true, err, errlen);
+	sqlite3_int64 id, cid;
+
+	if (!db)
+		return -1;
+	if (exec(db, path, "BEGIN IMMEDIATE", err, errlen))
+		goto out_close;
+	if (put_run(db, path, r, a, &id, err, errlen))
+		goto out_rollback;
+	if (v) {
+		if (put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen) ||
+		    put_check_cells(db, path, cid, v, err, errlen))
+			goto out_rollback;
+	} else if (verdict) {
+		if (put_check(db, path, id, NULL, verdict_status(verdict), verdict, &cid, err, errlen))
+			goto out_rollback;
+	}
+	if (exec(db, path, "COMMIT", err, errlen))
+		goto out_rollback;
+	sqlite3_close(db);
+	return 0;
+
+out_rollback:
+	exec(db, path, "ROLLBACK", NULL, 0);
+out_close:
+	sqlite3_close(db);
+	return -1;
+}
+
+int history_record_run(const char *db, const struct sw_run *r, const struct sw_analysis *a,
+		       const char *verdict, char *err, size_t errlen)
+{
+	return record(db, r, a, verdict, NULL, err, errlen);
+}
+
+int history_record_check(const char *db, const struct sw_run *r, const struct sw_analysis *a,
+			 const struct health_verdict *v, char *err, size_t errlen)
+{
+	return record(db, r, a, NULL, v, err, errlen);
+}
+
+/* ---------------------------------------------------------------- */
+/* Reading                                                            */
+
+bool history_since_valid(const char *s)
+{
+	struct tm tm;
+	const char *end;
+
+	memset(&tm, 0, sizeof(tm));
+	if (strlen(s) < 10 || !(end = strptime(s, "%Y-%m-%d", &tm)))
+		return false;
+	if (!*end)
+		return true;
+	if (*end != 'T' && *end != ' ')
+		return false;
+	end = strptime(end + 1, "%H:%M", &tm);
+	if (!end)
+		return false;
+	if (*end == ':')
+		end = strptime(end + 1, "%S", &tm);
+	if (end && *end == 'Z')
+		end++;
+	return end && !*end;
+}
+
+/* The latest check of each run: a subquery used by the readers. */
+#define LATEST_CHECK "(SELECT MAX(id) FROM checks k WHERE k.run_id = r.id)"
+
+int history_list(const char *path, const char *since, struct history_run **out, size_t *n,
+		 char *err, size_t errlen)
+{
+	static const char *const sql =
+		"SELECT r.id, r.name, r.label, r.started, r.nranks, r.complete,"
+		" (SELECT COUNT(*) FROM cells c WHERE c.run_id = r.id),"
+		" k.status, k.verdict, k.summary"
+		" FROM runs r LEFT JOIN checks k ON k.id = " LATEST_CHECK
+		" WHERE r.started >= ?1 ORDER BY r.started, r.id";
+	sqlite3 *db = db_open(path, false, err, errlen);
+	sqlite3_stmt *st = NULL;
+	struct history_run *v = NULL;
+	size_t cnt = 0, cap = 0;
+	int rc = -1, s;
+
+	*out = NULL;
+	*n = 0;
+	if (!db)
+		return -1;
+	if (!PREPARE(db, sql, &st)) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct history_run *h;
+
+		if (cnt == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct history_run *p = realloc(v, nc * sizeof(*v));
+
+			if (!p) {
+				sw_fail(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			v = p;
+			cap = nc;
+		}
+		h = &v[cnt++];
+		memset(h, 0, sizeof(*h));
+		h->id = sqlite3_column_int64(st, 0);
+		snprintf(h->name, sizeof(h->name), "%s", (const char *)sqlite3_column_text(st, 1));
+		snprintf(h->label, sizeof(h->label), "%s", (const char *)sqlite3_column_text(st, 2));
+		snprintf(h->started, sizeof(h->started), "%s", (const char *)sqlite3_column_text(st, 3));
+		h->nranks = sqlite3_column_int(st, 4);
+		h->complete = sqlite3_column_int(st, 5);
+		h->ncells = sqlite3_column_int(st, 6);
+		h->status = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+		snprintf(h->verdict, sizeof(h->verdict), "%s",
+			 sqlite3_column_type(st, 8) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(st, 8));
+		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
+			snprintf(h->summary, sizeof(h->summary), "%s", (const char *)sqlite3_column_text(st, 9));
+	}
+	if (s != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	*out = v;
+	*n = cnt;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+static void csv_num(FILE *f, sqlite3_stmt *st, int col, double k)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		fputs(",NaN", f);
+	else
+		fprintf(f, ",%.6g", sqlite3_column_double(st, col) * k);
+}
+
+/* A text field for CSV: quoted (RFC 4180) when it holds a comma, quote or
+ * newline. */
+static void csv_text(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+static double iso_epoch(const char *s)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
+		return NAN;
+	return (double)timegm(&tm);
+}
+
+static const char *const sql_rows =
+	"SELECT r.started, r.name, r.label, c.pattern, c.size_bytes, c.nodes, c.pairs, c.hops, c.n,"
+	" c.lat_median_s, c.lat_lo_s, c.lat_hi_s, c.bw_median_Bps, c.bw_lo_Bps, c.bw_hi_Bps,"
+	" x.base_lat_median_s, x.base_lat_lo_s, x.base_lat_hi_s,"
+	" x.base_bw_median_Bps, x.base_bw_lo_Bps, x.base_bw_hi_Bps, x.change_pct, x.status,"
+	" k.status, k.verdict"
+	" FROM runs r JOIN cells c ON c.run_id = r.id"
+	" LEFT JOIN checks k ON k.id = " LATEST_CHECK
+	" LEFT JOIN check_cells x ON x.check_id = k.id AND x.cell = c.cell"
+	" WHERE r.started >= ?1"
+	" ORDER BY r.started, r.id, c.cell";
+
+int history_write_csv(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, false, err, errlen);
+	sqlite3_stmt *st = NULL;
+	int rc = -1, s;
+
+	if (!db)
+		return -1;
+	if (!PREPARE(db, sql_rows, &st)) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	fprintf(f, "# swstress %s history %s, latency us, MB/s = 10^6 bytes/s\n", SW_VERSION, path);
+	fputs("started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,"
+	      "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
+	      "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
+	      "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
+	      "change_pct,cell_status,status,verdict\n", f);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *started = (const char *)sqlite3_column_text(st, 0);
+		double t = iso_epoch(started);
+
+		csv_text(f, started);
+		if (isfinite(t))
+			fprintf(f, ",%.0f,", t);
+		else
+			fputs(",NaN,", f);
+		csv_text(f, (const char *)sqlite3_column_text(st, 1));
+		fputc(',', f);
+		csv_text(f, (const char *)sqlite3_column_text(st, 2));
+		fputc(',', f);
+		csv_text(f, (const char *)sqlite3_column_text(st, 3));
+		fprintf(f, ",%lld,%d,%d,%lld,%lld", (long long)sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5),
+			sqlite3_column_int(st, 6), (long long)sqlite3_column_int64(st, 7),
+			(long long)sqlite3_column_int64(st, 8));
+		for (int c = 9; c <= 20; c++) {
+			bool lat = (c >= 9 && c <= 11) || (c >= 15 && c <= 17);
+
+			csv_num(f, st, c, lat ? 1e6 : 1e-6);
+		}
+		csv_num(f, st, 21, 1);
+		fprintf(f, ",%d,%d,", sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 22),
+			sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 23));
+		fputs(sqlite3_column_type(st, 24) == SQLITE_NULL ? "run" : (const char *)sqlite3_column_text(st, 24), f);
+		fputc('\n', f);
+	}
+	if (s != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	rc = ferror(f) ? sw_fail(err, errlen, "write failed: %s", strerror(errno)) : 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* One cell's trend over the runs listed. */
+struct trend {
+	char pattern[32];
+	long long size;
+	int nodes, runs;
+	double first, last, min, max;
+};
+
+int history_write_table(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+{
+	static const char *const sql_trend =
+		"SELECT c.pattern, c.size_bytes, c.nodes, c.lat_median_s, c.bw_median_Bps"
+		" FROM runs r JOIN cells c ON c.run_id = r.id WHERE r.started >= ?1"
+		" ORDER BY c.pattern, c.size_bytes, c.nodes, r.started, r.id";
+	struct history_run *runs = NULL;
+	size_t nruns = 0;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	struct trend t = { .runs = 0 };
+	int rc = -1, s;
+
+	if (history_list(path, since, &runs, &nruns, err, errlen))
+		return -1;
+	fprintf(f, "runs in %s%s%s: %zu\n", path, since && since[0] ? " since " : "", since ? since : "", nruns);
+	if (nruns)
+		fprintf(f, "%-20s  %-36s  %5s  %5s  %-8s  %-8s  %s\n", "started", "run", "ranks", "cells",
+			"complete", "verdict", "summary");
+	for (size_t i = 0; i < nruns; i++)   /* the summary cut to a screen line */
+		fprintf(f, "%-20s  %-36s  %5d  %5d  %-8s  %-8s  %.100s%s\n", runs[i].started, runs[i].name,
+			runs[i].nranks, runs[i].ncells, runs[i].complete ? "yes" : "no", runs[i].verdict,
+			runs[i].summary, strlen(runs[i].summary) > 100 ? "..." : "");
+	free(runs);
+	db = db_open(path, false, err, errlen);
+	if (!db)
+		return -1;
+	if (!PREPARE(db, sql_trend, &st)) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong, per-pair\n"
+	      "bandwidth in MB/s = 10^6 bytes/s otherwise):\n", f);
+	fprintf(f, "%-9s  %8s  %5s  %4s  %12s  %12s  %8s  %12s  %12s\n", "pattern", "size", "nodes", "runs",
+		"first", "last", "change", "min", "max");
+	for (;;) {
+		const char *pat = NULL;
+		long long size = 0;
+		int nodes = 0;
+		double x = NAN;
+
+		s = sqlite3_step(st);
+		if (s == SQLITE_ROW) {
+			pat = (const char *)sqlite3_column_text(st, 0);
+			size = sqlite3_column_int64(st, 1);
+			nodes = sqlite3_column_int(st, 2);
+			bool lat = pat && !strcmp(pat, "pingpong");
+
+			if (sqlite3_column_type(st, lat ? 3 : 4) != SQLITE_NULL)
+				x = sqlite3_column_double(st, lat ? 3 : 4) * (lat ? 1e6 : 1e-6);
+		} else if (s != SQLITE_DONE) {
+			db_fail(db, path, err, errlen);
+			goto out;
+		}
+		if (t.runs && (s == SQLITE_DONE || strcmp(t.pattern, pat ? pat : "") || t.size != size ||
+			       t.nodes != nodes)) {
+			bool lat = !strcmp(t.pattern, "pingpong");
+			char sz[32], a[32], b[32], mn[32], mx[32];
+
+			config_format_size((uint64_t)t.size, sz, sizeof(sz));
+			snprintf(a, sizeof(a), "%.4g %s", t.first, lat ? "us" : "MB/s");
+			snprintf(b, sizeof(b), "%.4g %s", t.last, lat ? "us" : "MB/s");
+			snprintf(mn, sizeof(mn), "%.4g", t.min);
+			snprintf(mx, sizeof(mx), "%.4g", t.max);
+			fprintf(f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t.pattern, sz, t.nodes,
+				t.runs, a, b, (t.last / t.first - 1) * 100, mn, mx);
+			t.runs = 0;
+		}
+		if (s == SQLITE_DONE)
+			break;
+		if (!isfinite(x))
+			continue;
+		if (t.runs == 0) {
+			snprintf(t.pattern, sizeof(t.pattern), "%s", pat ? pat : "");
+			t.size = size;
+			t.nodes = nodes;
+			t.first = t.min = t.max = x;
+		}
+		t.runs++;
+		t.last = x;
+		t.min = x < t.min ? x : t.min;
+		t.max = x > t.max ? x : t.max;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* The history command                                                */
+
+static void history_usage(FILE *f)
+{
+	fputs("usage: swstress history [--since DATE] [--format table|csv] [--history FILE]\n"
+	      "Past runs and checks with their verdicts, and the trend of every cell.\n"
+	      "DATE: YYYY-MM-DD[THH:MM[:SS]Z] (UTC). FILE: default results/history.sqlite.\n"
+	      "--format csv: one row per run and cell, for plot/trend.gp.\n", f);
+}
+
+int history_main(int argc, char **argv)
+{
+	const char *since = NULL, *file = NULL, *format = "table";
+	char def[SW_PATH_MAX], err[1024], since_buf[64];
+	int rc;
+
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			history_usage(stdout);
+			return SW_EXIT_OK;
+		}
+		if ((!strcmp(a, "--since") || !strcmp(a, "--format") || !strcmp(a, "--history")) && i + 1 < argc) {
+			const char *v = argv[++i];
+
+			if (!strcmp(a, "--since"))
+				since = v;
+			else if (!strcmp(a, "--format"))
+				format = v;
+			else
+				file = v;
+		} else {
+			fprintf(stderr, "swstress: history: unexpected argument '%s'\n", a);
+			history_usage(stderr);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (since && !history_since_valid(since)) {
+		fprintf(stderr, "swstress: history: --since '%s' is not a date (YYYY-MM-DD[THH:MM[:SS]Z])\n", since);
+		return SW_EXIT_USAGE;
+	}
+	if (since) {   /* stored times are "YYYY-MM-DDTHH:MM:SSZ": compare alike */
+		snprintf(since_buf, sizeof(since_buf), "%s", since);
+		for (char *p = since_buf; *p; p++)
+			if (*p == ' ')
+				*p = 'T';
+		since = since_buf;
+	}
+	if (strcmp(format, "table") && strcmp(format, "csv")) {
+		fprintf(stderr, "swstress: history: --format '%s' is not table or csv\n", format);
+		return SW_EXIT_USAGE;
+	}
+	if (!file) {
+		history_default_path("results", def, sizeof(def));
+		file = def;
+	}
+	err[0] = '\0';
+	rc = !strcmp(format, "csv") ? history_write_csv(stdout, file, since, err, sizeof(err))
+				   : history_write_table(stdout, file, since, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	return fflush(stdout) ? SW_EXIT_FAIL : SW_EXIT_OK;
+}

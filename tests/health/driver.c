@@ -1,0 +1,64 @@
+/*
+ * driver.c - a small MPI-free stand-in for the swstress binary in the
+ * health shell tests: it writes the synthetic fixture folders of
+ * tests/unit/health_fixture.h and runs judge and history through the same
+ * entry points main.c calls (judge_main, history_main), so the shell tests
+ * need neither MPI nor the command wiring.
+ *
+ *   driver fixtures DIR        DIR/base, DIR/ok, DIR/drop30 (30% stream
+ *                              drop at 8 nodes and a slow pair node07-08),
+ *                              DIR/mismatch (other sizes)
+ *   driver judge ARGS...       as `swstress judge ARGS...`
+ *   driver history ARGS...     as `swstress history ARGS...`
+ */
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+#include "health_fixture.h"
+
+static int fixtures(const char *dir)
+{
+	struct fx_spec s;
+	char path[1024], err[512];
+
+	fx_defaults(&s);
+	s.name = "base";
+	s.noise_seed = 1;
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	s.name = "ok";
+	s.noise_seed = 2;
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	s.name = "drop30";
+	s.noise_seed = 3;
+	s.slow_pattern = PAT_STREAM;
+	s.slow_size = 65536;
+	s.slow_factor = 1 / 0.7;
+	s.slow_pair = 3;
+	s.slow_pair_factor = 1.5;
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	fx_defaults(&s);
+	s.name = "mismatch";
+	s.noise_seed = 4;
+	s.sizes = "8, 1MiB";
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "driver: %s\n", err);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "fixtures"))
+		return fixtures(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "judge"))
+		return judge_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "history"))
+		return history_main(argc, argv);
+	fprintf(stderr, "usage: driver fixtures DIR | judge ARGS... | history ARGS...\n");
+	return 2;
+}

@@ -1,0 +1,211 @@
+#!/bin/sh
+# run_tests.sh - shell tests of the health check outputs, with the real
+# consumers where they are installed:
+#   - judge exit codes and status lines on synthetic fixtures (driver.c:
+#     judge_main and history_main without MPI or main.c), and on
+#     build/swstress when it has the judge command;
+#   - the Prometheus textfile through `promtool check metrics` (Debian
+#     package prometheus);
+#   - the same file served by a real prometheus-node-exporter, textfile
+#     collector only, on 127.0.0.1 (loopback only), scraped with curl,
+#     before and after an atomic replacement;
+#   - plot/trend.gp rendering the CSV of `history --format csv` (gnuplot).
+# A missing tool skips its tests with a line saying which package to
+# install. Last line: "N passed, N failed, N skipped".
+#
+#   sh tests/health/run_tests.sh      (from the repository, after make)
+
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+
+pass=0
+fail=0
+skip=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+skipped() { skip=$((skip + 1)); echo "skip: $1"; }
+finish() {
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+tmp=$(mktemp -d /tmp/swhealth-sh.XXXXXX) || exit 1
+nepid=""
+cleanup() {
+	if [ -n "$nepid" ]; then
+		kill "$nepid" 2>/dev/null
+		wait "$nepid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+LIBS="-linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm"
+if [ ! -f build/libswstress.a ]; then
+	make -s build/libswstress.a >/dev/null || { bad "make build/libswstress.a"; finish; }
+fi
+# shellcheck disable=SC2086
+if ! ${CC:-cc} -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -Itests/unit \
+	-o "$tmp/driver" tests/health/driver.c build/libswstress.a $LIBS; then
+	bad "build tests/health/driver.c"
+	finish
+fi
+D="$tmp/driver"
+if ! "$D" fixtures "$tmp/fx"; then
+	bad "make fixtures"
+	finish
+fi
+fx="$tmp/fx"
+
+# expect_judge NAME EXIT PREFIX ARGS...: exit code and status line prefix.
+expect_judge() {
+	name=$1 want=$2 prefix=$3
+	shift 3
+	out=$("$@" 2>"$tmp/stderr")
+	code=$?
+	first=$(printf '%s\n' "$out" | head -n 1)
+	case "$first" in
+	"$prefix"*)
+		if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else bad "$name: exit $code, want $want: $first"; fi
+		;;
+	*) bad "$name: status line '$first' does not start with '$prefix' (exit $code)" ;;
+	esac
+}
+
+# --- judge exit codes -------------------------------------------------------
+expect_judge "judge identical" 0 "SWSTRESS OK - 8 cells within thresholds" \
+	"$D" judge "$fx/ok" --baseline "$fx/base" --no-history
+expect_judge "judge 30% drop" 2 "SWSTRESS CRITICAL - 8 nodes 64KiB stream: bandwidth -" \
+	"$D" judge "$fx/drop30" --baseline "$fx/base" --no-history
+expect_judge "judge other sizes" 3 "SWSTRESS UNKNOWN - 8 cells not compared (2 nodes 1MiB pingpong: size 1MiB not in baseline" \
+	"$D" judge "$fx/mismatch" --baseline "$fx/base" --no-history
+expect_judge "judge missing baseline" 3 "SWSTRESS UNKNOWN - baseline unusable: $fx/nothing: No such file or directory" \
+	"$D" judge "$fx/ok" --baseline "$fx/nothing" --no-history
+expect_judge "judge without arguments" 3 "SWSTRESS UNKNOWN - bad arguments: judge needs a results folder" \
+	"$D" judge
+expect_judge "judge --json" 2 '{"status":"CRITICAL"' \
+	"$D" judge "$fx/drop30" --baseline "$fx/base" --no-history --json
+
+if [ -x build/swstress ] && build/swstress judge --help >/dev/null 2>&1; then
+	expect_judge "build/swstress judge 30% drop" 2 "SWSTRESS CRITICAL - 8 nodes 64KiB stream" \
+		build/swstress judge "$fx/drop30" --baseline "$fx/base" --no-history
+else
+	skipped "build/swstress has no judge command yet (main.c wiring)"
+fi
+
+# --- Prometheus textfile ------------------------------------------------------
+mkdir -p "$tmp/textfile"
+prom="$tmp/textfile/swstress.prom"
+"$D" judge "$fx/drop30" --baseline "$fx/base" --no-history --prom "$prom" >/dev/null
+if [ -s "$prom" ] && grep -q '^swstress_check_status 2$' "$prom"; then
+	ok "prom file written"
+else
+	bad "prom file missing or without swstress_check_status 2"
+fi
+if ls "$tmp/textfile" | grep -q '\.tmp$'; then bad "temporary prom file left behind"; else ok "no temporary file left"; fi
+
+if command -v promtool >/dev/null 2>&1; then
+	lint=$(promtool check metrics <"$prom" 2>&1)
+	code=$?
+	if [ "$code" -eq 0 ] && [ -z "$lint" ]; then
+		ok "promtool check metrics"
+	else
+		bad "promtool check metrics (exit $code): $lint"
+	fi
+else
+	skipped "promtool not installed (Debian package prometheus)"
+fi
+
+# scrape URL FILE: fetch the metrics page into FILE.
+scrape() {
+	curl -sf --max-time 5 "$1" >"$2"
+}
+
+if command -v prometheus-node-exporter >/dev/null 2>&1 && command -v curl >/dev/null 2>&1; then
+	started=""
+	for try in 1 2 3; do
+		port=$((20000 + ($$ * 7 + try * 1013) % 30000))
+		prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
+			--collector.disable-defaults --collector.textfile \
+			--collector.textfile.directory="$tmp/textfile" >"$tmp/ne.log" 2>&1 &
+		nepid=$!
+		i=0
+		while [ $i -lt 50 ]; do
+			if scrape "http://127.0.0.1:$port/metrics" "$tmp/scrape"; then
+				started=yes
+				break
+			fi
+			kill -0 "$nepid" 2>/dev/null || break
+			sleep 0.2
+			i=$((i + 1))
+		done
+		[ -n "$started" ] && break
+		kill "$nepid" 2>/dev/null
+		wait "$nepid" 2>/dev/null
+		nepid=""
+	done
+	if [ -z "$started" ]; then
+		bad "node exporter did not serve on 127.0.0.1: $(tail -n 3 "$tmp/ne.log")"
+	else
+		ok "node exporter serving on 127.0.0.1:$port"
+		if grep -q '^node_textfile_scrape_error 0$' "$tmp/scrape" &&
+			grep -q '^swstress_check_status 2$' "$tmp/scrape" &&
+			grep -q '^swstress_suspect_port{host="node07"} 1$' "$tmp/scrape" &&
+			grep -q '^swstress_bandwidth_bytes_per_second{nodes="8",pattern="stream",size_bytes="65536",stat="median"} ' "$tmp/scrape"; then
+			ok "node exporter scrape: no textfile error, swstress metrics present"
+		else
+			bad "node exporter scrape lacks swstress metrics: $(grep -E 'swstress_check|textfile_scrape_error' "$tmp/scrape")"
+		fi
+		# Replace the file (judge renames into place) and scrape again.
+		"$D" judge "$fx/ok" --baseline "$fx/base" --no-history --prom "$prom" >/dev/null
+		if scrape "http://127.0.0.1:$port/metrics" "$tmp/scrape2" &&
+			grep -q '^swstress_check_status 0$' "$tmp/scrape2" &&
+			grep -q '^node_textfile_scrape_error 0$' "$tmp/scrape2" &&
+			! grep -q 'host="node07"} 1' "$tmp/scrape2"; then
+			ok "node exporter scrape after replacement: status 0"
+		else
+			bad "node exporter scrape after replacement"
+		fi
+		kill "$nepid" 2>/dev/null
+		wait "$nepid" 2>/dev/null
+		nepid=""
+	fi
+else
+	skipped "prometheus-node-exporter or curl not installed (Debian packages prometheus-node-exporter, curl)"
+fi
+
+# --- history and trend.gp -------------------------------------------------------
+db="$tmp/h.sqlite"
+for r in base ok drop30 mismatch; do
+	"$D" judge "$fx/$r" --baseline "$fx/base" --history "$db" >/dev/null
+done
+"$D" history --history "$db" --format csv >"$tmp/h.csv"
+rows=$(grep -c -v '^#' "$tmp/h.csv")
+if [ "$rows" -eq 33 ]; then ok "history csv: header and 32 rows"; else bad "history csv has $rows lines, want 33"; fi
+if "$D" history --history "$db" | grep -q '^2026-03-04T02:00:00Z  drop30 .* CRITICAL  8 nodes 64KiB stream'; then
+	ok "history table lists the critical check"
+else
+	bad "history table"
+fi
+if command -v gnuplot >/dev/null 2>&1; then
+	if gnuplot -e "in='$tmp/h.csv'; out='$tmp/trend.png'; pattern='stream'; size=65536; nodes=8" \
+		plot/trend.gp 2>"$tmp/gp.log" && [ "$(head -c 4 "$tmp/trend.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		ok "trend.gp renders a PNG"
+	else
+		bad "trend.gp: $(cat "$tmp/gp.log")"
+	fi
+	if gnuplot -e "in='$tmp/h.csv'; out='$tmp/none.png'; pattern='bidir'; size=8; nodes=8" \
+		plot/trend.gp 2>"$tmp/gp2.log"; then
+		bad "trend.gp with no matching rows should fail"
+	elif grep -q 'no rows for bidir' "$tmp/gp2.log"; then
+		ok "trend.gp says when a cell has no rows"
+	else
+		bad "trend.gp no-rows message: $(cat "$tmp/gp2.log")"
+	fi
+else
+	skipped "gnuplot not installed (Debian package gnuplot-nox)"
+fi
+
+finish

@@ -1,0 +1,740 @@
+/*
+ * test_health.c - the health verdict on synthetic results folders with
+ * planted effects (health_fixture.h): identical runs, a 30% bandwidth
+ * drop, small and non-significant changes, a slow host, failed cells,
+ * corrupt, missing and mismatched baselines; the Nagios output and exit
+ * codes, perfdata against the plugin format, JSON, the Prometheus file,
+ * argument parsing and the check lock.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <regex.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "commands.h"
+#include "health.h"
+#include "health_fixture.h"
+
+static char tmpdir[64];
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/swhealthXXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(health, .init = setup, .fini = teardown);
+
+/* Make a folder under tmpdir from spec; its path into path. */
+static void make(struct fx_spec *s, char *path, size_t len)
+{
+	char err[512] = "";
+
+	cr_assert_eq(fx_make(tmpdir, s, path, len, err, sizeof(err)), 0, "fixture: %s", err);
+}
+
+static void healthy(struct fx_spec *s, const char *name, uint64_t seed)
+{
+	fx_defaults(s);
+	s->name = name;
+	s->noise_seed = seed;
+}
+
+/* Judge result against baseline with o (no history), stdout into out. */
+static int judge(const char *result, struct health_opts *o, char *out, size_t len)
+{
+	char tmpl[] = "/tmp/swjudgeXXXXXX";
+	int fd = mkstemp(tmpl), saved, code;
+	ssize_t n;
+
+	cr_assert(fd >= 0);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	code = health_judge_dir(result, o);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, out, len - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(tmpl);
+	return code;
+}
+
+static int judge_pair(const char *result, const char *baseline, char *out, size_t len)
+{
+	struct health_opts o = { .baseline = baseline, .no_history = true };
+
+	return judge(result, &o, out, len);
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The first line of s into line. */
+static void first_line(const char *s, char *line, size_t len)
+{
+	snprintf(line, len, "%.*s", (int)strcspn(s, "\n"), s);
+}
+
+Test(health, identical_runs_are_ok)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS OK - 8 cells within thresholds vs baseline base"), "%s", line);
+	cr_assert_not_null(strstr(line, " | "), "perfdata missing: %s", line);
+	/* A run judged against itself: every change is exactly 0. */
+	cr_assert_eq(judge_pair(bp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	cr_assert_not_null(strstr(out, "+0.0%"), "%s", out);
+}
+
+Test(health, planted_30pct_drop_is_critical)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;   /* bandwidth * 0.7 */
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS CRITICAL - 8 nodes 64KiB stream: bandwidth -"), "%s", line);
+	/* The estimate is the plant (-30%) within the noise, and so is its CI. */
+	double pct, lo, hi;
+	const char *p = strstr(line, "bandwidth ");
+
+	cr_assert_eq(sscanf(p, "bandwidth %lf%% [%lf,%lf]", &pct, &lo, &hi), 3, "%s", line);
+	cr_assert(pct > -32 && pct < -28, "%g", pct);
+	cr_assert(lo <= pct && pct <= hi && lo > -35 && hi < -25, "[%g, %g]", lo, hi);
+	cr_assert_not_null(strstr(line, "vs baseline"));
+	/* The other cells are fine and listed as OK in the details. */
+	cr_assert_not_null(strstr(out, "\n  CRITICAL  8 nodes 64KiB stream:"), "%s", out);
+	cr_assert_not_null(strstr(out, "\n  OK        8 nodes 8B pingpong:"), "%s", out);
+}
+
+Test(health, warning_between_thresholds)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.85;  /* 15% drop: warn 10, crit 25 */
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
+	cr_assert(starts(out, "SWSTRESS WARNING - 8 nodes 64KiB stream: bandwidth -1"), "%s", out);
+}
+
+Test(health, latency_inflation_is_judged_for_pingpong)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_PINGPONG;
+	r.slow_size = 8;
+	r.slow_factor = 1.6;       /* +60%: crit_inflation 50 */
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	cr_assert(starts(out, "SWSTRESS CRITICAL - 8 nodes 8B pingpong: latency +6"), "%s", out);
+}
+
+Test(health, drop_below_threshold_is_ok)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_factor = 1 / 0.95;  /* 5% drop: significant, below warn_drop 10 */
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	/* It is significant (the details show a tiny p) but small. */
+	cr_assert_not_null(strstr(out, "worst: 8 nodes"), "%s", out);
+	/* The thresholds come from the judged run: lower warn_drop to 3 and it warns. */
+	struct health_opts o = { .baseline = bp, .no_history = true, .sets = { "warn_drop=3" }, .nsets = 1 };
+
+	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
+}
+
+Test(health, large_but_not_significant_is_ok)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], err[512];
+	struct sw_run *rr, *bb;
+	struct health_verdict *v;
+
+	/* One pair, 3 samples a side: the exact Mann-Whitney p cannot go
+	 * below 0.1, so even a 40% drop is not evidence. */
+	healthy(&b, "base", 1);
+	b.nranks = 2;
+	b.pairs = "1";
+	b.reps = "3";
+	b.patterns = "stream";
+	r = b;
+	r.name = "now";
+	r.noise_seed = 2;
+	r.slow_pattern = PAT_STREAM;
+	r.slow_all_levels = true;
+	r.slow_factor = 1 / 0.6;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	rr = results_load(rp, err, sizeof(err));
+	bb = results_load(bp, err, sizeof(err));
+	cr_assert(rr && bb, "%s", err);
+	v = health_judge(rr, NULL, bb, NULL);
+	cr_assert_not_null(v);
+	cr_assert_eq(v->status, SW_NAGIOS_OK, "%s", v->summary);
+	cr_assert_eq(v->ncompared, 2);
+	for (int i = 0; i < v->ncells; i++) {
+		cr_assert(v->cell[i].compared);
+		cr_assert(v->cell[i].degradation > 38 && v->cell[i].degradation < 42, "%g", v->cell[i].degradation);
+		cr_assert(v->cell[i].p >= 0.05, "p %g", v->cell[i].p);
+	}
+	health_verdict_free(v);
+	run_free(rr);
+	run_free(bb);
+}
+
+Test(health, slow_host_is_named_as_suspect)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pair = 3;           /* ranks 6 and 7: node07 and node08 */
+	r.slow_pair_factor = 1.5;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert_not_null(strstr(line, "suspect ports node07, node08"), "%s", line);
+	cr_assert_not_null(strstr(out, "\nsuspect port node07: slower than its peers in"), "%s", out);
+	cr_assert_not_null(strstr(out, "(new since the baseline)"), "%s", out);
+	cr_assert_null(strstr(out, "node01"), "%s", out);
+	cr_assert_not_null(strstr(line, "'suspects'=2;;;0;"), "%s", line);
+
+	/* The same slow pair in the baseline: a known quirk, listed, not raised. */
+	b.slow_pair = 3;
+	b.slow_pair_factor = 1.5;
+	b.name = "base2";
+	make(&b, bp, sizeof(bp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	cr_assert_not_null(strstr(out, "suspect port node07: slower than its peers in"), "%s", out);
+	cr_assert_not_null(strstr(out, "(flagged in the baseline too)"), "%s", out);
+}
+
+Test(health, failed_cell_is_critical)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.fail_last = true;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	cr_assert(starts(out, "SWSTRESS CRITICAL - 8 nodes 64KiB stream: failed: watchdog"), "%s", out);
+}
+
+Test(health, corrupt_and_missing_baselines_are_unknown)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], path[600], missing[600];
+	FILE *f;
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+
+	snprintf(missing, sizeof(missing), "%s/no-such-run", tmpdir);
+	cr_assert_eq(judge_pair(rp, missing, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - baseline unusable: "), "%s", out);
+	cr_assert_not_null(strstr(out, "No such file or directory"), "%s", out);
+	cr_assert_eq(strchr(out, '\n') - out + 1, (long)strlen(out), "one line: %s", out);
+
+	snprintf(path, sizeof(path), "%s/run.json", bp);
+	f = fopen(path, "w");
+	fputs("{\"schema_version\": 1, \"ranks\": [", f);
+	fclose(f);
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - baseline unusable: "), "%s", out);
+	cr_assert_not_null(strstr(out, "not valid JSON"), "%s", out);
+	/* the baseline given as run.json itself */
+	cr_assert_eq(judge_pair(rp, path, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+
+	/* samples.csv cut off in the middle of a row */
+	b.name = "base-cut";
+	make(&b, bp, sizeof(bp));
+	snprintf(path, sizeof(path), "%s/samples.csv", bp);
+	f = fopen(path, "a");
+	fputs("3,1,8,4,stream,65536,100,0,", f);
+	fclose(f);
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert_not_null(strstr(out, "samples.csv:"), "%s", out);
+
+	/* the judged run itself missing */
+	cr_assert_eq(judge_pair(missing, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - cannot read the results to judge: "), "%s", out);
+}
+
+Test(health, mismatched_sizes_are_unknown_but_common_cells_judged)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+
+	healthy(&b, "base", 1);
+	b.sizes = "8, 1MiB";
+	healthy(&r, "now", 2);
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS UNKNOWN - 8 cells not compared (2 nodes 64KiB pingpong: size 64KiB not in baseline"),
+		  "%s", line);
+	cr_assert_not_null(strstr(line, "4 compared cells OK"), "%s", line);
+	cr_assert_not_null(strstr(out, "\n  2 nodes 1MiB stream: in baseline, not in this run"), "%s", out);
+	cr_assert_not_null(strstr(out, "\n  OK        8 nodes 8B pingpong:"), "%s", out);
+
+	/* The comparable cells are still judged: a drop there is CRITICAL. */
+	b.sizes = "64KiB, 1MiB";
+	b.name = "base2";
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	r.name = "now2";
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	cr_assert_not_null(strstr(out, "size 8B not in baseline"), "%s", out);
+
+	/* Other patterns only: nothing to compare. */
+	b.patterns = "bidir";
+	b.sizes = "8, 64KiB";
+	b.name = "base3";
+	make(&b, bp, sizeof(bp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - no cell of now2 can be compared"), "%s", out);
+}
+
+Test(health, other_hosts_are_unknown)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	b.host_prefix = "sw";
+	healthy(&r, "now", 2);
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - baseline taken on other hosts: not in baseline: node01, node02"),
+		  "%s", out);
+	cr_assert_not_null(strstr(out, "only in baseline: sw01"), "%s", out);
+	cr_assert_not_null(strstr(out, "8 compared cells OK"), "%s", out);
+
+	/* Fewer nodes than the baseline: the top level cannot be compared. */
+	r.nranks = 6;
+	r.pairs = "1, 3";
+	r.name = "six";
+	b.host_prefix = NULL;
+	b.name = "base-node";
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert_not_null(strstr(out, "6 nodes not in baseline"), "%s", out);
+	cr_assert_not_null(strstr(out, "only in baseline: node07, node08"), "%s", out);
+}
+
+Test(health, bad_arguments_are_unknown)
+{
+	char out[4096], *argv1[] = { "swstress", "judge", NULL };
+	char *argv2[] = { "swstress", "judge", "x", "--bogus", NULL };
+	char *argv3[] = { "swstress", "judge", "x", "--baseline", NULL };
+	char tmpl[] = "/tmp/swjudgeXXXXXX";
+	int fd = mkstemp(tmpl), saved = dup(1), c1, c2, c3;
+	ssize_t n;
+
+	fflush(stdout);
+	dup2(fd, 1);
+	c1 = judge_main(2, argv1);
+	c2 = judge_main(4, argv2);
+	c3 = judge_main(4, argv3);
+	fflush(stdout);
+	dup2(saved, 1);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, out, sizeof(out) - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(tmpl);
+	cr_assert_eq(c1, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(c2, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(c3, SW_NAGIOS_UNKNOWN);
+	cr_assert_str_eq(out,
+			 "SWSTRESS UNKNOWN - bad arguments: judge needs a results folder (swstress judge RESULT --baseline PATH)\n"
+			 "SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress --help)\n"
+			 "SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value\n");
+
+	struct fx_spec r;
+	char rp[512];
+	struct health_opts o = { .no_history = true };
+
+	healthy(&r, "now", 2);
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_UNKNOWN);
+	cr_assert(starts(out, "SWSTRESS UNKNOWN - bad arguments: missing --baseline PATH"), "%s", out);
+	o.baseline = rp;
+	o.sets[0] = "crit_drop=5";  /* below warn_drop 10 */
+	o.nsets = 1;
+	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_UNKNOWN);
+	cr_assert_not_null(strstr(out, "bad arguments: "), "%s", out);
+	cr_assert_not_null(strstr(out, "crit_drop"), "%s", out);
+}
+
+Test(health, parse_args_skips_run_options)
+{
+	char *argv[] = { "swstress", "check", "-c", "configs/health.conf", "--label", "nightly", "--baseline",
+			 "results/base", "--progress", "--no-plot", "--format", "classic", "reps=5", "--prom",
+			 "/tmp/x.prom", "--json", "--history", "/tmp/h.sqlite", NULL };
+	char *bad[] = { "swstress", "judge", "a", "b", NULL };
+	struct health_opts o;
+	char err[256];
+
+	cr_assert_eq(health_parse_args(18, argv, 2, &o, err, sizeof(err)), 0, "%s", err);
+	cr_assert_null(o.result);
+	cr_assert_str_eq(o.baseline, "results/base");
+	cr_assert_str_eq(o.prom, "/tmp/x.prom");
+	cr_assert_str_eq(o.history, "/tmp/h.sqlite");
+	cr_assert(o.json);
+	cr_assert_eq(o.nsets, 1);
+	cr_assert_str_eq(o.sets[0], "reps=5");
+	cr_assert_eq(health_parse_args(4, bad, 2, &o, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "unexpected argument 'b' (one results folder only)");
+
+	char buf[256];
+
+	health_history_path(&o, "results", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "results/history.sqlite");
+	o.history = "/var/lib/h.sqlite";
+	health_history_path(&o, "results", buf, sizeof(buf));
+	cr_assert_str_eq(buf, "/var/lib/h.sqlite");
+}
+
+/* Every perfdata item against the plugin format:
+ * 'label'=value[UOM];[warn];[crit];[min];[max] */
+static void check_perfdata(const char *perf, int expect_items)
+{
+	regex_t re;
+	char *copy = strdup(perf), *save = NULL;
+	char labels[256][20];
+	int n = 0;
+
+	cr_assert_eq(regcomp(&re, "^'([^'=]+)'=(-?[0-9]+(\\.[0-9]+)?)(us|ms|s|%|B|KB|MB|TB|c)?"
+			     ";(~?:?-?[0-9.]*)?;(~?:?-?[0-9.]*)?;(-?[0-9.]*)?;(-?[0-9.]*)?$",
+			     REG_EXTENDED), 0);
+	for (char *item = strtok_r(copy, " ", &save); item; item = strtok_r(NULL, " ", &save)) {
+		regmatch_t m[3];
+
+		cr_assert_eq(regexec(&re, item, 3, m, 0), 0, "bad perfdata item '%s'", item);
+		cr_assert(m[1].rm_eo - m[1].rm_so > 0);
+		cr_assert(n < 256);
+		snprintf(labels[n], sizeof(labels[n]), "%.*s", (int)(m[1].rm_eo - m[1].rm_so), item + m[1].rm_so);
+		for (int j = 0; j < n; j++)
+			cr_assert(strncmp(labels[j], labels[n], 19), "labels %s and %s clash in 19 chars",
+				  labels[j], labels[n]);
+		n++;
+	}
+	if (expect_items >= 0)
+		cr_assert_eq(n, expect_items, "%d items in %s", n, perf);
+	regfree(&re);
+	free(copy);
+}
+
+Test(health, perfdata_follows_the_plugin_format)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+	const char *bar;
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	judge_pair(rp, bp, out, sizeof(out));
+	first_line(out, line, sizeof(line));
+	bar = strstr(line, " | ");
+	cr_assert_not_null(bar);
+	cr_assert_null(strchr(bar + 3, '|'));
+	/* 8 cells x (degradation + median) + 3 counters */
+	check_perfdata(bar + 3, 19);
+	const char *it = strstr(bar, "'pct_st_64KiB_n8'=");
+	double val;
+
+	cr_assert_not_null(it, "%s", bar);
+	cr_assert_eq(sscanf(it + 18, "%lf", &val), 1);
+	cr_assert(val > 28 && val < 32, "%g", val);
+	cr_assert_not_null(strstr(bar, "%;~:10;~:25;; "), "%s", bar);
+	cr_assert_not_null(strstr(bar, "'us_pp_8B_n2'=5."), "%s", bar);
+	cr_assert_not_null(strstr(bar, "'cells_critical'=1;;;0;8"), "%s", bar);
+
+	/* Long labels: many sizes, levels and hops still give unique 19-char prefixes. */
+	struct sw_run *rr, *bb;
+	struct health_verdict *v;
+	char err[512], perf[65536];
+
+	healthy(&b, "long-base", 3);
+	b.nranks = 64;
+	b.pairs = "1, 2, 31, 32";
+	b.sizes = "1000000, 1000001, 1048576, 1048577";
+	b.patterns = "pingpong, stream, bidir";
+	b.reps = "3";
+	make(&b, bp, sizeof(bp));
+	rr = results_load(bp, err, sizeof(err));
+	cr_assert_not_null(rr, "%s", err);
+	rr->cfg.nhops = 2;   /* pretend several hop counts: labels grow _h100 */
+	v = health_judge(rr, NULL, rr, NULL);
+	cr_assert_not_null(v);
+	cr_assert_eq(health_perfdata(v, perf, sizeof(perf)), 0);
+	check_perfdata(perf, 2 * 48 + 3);
+	/* MBps_st_1048577B_n62 and _n64 share 19 characters: one falls back */
+	cr_assert_not_null(strstr(perf, "'MBps_cell"), "no fallback label used: %s", perf);
+	health_verdict_free(v);
+	bb = NULL;
+	run_free(rr);
+	(void)bb;
+}
+
+Test(health, json_output)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[65536];
+	struct health_opts o = { .json = true, .no_history = true };
+	json_error_t je;
+	json_t *root, *cells;
+	bool found = false;
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	o.baseline = bp;
+	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_CRITICAL);
+	cr_assert_eq(strchr(out, '\n') - out + 1, (long)strlen(out), "one line");
+	root = json_loads(out, 0, &je);
+	cr_assert_not_null(root, "%s: %s", je.text, out);
+	cr_assert_str_eq(json_string_value(json_object_get(root, "status")), "CRITICAL");
+	cr_assert_eq(json_integer_value(json_object_get(root, "code")), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(root, "baseline")), "base");
+	cells = json_object_get(root, "cells");
+	cr_assert_eq(json_array_size(cells), 8);
+	for (size_t i = 0; i < json_array_size(cells); i++) {
+		json_t *c = json_array_get(cells, i);
+
+		if (strcmp(json_string_value(json_object_get(c, "status")), "CRITICAL"))
+			continue;
+		found = true;
+		cr_assert_str_eq(json_string_value(json_object_get(c, "pattern")), "stream");
+		cr_assert_eq(json_integer_value(json_object_get(c, "size_bytes")), 65536);
+		cr_assert_eq(json_integer_value(json_object_get(c, "nodes")), 8);
+		cr_assert(json_real_value(json_object_get(c, "degradation_pct")) > 28);
+	}
+	cr_assert(found);
+	json_decref(root);
+}
+
+/* The file's text (static buffer). */
+static const char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	cr_assert_not_null(f, "%s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+Test(health, prometheus_textfile)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], prom[600], line[700];
+	struct health_opts o = { .no_history = true };
+	const char *t;
+	FILE *f;
+	int helps = 0, types = 0, samples = 0;
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	r.slow_pair = 3;
+	r.slow_pair_factor = 1.5;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	snprintf(prom, sizeof(prom), "%s/swstress.prom", tmpdir);
+	o.baseline = bp;
+	o.prom = prom;
+	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_CRITICAL);
+	t = slurp(prom);
+	cr_assert_not_null(strstr(t, "# TYPE swstress_check_status gauge\nswstress_check_status 2\n"), "%s", t);
+	struct tm tm = { .tm_year = 126, .tm_mon = 2, .tm_mday = 3, .tm_hour = 2 };   /* fixture: seed 2 */
+	char ts[96];
+
+	snprintf(ts, sizeof(ts), "\nswstress_last_run_timestamp_seconds %lld\n", (long long)timegm(&tm));
+	cr_assert_not_null(strstr(t, ts), "%s", t);
+	cr_assert_not_null(strstr(t, "\nswstress_latency_seconds{pattern=\"pingpong\",size_bytes=\"8\",nodes=\"2\",stat=\"median\"} 5."), "%s", t);
+	cr_assert_not_null(strstr(t, "\nswstress_bandwidth_bytes_per_second{pattern=\"stream\",size_bytes=\"65536\",nodes=\"8\",stat=\"baseline_median\"} "), "%s", t);
+	cr_assert_not_null(strstr(t, "\nswstress_cell_status{pattern=\"stream\",size_bytes=\"65536\",nodes=\"8\"} 2\n"), "%s", t);
+	cr_assert_not_null(strstr(t, "\nswstress_suspect_port{host=\"node07\"} 1\n"), "%s", t);
+	cr_assert_not_null(strstr(t, "\nswstress_suspect_port{host=\"node01\"} 0\n"), "%s", t);
+	/* Every sample line: name{labels} value, no timestamp; families declared once. */
+	f = fopen(prom, "r");
+	while (fgets(line, sizeof(line), f)) {
+		if (starts(line, "# HELP ")) {
+			helps++;
+			continue;
+		}
+		if (starts(line, "# TYPE ")) {
+			types++;
+			cr_assert_not_null(strstr(line, " gauge\n"), "%s", line);
+			continue;
+		}
+		char *sp = strrchr(line, '}') ? strrchr(line, '}') + 1 : strchr(line, ' ');
+		double x;
+		char rest[64];
+
+		cr_assert(starts(line, "swstress_"), "%s", line);
+		cr_assert_eq(sscanf(sp, " %lf%63s", &x, rest), 1, "timestamp or junk after value: %s", line);
+		samples++;
+	}
+	fclose(f);
+	cr_assert_eq(helps, types);
+	cr_assert(helps >= 9 && samples > 30, "%d %d", helps, samples);
+	/* No temporary file left next to it. */
+	snprintf(line, sizeof(line), "%s.%ld.tmp", prom, (long)getpid());
+	cr_assert_neq(access(line, F_OK), 0);
+}
+
+Test(health, prometheus_label_escaping)
+{
+	struct health_verdict *v = health_verdict_unknown(NULL, NULL, "test");
+	char prom[600], err[256];
+
+	cr_assert_not_null(v);
+	v->suspect = calloc(1, sizeof(*v->suspect));
+	v->nsuspects = 1;
+	snprintf(v->suspect[0].host, SW_HOST_MAX, "a\"b\\c\nd");
+	snprintf(prom, sizeof(prom), "%s/esc.prom", tmpdir);
+	cr_assert_eq(health_write_prom(prom, NULL, v, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(strstr(slurp(prom), "swstress_suspect_port{host=\"a\\\"b\\\\c\\nd\"} 1\n"), "%s", slurp(prom));
+	cr_assert_not_null(strstr(slurp(prom), "swstress_check_status 3\n"));
+	health_verdict_free(v);
+	/* an unwritable folder is an error naming the file */
+	cr_assert_eq(health_write_prom("/nonexistent-dir/x.prom", NULL, v = health_verdict_unknown(NULL, NULL, "x"),
+				       err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "/nonexistent-dir/x.prom"), "%s", err);
+	health_verdict_free(v);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+Test(health, second_check_lock_fails_at_once_with_pid)
+{
+	char db[600], err[256], expect[128], c;
+	int fd = -1, pipe_ready[2], pipe_go[2];
+	pid_t child;
+	double t0;
+
+	snprintf(db, sizeof(db), "%s/results/history.sqlite", tmpdir);
+	cr_assert_eq(pipe(pipe_ready), 0);
+	cr_assert_eq(pipe(pipe_go), 0);
+	child = fork();
+	cr_assert(child >= 0);
+	if (child == 0) {
+		int cfd;
+
+		if (health_lock(db, &cfd, err, sizeof(err)))
+			_exit(1);
+		(void)!write(pipe_ready[1], "x", 1);
+		(void)!read(pipe_go[0], &c, 1);   /* hold the lock until told */
+		health_unlock(cfd);
+		_exit(0);
+	}
+	cr_assert_eq(read(pipe_ready[0], &c, 1), 1, "child could not take the lock");
+	t0 = now_s();
+	cr_assert_eq(health_lock(db, &fd, err, sizeof(err)), -1);
+	cr_assert(now_s() - t0 < 0.5, "waited %g s", now_s() - t0);
+	snprintf(expect, sizeof(expect), "previous check still running (pid %ld)", (long)child);
+	cr_assert_str_eq(err, expect);
+	cr_assert_eq(fd, -1);
+	(void)!write(pipe_go[1], "x", 1);
+	int st;
+
+	waitpid(child, &st, 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* released: now it is ours, and the file names us */
+	cr_assert_eq(health_lock(db, &fd, err, sizeof(err)), 0, "%s", err);
+	char lp[700];
+
+	snprintf(lp, sizeof(lp), "%s.lock", db);
+	cr_assert_eq(atol(slurp(lp)), (long)getpid());
+	health_unlock(fd);
+}

@@ -1,0 +1,315 @@
+/*
+ * test_history.c - the SQLite history: runs appended and read back, the
+ * schema version, WAL, hostile labels kept as data, a run recorded twice
+ * (check = run, then judge), the CSV for trend.gp, --since, the command's
+ * exit codes, and a database from a newer swstress refused.
+ */
+#include <criterion/criterion.h>
+#include <ftw.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "commands.h"
+#include "health.h"
+#include "history.h"
+#include "health_fixture.h"
+
+static char tmpdir[64];
+static char db[200];
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/swhistXXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	snprintf(db, sizeof(db), "%s/results/history.sqlite", tmpdir);
+}
+
+static void teardown(void)
+{
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(history, .init = setup, .fini = teardown);
+
+/* A fixture run, loaded back, with its analysis. */
+static struct sw_run *load_run(const char *name, uint64_t seed, double drop, char *path, size_t len,
+			       struct sw_analysis **a)
+{
+	struct fx_spec s;
+	char err[512];
+	struct sw_run *r;
+
+	fx_defaults(&s);
+	s.name = name;
+	s.noise_seed = seed;
+	if (drop > 0) {
+		s.slow_pattern = PAT_STREAM;
+		s.slow_size = 65536;
+		s.slow_factor = 1 / (1 - drop);
+	}
+	cr_assert_eq(fx_make(tmpdir, &s, path, len, err, sizeof(err)), 0, "%s", err);
+	r = results_load(path, err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	*a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(*a, "%s", err);
+	return r;
+}
+
+/* A single integer or text from db. */
+static long long q_int(const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+Test(history, two_runs_appended_and_read_back)
+{
+	char p1[512], p2[512], err[512];
+	struct sw_analysis *a1, *a2;
+	struct sw_run *r1 = load_run("health-20260301-020000", 1, 0, p1, sizeof(p1), &a1);
+	struct sw_run *r2 = load_run("health-20260302-020000", 2, 0, p2, sizeof(p2), &a2);
+	struct history_run *runs;
+	size_t n;
+
+	cr_assert_eq(history_record_run(db, r2, a2, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r1, a1, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_schema_version(db, err, sizeof(err)), HISTORY_SCHEMA_VERSION);
+	cr_assert_eq(q_int("PRAGMA user_version"), 1);
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 2);
+	/* oldest first, whatever the order of recording */
+	cr_assert_str_eq(runs[0].name, "health-20260301-020000");
+	cr_assert_str_eq(runs[1].name, "health-20260302-020000");
+	cr_assert_str_eq(runs[0].started, r1->started);
+	cr_assert_str_eq(runs[0].label, "health");
+	cr_assert_eq(runs[0].nranks, 8);
+	cr_assert_eq(runs[0].ncells, 8);
+	cr_assert(runs[0].complete);
+	cr_assert_eq(runs[0].status, -1);
+	cr_assert_str_eq(runs[0].verdict, "-");
+	free(runs);
+	/* the cell summaries are the analysis' numbers */
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM cells"), 16);
+	cr_assert_eq(q_int("SELECT CAST(ROUND(lat_median_s * 1e9) AS INTEGER) FROM cells c JOIN runs r ON r.id = c.run_id"
+			   " WHERE r.name = 'health-20260301-020000' AND c.cell = 0"),
+		     (long long)llround(a1->cell[0].lat.median * 1e9));
+	/* --since */
+	cr_assert_eq(history_list(db, "2026-03-03", &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(runs[0].name, "health-20260302-020000");
+	free(runs);
+	analysis_free(a1);
+	analysis_free(a2);
+	run_free(r1);
+	run_free(r2);
+}
+
+Test(history, wal_mode_and_newer_schema_refused)
+{
+	char p[512], err[512];
+	struct sw_analysis *a;
+	struct sw_run *r = load_run("health-20260301-020000", 1, 0, p, sizeof(p), &a);
+	sqlite3 *h;
+
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+	sqlite3_stmt *st;
+
+	cr_assert_eq(sqlite3_prepare_v2(h, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	cr_assert_eq(sqlite3_exec(h, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "schema version 99 is newer"), "%s", err);
+	analysis_free(a);
+	run_free(r);
+}
+
+Test(history, hostile_label_is_data)
+{
+	static const char label[] = "it's \"x\"; DROP TABLE runs; --";
+	static const char name[] = "q'\"; DELETE FROM cells; --,x";
+	char p[512], err[512];
+	struct sw_analysis *a;
+	struct sw_run *r = load_run("plain", 1, 0, p, sizeof(p), &a);
+	struct history_run *runs;
+	size_t n;
+
+	snprintf(r->cfg.label, sizeof(r->cfg.label), "%s", label);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->host[3], SW_HOST_MAX, "host'); DROP TABLE cells; --");
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r, a, "SWSTRESS WARNING - x; y", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(runs[0].label, label);
+	cr_assert_str_eq(runs[0].name, name);
+	cr_assert_eq(runs[0].status, SW_NAGIOS_WARNING);
+	cr_assert_str_eq(runs[0].summary, "SWSTRESS WARNING - x; y");
+	free(runs);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM cells"), 8);
+	cr_assert_eq(q_int("SELECT instr(hosts, 'host''); DROP TABLE cells; --') > 0 FROM runs"), 1);
+
+	/* The CSV quotes the name with its comma and doubled quotes. */
+	char csv[1 << 16];
+	FILE *f = fmemopen(csv, sizeof(csv), "w");
+
+	cr_assert_eq(history_write_csv(f, db, NULL, err, sizeof(err)), 0, "%s", err);
+	fclose(f);
+	cr_assert_not_null(strstr(csv, ",\"q'\"\"; DELETE FROM cells; --,x\",\"it's \"\"x\"\"; DROP TABLE runs; --\","),
+			   "%s", csv);
+	analysis_free(a);
+	run_free(r);
+}
+
+Test(history, check_after_run_is_one_run_with_a_verdict)
+{
+	char base[512], now[512], err[512], out[8192];
+	struct sw_analysis *ab, *an;
+	struct sw_run *rb = load_run("base", 1, 0, base, sizeof(base), &ab);
+	struct sw_run *rn = load_run("health-20260302-020000", 2, 0.3, now, sizeof(now), &an);
+	struct health_opts o = { .baseline = base, .history = db };
+	struct history_run *runs;
+	size_t n;
+	int code, saved, fd;
+	char tmpl[] = "/tmp/swhistoutXXXXXX";
+
+	/* run records it plain; then check judges the same folder */
+	cr_assert_eq(history_record_run(db, rn, an, NULL, err, sizeof(err)), 0, "%s", err);
+	fd = mkstemp(tmpl);
+	fflush(stdout);
+	saved = dup(1);
+	dup2(fd, 1);
+	code = health_judge_dir(now, &o);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(fd);
+	unlink(tmpl);
+	cr_assert_eq(code, SW_NAGIOS_CRITICAL);
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(runs[0].status, SW_NAGIOS_CRITICAL);
+	cr_assert_str_eq(runs[0].verdict, "CRITICAL");
+	cr_assert_not_null(strstr(runs[0].summary, "8 nodes 64KiB stream: bandwidth -"), "%s", runs[0].summary);
+	free(runs);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks"), 1);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM check_cells WHERE compared = 1"), 8);
+	cr_assert_eq(q_int("SELECT status FROM check_cells WHERE pattern = 'stream' AND size_bytes = 65536 AND nodes = 8"), 2);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM cells"), 8);
+
+	/* CSV: header, one row per cell, the baseline band on the judged rows */
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	char *line, *save = NULL;
+	int rows = 0;
+
+	cr_assert_eq(history_write_csv(f, db, NULL, err, sizeof(err)), 0, "%s", err);
+	fclose(f);
+	line = strtok_r(out, "\n", &save);
+	cr_assert(line && line[0] == '#');
+	line = strtok_r(NULL, "\n", &save);
+	cr_assert_str_eq(line, "started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,"
+			 "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
+			 "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
+			 "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
+			 "change_pct,cell_status,status,verdict");
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		int commas = 0;
+
+		for (char *c = line; *c; c++)
+			commas += *c == ',';
+		cr_assert_eq(commas, 25, "%s", line);
+		cr_assert_null(strstr(line, "NaN"), "judged row without baseline: %s", line);
+		cr_assert(strstr(line, ",2,CRITICAL"), "%s", line);
+		rows++;
+	}
+	cr_assert_eq(rows, 8);
+	analysis_free(ab);
+	analysis_free(an);
+	run_free(rb);
+	run_free(rn);
+}
+
+/* Run history_main with stdout and stderr into out; its exit code. */
+static int history_cmd(char **argv, int argc, char *out, size_t len)
+{
+	char tmpl[] = "/tmp/swhistcmdXXXXXX";
+	int fd = mkstemp(tmpl), s1 = dup(1), s2 = dup(2), code;
+	ssize_t n;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	code = history_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(s1, 1);
+	dup2(s2, 2);
+	close(s1);
+	close(s2);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, out, len - 1);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(tmpl);
+	return code;
+}
+
+Test(history, command_table_csv_and_errors)
+{
+	char p1[512], p2[512], err[512], out[1 << 15];
+	struct sw_analysis *a1, *a2;
+	struct sw_run *r1 = load_run("health-20260301-020000", 1, 0, p1, sizeof(p1), &a1);
+	struct sw_run *r2 = load_run("health-20260302-020000", 2, 0.3, p2, sizeof(p2), &a2);
+	char *table[] = { "swstress", "history", "--history", db, NULL };
+	char *csv[] = { "swstress", "history", "--history", db, "--format", "csv", "--since", "2026-03-03", NULL };
+	char *badfmt[] = { "swstress", "history", "--history", db, "--format", "xml", NULL };
+	char *baddate[] = { "swstress", "history", "--history", db, "--since", "yesterday", NULL };
+	char *missing[] = { "swstress", "history", "--history", "/nonexistent/h.sqlite", NULL };
+
+	cr_assert_eq(history_record_run(db, r1, a1, "OK", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r2, a2, "CRITICAL", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_cmd(table, 4, out, sizeof(out)), 0, "%s", out);
+	cr_assert_not_null(strstr(out, "health-20260301-020000"), "%s", out);
+	cr_assert_not_null(strstr(out, "CRITICAL"), "%s", out);
+	/* the trend of the dropped cell: first 927 MB/s-ish, last 30% lower */
+	const char *row = strstr(out, "\nstream        64KiB      8     2 ");
+	double first, last, change;
+
+	cr_assert_not_null(row, "%s", out);
+	cr_assert_eq(sscanf(row, " stream 64KiB 8 2 %lf MB/s %lf MB/s %lf%%", &first, &last, &change), 3, "%s", row);
+	cr_assert(change > -32 && change < -28 && fabs((last / first - 1) * 100 - change) < 0.1, "%g", change);
+	cr_assert_eq(history_cmd(csv, 8, out, sizeof(out)), 0, "%s", out);
+	cr_assert_null(strstr(out, "health-20260301-020000"), "%s", out);
+	cr_assert_not_null(strstr(out, "health-20260302-020000"), "%s", out);
+	cr_assert_eq(history_cmd(badfmt, 6, out, sizeof(out)), SW_EXIT_USAGE);
+	cr_assert_not_null(strstr(out, "--format 'xml' is not table or csv"), "%s", out);
+	cr_assert_eq(history_cmd(baddate, 6, out, sizeof(out)), SW_EXIT_USAGE);
+	cr_assert_eq(history_cmd(missing, 4, out, sizeof(out)), SW_EXIT_FAIL);
+	cr_assert_not_null(strstr(out, "swstress: /nonexistent/h.sqlite: no history yet"), "%s", out);
+	cr_assert(history_since_valid("2026-03-02T10:00Z"));
+	cr_assert(history_since_valid("2026-03-02 10:00:05"));
+	cr_assert(!history_since_valid("2026-03-02x"));
+	analysis_free(a1);
+	analysis_free(a2);
+	run_free(r1);
+	run_free(r2);
+}
