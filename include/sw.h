@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdio.h>
 
 #define SW_VERSION "0.1.0"
 #define SW_SCHEMA_VERSION 1
@@ -41,5 +42,17 @@ enum sw_nagios {
  * "return sw_fail(err, errlen, ...)". */
 int sw_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Writes the contents of a file to f; 0, or -1 on error. */
+typedef int (*sw_write_fn)(FILE *f, const void *arg);
+
+/* Create path and its missing parents (mode 0755). 0 or -1 (errno set). */
+int sw_mkdir_p(const char *path);
+
+/* Write path through fn atomically: a temporary ".NAME.PID.tmp" beside it
+ * (a dot file, so no reader that globs *.csv or *.prom picks it up),
+ * flushed and fsync'ed, made 0644, then renamed over path. On any error
+ * the temporary file is removed and err names path. 0 or -1. */
+int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen);
 
 #endif

@@ -1302,54 +1302,13 @@ fail:
 /* ---------------------------------------------------------------- */
 /* Files                                                              */
 
-static int mkdir_p(const char *path)
+/* dir/name through fn, atomically. */
+static int write_atomic(const char *dir, const char *name, sw_write_fn fn, const void *arg, char *err, size_t errlen)
 {
-	char tmp[SW_PATH_MAX];
+	char path[SW_PATH_MAX + 64];
 
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
-typedef int (*write_fn)(FILE *f, const void *arg);
-
-/* dir/name through fn, via a temporary file, fsync and rename. */
-static int write_atomic(const char *dir, const char *name, write_fn fn, const void *arg, char *err, size_t errlen)
-{
-	char tmp[SW_PATH_MAX + 64], path[SW_PATH_MAX + 64];
-	FILE *f;
-	int rc;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(tmp, "w");
-	if (!f)
-		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-	rc = fn(f, arg);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
-	if (rc) {
-		int e = errno;
-
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
-	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
-	}
-	return 0;
+	return sw_write_atomic(path, fn, arg, err, errlen);
 }
 
 struct md_arg {
@@ -1617,7 +1576,7 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 	const char *np[2 * PAT_COUNT];
 	int n = 0;
 
-	if (mkdir_p(dir))
+	if (sw_mkdir_p(dir))
 		return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 	if (access(dir, W_OK | X_OK))
 		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));

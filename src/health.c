@@ -1126,36 +1126,26 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 	return ferror(f) ? -1 : 0;
 }
 
+/* write_prom behind sw_write_atomic's single argument. */
+struct prom_args {
+	const struct sw_run *r;
+	const struct health_verdict *v;
+};
+
+static int call_write_prom(FILE *f, const void *arg)
+{
+	const struct prom_args *pa = arg;
+
+	return write_prom(f, pa->r, pa->v);
+}
+
 int health_write_prom(const char *path, const struct sw_run *r, const struct health_verdict *v,
 		      char *err, size_t errlen)
 {
-	char tmp[SW_PATH_MAX + 32];
-	FILE *f;
-	int rc;
+	struct prom_args pa = { r, v };
 
-	/* node_exporter reads *.prom only, so the temporary name is skipped. */
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-	rc = write_prom(f, r, v);
-	if (fflush(f) || fsync(fileno(f)))
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
-	if (rc) {
-		int e = errno;
-
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
-	}
-	if (chmod(tmp, 0644) || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(e));
-	}
-	return 0;
+	/* The temporary name is a dot file: node_exporter reads *.prom only. */
+	return sw_write_atomic(path, call_write_prom, &pa, err, errlen);
 }
 
 /* ---------------------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "config.h"
 #include "plot.h"
 
 extern char **environ;
@@ -549,18 +550,6 @@ static void vars_str(struct vars *v, const char *name, const char *value)
 	vars_add(v, "'; ");
 }
 
-static void format_size(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
-		snprintf(buf, len, "%lluGiB", (unsigned long long)(b >> 30));
-	else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
-		snprintf(buf, len, "%lluMiB", (unsigned long long)(b >> 20));
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%lluKiB", (unsigned long long)(b >> 10));
-	else
-		snprintf(buf, len, "%lluB", (unsigned long long)b);
-}
-
 /* Last non-empty line of the log, to quote in an error. */
 static void log_tail(const char *log, char *buf, size_t len)
 {
@@ -691,7 +680,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 		c.width = clamp(500 + 70 * pf->nnodes, 1100, 2400);
 		c.height = clamp(260 + 38 * pf->npairs, 600, 2400);
 	}
-	format_size(size, sz, sizeof(sz));
+	config_format_size(size, sz, sizeof(sz));
 	if (size)
 		rc = snprintf(c.path, sizeof(c.path), "%s/%s-%s-%s.%s", result_dir, kind,
 			      pattern, sz, svg ? "svg" : "png");

@@ -26,29 +26,11 @@ void results_folder_name(const char *label, time_t t, char *buf, size_t len)
 	snprintf(buf, len, "%s-%s", label, stamp);
 }
 
-static int mkdir_p(const char *path)
-{
-	char tmp[SW_PATH_MAX];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err, size_t errlen)
 {
 	const char *out = r->cfg.output;
 
-	if (mkdir_p(out))
+	if (sw_mkdir_p(out))
 		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
 	if (access(out, W_OK | X_OK))
 		return sw_fail(err, errlen, "output '%s': not writable: %s", out, strerror(errno));
@@ -79,36 +61,19 @@ int results_finish(const char *partial, char *out, size_t outlen, char *err, siz
 
 typedef int (*writer_fn)(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg);
 
-/* Write dir/name through fn into a temporary file, flush it to disk and
- * rename it into place; on any error remove the temporary file. */
-static int write_atomic(const char *dir, const char *name, writer_fn fn, const struct sw_run *r,
-			const struct sw_analysis *a, const void *arg, char *err, size_t errlen)
+/* What one writer needs, behind sw_write_atomic's single argument. */
+struct writer {
+	writer_fn fn;
+	const struct sw_run *r;
+	const struct sw_analysis *a;
+	const void *arg;
+};
+
+static int call_writer(FILE *f, const void *w)
 {
-	char tmp[SW_PATH_MAX + 64], path[SW_PATH_MAX + 64];
-	FILE *f;
-	int rc;
+	const struct writer *wr = w;
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(tmp, "w");
-	if (!f)
-		return sw_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-	rc = fn(f, r, a, arg);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
-	if (rc) {
-		int e = errno;
-
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
-	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(errno));
-	}
-	return 0;
+	return wr->fn(f, wr->r, wr->a, wr->arg);
 }
 
 static void csv_comment(FILE *f, const struct sw_run *r)
@@ -419,9 +384,14 @@ int results_write(const char *dir, const struct sw_run *r, const struct sw_analy
 		{ "run.json", write_json },   /* last: it says what the others hold */
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		if (write_atomic(dir, files[i].name, files[i].fn, r, a, report_text, err, errlen))
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[SW_PATH_MAX + 32];
+		struct writer w = { files[i].fn, r, a, report_text };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		if (sw_write_atomic(path, call_writer, &w, err, errlen))
 			return -1;
+	}
 	return 0;
 }
 

@@ -1,5 +1,9 @@
 /* sw.c - shared helpers declared in sw.h. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "sw.h"
 
 int sw_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -12,4 +16,57 @@ int sw_fail(char *err, size_t errlen, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
+}
+
+int sw_mkdir_p(const char *path)
+{
+	char tmp[SW_PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen)
+{
+	char tmp[SW_PATH_MAX + 64];
+	const char *slash = strrchr(path, '/');
+	FILE *f;
+	int rc, e;
+
+	if (slash)
+		snprintf(tmp, sizeof(tmp), "%.*s/.%s.%ld.tmp", (int)(slash - path), path, slash + 1, (long)getpid());
+	else
+		snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	errno = 0;
+	rc = fn(f, arg);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		rc = -1;
+	e = errno;
+	if (fclose(f) && !rc) {
+		rc = -1;
+		e = errno;
+	}
+	if (rc) {
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+	}
+	if (chmod(tmp, 0644) || rename(tmp, path)) {
+		e = errno;
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(e));
+	}
+	return 0;
 }
