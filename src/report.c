@@ -169,6 +169,9 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
+	fprintf(f, "timer: MPI_Wtime, resolution %.3g us%s; %s\n", r->wtick * 1e6,
+		r->wtime_global ? " (global clock)" : "", r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)"
+							      : "ranks polled while waiting");
 	if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {
