@@ -1,6 +1,7 @@
 # swstress - network switch stress tester.
 #
-#   make run     set up (installs Debian packages when root), build, run configs/quick.conf
+#   make run     set up (installs Debian packages when root), build, the demo: configs/demo.conf
+#                on an emulated switch fabric as root, else shared memory (tests/fabric/demo.sh)
 #   make test    set up, build, run every test (unit, MPI, fabric when root)
 #   make bench   benchmarks (never part of make test)
 #   make plot R=results/FOLDER   render the charts of a results folder
@@ -15,7 +16,7 @@ CC      ?= cc
 MPICC   ?= mpicc
 MPIEXEC ?= mpiexec
 NP      ?= 8
-CONFIG  ?= configs/quick.conf
+CONFIG  ?= configs/demo.conf
 
 BUILD   ?= build
 CFLAGS  ?= -O2 -g

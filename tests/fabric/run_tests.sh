@@ -4,9 +4,10 @@
 # Needs root and network namespaces; otherwise prints "fabric tests skipped: WHY"
 # and exits 0. Builds emulated fabrics (tests/fabric/fabric.sh), checks the
 # harness with its own MPI probe, then (when build/swstress has `run`) swstress.
-# Ends with "N passed, N failed"; exit 1 on any failure. About 1 minute.
-# Rates in these checks are low (20 Mbit/s ports) so that a busy 2-core machine
-# still meets them; the tbf burst (64 KB) lets 1-s rates exceed the limit by ~0.5 Mbit/s.
+# Ends with "N passed, N failed"; exit 1 on any failure. About 2-3 minutes.
+# FABRIC_KEEP=1 keeps the outputs (and swstress results folders) in /tmp/swsfabric.*.
+# Rates in the harness checks are low (20 Mbit/s ports) so that a busy 2-core machine
+# still meets them (the swstress checks use 100 Mbit/s: see there); the tbf burst (64 KB) lets 1-s rates exceed the limit by ~0.5 Mbit/s.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 F=tests/fabric
@@ -22,7 +23,11 @@ bad() { fail=$((fail + 1)); echo "FAIL  $1${2:+ ($2)}"; }
 check() { n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
 # in_range VALUE LO HI (decimals allowed)
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
-cleanup() { timeout 60 $FAB down >/dev/null 2>&1; rm -rf "$TMP"; }
+cleanup() {
+	timeout 60 $FAB down >/dev/null 2>&1
+	# FABRIC_KEEP=1 keeps the outputs and results folders for a look
+	if [ -n "${FABRIC_KEEP:-}" ]; then echo "(outputs kept in $TMP)"; else rm -rf "$TMP"; fi
+}
 trap 'cleanup; exit 130' INT TERM HUP
 
 # ---------------------------------------------------------------- can we?
@@ -143,29 +148,172 @@ check "interrupted up leaves nothing${l:+ (left: $l)}" test -z "$l"
 timeout 60 $FAB down >/dev/null 2>&1
 
 # ---------------------------------------------------------------- swstress
-# ===== swstress checks (LEAD: fill in) ==========================================
+# ===== swstress checks ==========================================================
+# The known answers, at 100 Mbit/s ports (payload ~11.9 MB/s: tbf counts
+# Ethernet frames, TCP carries 1448 of every 1514 bytes):
+#   single, 8 hosts: a non-blocking switch; every pair streams at port speed
+#     at 1, 2 and 4 pairs, and swstress must call no drop significant;
+#   twoleaf, 8 hosts, 200 Mbit/s trunk, pairing=halves (every pair crosses the
+#     trunk): 1 and 2 pairs at port speed (the knee is at 2: two ports fill the
+#     trunk), 4 pairs share it 2:1, a ~50% drop, aggregate = trunk capacity,
+#     measured here with one stream through the trunk between two fast ports;
+#   a slow port (fault rate 20mbit on swsN05) must make swsN05 a suspect port,
+#     with its fixed partner swsN01 and nobody else.
+# Thresholds are set from repeated runs on a busy 2-core machine, with margin
+# (numbers in README.md, "Try it on an emulated switch").
 # Runs when build/swstress exists and has the `run` command. Launch it only
 # through tests/fabric/mpirun.sh (the one place with the mpiexec line).
 if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
-	echo "== swstress through the fabric"
+	echo "== swstress through the fabric (8 hosts, 100 Mbit/s ports)"
+	SWCFG=$TMP/fabric.conf
+	cat >"$SWCFG" <<-'EOC'
+	# fabric tests' own sweep (keys the scenarios do not override)
+	[sweep]
+	sizes = 64KiB
+	patterns = stream
+	hops = auto
+	window = 64
+	pairing = halves
+	repetitions = 5
+	warmup = 1
+	timeout = 60s
+	allow_shared_node = no
+	yield = auto
+	[stats]
+	# ~2% differences are noise on a shared 2-core machine
+	min_effect = 5
+	EOC
+	mkdir -p "$TMP/res"
+	# sw NAME TIMEOUT [mpirun.sh options] -- KEY=VALUE...: swstress through the fabric;
+	# sets $rc and $res (the results folder); facts of the run in $TMP/NAME.facts
+	sw() {
+		n=$1 t=$2; shift 2
+		mo=""
+		while [ $# -gt 0 ] && [ "$1" != -- ]; do mo="$mo $1"; shift; done
+		[ $# -gt 0 ] && shift
+		timeout -k 5 $((t + 15)) sh $F/mpirun.sh --timeout "$t" $mo build/swstress run -c "$SWCFG" --no-plot \
+			label="$n" output="$TMP/res" "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
+		rc=$?
+		res=$(ls -td "$TMP/res/$n"-*/ 2>/dev/null | head -1)
+		res=${res%/}
+		: >"$TMP/$n.facts"
+		[ -n "$res" ] && python3 $F/swres.py "$res" >"$TMP/$n.facts" 2>>"$TMP/$n.err"
+		return 0
+	}
+	# fact NAME KEY: value of a run-wide fact;  cf NAME PAIRS KEY: of the cell with PAIRS pairs
+	fact() { sed -n "s/^$2=//p" "$TMP/$1.facts" | head -1; }
+	cf() { grep "^cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
+	ran() { # NAME: the run ended well with complete results
+		if [ "$rc" = 0 ] && [ "$(fact "$1" complete)" = 1 ]; then ok "swstress $1: runs, finalizes, complete results"
+		else bad "swstress $1: runs, finalizes, complete results" "rc=$rc; $(tail -3 "$TMP/$1.err" | tr '\n' ' ')"; fi
+	}
+	HOSTS8=swsN00,swsN01,swsN02,swsN03,swsN04,swsN05,swsN06,swsN07
+	SENDERS="swp00 swp01 swp02 swp03" RECEIVERS="swp04 swp05 swp06 swp07"
+	MGMT="swm00 swm01 swm02 swm03 swm04 swm05 swm06 swm07"
+
+	# ---- (a) single switch: no fall-off
+	if timeout 60 $FAB up single 8 --port-rate 100mbit; then
+		rx=$(sum_counters rx_bytes $SENDERS) tx=$(sum_counters tx_bytes $RECEIVERS) m=$(sum_counters rx_bytes $MGMT)
+		sw single 120 -- pairs=1,2,4 sample_time=500ms
+		rx=$(($(sum_counters rx_bytes $SENDERS) - rx)) tx=$(($(sum_counters tx_bytes $RECEIVERS) - tx))
+		m=$(($(sum_counters rx_bytes $MGMT) - m))
+		ran single
+		check "single: one rank per host, in order (run.json ranks)" test "$(fact single hosts)" = "$HOSTS8"
+		check "single: ranks yield the CPU (8 ranks, $(nproc) cores: run.json yield)" test "$(fact single yield)" = 1
+		for k in 1 2 4; do
+			v=$(cf single $k bw)
+			check "single $k pairs: per-pair bandwidth at port speed: $v MB/s (10.5..12.5)" in_range "$v" 10.5 12.5
+		done
+		for k in 2 4; do
+			d=$(cf single $k drop) g=$(cf single $k sig)
+			n="single $k pairs: no significant drop: $d% (sig=$g; want 0, |drop| < 5)"
+			if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+		done
+		v=$(cf single 4 overlap)
+		check "single 4 pairs: pairs overlapped in time: $v (>= 0.85)" in_range "$v" 0.85 1
+		b=$(fact single bytes)
+		check "single: bytes crossed the veth links (sender ports rx $rx, receiver ports tx $tx >= ${b:-?} timed)" \
+			sh -c "[ ${b:-0} -gt 100000000 ] && [ $rx -ge ${b:-0} ] && [ $tx -ge ${b:-0} ]"
+		check "single: no MPI data on the management links ($m bytes)" test "$m" -lt $((${b:-0} / 20 + 1))
+
+		# ---- (c) a slow port: named
+		timeout 30 $FAB fault swsN05 rate 20mbit >/dev/null 2>&1
+		sw fault 120 -- pairs=4 sample_time=300ms
+		timeout 30 $FAB fault swsN05 clear >/dev/null 2>&1
+		ran fault
+		s=$(fact fault suspects)
+		v=$(grep '^pair cell=0 pair=1 ' "$TMP/fault.facts" | sed -n 's/.* bw=\([^ ]*\).*/\1/p')
+		check "fault: the slow pair swsN01-swsN05 streams at ~20 Mbit/s: $v MB/s (1.9..2.6)" in_range "$v" 1.9 2.6
+		check "fault: swsN05 (port rate 20mbit) is a suspect port (suspects: ${s:-none})" \
+			sh -c "echo ',$s,' | grep -q ',swsN05,'"
+		check "fault: no suspect outside swsN05's pair (suspects: ${s:-none}; allowed swsN01, swsN05)" \
+			test -z "$(echo "$s" | tr ',' '\n' | grep -v -x -e swsN01 -e swsN05 -e '')"
+		check "fault: report.txt names swsN05 as a suspect port" \
+			grep -q '^suspect port: swsN05 ' "$res/report.txt"
+	else
+		bad "up single 8 for swstress"
+	fi
+
+	# ---- (b) two leaves, 2:1 oversubscribed trunk with 4 pairs
 	if timeout 60 $FAB up twoleaf 8 --port-rate 100mbit --trunk-rate 200mbit; then
-		# TODO(lead): a short config; check the degradation at 4 pairs (trunk-bound:
-		# ~50% bandwidth drop), hosts in run.json, a fault-rate outlier named, ...
-		cfg=configs/quick.conf
-		if [ -r "$cfg" ]; then
-			timeout -k 5 200 sh $F/mpirun.sh --timeout 180 build/swstress run -c "$cfg" \
-				pairing=halves allow_shared_node=no label=fabrictest >"$TMP/sw.out" 2>"$TMP/sw.err"
-			rc=$?
-			if [ $rc = 0 ]; then ok "swstress run through twoleaf 8"; else bad "swstress run through twoleaf 8" "rc=$rc; $(tail -3 "$TMP/sw.err" | tr '\n' ' ')"; fi
-			# The test's results folders are not kept.
-			rm -rf results/fabrictest-*
-		else
-			echo "(no $cfg: swstress run check not done)"
-		fi
+		# The trunk's carrying capacity: one long stream through it between two
+		# 1 Gbit/s ports (so only the trunk limits it).
+		timeout 30 $FAB fault swsN00 rate 1000mbit >/dev/null 2>&1
+		timeout 30 $FAB fault swsN04 rate 1000mbit >/dev/null 2>&1
+		sw capacity 60 -- pairs=1 sample_time=2s repetitions=3
+		timeout 30 $FAB fault swsN00 clear >/dev/null 2>&1
+		timeout 30 $FAB fault swsN04 clear >/dev/null 2>&1
+		cap=$(cf capacity 1 bw)
+		check "twoleaf: trunk capacity, one stream through it: $cap MB/s (19..25; 200 Mbit/s = 23.9 MB/s of TCP payload)" \
+			in_range "$cap" 19 25
+		cap=${cap:-NaN}
+		ta=$(counter swtA tx_bytes)
+		sw twoleaf 150 -- pairs=1,2,4 sample_time=1s
+		ta=$(($(counter swtA tx_bytes) - ta))
+		ran twoleaf
+		check "twoleaf: ranks yield the CPU (run.json yield)" test "$(fact twoleaf yield)" = 1
+		for k in 1 2; do
+			v=$(cf twoleaf $k bw)
+			check "twoleaf $k pairs: per-pair bandwidth at port speed: $v MB/s (10.5..12.5)" in_range "$v" 10.5 12.5
+		done
+		d=$(cf twoleaf 2 drop) g=$(cf twoleaf 2 sig)
+		n="twoleaf 2 pairs: the knee, no significant drop yet: $d% (sig=$g; want 0, |drop| < 5)"
+		if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+		d=$(cf twoleaf 4 drop) g=$(cf twoleaf 4 sig)
+		n="twoleaf 4 pairs: trunk 2:1 oversubscribed, significant drop: $d% (sig=$g; want 1, 35..65)"
+		if [ "$g" = 1 ] && in_range "$d" 35 65; then ok "$n"; else bad "$n"; fi
+		lo=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 0.9 }') hi=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 1.1 }')
+		# swstress's aggregate sums each pair's own rate; pairs that finish early
+		# make it read high (measured +9..+15% over this capacity with 1-s samples;
+		# see README), so it gets up to +20%. The span aggregate below is the
+		# honest 10% check.
+		hi20=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 1.2 }')
+		v=$(cf twoleaf 4 agg)
+		check "twoleaf 4 pairs: swstress's aggregate ~ trunk capacity: $v MB/s ($lo..$hi20)" in_range "$v" "$lo" "$hi20"
+		v=$(cf twoleaf 4 span_agg)
+		check "twoleaf 4 pairs: bytes / wall time of a repetition ~ trunk capacity: $v MB/s ($lo..$hi)" in_range "$v" "$lo" "$hi"
+		v=$(cf twoleaf 4 overlap)
+		check "twoleaf 4 pairs: pairs overlapped in time: $v (>= 0.6)" in_range "$v" 0.6 1
+		b=$(fact twoleaf bytes)
+		check "twoleaf: the pairs' bytes crossed the trunk (swtA tx $ta >= ${b:-?} timed)" \
+			sh -c "[ ${b:-0} -gt 100000000 ] && [ $ta -ge ${b:-0} ]"
+
+		# Without the finalize workaround, swstress's own guard must still end
+		# the run (MPICH 4.0.2 over UCX/TCP can hang in MPI_Finalize).
+		t0=$(date +%s)
+		sw nopreload 60 --no-preload -- pairs=1,4 sample_time=200ms repetitions=3
+		t=$(($(date +%s) - t0))
+		n="without finalize_preload.so: ends by itself in ${t}s (< 45) with complete results (mpiexec rc=$rc)"
+		if [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$t" -lt 45 ] && [ "$(fact nopreload complete)" = 1 ]; then ok "$n"; else bad "$n"; fi
 	else
 		bad "up twoleaf 8 for swstress"
 	fi
+
+	# ---- (e) nothing left
 	timeout 60 $FAB down >/dev/null 2>&1
+	l=$(leftovers)
+	check "nothing left after down${l:+ (left: $l)}" test -z "$l"
+	# (the test's results folders live in $TMP and go with it)
 else
 	echo "(build/swstress with 'run' not available: swstress checks not done)"
 fi

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""swres.py RESULT_DIR - facts from a swstress results folder, for the fabric tests.
+
+Reads run.json, summary.csv and samples.csv with the standard library only
+(independently of swstress's own C code) and prints one fact per line,
+KEY=VALUE, where the shell tests pick them up:
+
+  complete=1  yield=1  ranks=8  hosts=swsN00,...   (host of each rank, in rank order)
+  suspects=swsN01,swsN05                            (run.json suspects, sorted)
+  outlier_hosts=...                                 (hosts of flagged pairs)
+  bytes=N                                           (payload of all timed samples)
+  pairs=K bw=MB/s drop=% sig=0|1 agg=MB/s ideal=MB/s overlap=... span_agg=MB/s
+                                                    (one line per cell, in cell order;
+                                                     span_agg = bytes of a repetition / its
+                                                     wall span, median over repetitions)
+  pair cell=C pair=P hosts=A,B bw=MB/s flagged=0|1  (pairs.csv, one line per pair per cell)
+"""
+import csv, json, os, statistics, sys
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: swres.py RESULT_DIR")
+    d = sys.argv[1]
+    j = json.load(open(os.path.join(d, "run.json")))
+    print("complete=%d" % (1 if j.get("complete") else 0))
+    print("yield=%d" % (1 if j.get("yield") else 0))
+    ranks = sorted(j.get("ranks", []), key=lambda r: r["rank"])
+    print("ranks=%d" % len(ranks))
+    print("hosts=%s" % ",".join(r["host"] for r in ranks))
+    print("suspects=%s" % ",".join(sorted(s["host"] for s in j.get("suspects", []))))
+    oh = set()
+    for o in j.get("outliers", []):
+        oh.update((o["host_a"], o["host_b"]))
+    print("outlier_hosts=%s" % ",".join(sorted(oh)))
+    samples = rows(os.path.join(d, "samples.csv"))
+    print("bytes=%d" % sum(int(s["size_bytes"]) * int(s["hops"]) for s in samples))
+    reps = {}
+    for s in samples:
+        r = reps.setdefault((s["cell"], s["rep"]), [0, float("inf"), float("-inf")])
+        r[0] += int(s["size_bytes"]) * int(s["hops"])
+        r[1] = min(r[1], float(s["t_start_s"]))
+        r[2] = max(r[2], float(s["t_end_s"]))
+    for c in rows(os.path.join(d, "summary.csv")):
+        spans = [b / (e - s) / 1e6 for (cell, _), (b, s, e) in reps.items() if cell == c["cell"] and e > s]
+        print("cell=%s pairs=%s pattern=%s size=%s hops=%s bw=%s drop=%s sig=%s agg=%s ideal=%s overlap=%s span_agg=%.3f"
+              % (c["cell"], c["pairs"], c["pattern"], c["size_bytes"], c["hops"], c["bw_median_MBps"],
+                 c["bw_drop_pct"], c["bw_drop_sig"], c["agg_median_MBps"], c["ideal_agg_MBps"],
+                 c["overlap"], statistics.median(spans) if spans else float("nan")))
+    for p in rows(os.path.join(d, "pairs.csv")):
+        print("pair cell=%s pair=%s hosts=%s,%s bw=%s flagged=%s"
+              % (p["cell"], p["pair"], p["host_a"], p["host_b"], p["bw_median_MBps"], p["flagged"]))
+
+
+if __name__ == "__main__":
+    main()
