@@ -131,7 +131,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 		q->max_start = fmax(q->max_start, s->t_start);
 		q->min_end = fmin(q->min_end, s->t_end);
 		q->max_end = fmax(q->max_end, s->t_end);
-		q->sum += run_sample_bandwidth(r, s);
+		q->sum += run_sample_bandwidth(r, s) * s->seconds;   /* bytes */
 		q->count++;
 	}
 	for (int i = 0; i < nreps; i++) {
@@ -140,9 +140,13 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 
 		if (q->count == 0)
 			continue;
-		if (q->count == pairs) {   /* aggregates only over complete reps */
-			d->agg[d->nagg] = q->sum;
-			d->aggpp[d->nagg] = q->sum / pairs;
+		/* Aggregate = all bytes of the repetition over its span, from the
+		 * first start to the last end on the common clock: summing each
+		 * pair's own rate would overstate it whenever pairs finish at
+		 * different times. Only complete repetitions count. */
+		if (q->count == pairs && span > 0.0) {
+			d->agg[d->nagg] = q->sum / span;
+			d->aggpp[d->nagg] = q->sum / span / pairs;
 			d->nagg++;
 		}
 		if (q->count == 1 || !(span > 0.0))
