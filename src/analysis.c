@@ -276,9 +276,10 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 	int *cells = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), sizeof(int));
 	int *flagged = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), sizeof(int));
 	signed char *in = malloc((size_t)(r->nranks > 0 ? r->nranks : 1));
+	int *npin = malloc((size_t)(r->nranks > 0 ? r->nranks : 1) * sizeof(int));
 	size_t ps = 0;
 
-	if (!name || !host || !cells || !flagged || !in)
+	if (!name || !host || !cells || !flagged || !in || !npin)
 		goto out_free;
 	for (int rank = 0; rank < r->nranks; rank++) {
 		char buf[SW_HOST_MAX];
@@ -295,7 +296,10 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 		int pairs = a->cell[c].pairs;
 
 		if (nvalid[c] >= OUTLIER_MIN_PAIRS) {
+			int nv = 0;
+
 			memset(in, 0, (size_t)nh);   /* 0 out, 1 in, 2 flagged */
+			memset(npin, 0, (size_t)nh * sizeof(int));
 			for (int p = 0; p < pairs; p++) {
 				const struct sw_pair_stats *q = &a->pair[ps + (size_t)p];
 				const struct sw_pair *pr;
@@ -306,16 +310,24 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 				pr = &r->plan->pair[p];
 				ranks[0] = pr->a;
 				ranks[1] = pr->b;
+				nv++;
 				for (int e = 0; e < 2; e++) {
 					int h;
 
 					if (ranks[e] < 0 || ranks[e] >= r->nranks)
 						continue;
 					h = host[ranks[e]];
+					if (e == 0 || h != host[ranks[0]])
+						npin[h]++;
 					if (in[h] < (q->flagged ? 2 : 1))
 						in[h] = q->flagged ? 2 : 1;
 				}
 			}
+			/* A host in every pair of the cell (all ranks on one
+			 * machine) cannot be told apart by comparing pairs. */
+			for (int h = 0; h < nh; h++)
+				if (npin[h] == nv)
+					in[h] = 0;
 			for (int h = 0; h < nh; h++) {
 				cells[h] += in[h] > 0;
 				flagged[h] += in[h] == 2;
@@ -336,6 +348,7 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 	}
 	ret = 0;
 out_free:
+	free(npin);
 	free(name);
 	free(host);
 	free(cells);

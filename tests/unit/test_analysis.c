@@ -512,3 +512,26 @@ Test(analysis, aggregate_is_bytes_over_the_span)
 	analysis_free(a);
 	synth_free(r);
 }
+
+/* All ranks on one machine: the slow pair is still flagged, but no host
+ * can be blamed, since the one host is in every pair. */
+Test(analysis, one_machine_names_no_suspect)
+{
+	const int lp[2] = { 3, 4 };
+	const uint64_t sz[2] = { 65536, SIZE_1M };
+	struct sw_run *r = synth(8, 2, lp, 2, sz, PAT_PINGPONG, HOPS, 8, timing_slow_host);
+	char err[256] = "";
+
+	for (int i = 0; i < r->nranks; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "vm");
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	int flagged = 0;
+
+	cr_assert_not_null(a, "%s", err);
+	for (size_t i = 0; i < a->npairstats; i++)
+		flagged += a->pair[i].flagged;
+	cr_assert_eq(flagged, 4, "the slow pair, in each of its 4 cells");
+	cr_assert_eq(a->nsuspects, 0);
+	analysis_free(a);
+	synth_free(r);
+}
