@@ -141,6 +141,11 @@ static int parse_args(int argc, char **argv, int first, struct opts *o, struct s
 		} else if (o->npositional < 16)
 			o->positional[o->npositional++] = a;
 	}
+	/* run, plan and check also take the config as their one word. */
+	if (want_config && !o->config && o->npositional == 1)
+		o->config = o->positional[--o->npositional];
+	if (want_config && o->npositional)
+		return sw_fail(err, errlen, "unexpected argument '%s' (key=value sets a key)", o->positional[0]);
 	if (want_config && !o->config)
 		return sw_fail(err, errlen, "missing -c CONFIG (ready ones are in configs/)");
 	if (o->config && config_load_file(c, o->config, err, errlen))
