@@ -142,8 +142,10 @@ static int parse_args(int argc, char **argv, int first, struct opts *o, struct s
 			o->positional[o->npositional++] = a;
 	}
 	/* run, plan and check also take the config as their one word. */
-	if (want_config && !o->config && o->npositional == 1)
-		o->config = o->positional[--o->npositional];
+	if (want_config && !o->config && o->npositional > 0) {
+		o->config = o->positional[0];
+		memmove(o->positional, o->positional + 1, (size_t)--o->npositional * sizeof(o->positional[0]));
+	}
 	if (want_config && o->npositional)
 		return sw_fail(err, errlen, "unexpected argument '%s' (key=value sets a key)", o->positional[0]);
 	if (want_config && !o->config)
