@@ -1,0 +1,50 @@
+#!/bin/sh
+# swstress against NetPIPE (NPmpich2), two ranks, same mpiexec and binding,
+# like for like: pingpong vs NetPIPE's default ping-pong, stream vs
+# `NPmpich2 -s`, bidir vs `NPmpich2 -2 -a`. The tools alternate (A B,
+# then B A next repetition) and the table compares the medians over repetitions.
+#   sh tests/bench/netpipe.sh [REPS]        (from the repository root)
+# Env: SW (binary, default build/swstress), OUT (folder, default
+# build/bench/netpipe), MODES (default "pingpong stream bidir"),
+# SAMPLE_TIME (swstress, default 20ms), BIND (default "-bind-to core").
+set -u
+REPS=${1:-3}
+SW=${SW:-$PWD/build/swstress}
+OUT=${OUT:-$PWD/build/bench/netpipe}
+MODES=${MODES:-pingpong stream bidir}
+SAMPLE_TIME=${SAMPLE_TIME:-20ms}
+BIND=${BIND:--bind-to core}
+MPIEXEC=${MPIEXEC:-mpiexec}
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+SIZES="1, 8, 4..4MiB x4"
+
+command -v NPmpich2 > /dev/null || { echo "netpipe: NPmpich2 missing (apt-get install netpipe-mpich2)" >&2; exit 1; }
+rm -rf "$OUT" && mkdir -p "$OUT"
+echo "load before: $(cat /proc/loadavg)" > "$OUT/load.txt"
+
+# -a (preposted receives) for -2: without it both ranks block in MPI_Send
+# past the eager limit (NetPIPE -2 deadlocks at 12 KiB here).
+np_flag() { case $1 in pingpong) echo "";; stream) echo "-s";; bidir) echo "-2 -a";; esac; }
+
+run_np() {   # MODE REP
+	# shellcheck disable=SC2046
+	timeout 600 $MPIEXEC $BIND -n 2 NPmpich2 $(np_flag "$1") -p 0 -l 1 -u 4194304 \
+		-o "$OUT/np-$1-$2.out" > "$OUT/np-$1-$2.log" 2>&1 || echo "netpipe: NPmpich2 $1 failed" >&2
+}
+
+run_sw() {   # MODE REP
+	timeout 600 $MPIEXEC $BIND -n 2 "$SW" run -c /dev/null allow_shared_node=yes pairs=1 \
+		patterns="$1" sizes="$SIZES" hops=auto sample_time="$SAMPLE_TIME" repetitions=10 warmup=1 \
+		window=64 output="$OUT/sw-$1-$2" label=bench --no-plot > /dev/null 2> "$OUT/sw-$1-$2.log" ||
+		echo "netpipe: swstress $1 failed" >&2
+}
+
+for rep in $(seq 1 "$REPS"); do
+	for mode in $MODES; do
+		if [ $((rep % 2)) = 1 ]; then run_np "$mode" "$rep"; run_sw "$mode" "$rep"
+		else run_sw "$mode" "$rep"; run_np "$mode" "$rep"; fi
+		echo "netpipe: rep $rep $mode done ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	done
+done
+echo "load after: $(cat /proc/loadavg)" >> "$OUT/load.txt"
+python3 "$(dirname "$0")/netpipe_table.py" "$OUT" | tee "$OUT/table.md"

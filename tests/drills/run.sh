@@ -1,0 +1,227 @@
+#!/bin/sh
+# Fault drills: what an operator sees when things go wrong mid-run.
+#   sh tests/drills/run.sh [NAME...]        (from the repository root; ~1-2 min)
+# Prints one line per check and "drills: N passed, N failed". Drills that
+# need root (tmpfs mounts) are skipped otherwise.
+set -u
+SW=${SW:-$PWD/build/swstress}
+MPIEXEC=${MPIEXEC:-mpiexec}
+TMP=$(mktemp -d /tmp/swstress-drills.XXXXXX)
+MOUNTS=""
+cleanup() {
+	for m in $MOUNTS; do umount "$m" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+PASS=0
+FAIL=0
+
+ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/       /' "$2" | tail -n 15; }
+skip() { echo "skip - $1"; }
+now() { date +%s.%N; }
+elapsed() { echo "$(now) $1" | awk '{printf "%.1f", $1 - $2}'; }
+
+# run_sw NP ARGS...: swstress run on NP ranks, small tiny-sweep defaults.
+sw_args() { echo "-c /dev/null allow_shared_node=yes timeout=20 --no-plot"; }
+
+# consistent DIR: run.json and samples.csv agree (every sample's cell was
+# recorded in run.json with that many reps), no temporary file is left,
+# and report reads the folder.
+consistent() {
+	python3 - "$1" <<'PY' || return 1
+import csv, json, os, sys
+d = sys.argv[1]
+left = [f for f in os.listdir(d) if f.endswith(".tmp")]
+assert not left, "temporary files left: %s" % left
+run = json.load(open(os.path.join(d, "run.json")))
+rows = list(csv.DictReader(l for l in open(os.path.join(d, "samples.csv")) if not l.startswith("#")))
+per = {}
+for r in rows:
+    per[int(r["cell"])] = per.get(int(r["cell"]), 0) + 1
+for c in run["cells"]:
+    want = c["reps"] * c["pairs"]
+    got = per.get(c["cell"], 0)
+    assert got == want, "cell %d: run.json says %d samples, samples.csv has %d" % (c["cell"], want, got)
+print("consistent: %d samples, %d cells with samples" % (len(rows), len(per)))
+PY
+	"$SW" report "$1" > "$TMP/report.out" 2>&1
+}
+
+# A rank that stops answering: the watchdog ends the run, names it, and
+# keeps the completed level.
+drill_stalled_rank() {
+	t0=$(now)
+	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8 patterns=pingpong \
+		hops=100 repetitions=3 timeout=3 output="$TMP/stall" label=stall > /dev/null 2> "$TMP/err"
+	rc=$?
+	took=$(elapsed "$t0")
+	dir=$(ls -d "$TMP"/stall/stall-* 2>/dev/null | head -n 1)
+	if [ "$rc" = 1 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" && [ -n "$dir" ] &&
+		consistent "$dir" >> "$TMP/err" 2>&1 && grep -q "INCOMPLETE" "$TMP/report.out"; then
+		ok "stalled rank 3: watchdog ends the run in ${took}s (timeout 3 s), exit 1, names rank 3; level 0 on disk, report reads it"
+	else fail "stalled rank: rc=$rc took=${took}s" "$TMP/err"; fi
+}
+
+# pid_of_rank R: the pid of MPI rank R of the running swstress (PMI_RANK).
+pid_of_rank() {
+	for p in $(pgrep -f "$SW run" 2>/dev/null); do
+		if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "PMI_RANK=$1"; then
+			case "$(cat /proc/$p/comm 2>/dev/null)" in swstress) echo "$p"; return;; esac
+		fi
+	done
+}
+
+# kill -9 one rank while level 1 runs: the run ends non-zero within
+# seconds; level 0 stays on disk in the .partial folder, readable.
+drill_killed_rank() {
+	out="$TMP/kill"
+	timeout 120 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8,1KiB patterns=pingpong,stream \
+		hops=auto sample_time=10ms repetitions=40 output="$out" label=kill > /dev/null 2> "$TMP/err" &
+	job=$!
+	# wait for the first flush (level 0 done), at most 60 s
+	i=0
+	while [ $i -lt 600 ] && ! ls "$out"/kill-*.partial/run.json > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+	victim=$(pid_of_rank 3)
+	if [ -z "$victim" ]; then
+		wait $job
+		fail "killed rank: rank 3 not found running (run ended before level 1?)" "$TMP/err"; return
+	fi
+	t0=$(now)
+	kill -9 "$victim"
+	wait $job
+	rc=$?
+	took=$(elapsed "$t0")
+	dir=$(ls -d "$out"/kill-*.partial 2>/dev/null | head -n 1)
+	if [ "$rc" != 0 ] && awk "BEGIN {exit !($took <= 10)}" && [ -n "$dir" ] && consistent "$dir" >> "$TMP/err" 2>&1 &&
+		python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['complete'] is False" "$dir/run.json"; then
+		ok "rank 3 killed (-9) in level 1: run ends in ${took}s with exit $rc; $(basename "$dir") holds level 0, consistent, report reads it"
+	else fail "killed rank: rc=$rc took=${took}s dir=${dir:-none}" "$TMP/err"; fi
+	grep -q "INCOMPLETE" "$TMP/report.out" && ok "report on the killed run says it is incomplete" ||
+		fail "report on the killed run does not say INCOMPLETE" "$TMP/report.out"
+}
+
+# Output folder not writable: refused before any measurement (exit 2).
+drill_output_not_writable() {
+	if [ "$(id -u)" = 0 ]; then
+		# root ignores permissions: a read-only file system
+		mkdir -p "$TMP/ro" && mount -t tmpfs -o ro,size=64k tmpfs "$TMP/ro" || { skip "read-only output (mount failed)"; return; }
+		MOUNTS="$MOUNTS $TMP/ro"
+	else
+		mkdir -p "$TMP/ro" && chmod 555 "$TMP/ro"
+	fi
+	t0=$(now)
+	timeout 60 $MPIEXEC -n 2 "$SW" run $(sw_args) pairs=1 sizes=8 patterns=pingpong hops=1000000 \
+		repetitions=50 output="$TMP/ro" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(elapsed "$t0")
+	# hops=1000000 x 50 would take many seconds: a quick exit means nothing ran
+	if [ "$rc" = 2 ] && grep -q "output '$TMP/ro'" "$TMP/err" && ! grep -q "cells\|writing" "$TMP/err" &&
+		[ ! -s "$TMP/out" ] && awk "BEGIN {exit !($took < 10)}"; then
+		ok "read-only output: refused before measuring in ${took}s, exit 2: $(head -n 1 "$TMP/err")"
+	else fail "read-only output: rc=$rc took=${took}s" "$TMP/err"; fi
+}
+
+# An output path so long that the results folder name does not fit
+# (SW_PATH_MAX): refused before measuring, not found out at the end.
+drill_output_path_too_long() {
+	long="$TMP/$(printf 'a%.0s' $(seq 200))/$(printf 'b%.0s' $(seq 200))/$(printf 'c%.0s' $(seq 60))"
+	label=$(printf 'L%.0s' $(seq 60))
+	t0=$(now)
+	timeout 60 $MPIEXEC -n 2 "$SW" run $(sw_args) pairs=1 sizes=8 patterns=pingpong hops=100000 \
+		repetitions=20 output="$long" label="$label" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(elapsed "$t0")
+	if [ "$rc" = 2 ] && ! grep -q "writing" "$TMP/err"; then
+		ok "output path too long for the folder name: refused before measuring (exit 2, ${took}s)"
+	else fail "output path too long (${#long} + label ${#label} chars): exit $rc after measuring (${took}s); $(tail -n 1 "$TMP/err" | rev | cut -c1-80 | rev)"; fi
+	rm -rf "$TMP/aaaa"*
+}
+
+# Full disk under the results writer: a small tmpfs as output.
+# At the first flush: a clear error, nothing presented as complete (no
+# run.json, no temporary file, the folder keeps .partial). At a later
+# flush, for a range of tmpfs sizes (so that each file in turn is the one
+# that fails): the folder must stay consistent, run.json describing exactly
+# what samples.csv holds.
+drill_disk_full() {
+	if [ "$(id -u)" != 0 ]; then skip "disk full (needs root to mount a tmpfs)"; return; fi
+	args="pairs=1,2 sizes=8,1KiB,4KiB,16KiB patterns=pingpong,stream,bidir hops=20 repetitions=30"
+	# reference run: how big the folder is at the end
+	timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $args output="$TMP/ref" label=full > /dev/null 2>&1
+	ref=$(ls -d "$TMP"/ref/full-* | head -n 1)
+	total=$(du -sb --apparent-size "$ref" | cut -f1)
+	base=$(( (total + 4095) / 4096 * 4096 ))
+	bad=""
+	n=0
+	for size in 8192 $((base + 4096)) $((base + 8192)) $((base + 12288)) $((base + 16384)) $((base + 20480)) \
+		$((base + 24576)) $((base + 28672)) $((base + 32768)); do
+		mnt="$TMP/full-$size"
+		mkdir -p "$mnt" && mount -t tmpfs -o size=$size tmpfs "$mnt" || { skip "disk full (mount failed)"; return; }
+		MOUNTS="$MOUNTS $mnt"
+		timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $args output="$mnt" label=full > "$TMP/out" 2> "$TMP/err"
+		rc=$?
+		dir=$(ls -d "$mnt"/full-* 2>/dev/null | head -n 1)
+		tmps=$(find "$mnt" -name '*.tmp' | wc -l)
+		msg=$(grep -m1 "No space left" "$TMP/err")
+		failed=$(echo "$msg" | sed -n 's|.*/\([a-z.]*\): write failed.*|\1|p')
+		if [ "$size" = 8192 ]; then
+			if [ "$rc" != 0 ] && [ -n "$msg" ] && [ "$tmps" = 0 ] && [ -n "$dir" ] &&
+				[ ! -e "$dir/run.json" ] && case "$dir" in *.partial) true;; *) false;; esac; then
+				ok "disk full at the first flush (tmpfs 8 KiB): exit $rc, '$msg'; no run.json, no temp files, folder still .partial"
+			else fail "disk full at the first flush: rc=$rc tmps=$tmps dir=${dir:-none} files=$(ls "$dir" 2>/dev/null | tr '\n' ' ')" "$TMP/err"; fi
+			continue
+		fi
+		n=$((n + 1))
+		if [ "$rc" = 0 ]; then continue; fi    # it fitted
+		if [ -z "$msg" ] || [ "$tmps" != 0 ] || [ ! -e "$dir/run.json" ] || ! consistent "$dir" > "$TMP/cons" 2>&1; then
+			bad="$bad $((size / 1024))KiB(${failed:-?} failed: $(tail -n 1 "$TMP/cons" | sed 's/.*AssertionError: //'))"
+		fi
+		umount "$mnt" 2>/dev/null
+	done
+	if [ -z "$bad" ]; then
+		ok "disk full at later flushes ($n tmpfs sizes from $((base / 1024 + 4)) KiB, full run $total B): exit 1 each time, folder consistent"
+	else fail "disk full at a later flush leaves run.json and samples.csv disagreeing at:$bad"; fi
+}
+
+# A results folder cut by hand: report says what is missing.
+drill_truncated_folder() {
+	timeout 60 $MPIEXEC -n 2 "$SW" run $(sw_args) pairs=1 sizes=8,1KiB patterns=pingpong,stream hops=20 \
+		repetitions=5 output="$TMP/trunc" label=t > /dev/null 2>&1
+	src=$(ls -d "$TMP"/trunc/t-* | head -n 1)
+	[ -n "$src" ] || { fail "truncated folder: no source run"; return; }
+	# samples.csv missing
+	cp -r "$src" "$TMP/t1" && rm "$TMP/t1/samples.csv"
+	"$SW" report "$TMP/t1" > "$TMP/rep" 2>&1; rc=$?
+	[ "$rc" = 1 ] && grep -q "t1/samples.csv: cannot read" "$TMP/rep" && ok "samples.csv removed: report exits 1, '$(head -n1 "$TMP/rep")'" ||
+		fail "samples.csv removed: rc=$rc" "$TMP/rep"
+	# run.json missing
+	cp -r "$src" "$TMP/t2" && rm "$TMP/t2/run.json"
+	"$SW" report "$TMP/t2" > "$TMP/rep" 2>&1; rc=$?
+	[ "$rc" = 1 ] && grep -q "t2/run.json: cannot read" "$TMP/rep" && ok "run.json removed: report exits 1, '$(head -n1 "$TMP/rep")'" ||
+		fail "run.json removed: rc=$rc" "$TMP/rep"
+	# run.json cut in the middle
+	cp -r "$src" "$TMP/t3" && head -c 700 "$src/run.json" > "$TMP/t3/run.json"
+	"$SW" report "$TMP/t3" > "$TMP/rep" 2>&1; rc=$?
+	[ "$rc" = 1 ] && grep -q "t3/run.json:[0-9]*: not valid JSON" "$TMP/rep" && ok "run.json cut at 700 bytes: report exits 1, '$(head -n1 "$TMP/rep")'" ||
+		fail "run.json cut: rc=$rc" "$TMP/rep"
+	# samples.csv cut in the middle of a line
+	cp -r "$src" "$TMP/t4" && head -c 1000 "$src/samples.csv" > "$TMP/t4/samples.csv"
+	"$SW" report "$TMP/t4" > "$TMP/rep" 2>&1; rc=$?
+	[ "$rc" = 1 ] && grep -q "t4/samples.csv:[0-9]*:" "$TMP/rep" && ok "samples.csv cut mid-line: report exits 1, '$(head -n1 "$TMP/rep")'" ||
+		fail "samples.csv cut mid-line: rc=$rc" "$TMP/rep"
+	# whole lines of samples.csv lost (cut at a line end): the rows are
+	# valid, so report must say samples are missing rather than report less
+	cp -r "$src" "$TMP/t5" && head -n 12 "$src/samples.csv" > "$TMP/t5/samples.csv"
+	"$SW" report "$TMP/t5" > "$TMP/rep" 2>&1; rc=$?
+	if [ "$rc" != 0 ] || grep -qi "missing\|expected [0-9]* samples\|fewer samples" "$TMP/rep"; then
+		ok "samples.csv cut at a line end: report says samples are missing (rc=$rc)"
+	else fail "samples.csv cut at a line end (10 of 20 samples): report exits 0 and does not say samples are missing" "$TMP/rep"; fi
+}
+
+drills="${*:-drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long drill_disk_full drill_truncated_folder}"
+t_all=$(now)
+for d in $drills; do $d; done
+echo "drills: $PASS passed, $FAIL failed ($(elapsed "$t_all") s)"
+[ "$FAIL" = 0 ]
