@@ -78,7 +78,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test mpi-test health-test fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
@@ -105,7 +105,7 @@ plot: build/swstress
 test-asan:
 	$(MAKE) BUILD=build/asan build/asan/unit_tests \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-	ASAN_OPTIONS=detect_leaks=1 ./build/asan/unit_tests --jobs 1
+	ASAN_OPTIONS=detect_leaks=1 SWSTRESS_PLOT_DIR=$(CURDIR)/plot ./build/asan/unit_tests --jobs 1
 
 # Fuzzing with clang's libFuzzer (tests/fuzz/): `make fuzz` builds the
 # targets with ASan+UBSan in build/fuzz/ and runs each for FUZZ_SECONDS at

@@ -55,4 +55,11 @@ int sw_mkdir_p(const char *path);
  * the temporary file is removed and err names path. 0 or -1. */
 int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen);
 
+/* The two halves of sw_write_atomic, for writing several files that must
+ * change together: write every temporary file first (its name into tmp),
+ * then commit them all. A failed half removes its temporary file. */
+int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
+		  char *err, size_t errlen);
+int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen);
+
 #endif

@@ -34,7 +34,8 @@ int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err,
 		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
 	if (access(out, W_OK | X_OK))
 		return sw_fail(err, errlen, "output '%s': not writable: %s", out, strerror(errno));
-	snprintf(path, pathlen, "%s/%s.partial", out, r->name);
+	if ((size_t)snprintf(path, pathlen, "%s/%s.partial", out, r->name) >= pathlen)
+		return sw_fail(err, errlen, "output '%s': path too long for the results folder", out);
 	if (mkdir(path, 0755))
 		return sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 	return 0;
@@ -384,15 +385,28 @@ int results_write(const char *dir, const struct sw_run *r, const struct sw_analy
 		{ "run.json", write_json },   /* last: it says what the others hold */
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[SW_PATH_MAX + 32];
-		struct writer w = { files[i].fn, r, a, report_text };
+	enum { NFILES = sizeof(files) / sizeof(files[0]) };
+	char path[NFILES][SW_PATH_MAX + 32], tmp[NFILES][SW_PATH_MAX + 96];
+	size_t done = 0;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
-		if (sw_write_atomic(path, call_writer, &w, err, errlen))
-			return -1;
+	/* Every file to its temporary name first, so that a full disk leaves
+	 * the folder as it was rather than half old and half new. */
+	for (; done < NFILES; done++) {
+		struct writer w = { files[done].fn, r, a, report_text };
+
+		snprintf(path[done], sizeof(path[done]), "%s/%s", dir, files[done].name);
+		if (sw_write_temp(path[done], call_writer, &w, tmp[done], sizeof(tmp[done]), err, errlen))
+			goto out_unlink;
 	}
+	for (size_t i = 0; i < NFILES; i++)
+		if (sw_commit_temp(tmp[i], path[i], err, errlen))
+			return -1;
 	return 0;
+
+out_unlink:
+	while (done-- > 0)
+		unlink(tmp[done]);
+	return -1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -421,6 +435,37 @@ static int csv_split(char *line, char **field, int max)
 			field[n++] = p + 1;
 		}
 	return n;
+}
+
+/* Every (repetition, pair) of a cell at most once, and all of them where
+ * run.json says the cell ran to the end: a truncated samples.csv is found
+ * here, not taken for a shorter run. */
+static int check_samples(const struct sw_run *r, const char *path, char *err, size_t errlen)
+{
+	for (int c = 0; c < r->plan->ncells; c++) {
+		size_t first, n = run_cell_samples(r, c, &first);
+		size_t pairs = (size_t)run_cell_pairs(r, c), want = (size_t)r->cell[c].reps * pairs;
+		bool whole = r->cell[c].stop != SW_STOP_FAILED && r->cell[c].stop != SW_STOP_NOT_RUN;
+		char *seen;
+
+		if (n > want || (whole && n != want))
+			return sw_fail(err, errlen, "%s: cell %d has %zu samples, run.json says %d repetitions x %zu pairs",
+				       path, c, n, r->cell[c].reps, pairs);
+		seen = calloc(want ? want : 1, 1);
+		if (!seen)
+			return sw_fail(err, errlen, "%s: out of memory", path);
+		for (size_t i = first; i < first + n; i++) {
+			size_t k = (size_t)r->sample[i].rep * pairs + (size_t)r->sample[i].pair;
+
+			if (seen[k]++) {
+				free(seen);
+				return sw_fail(err, errlen, "%s: cell %d: repetition %d of pair %d twice", path, c,
+					       r->sample[i].rep, r->sample[i].pair);
+			}
+		}
+		free(seen);
+	}
+	return 0;
 }
 
 static int load_samples(struct sw_run *r, const char *path, char *err, size_t errlen)
@@ -472,6 +517,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 		s.seconds = strtod(fld[col_s], &end3);
 		if (*end1 || *end2 || *end3 || !(s.seconds > 0) || s.cell < 0 || s.cell >= r->plan->ncells ||
 		    s.pair < 0 || s.pair >= r->plan->level_pairs[r->plan->cell[s.cell].level] || s.rep < 0 ||
+		    s.rep >= r->cell[s.cell].reps ||
 		    (r->nsamples && r->sample[r->nsamples - 1].cell > s.cell)) {
 			sw_fail(err, errlen, "%s:%d: bad sample", path, lineno);
 			goto out;
@@ -485,7 +531,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 		sw_fail(err, errlen, "%s: empty (no header line)", path);
 		goto out;
 	}
-	rc = 0;
+	rc = check_samples(r, path, err, errlen);
 out:
 	fclose(f);
 	return rc;

@@ -36,17 +36,17 @@ int sw_mkdir_p(const char *path)
 	return 0;
 }
 
-int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen)
+int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
+		  char *err, size_t errlen)
 {
-	char tmp[SW_PATH_MAX + 64];
 	const char *slash = strrchr(path, '/');
 	FILE *f;
 	int rc, e;
 
 	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.%ld.tmp", (int)(slash - path), path, slash + 1, (long)getpid());
+		snprintf(tmp, tmplen, "%.*s/.%s.%ld.tmp", (int)(slash - path), path, slash + 1, (long)getpid());
 	else
-		snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
+		snprintf(tmp, tmplen, ".%s.%ld.tmp", path, (long)getpid());
 	f = fopen(tmp, "w");
 	if (!f)
 		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
@@ -63,10 +63,25 @@ int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err
 		unlink(tmp);
 		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
 	}
+	return 0;
+}
+
+int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen)
+{
 	if (chmod(tmp, 0644) || rename(tmp, path)) {
-		e = errno;
+		int e = errno;
+
 		unlink(tmp);
 		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(e));
 	}
 	return 0;
+}
+
+int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen)
+{
+	char tmp[SW_PATH_MAX + 64];
+
+	if (sw_write_temp(path, fn, arg, tmp, sizeof(tmp), err, errlen))
+		return -1;
+	return sw_commit_temp(tmp, path, err, errlen);
 }

@@ -212,3 +212,50 @@ Test(results, load_errors_name_the_file)
 	cr_assert(strstr(err, "samples.csv: cannot read"), "%s", err);
 	run_free(r);
 }
+
+/* Rewrite samples.csv keeping the first keep lines, plus extra if given. */
+static void cut_samples(int keep, const char *extra)
+{
+	char path[128], tmp[140], line[1024];
+	FILE *in, *out;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	snprintf(tmp, sizeof(tmp), "%s/cut.csv", dir);
+	in = fopen(path, "r");
+	out = fopen(tmp, "w");
+	cr_assert(in && out);
+	while (fgets(line, sizeof(line), in) && n++ < keep)
+		fputs(line, out);
+	if (extra)
+		fputs(extra, out);
+	fclose(in);
+	fclose(out);
+	cr_assert_eq(rename(tmp, path), 0);
+}
+
+Test(results, truncated_duplicated_or_impossible_samples_are_refused)
+{
+	struct sw_run *r = make_run();
+	char err[512];
+
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	/* Cut at a line end: no bad line, but cells lack samples. */
+	cut_samples(2 + 10, NULL);
+	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert(strstr(err, "samples.csv: cell 3 has 1 samples, run.json says 3 repetitions x 1 pairs"), "%s", err);
+
+	/* A repetition beyond the cell's count (a fuzzed 2000000000 would
+	 * otherwise size the analysis). */
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert(strstr(err, "samples.csv:3: bad sample"), "%s", err);
+
+	/* The same repetition of a pair twice. */
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
+	run_free(r);
+}
