@@ -178,7 +178,13 @@ struct run_ctx {
 	char *report;              /* its text, owned */
 };
 
-/* After each level (and once more on failure): analyse, write everything. */
+/*
+ * After each level: write the raw samples and run.json, so a crash loses at
+ * most the level in progress. The statistics (bootstraps for every cell so
+ * far) wait for the end of the sweep, complete or cut short, while the
+ * other ranks would otherwise sit idle; `swstress report` recomputes them
+ * from a folder left behind by a crash.
+ */
 static void level_done(struct sw_run *r, int level, void *vctx)
 {
 	struct run_ctx *ctx = vctx;
@@ -187,10 +193,14 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	(void)level;
 	analysis_free(ctx->a);
 	free(ctx->report);
-	ctx->a = analysis_run(r, &r->cfg, err, sizeof(err));
-	if (!ctx->a)
-		fprintf(stderr, "swstress: warning: statistics: %s (raw samples are still written)\n", err);
-	ctx->report = report_string(r, ctx->a, ctx->format);
+	ctx->a = NULL;
+	ctx->report = NULL;
+	if (r->complete || r->failure[0]) {
+		ctx->a = analysis_run(r, &r->cfg, err, sizeof(err));
+		if (!ctx->a)
+			fprintf(stderr, "swstress: warning: statistics: %s (raw samples are still written)\n", err);
+		ctx->report = report_string(r, ctx->a, ctx->format);
+	}
 	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err))) {
 		fprintf(stderr, "swstress: %s\n", err);
 		MPI_Abort(MPI_COMM_WORLD, ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
@@ -363,7 +373,6 @@ static int sweep(int argc, char **argv, bool check)
 	if (rank == 0) {
 		char final[SW_PATH_MAX];
 
-		level_done(r, plan->nlevels - 1, &ctx);   /* now marked complete */
 		if (results_finish(ctx.dir, final, sizeof(final), err, sizeof(err))) {
 			if (check)
 				printf("SWSTRESS UNKNOWN - %s\n", err);

@@ -247,7 +247,8 @@ static int write_text(FILE *f, const struct sw_run *r, const struct sw_analysis 
 {
 	(void)r;
 	(void)a;
-	return fputs(arg ? (const char *)arg : "", f) < 0 ? -1 : 0;
+	return fputs(arg ? (const char *)arg : "the sweep is still running or was cut short: "
+		     "swstress report FOLDER computes the statistics from samples.csv\n", f) < 0 ? -1 : 0;
 }
 
 static json_t *jnum(double x)
