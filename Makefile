@@ -78,7 +78,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test drills fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1

@@ -480,6 +480,11 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
+		if (!strchr(line, '\n')) {
+			sw_fail(err, errlen, "%s:%d: %s", path, lineno,
+				feof(f) ? "last line cut short (no newline)" : "line too long");
+			goto out;
+		}
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		int n = csv_split(line, fld, 32);
