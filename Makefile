@@ -3,7 +3,7 @@
 #   make run     set up (installs Debian packages when root), build, the demo: configs/demo.conf
 #                on an emulated switch fabric as root, else shared memory (tests/fabric/demo.sh)
 #   make test    set up, build, run every test (unit, MPI, fabric when root)
-#   make bench   benchmarks (never part of make test)
+#   make bench   benchmarks (never part of make test; installs netpipe-mpich2)
 #   make plot R=results/FOLDER   render the charts of a results folder
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -26,7 +26,7 @@ LDLIBS  := -linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm
 # Debian packages the build, the run and the tests need.
 PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterion-dev \
 	libinih-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox iproute2 util-linux \
-	procps python3 curl prometheus prometheus-node-exporter
+	procps python3 curl prometheus prometheus-node-exporter valgrind time
 
 MPI_SRC  := src/engine.c src/main.c
 CORE_SRC := $(filter-out $(MPI_SRC),$(wildcard src/*.c))
@@ -78,7 +78,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test drills fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test drills test-valgrind fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
@@ -94,6 +94,7 @@ fabric-test: build/swstress
 
 bench: setup
 	$(MAKE) all
+	@command -v NPmpich2 > /dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q netpipe-mpich2
 	sh tests/bench/run_all.sh
 
 plot: build/swstress
