@@ -5,9 +5,11 @@
  * Control is point to point from rank 0, never a collective, so that one
  * stalled rank delays only itself and its partner and rank 0 can name it:
  * rank 0 sends each active rank a ROUND message, runs its own sample if it
- * is in a pair, then collects one sample from each pair's initiator. Every
- * wait polls (MPI_Test*, sched_yield when yielding) and checks the cell's
- * deadline, which is the watchdog.
+ * is in a pair, then collects one sample from each pair's initiator; ranks
+ * the level leaves idle get a PING each round. Every wait polls (MPI_Test,
+ * sched_yield when yielding) and checks the round's deadline (timeout),
+ * which is the watchdog; idle ranks give up on a silent rank 0 after
+ * timeout + 10 s.
  *
  * Fault injection for tests (documented in the README):
  *   SWSTRESS_FAULT_STALL=RANK[:LEVEL]  rank RANK stops answering at the first

@@ -990,7 +990,7 @@ static const struct cfg_opt opts[] = {
 	{ "warmup", "sweep", &T_INT, OFF(warmup), 0, "1", 0, 1000, 0,
 	  "untimed rounds before each cell" },
 	{ "timeout", "sweep", &T_DURATION, OFF(timeout), 0, "60s", 0, 86400, OPEN_MIN,
-	  "watchdog: longest one cell may take before the run stops" },
+	  "watchdog: longest one round (one sample of every pair) may take before the run stops" },
 	{ "allow_shared_node", "sweep", &T_BOOL, OFF(allow_shared_node), 0, "no", 0, 0, 0,
 	  "allow ranks that share a host (yes for one-machine runs; measures no switch)" },
 	{ "yield", "sweep", &T_YIELD, OFF(yield), 0, "auto", 0, 0, 0,

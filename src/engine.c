@@ -10,6 +10,7 @@
  */
 #include <mpi.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,9 +27,14 @@ enum {
 	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
 };
 
-enum { CMD_ROUND = 1, CMD_LEVEL_END, CMD_END };
+/* ROUND: run one sample. PING: rank 0 is alive (sent each round to the
+ * ranks the level leaves idle). HOLD: rank 0 is ending the run; wait. */
+enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD };
 
 #define GRACE_SECONDS 2.0
+/* How long past timeout a rank waits for word from rank 0 (which may be
+ * writing the results of a level) before it gives up on rank 0. */
+#define SILENCE_SECONDS 10.0
 #define RECV_SLOT_BYTES (64u << 20)   /* distinct receive slots, at most */
 
 struct ctrl {
@@ -50,12 +56,13 @@ struct eng {
 	const struct sw_config *cfg;
 	const struct sw_plan *plan;
 	const struct engine_env *env;
+	const struct engine_opts *o;
 	struct sw_run *run;             /* rank 0 only */
 	char *sbuf;                     /* send buffer, max size */
 	char *rbuf;                     /* nslots receive slots of max size */
 	int nslots;
 	uint64_t maxsize;
-	double deadline;                /* of the current cell, local clock */
+	double deadline;                /* of the current round, local clock */
 	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
@@ -179,23 +186,51 @@ static int pair_of_rank(const struct sw_plan *p, int level, int rank, int *partn
 	return -1;
 }
 
-/*
- * Rank 0: the watchdog fired (or a notice came). Name the stuck pairs, mark
- * the cells, have the results written, print once and abort the job.
- * missing[] lists pair indices whose sample did not arrive (may be empty).
- */
-static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *missing, int nmissing,
-		       const struct notice *first)
+/* Rank 0, ending the run: tell every rank to wait for the abort rather
+ * than give up on rank 0 while it writes the results. */
+static void send_hold(const struct eng *e)
+{
+	static const struct ctrl hold = { .cmd = CMD_HOLD };
+
+	for (int i = 1; i < e->env->nranks; i++) {
+		MPI_Request req;
+
+		MPI_Isend((void *)&hold, sizeof(hold), MPI_BYTE, i, TAG_CTRL, MPI_COMM_WORLD, &req);
+		MPI_Request_free(&req);
+	}
+}
+
+/* Rank 0's one fatal path: record why, have the results written, print
+ * once, abort the job with the run's failure code. */
+static void fatal_rank0(struct eng *e, const char *why)
 {
 	struct sw_run *r = e->run;
+
+	snprintf(r->failure, sizeof(r->failure), "%s", why);
+	r->complete = false;
+	fprintf(stderr, "swstress: %s\n", why);
+	if (e->o->level_done)
+		e->o->level_done(r, e->cell >= 0 ? e->plan->cell[e->cell].level : 0, e->o->ctx);
+	MPI_Abort(MPI_COMM_WORLD, e->o->fail_code);
+	_exit(e->o->fail_code);
+}
+
+/*
+ * Rank 0: the watchdog fired (or a notice came) in the current cell. Name
+ * the stuck pairs, mark the cell failed, then the fatal path. missing[]
+ * lists pair indices whose sample did not arrive (may be empty).
+ */
+static void fail_rank0(struct eng *e, const int *missing, int nmissing, const struct notice *first)
+{
 	const struct sw_cell *cell = &e->plan->cell[e->cell];
-	char msg[sizeof(r->failure)], sz[32];
+	char msg[sizeof(e->run->failure)], sz[32];
 	int len, level = cell->level;
 	struct notice nt, notes[16];
 	int nnotes = 0;
 	double until = MPI_Wtime() + GRACE_SECONDS;
 	bool past_deadline = e->sweep_deadline > 0 && MPI_Wtime() >= e->sweep_deadline;
 
+	send_hold(e);
 	if (first)
 		notes[nnotes++] = *first;
 	/* Give the ranks that also timed out a moment to say whom they wait for. */
@@ -208,12 +243,12 @@ static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *mi
 	config_format_size(cell->size, sz, sizeof(sz));
 	if (past_deadline)
 		len = snprintf(msg, sizeof(msg), "deadline: the sweep passed its deadline of %g s in cell %d "
-			       "(%d nodes, %s %s):", o->deadline, e->cell, 2 * e->plan->level_pairs[level],
+			       "(%d nodes, %s %s):", e->o->deadline, e->cell, 2 * e->plan->level_pairs[level],
 			       pattern_name(cell->pattern), sz);
 	else
-		len = snprintf(msg, sizeof(msg), "watchdog: cell %d (%d nodes, %s %s) did not finish within %g s:",
-			       e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern), sz,
-			       e->cfg->timeout);
+		len = snprintf(msg, sizeof(msg), "watchdog: a round of cell %d (%d nodes, %s %s) did not finish "
+			       "within %g s:", e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern),
+			       sz, e->cfg->timeout);
 	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
 		const struct sw_pair *pp = &e->plan->pair[missing[i]];
 		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
@@ -232,30 +267,57 @@ static void fail_rank0(struct eng *e, const struct engine_opts *o, const int *mi
 	}
 	if (len > 0 && len < (int)sizeof(msg) && msg[len - 1] == ';')
 		msg[len - 1] = '\0';
-	snprintf(r->failure, sizeof(r->failure), "%s", msg);
-	r->complete = false;
-	r->cell[e->cell].stop = SW_STOP_FAILED;
-	fprintf(stderr, "swstress: %s\n", msg);
-	if (o->level_done)
-		o->level_done(r, level, o->ctx);
-	MPI_Abort(MPI_COMM_WORLD, o->fail_code);
-	_exit(o->fail_code);
+	e->run->cell[e->cell].stop = SW_STOP_FAILED;
+	fatal_rank0(e, msg);
 }
 
-/* A rank other than 0 timed out waiting for peer: tell rank 0, and if rank
- * 0 does not end the job within the grace period, end it from here. */
+/* A rank other than 0 gives up: abort the job with the run's code. */
+static void die_other(struct eng *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void die_other(struct eng *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "swstress: rank %d: ", e->env->rank);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	MPI_Abort(MPI_COMM_WORLD, e->o->fail_code);
+	_exit(e->o->fail_code);
+}
+
+/* Rank 0 said HOLD: it is writing the results and will abort the job. */
+static void hold(void)
+{
+	for (;;)
+		sleep(1);
+}
+
+/* A rank other than 0 timed out waiting for peer: tell rank 0. If rank 0
+ * answers HOLD, wait for its abort; if it says nothing within the grace
+ * period (rank 0 itself may be the one stuck), end the job from here. */
 static void fail_other(struct eng *e, int peer)
 {
 	struct notice n = { e->env->rank, peer, e->cell };
 	MPI_Request req;
+	double until = MPI_Wtime() + 3 * GRACE_SECONDS;
 
 	MPI_Isend(&n, sizeof(n), MPI_BYTE, 0, TAG_NOTICE, MPI_COMM_WORLD, &req);
-	wait_reqs(&req, 1, MPI_Wtime() + 3 * GRACE_SECONDS, false, NULL);
-	usleep((useconds_t)(3 * GRACE_SECONDS * 1e6));
-	fprintf(stderr, "swstress: watchdog: rank %d waited more than %g s for rank %d in cell %d; "
-		"rank 0 did not end the run\n", e->env->rank, e->cfg->timeout, peer, e->cell);
-	MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
-	_exit(SW_EXIT_FAIL);
+	MPI_Request_free(&req);
+	while (MPI_Wtime() < until) {
+		int flag = 0;
+		struct ctrl c;
+
+		MPI_Iprobe(0, TAG_CTRL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+		if (flag) {
+			MPI_Recv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			if (c.cmd == CMD_HOLD)
+				hold();
+		}
+		usleep(1000);
+	}
+	die_other(e, "watchdog: waited more than %g s for rank %d in cell %d, and rank 0 did not end "
+		  "the run", e->cfg->timeout, peer, e->cell);
 }
 
 /* ---------------------------------------------------------------- */
@@ -412,10 +474,17 @@ static int follower(struct eng *e)
 
 	getrusage(RUSAGE_SELF, &ru0);
 	for (;;) {
+		/* Rank 0 says something at least once a round (ROUND or PING). */
 		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
-		wait_reqs(&req, 1, 0, false, NULL);
+		if (wait_reqs(&req, 1, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS, false, NULL))
+			die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
+				  e->cfg->timeout + SILENCE_SECONDS);
 		if (c.cmd == CMD_END)
 			return 0;
+		if (c.cmd == CMD_HOLD)
+			hold();
+		if (c.cmd == CMD_PING)
+			continue;
 		if (c.cmd == CMD_LEVEL_END) {
 			double cpu[2];
 
@@ -424,12 +493,13 @@ static int follower(struct eng *e)
 			cpu[1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
 			ru0 = ru1;
 			MPI_Isend(cpu, 2, MPI_DOUBLE, 0, TAG_CPU, MPI_COMM_WORLD, &req);
-			wait_reqs(&req, 1, 0, false, NULL);
+			if (wait_reqs(&req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
+				fail_other(e, 0);
 			continue;
 		}
+		e->deadline = MPI_Wtime() + e->cfg->timeout;
 		if (c.cell != e->cell || level < 0) {
 			e->cell = c.cell;
-			e->deadline = MPI_Wtime() + e->cfg->timeout;
 			level = e->plan->cell[c.cell].level;
 			fault_check_stall(e, level);
 		}
@@ -461,39 +531,54 @@ static void send_ctrl(const struct ctrl *c, int to, MPI_Request *req)
 	MPI_Isend((void *)c, sizeof(*c), MPI_BYTE, to, TAG_CTRL, MPI_COMM_WORLD, req);
 }
 
-/* One round of a cell on every pair of its level; samples into res. */
-static void leader_round(struct eng *e, const struct engine_opts *o, struct ctrl *c,
-			 struct sample_msg *res, MPI_Request *req, int *missing)
+/*
+ * One round of a cell on every pair of its level; samples into res. The
+ * watchdog's deadline is per round (capped by the sweep's deadline), so a
+ * long cell (many repetitions) is never mistaken for a stuck one. Ranks the
+ * level leaves idle get a PING, so they know rank 0 is alive. req has room
+ * for k samples and nranks control messages.
+ */
+static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
+			 int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
-	int k = e->plan->level_pairs[cell->level], rc, peer = -1, mine = -1;
+	int k = e->plan->level_pairs[cell->level], nr = e->env->nranks, rc, peer = -1, mine;
+	MPI_Request *creq = req + k;
+	struct ctrl ping = { .cmd = CMD_PING };
 	struct notice nt;
 	bool dummy;
 
-	MPI_Request *creq = req + k;
-
-	if (e->sweep_deadline > 0 && MPI_Wtime() > e->sweep_deadline)
-		fail_rank0(e, o, NULL, 0, NULL);
-
+	e->deadline = MPI_Wtime() + e->cfg->timeout;
+	if (e->sweep_deadline > 0) {
+		if (MPI_Wtime() > e->sweep_deadline)
+			fail_rank0(e, NULL, 0, NULL);
+		if (e->sweep_deadline < e->deadline)
+			e->deadline = e->sweep_deadline;
+	}
+	for (int i = 0; i < nr; i++)
+		creq[i] = MPI_REQUEST_NULL;
 	for (int i = 0; i < k; i++) {
 		const struct sw_pair *p = &e->plan->pair[i];
 
-		creq[2 * i] = creq[2 * i + 1] = req[i] = MPI_REQUEST_NULL;
-		if (p->a != 0)
-			send_ctrl(c, p->a, &creq[2 * i]);
-		if (p->b != 0)
-			send_ctrl(c, p->b, &creq[2 * i + 1]);
+		req[i] = MPI_REQUEST_NULL;
 		if (p->a != 0)
 			MPI_Irecv(&res[i], sizeof(res[i]), MPI_BYTE, p->a, TAG_SAMPLE, MPI_COMM_WORLD, &req[i]);
+		if (p->a != 0)
+			send_ctrl(c, p->a, &creq[p->a]);
+		if (p->b != 0)
+			send_ctrl(c, p->b, &creq[p->b]);
 	}
+	for (int i = 1; i < nr; i++)
+		if (creq[i] == MPI_REQUEST_NULL)
+			send_ctrl(&ping, i, &creq[i]);
 	mine = pair_of_rank(e->plan, cell->level, 0, &peer, &dummy);
 	rc = do_round(e, c, mine >= 0 ? &res[mine] : NULL, &peer);
 	if (rc < 0) {
 		int stuck = mine;
 
-		fail_rank0(e, o, &stuck, 1, NULL);
+		fail_rank0(e, &stuck, 1, NULL);
 	}
-	rc = wait_reqs(req, 3 * k, e->deadline, true, &nt);
+	rc = wait_reqs(req, k + nr, e->deadline, true, &nt);
 	if (rc == 0)
 		return;
 	int nmissing = 0;
@@ -505,7 +590,7 @@ static void leader_round(struct eng *e, const struct engine_opts *o, struct ctrl
 		if (!flag)
 			missing[nmissing++] = i;
 	}
-	fail_rank0(e, o, missing, nmissing, rc == -2 ? &nt : NULL);
+	fail_rank0(e, missing, nmissing, rc == -2 ? &nt : NULL);
 }
 
 /* Even for pingpong, at least 1 (2 for pingpong). */
@@ -535,7 +620,7 @@ static double max_seconds(const struct sample_msg *s, int k)
  * then scale to sample_time. A first round warms the connections up; each
  * step takes the median of three rounds, so one descheduled round does not
  * fix the hops. Runs unrecorded rounds; returns the hops. */
-static long calibrate(struct eng *e, const struct engine_opts *o, struct ctrl *c,
+static long calibrate(struct eng *e, struct ctrl *c,
 		      struct sample_msg *res, MPI_Request *req, int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
@@ -545,11 +630,11 @@ static long calibrate(struct eng *e, const struct engine_opts *o, struct ctrl *c
 
 	c->record = 0;
 	c->hops = h;
-	leader_round(e, o, c, res, req, missing);
+	leader_round(e, c, res, req, missing);
 	for (;;) {
 		c->hops = h;
 		for (int i = 0; i < 3; i++) {
-			leader_round(e, o, c, res, req, missing);
+			leader_round(e, c, res, req, missing);
 			tr[i] = max_seconds(res, k);
 		}
 		t = stats_median(tr, 3);
@@ -573,67 +658,135 @@ static void progress_line(const struct eng *e, int done, double t0)
 	fflush(stderr);
 }
 
-static int leader(struct eng *e, const struct engine_opts *o)
+/* Latencies of the current cell for the convergence test, grown as
+ * repetitions come in. */
+static void lat_push(struct eng *e, double **lat, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 1024;
+		double *p = realloc(*lat, c * sizeof(*p));
+
+		if (!p)
+			fatal_rank0(e, "out of memory (latencies of a cell)");
+		*lat = p;
+		*cap = c;
+	}
+	(*lat)[(*n)++] = x;
+}
+
+/*
+ * End of a level: CPU times from every rank, then the flush. At the last
+ * level the other ranks are released (CMD_END) before the flush, which
+ * runs the statistics: they need not wait for it.
+ */
+static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req, bool last)
+{
+	struct sw_run *r = e->run;
+	int nr = e->env->nranks, level = e->plan->cell[e->cell].level;
+	struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = e->cell }, done = { .cmd = CMD_END };
+	double (*cpu)[2] = calloc((size_t)nr, sizeof(*cpu));
+	struct rusage ru1;
+	struct notice nt;
+	int rc;
+
+	if (!cpu)
+		fatal_rank0(e, "out of memory (CPU times)");
+	req[0] = req[nr] = MPI_REQUEST_NULL;
+	for (int i = 1; i < nr; i++) {
+		send_ctrl(&end, i, &req[nr + i]);
+		MPI_Irecv(cpu[i], 2, MPI_DOUBLE, i, TAG_CPU, MPI_COMM_WORLD, &req[i]);
+	}
+	rc = wait_reqs(req, 2 * nr, MPI_Wtime() + e->cfg->timeout, true, &nt);
+	if (rc) {
+		char why[256];
+
+		send_hold(e);
+		if (rc == -2)
+			snprintf(why, sizeof(why), "watchdog: rank %d timed out waiting for rank %d at the end of "
+				 "level %d", nt.rank, nt.peer, level);
+		else
+			snprintf(why, sizeof(why), "watchdog: not every rank reported its CPU time at the end of "
+				 "level %d within %g s", level, e->cfg->timeout);
+		free(cpu);
+		fatal_rank0(e, why);
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0->ru_utime);
+	cpu[0][1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0->ru_stime);
+	*ru0 = ru1;
+	for (int i = 0; i < nr; i++) {
+		struct sw_cpu u = { level, i, cpu[i][0], cpu[i][1] };
+
+		if (run_add_cpu(r, &u))
+			fatal_rank0(e, "out of memory (CPU times)");
+	}
+	free(cpu);
+	if (last) {
+		req[0] = MPI_REQUEST_NULL;
+		for (int i = 1; i < nr; i++)
+			send_ctrl(&done, i, &req[i]);
+		if (wait_reqs(req, nr, MPI_Wtime() + e->cfg->timeout, false, NULL))
+			fatal_rank0(e, "the other ranks did not take the end of the sweep");
+		r->complete = true;
+	}
+	if (e->o->level_done)
+		e->o->level_done(r, level, e->o->ctx);
+}
+
+static int leader(struct eng *e)
 {
 	struct sw_run *r = e->run;
 	const struct sw_config *cfg = e->cfg;
 	int maxk = e->plan->npairs, nr = e->env->nranks;
 	struct sample_msg *res = calloc((size_t)maxk, sizeof(*res));
-	MPI_Request *req = calloc((size_t)(3 * maxk > 2 * nr ? 3 * maxk : 2 * nr), sizeof(*req));
+	MPI_Request *req = calloc((size_t)(maxk + 2 * nr), sizeof(*req));
 	int *missing = calloc((size_t)maxk, sizeof(*missing));
-	double *lat = calloc((size_t)maxk * (size_t)cfg->rep_max, sizeof(*lat));
+	double *lat = NULL;
+	size_t nlat, cap_lat = 0;
 	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
 	double t_sweep = MPI_Wtime();
-	struct rusage ru0, ru1;
+	struct rusage ru0;
 
-	if (o->deadline > 0)
-		e->sweep_deadline = t_sweep + o->deadline;
-	int rc = -1;
-
-	if (!res || !req || !missing || !lat) {
-		snprintf(r->failure, sizeof(r->failure), "out of memory");
-		goto out;
-	}
+	if (!res || !req || !missing)
+		fatal_rank0(e, "out of memory (round buffers)");
+	if (e->o->deadline > 0)
+		e->sweep_deadline = t_sweep + e->o->deadline;
 	getrusage(RUSAGE_SELF, &ru0);
 	for (int ci = 0; ci < e->plan->ncells; ci++) {
 		struct sw_cell *cell = &r->plan->cell[ci];
-		int k = e->plan->level_pairs[cell->level], nlat = 0;
+		int k = e->plan->level_pairs[cell->level];
 		struct ctrl c = { .cmd = CMD_ROUND, .cell = ci };
 		double t_cell = MPI_Wtime();
 
 		e->cell = ci;
-		e->deadline = t_cell + cfg->timeout;
-		if (e->sweep_deadline > 0 && e->sweep_deadline < e->deadline)
-			e->deadline = e->sweep_deadline;
+		nlat = 0;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
 			fault_check_stall(e, cell->level);
 		if (cell->hops == 0) {
 			long *ah = &auto_hops[cell->pattern][cell->size_index];
 
 			if (*ah == 0)
-				*ah = calibrate(e, o, &c, res, req, missing);
+				*ah = calibrate(e, &c, res, req, missing);
 			cell->hops = *ah;
 		}
 		c.hops = cell->hops;
 		for (int w = 0; w < cfg->warmup; w++) {
 			c.record = 0;
-			leader_round(e, o, &c, res, req, missing);
+			leader_round(e, &c, res, req, missing);
 		}
 		for (int rep = 0;; rep++) {
 			c.rep = rep;
 			c.record = 1;
-			leader_round(e, o, &c, res, req, missing);
+			leader_round(e, &c, res, req, missing);
 			for (int i = 0; i < k; i++) {
 				struct sw_sample s = {
 					.cell = ci, .rep = rep, .pair = i,
 					.t_start = res[i].t_start, .t_end = res[i].t_end,
 					.seconds = res[i].seconds,
 				};
-				if (run_add_sample(r, &s)) {
-					snprintf(r->failure, sizeof(r->failure), "out of memory");
-					goto out;
-				}
-				lat[nlat++] = res[i].seconds / (double)cell->hops;
+				if (run_add_sample(r, &s))
+					fatal_rank0(e, "out of memory (samples)");
+				lat_push(e, &lat, &nlat, &cap_lat, res[i].seconds / (double)cell->hops);
 			}
 			r->cell[ci].timed += max_seconds(res, k);
 			r->cell[ci].reps = rep + 1;
@@ -646,7 +799,7 @@ static int leader(struct eng *e, const struct engine_opts *o)
 			}
 			if (rep + 1 < cfg->rep_min)
 				continue;
-			if (analysis_converged(lat, (size_t)nlat, cfg->confidence, cfg->ci_target)) {
+			if (analysis_converged(lat, nlat, cfg->confidence, cfg->ci_target)) {
 				r->cell[ci].stop = SW_STOP_CONVERGED;
 				break;
 			}
@@ -660,65 +813,23 @@ static int leader(struct eng *e, const struct engine_opts *o)
 			}
 		}
 		r->cell[ci].wall = MPI_Wtime() - t_cell;
-		if (o->progress)
+		r->duration = MPI_Wtime() - t_sweep;
+		if (e->o->progress)
 			progress_line(e, ci + 1, t_sweep);
-
-		/* End of a level: CPU times from every rank, then flush. */
-		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level) {
-			struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = ci };
-			double (*cpu)[2] = calloc((size_t)nr, sizeof(*cpu));
-			struct notice nt;
-
-			if (!cpu) {
-				snprintf(r->failure, sizeof(r->failure), "out of memory");
-				goto out;
-			}
-			for (int i = 1; i < nr; i++) {
-				send_ctrl(&end, i, &req[nr + i]);
-				MPI_Irecv(cpu[i], 2, MPI_DOUBLE, i, TAG_CPU, MPI_COMM_WORLD, &req[i]);
-			}
-			req[0] = req[nr] = MPI_REQUEST_NULL;
-			e->deadline = MPI_Wtime() + cfg->timeout;
-			if (nr > 1 && wait_reqs(req, 2 * nr, e->deadline, true, &nt)) {
-				free(cpu);
-				fail_rank0(e, o, NULL, 0, NULL);
-			}
-			getrusage(RUSAGE_SELF, &ru1);
-			cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0.ru_utime);
-			cpu[0][1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
-			ru0 = ru1;
-			for (int i = 0; i < nr; i++) {
-				struct sw_cpu u = { cell->level, i, cpu[i][0], cpu[i][1] };
-
-				run_add_cpu(r, &u);
-			}
-			free(cpu);
-			r->duration = MPI_Wtime() - t_sweep;
-			r->complete = ci + 1 == e->plan->ncells;
-			if (o->level_done)
-				o->level_done(r, cell->level, o->ctx);
-		}
+		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level)
+			leader_level_end(e, &ru0, req, ci + 1 == e->plan->ncells);
 	}
-	struct ctrl end = { .cmd = CMD_END };
-	req[0] = MPI_REQUEST_NULL;
-	for (int i = 1; i < nr; i++)
-		send_ctrl(&end, i, &req[i]);
-	wait_reqs(req, nr, MPI_Wtime() + cfg->timeout, false, NULL);
-	r->complete = true;
-	r->duration = MPI_Wtime() - t_sweep;
-	rc = 0;
-out:
 	free(res);
 	free(req);
 	free(missing);
 	free(lat);
-	return rc;
+	return 0;
 }
 
 int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o)
 {
-	struct eng e = { .cfg = c, .plan = p, .env = env, .run = r, .cell = -1 };
+	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1 };
 	int rc;
 
 	g_yield = env->yield;
@@ -741,7 +852,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 	/* Touch every page now, not inside a timed sample. */
 	memset(e.sbuf, 0xa5, e.maxsize);
 	memset(e.rbuf, 0, (size_t)e.nslots * e.maxsize);
-	rc = env->rank == 0 ? leader(&e, o) : follower(&e);
+	rc = env->rank == 0 ? leader(&e) : follower(&e);
 	free(e.sbuf);
 	free(e.rbuf);
 	return rc;

@@ -254,10 +254,35 @@ test_check() {
 	else fail "check lock: rc=$rc2" "$TMP/out2"; fi
 }
 
+# The watchdog is per round: a healthy cell that runs longer than timeout
+# (adaptive repetitions up to its budget) is not mistaken for a stuck one.
+test_long_cell_is_not_stuck() {
+	c=$(conf long "pairs = 1" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 5..1000000" \
+		"ci_target = 0.00001" "cell_budget = 4s" "timeout = 2s")
+	timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	dir=$(folder long)
+	if [ "$rc" = 0 ] && [ -n "$dir" ] && grep -q '"stop": "budget"' "$dir/run.json"; then
+		ok "a 4 s cell with timeout 2 s completes (stopped by its budget, not the watchdog)"
+	else fail "long cell: rc=$rc" "$TMP/err"; fi
+}
+
+# Rank 0 stalls: the others must not wait for it forever.
+test_rank0_stalled() {
+	c=$(conf stall0 "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3")
+	start=$(date +%s)
+	SWSTRESS_FAULT_STALL=0:1 timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	if [ "$rc" != 0 ] && [ "$rc" != 124 ] && [ "$took" -le 25 ] && grep -q "no word from rank 0" "$TMP/err"; then
+		ok "rank 0 stalled: the other ranks end the job in ${took}s (exit $rc)"
+	else fail "rank 0 stalled: rc=$rc took=${took}s" "$TMP/err"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
-test_check}"
+test_check test_long_cell_is_not_stuck test_rank0_stalled}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
