@@ -37,7 +37,7 @@ TEST_SRC := $(wildcard tests/unit/*.c)
 .PHONY: all setup run test unit-test mpi-test health-test fabric-test bench plot install clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills
 
-all: build/swstress
+all: $(BUILD)/swstress
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -146,7 +146,7 @@ test-valgrind: build/swstress
 drills: build/swstress
 	sh tests/drills/run.sh
 
-install: build/swstress
+install: $(BUILD)/swstress
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs
 	install -m 755 build/swstress $(DESTDIR)$(PREFIX)/bin/swstress
 	install -m 644 plot/*.gp $(DESTDIR)$(PREFIX)/share/swstress/plot/

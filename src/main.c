@@ -348,6 +348,8 @@ static int sweep(int argc, char **argv, bool check)
 			fprintf(stderr, "swstress: %s\n", err);
 	}
 	if (agree(status)) {
+		alarm(0);
+		health_unlock(lock_fd);
 		run_free(r);
 		if (rank != 0)
 			plan_free(plan);
