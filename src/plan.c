@@ -276,7 +276,7 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	fprintf(f, "\nrepetitions %d", c->rep_min);
 	if (c->rep_max != c->rep_min)
 		fprintf(f, "..%d (adaptive, ci_target %g, cell_budget %g s)", c->rep_max, c->ci_target, c->cell_budget);
-	fprintf(f, ", warm-up %d rounds, timeout %g s a cell\n", c->warmup, c->timeout);
+	fprintf(f, ", warm-up %d rounds, timeout %g s a round\n", c->warmup, c->timeout);
 	fprintf(f, "estimated time: %.0f s", est);
 	if (c->rep_max != c->rep_min) {
 		struct sw_config hi = *c;
