@@ -12,19 +12,47 @@
 #include "run.h"
 #include "stats.h"
 
+/* The metric of a sample: per-hop latency (s) or per-pair bandwidth
+ * (bytes/s). */
+enum sw_metric { SW_METRIC_LATENCY = 0, SW_METRIC_BANDWIDTH = 1 };
+
+/* The one sample filter of analysis, health and compare: a sample of cell
+ * counts when its time is positive and finite, its repetition >= 0 and its
+ * pair in range for the cell's level and the plan. */
+bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample *s);
+
+/* The metric of every usable sample of cell (analysis_sample_ok, finite
+ * value) into a new array: the samples themselves, for describing a cell
+ * (medians and their CIs). 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
+int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n);
+
+/* One value per repetition of cell, in repetition order: the median over
+ * the pairs of that repetition of the metric of its usable samples
+ * (repetitions without any are left out). The samples of one repetition
+ * ran at the same moment through the same switch and are correlated, so
+ * the repetition is the unit of replication of every test of a change
+ * (against the baseline level, a baseline run, another switch): these
+ * values, not the pooled samples, go to Mann-Whitney and the bootstrap.
+ * 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
+int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n);
+
 /* A change against the baseline level, in percent; valid is false when it
- * cannot be computed (no baseline cell, fewer than 2 values on either side,
- * the cell is the baseline), and then every number is NaN. For bandwidth,
- * pct is the drop (1 - level/base) * 100; for latency the inflation
- * (level/base - 1) * 100, level and base being medians. lo/hi: percentile
- * bootstrap CI at the configured confidence (NaN if it failed). The
+ * cannot be computed (no baseline cell, fewer than 2 repetitions on either
+ * side, the cell is the baseline), and then every number is NaN. Unit of
+ * replication: the repetition (analysis_rep_values: the median over the
+ * pairs of one repetition); estimate, CI and p all come from those values.
+ * For bandwidth, pct is the drop (1 - level/base) * 100; for latency the
+ * inflation (level/base - 1) * 100, level and base being the medians of
+ * the per-repetition values. lo/hi: percentile bootstrap CI at the
+ * configured confidence, resampling repetitions (NaN if it failed). The
  * bootstrap RNG of cell c is seeded from the config seed, c and the metric,
  * so a run analysed twice gives the same numbers. */
 struct sw_change {
 	bool valid;
 	double pct, lo, hi;   /* estimate and bootstrap CI */
-	double p;             /* Mann-Whitney p-value */
-	bool significant;     /* p < alpha and |pct| > min_effect */
+	double p;             /* Mann-Whitney p-value, per-repetition values */
+	bool significant;     /* p < alpha, the CI excludes 0 and
+	                       * |pct| > min_effect */
 };
 
 struct sw_cell_stats {
@@ -37,9 +65,10 @@ struct sw_cell_stats {
 	                                * the sum over the pairs of one repetition,
 	                                * over the repetitions where every pair of
 	                                * the level has a sample */
-	struct sw_change inflation;    /* latency */
-	struct sw_change drop;         /* per-pair bandwidth */
-	struct sw_change agg_drop;     /* aggregate bandwidth / pairs, vs baseline */
+	struct sw_change inflation;    /* latency (per-repetition medians) */
+	struct sw_change drop;         /* per-pair bandwidth (per-repetition medians) */
+	struct sw_change agg_drop;     /* aggregate bandwidth / pairs, vs baseline
+	                                * (one value per complete repetition) */
 	double overlap;                /* mean over repetitions of (min end - max
 	                                * start) / (max end - min start), each
 	                                * clamped to [0, 1]; 1 for one pair; NaN
@@ -112,8 +141,9 @@ struct sw_analysis {
  * min_effect, bootstrap, seed, ci_target): usually &r->cfg, or a copy with
  * report's overrides. The baseline of a cell is the cell of plan level 0
  * with the same pattern, size and hops (a level-0 cell is its own
- * baseline: its changes are invalid). Samples with a non-positive or
- * non-finite time, or a pair or repetition out of range, are skipped.
+ * baseline: its changes are invalid). Samples failing analysis_sample_ok
+ * are skipped. Cell summaries (lat, bw) and outlier pairs describe the
+ * samples; changes are tested on per-repetition values.
  * NULL with a message in err on failure (bad confidence or alpha, ENOMEM). */
 struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config *cfg,
 				 char *err, size_t errlen);

@@ -1,7 +1,8 @@
 /*
  * compare.h - switches side by side: the same config run through switch A,
  * then B (and C...), matched cell by cell, with the difference in percent,
- * a Mann-Whitney p-value on the raw samples, and a verdict per pattern at
+ * a Mann-Whitney p-value and a bootstrap CI on per-repetition values, and a
+ * verdict per pattern at
  * the highest common load. Reads saved runs; MPI-free.
  *
  * Matching: a cell of one run matches a cell of another with the same
@@ -13,15 +14,21 @@
  * Metric of a pattern: per-hop latency for pingpong, per-pair bandwidth for
  * stream and bidir. "%worse" of run X against run A (index 0), the column
  * of the old OSU comparison tables: latency (X - A) / A * 100, bandwidth
- * (A - X) / A * 100, medians; positive means X is worse. Significant:
- * p < alpha and |%worse| > min_effect, alpha and min_effect from A's config.
+ * (A - X) / A * 100; positive means X is worse. Unit of replication: the
+ * repetition (analysis_rep_values: the median over the pairs of one
+ * repetition), since the samples of one repetition share the switch at
+ * one moment; %worse is of the medians of those values, and Mann-Whitney
+ * and the percentile bootstrap CI (A's bootstrap count and seed) use them
+ * too. Significant: p < alpha, the CI excludes 0 and |%worse| >
+ * min_effect, alpha and min_effect from A's config.
  *
  * Summary (per pattern and size, at the largest node count every run
  * measured): each run's per-hop latency, aggregate bandwidth and
  * degradation from its own baseline level with CI (analysis_run with the
  * run's own config), and the difference in degradation against A in
- * percentage points with a percentile bootstrap CI (resampling the four
- * sample sets; A's bootstrap count and seed). "Degrades less" is
+ * percentage points with a percentile bootstrap CI (stats_bootstrap_diff_ci,
+ * resampling the four sets of per-repetition values; A's bootstrap count
+ * and seed). "Degrades less" is
  * significant when that CI excludes 0 and the difference exceeds
  * min_effect points.
  *
@@ -49,11 +56,14 @@ struct compare_value {
 };
 
 /* Run X against run A in one matched cell. valid is false for A itself
- * or when a median is missing or zero. */
+ * or when a median is missing or zero, or either run has fewer than 2
+ * repetitions. */
 struct compare_diff {
 	bool valid;
 	double pct;              /* %worse, positive = X worse */
-	double p;                /* Mann-Whitney two-sided, NaN if the test failed */
+	double lo, hi;           /* bootstrap CI of pct, NaN if it failed */
+	double p;                /* Mann-Whitney two-sided on per-repetition
+	                          * values, NaN if the test failed */
 	bool significant;
 };
 

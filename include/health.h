@@ -15,16 +15,22 @@
  * any other pattern. Both come from the same sample time (bandwidth =
  * bytes / time), so judging both would count one slowdown twice.
  *
- * For each compared cell: change = (median now / median baseline - 1) *
- * 100 on the raw samples, its percentile bootstrap CI
- * (stats_bootstrap_ratio_ci, the judged run's confidence, bootstrap count
- * and a seed from its seed and the cell) and a two-sided Mann-Whitney p
- * (stats_mann_whitney). The degradation is the change for latency
- * (inflation) and minus the change for bandwidth (drop). A cell is
- * CRITICAL when p < alpha and the degradation >= crit_inflation /
- * crit_drop, WARNING when p < alpha and it is >= warn_inflation /
- * warn_drop, OK otherwise: a large but not significant change (noise) and a
- * significant but small one are both OK. Thresholds and alpha come from
+ * For each compared cell the unit of replication is the repetition: each
+ * repetition is reduced to one value, the median over its pairs
+ * (analysis_rep_values), since the samples of one repetition ran at the
+ * same moment through the same switch and are not independent. change =
+ * (median now / median baseline - 1) * 100 of those values, its
+ * percentile bootstrap CI (stats_bootstrap_ratio_ci, the judged run's
+ * confidence, bootstrap count and a seed from its seed and the cell) and a
+ * two-sided Mann-Whitney p (stats_mann_whitney), both on those values;
+ * fewer than 2 repetitions on either side: not compared. The degradation
+ * is the change for latency (inflation) and minus the change for
+ * bandwidth (drop). A change is significant when p < alpha and the CI
+ * excludes 0. A cell is CRITICAL when the change is significant and the
+ * degradation >= crit_inflation / crit_drop, WARNING when significant and
+ * it is >= warn_inflation / warn_drop, OK otherwise: a large but not
+ * significant change (noise) and a significant but small one are both OK.
+ * The medians shown for each cell (lat, bw) describe the samples. Thresholds and alpha come from
  * the judged run's config.
  *
  * The verdict is the worst of, in the order OK < UNKNOWN < WARNING <
@@ -105,8 +111,9 @@ struct health_cell {
 	bool compared;
 	struct health_est lat, bw;      /* judged run */
 	struct health_est base_lat, base_bw;
-	double change, lo, hi;          /* %, of the metric, signed; CI */
-	double p;                       /* Mann-Whitney */
+	double change, lo, hi;          /* %, of the metric, signed; CI
+	                                 * (per-repetition values) */
+	double p;                       /* Mann-Whitney, per-repetition values */
 	double degradation;             /* %, inflation or drop: > 0 is worse */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */

@@ -53,6 +53,17 @@ int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t
 			     int resamples, double confidence, uint64_t seed,
 			     double *lo, double *hi);
 
+/* Percentile bootstrap CI, in percentage points, of the difference of two
+ * changes: change(set[3] vs set[2]) - change(set[1] vs set[0]), where
+ * change(l vs b) is (median(l) / median(b) - 1) * 100, or its negative
+ * (1 - median(l) / median(b)) * 100 when drop. Each of the four samples is
+ * resampled independently, with replacement; RNG, seeding and quantile
+ * rule as stats_bootstrap_ratio_ci. 0 or -1 (an empty sample, resamples
+ * < 2, a ratio undefined in more than 1% of the resamples, ENOMEM). */
+int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
+			    int resamples, double confidence, uint64_t seed,
+			    double *lo, double *hi);
+
 /* Robust z of each x: 0.6745 (x - median) / MAD, into z[0..n-1]. When the
  * MAD is 0 (half the values or more equal the median), the scale falls
  * back to 1.253314 * mean absolute deviation from the median, so one value

@@ -31,12 +31,112 @@ struct cell_data {
 	double *aggpp;      /* aggregate bandwidth / pairs, per complete rep */
 	double *agg;        /* aggregate bandwidth, per complete rep */
 	size_t nagg;
+	double *rlat, *rbw; /* per repetition: median over its pairs */
+	size_t nrlat, nrbw;
 };
 
-static bool sample_ok(const struct sw_run *r, const struct sw_sample *s, int pairs)
+bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample *s)
 {
+	int pairs = run_cell_pairs(r, cell);
+
 	return isfinite(s->seconds) && s->seconds > 0.0 && s->rep >= 0 &&
 	       s->pair >= 0 && s->pair < pairs && s->pair < r->plan->npairs;
+}
+
+static double sample_value(const struct sw_run *r, const struct sw_sample *s, int metric)
+{
+	return metric == SW_METRIC_LATENCY ? run_sample_latency(r, s) : run_sample_bandwidth(r, s);
+}
+
+int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, cell, &first), k = 0;
+	double *x;
+
+	*out = NULL;
+	*n = 0;
+	if (cnt == 0)
+		return 0;
+	x = malloc(cnt * sizeof(*x));
+	if (!x)
+		return -1;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+		double v;
+
+		if (!analysis_sample_ok(r, cell, s))
+			continue;
+		v = sample_value(r, s, metric);
+		if (isfinite(v))
+			x[k++] = v;
+	}
+	if (k == 0) {
+		free(x);
+		return 0;
+	}
+	*out = x;
+	*n = k;
+	return 0;
+}
+
+struct rep_value {
+	int rep;
+	double v;
+};
+
+static int cmp_rep_value(const void *a, const void *b)
+{
+	const struct rep_value *x = a, *y = b;
+
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, cell, &first), k = 0, m = 0;
+	struct rep_value *rv;
+	double *x = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (cnt == 0)
+		return 0;
+	rv = malloc(cnt * sizeof(*rv));
+	if (!rv)
+		return -1;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+		double v;
+
+		if (!analysis_sample_ok(r, cell, s))
+			continue;
+		v = sample_value(r, s, metric);
+		if (isfinite(v))
+			rv[k++] = (struct rep_value){ s->rep, v };
+	}
+	if (k == 0) {
+		free(rv);
+		return 0;
+	}
+	qsort(rv, k, sizeof(*rv), cmp_rep_value);
+	x = malloc(k * sizeof(*x));
+	if (!x) {
+		free(rv);
+		return -1;
+	}
+	for (size_t i = 0, j; i < k; i = j) {
+		for (j = i + 1; j < k && rv[j].rep == rv[i].rep; j++)
+			;
+		/* sorted within the repetition: the median directly */
+		x[m++] = (j - i) % 2 ? rv[i + (j - i) / 2].v
+				     : (rv[i + (j - i) / 2 - 1].v + rv[i + (j - i) / 2].v) / 2.0;
+	}
+	free(rv);
+	*out = x;
+	*n = m;
+	return 0;
 }
 
 static void change_invalid(struct sw_change *ch)
@@ -53,9 +153,10 @@ static uint64_t change_seed(uint64_t seed, int cell, int metric)
 }
 
 /*
- * x at this level against base at the baseline level. drop: the change is
- * (1 - x/base) * 100 (bandwidth); else (x/base - 1) * 100 (latency).
- * Needs 2 values on each side and a positive baseline median.
+ * x at this level against base at the baseline level, one value per
+ * repetition (analysis_rep_values). drop: the change is (1 - x/base) * 100
+ * (bandwidth); else (x/base - 1) * 100 (latency), of the medians of those
+ * values. Needs 2 values on each side and a positive baseline median.
  */
 static void change_compute(const double *x, size_t nx, const double *base, size_t nb,
 			   bool drop, const struct sw_config *cfg, int resamples,
@@ -79,7 +180,9 @@ static void change_compute(const double *x, size_t nx, const double *base, size_
 	}
 	if (stats_mann_whitney(x, nx, base, nb, &u, &p) == 0)
 		ch->p = p;
-	ch->significant = ch->p < cfg->alpha && fabs(ch->pct) > cfg->min_effect;
+	/* estimate, CI and p must agree: a CI that includes 0 is no change */
+	ch->significant = ch->p < cfg->alpha && isfinite(ch->lo) && isfinite(ch->hi) &&
+			  (ch->lo > 0.0 || ch->hi < 0.0) && fabs(ch->pct) > cfg->min_effect;
 }
 
 /* Values, aggregates, summaries and overlap of cell c. -1 on ENOMEM. */
@@ -103,7 +206,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	for (size_t i = first; i < first + cnt; i++) {
 		const struct sw_sample *s = &r->sample[i];
 
-		if (!sample_ok(r, s, pairs))
+		if (!analysis_sample_ok(r, c, s))
 			continue;
 		d->lat[d->n] = run_sample_latency(r, s);
 		d->bw[d->n] = run_sample_bandwidth(r, s);
@@ -120,7 +223,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 		const struct sw_sample *s = &r->sample[i];
 		struct rep *q;
 
-		if (!sample_ok(r, s, pairs))
+		if (!analysis_sample_ok(r, c, s))
 			continue;
 		q = &rep[s->rep];
 		if (q->count == 0) {
@@ -162,6 +265,9 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	    (stats_summarize(d->agg, d->nagg, cfg->confidence, &cs->agg) && d->nagg))
 		goto out_free;
 	cs->converged = analysis_converged(d->lat, d->n, cfg->confidence, cfg->ci_target);
+	if (analysis_rep_values(r, c, SW_METRIC_LATENCY, &d->rlat, &d->nrlat) ||
+	    analysis_rep_values(r, c, SW_METRIC_BANDWIDTH, &d->rbw, &d->nrbw))
+		goto out_free;
 	change_invalid(&cs->inflation);
 	change_invalid(&cs->drop);
 	change_invalid(&cs->agg_drop);
@@ -213,7 +319,7 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 		for (size_t i = first; i < first + cnt; i++) {
 			const struct sw_sample *s = &r->sample[i];
 
-			if (s->pair != p || !sample_ok(r, s, pairs))
+			if (s->pair != p || !analysis_sample_ok(r, c, s))
 				continue;
 			lat[n] = run_sample_latency(r, s);
 			bw[n] = run_sample_bandwidth(r, s);
@@ -492,9 +598,10 @@ static void method_line(const struct sw_config *cfg, int resamples, char *buf, s
 			 "adaptive %d..%d until the median CI half-width is within %g%%, cell budget %g s",
 			 cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
 	snprintf(buf, len,
-		 "median with %g%% order-statistics CI; change CI by percentile bootstrap "
-		 "(%d resamples, seed %llu); Mann-Whitney U (exact for n <= 20 without ties), "
-		 "alpha %g, min effect %g%%; outliers: robust z > %g; repetitions: %s",
+		 "median with %g%% order-statistics CI; changes vs baseline level: unit: repetition "
+		 "(median over pairs), CI by percentile bootstrap (%d resamples, seed %llu), "
+		 "Mann-Whitney U (exact for n <= 20 without ties), significant when p < alpha %g, "
+		 "the CI excludes 0 and the change exceeds min effect %g%%; outliers: robust z > %g; repetitions: %s",
 		 cfg->confidence * 100.0, resamples, (unsigned long long)cfg->seed,
 		 cfg->alpha, cfg->min_effect, OUTLIER_Z, reps);
 }
@@ -542,9 +649,9 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 		cs->baseline = b;
 		if (b < 0 || b == c)
 			continue;
-		change_compute(d[c].lat, d[c].n, d[b].lat, d[b].n, false, cfg, resamples,
+		change_compute(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, false, cfg, resamples,
 			       change_seed(cfg->seed, c, 0), &cs->inflation);
-		change_compute(d[c].bw, d[c].n, d[b].bw, d[b].n, true, cfg, resamples,
+		change_compute(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, true, cfg, resamples,
 			       change_seed(cfg->seed, c, 1), &cs->drop);
 		change_compute(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, true, cfg,
 			       resamples, change_seed(cfg->seed, c, 2), &cs->agg_drop);
@@ -570,6 +677,8 @@ out_free:
 		free(d[c].bw);
 		free(d[c].agg);
 		free(d[c].aggpp);
+		free(d[c].rlat);
+		free(d[c].rbw);
 	}
 	free(d);
 	free(nvalid);

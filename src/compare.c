@@ -4,7 +4,7 @@
  *
  * Flow: load every run (results_load), analyse each with its own config
  * (analysis_run), match cells, test each matched cell against run A
- * (Mann-Whitney on the raw samples), summarise each pattern and size at
+ * (Mann-Whitney and bootstrap on per-repetition values), summarise each pattern and size at
  * the highest common load, write the verdicts. Printing and writing only
  * read the struct compare that compare_create fills.
  */
@@ -36,170 +36,16 @@ extern char **environ;
 /* ---------------------------------------------------------------- */
 /* Samples                                                            */
 
-/* The metric of every usable sample of cell ci of r into a new array
- * (*n values; NULL with *n = 0 when there are none or on ENOMEM). Samples
- * are filtered as analysis_run filters them. */
-static double *cell_values(const struct sw_run *r, int ci, bool latency, size_t *n)
+/* One value per repetition of cell ci of r (analysis_rep_values: the
+ * median over the pairs of the repetition), the unit of every test here.
+ * NULL with *n = 0 when there are none or on ENOMEM. */
+static double *rep_values(const struct sw_run *r, int ci, bool latency, size_t *n)
 {
-	size_t first, cnt = run_cell_samples(r, ci, &first), k = 0;
-	int pairs = run_cell_pairs(r, ci);
 	double *x;
 
-	*n = 0;
-	if (cnt == 0 || !(x = malloc(cnt * sizeof(*x))))
-		return NULL;
-	for (size_t i = first; i < first + cnt; i++) {
-		const struct sw_sample *s = &r->sample[i];
-		double v;
-
-		if (!(s->seconds > 0) || !isfinite(s->seconds) || s->pair < 0 || s->pair >= pairs || s->rep < 0)
-			continue;
-		v = latency ? run_sample_latency(r, s) : run_sample_bandwidth(r, s);
-		if (isfinite(v) && v > 0)
-			x[k++] = v;
-	}
-	if (k == 0) {
-		free(x);
-		return NULL;
-	}
-	*n = k;
+	if (analysis_rep_values(r, ci, latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &x, n))
+		*n = 0, x = NULL;
 	return x;
-}
-
-/* ---------------------------------------------------------------- */
-/* Bootstrap of a difference in degradation (no GSL: a splitmix64
- * generator, seeded from A's seed, keeps it reproducible).             */
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static void swapd(double *a, double *b)
-{
-	double t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* k-th smallest of x[0..n-1] (reorders x). */
-static double select_k(double *x, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		double pivot = x[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (x[i] < pivot)
-				i++;
-			while (x[j] > pivot)
-				j--;
-			if (i <= j) {
-				swapd(&x[i], &x[j]);
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return x[k];
-}
-
-/* Median of x (reorders x), as stats_median computes it. */
-static double median_inplace(double *x, size_t n)
-{
-	double a = select_k(x, n, n / 2);
-
-	if (n % 2)
-		return a;
-	double b = -INFINITY;
-
-	for (size_t i = 0; i < n / 2; i++)
-		if (x[i] > b)
-			b = x[i];
-	return (a + b) / 2;
-}
-
-static double resampled_median(const double *x, size_t n, double *buf, uint64_t *rng)
-{
-	for (size_t i = 0; i < n; i++)
-		buf[i] = x[splitmix(rng) % n];
-	return median_inplace(buf, n);
-}
-
-/* Degradation in % of loaded against base: latency inflation or
- * bandwidth drop (as analysis.h defines them). */
-static double change_pct(double loaded, double base, bool latency)
-{
-	return latency ? (loaded / base - 1) * 100 : (1 - loaded / base) * 100;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Percentile bootstrap CI of change(X) - change(A) in points, resampling
- * the four sets independently. 0 or -1 (empty set, ENOMEM). */
-static int bootstrap_diff(const double *const set[4], const size_t n[4], bool latency, int resamples,
-			  double confidence, uint64_t seed, double *lo, double *hi)
-{
-	size_t max = 0;
-	double *buf, *d;
-	uint64_t rng = seed;
-	int m = 0, rc = -1;
-
-	for (int i = 0; i < 4; i++) {
-		if (n[i] == 0)
-			return -1;
-		if (n[i] > max)
-			max = n[i];
-	}
-	if (resamples < 2)
-		return -1;
-	buf = malloc(max * sizeof(*buf));
-	d = malloc((size_t)resamples * sizeof(*d));
-	if (!buf || !d)
-		goto out_free;
-	for (int b = 0; b < resamples; b++) {
-		double ab = resampled_median(set[0], n[0], buf, &rng);
-		double al = resampled_median(set[1], n[1], buf, &rng);
-		double xb = resampled_median(set[2], n[2], buf, &rng);
-		double xl = resampled_median(set[3], n[3], buf, &rng);
-		double v = change_pct(xl, xb, latency) - change_pct(al, ab, latency);
-
-		if (isfinite(v))
-			d[m++] = v;
-	}
-	if (m < 2)
-		goto out_free;
-	qsort(d, (size_t)m, sizeof(*d), cmp_double);
-	double tail = (1 - confidence) / 2;
-	size_t il = (size_t)floor(tail * (m - 1)), ih = (size_t)ceil((1 - tail) * (m - 1));
-
-	*lo = d[il];
-	*hi = d[ih];
-	rc = 0;
-out_free:
-	free(buf);
-	free(d);
-	return rc;
 }
 
 /* ---------------------------------------------------------------- */
@@ -256,25 +102,38 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
 }
 
-/* Test run x against run 0 in matched cell m. */
-static int diff_cell(struct compare *c, struct compare_cell *m, int x)
+/* Test run x against run 0 in matched cell m, on per-repetition values:
+ * estimate (ratio of their medians), bootstrap CI and Mann-Whitney p. */
+static int diff_cell(struct compare *c, struct compare_cell *m, int x, int k)
 {
 	struct compare_diff *d = &m->d[x];
 	size_t na, nx;
-	double *va = cell_values(c->run[0], m->cell[0], m->latency, &na);
-	double *vx = cell_values(c->run[x], m->cell[x], m->latency, &nx);
-	double a = m->v[0].median, b = m->v[x].median, u;
+	double *va = rep_values(c->run[0], m->cell[0], m->latency, &na);
+	double *vx = rep_values(c->run[x], m->cell[x], m->latency, &nx);
+	const struct sw_config *cfg = &c->run[0]->cfg;
+	uint64_t seed = cfg->seed ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)x << 48) ^
+			0x636d70ULL;
+	double a, b, u, lo, hi;
 	int rc = 0;
 
-	*d = (struct compare_diff){ .valid = false, .pct = NAN, .p = NAN };
+	*d = (struct compare_diff){ .valid = false, .pct = NAN, .lo = NAN, .hi = NAN, .p = NAN };
 	if ((m->v[0].n && !va) || (m->v[x].n && !vx))
-		rc = -1;   /* ENOMEM: a cell with samples gave none */
-	if (va && vx && a > 0 && isfinite(a) && isfinite(b)) {
+		rc = -1;   /* ENOMEM, or a cell with samples gave no repetition */
+	a = va ? stats_median(va, na) : NAN;
+	b = vx ? stats_median(vx, nx) : NAN;
+	if (va && vx && na >= 2 && nx >= 2 && a > 0 && isfinite(a) && isfinite(b)) {
 		d->valid = true;
 		d->pct = m->latency ? (b - a) / a * 100 : (a - b) / a * 100;
+		/* CI of (b/a - 1) * 100; %worse is its negative for bandwidth */
+		if (stats_bootstrap_ratio_ci(vx, nx, va, na, cfg->bootstrap >= 2 ? cfg->bootstrap : 2000,
+					     c->confidence, seed, &lo, &hi) == 0) {
+			d->lo = m->latency ? lo : -hi;
+			d->hi = m->latency ? hi : -lo;
+		}
 		if (stats_mann_whitney(vx, nx, va, na, &u, &d->p) < 0)
 			d->p = NAN;
-		d->significant = isfinite(d->p) && d->p < c->alpha && fabs(d->pct) > c->min_effect;
+		d->significant = isfinite(d->p) && d->p < c->alpha && isfinite(d->lo) && isfinite(d->hi) &&
+				 (d->lo > 0 || d->hi < 0) && fabs(d->pct) > c->min_effect;
 	}
 	free(va);
 	free(vx);
@@ -331,7 +190,7 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
 		}
 		for (int i = 1; i < c->nruns; i++)
-			if (diff_cell(c, m, i) < 0) {
+			if (diff_cell(c, m, i, c->ncells - 1) < 0) {
 				sw_fail(err, errlen, "out of memory");
 				goto out_free;
 			}
@@ -377,15 +236,16 @@ static int diff_level(struct compare *c, struct compare_summary_row *row, int x,
 	lx->diff_lo = lx->diff_hi = NAN;
 	lx->diff_valid = true;
 	for (int i = 0; i < 4; i++) {
-		set[i] = cell_values(runs[i], cells[i], latency, &n[i]);
+		set[i] = rep_values(runs[i], cells[i], latency, &n[i]);
 		if (!set[i])
 			goto out_free;   /* cannot happen: the change was valid */
 	}
 	const struct sw_config *cfg = &c->run[0]->cfg;
 	uint64_t seed = cfg->seed ^ (0x5157u * (uint64_t)(rowi + 1)) ^ ((uint64_t)x << 40);
 
-	if (bootstrap_diff((const double *const *)set, n, latency, cfg->bootstrap, c->confidence, seed,
-			   &lx->diff_lo, &lx->diff_hi) < 0)
+	if (stats_bootstrap_diff_ci((const double *const *)set, n, !latency,
+				    cfg->bootstrap >= 2 ? cfg->bootstrap : 2000, c->confidence, seed,
+				    &lx->diff_lo, &lx->diff_hi) < 0)
 		lx->diff_lo = lx->diff_hi = NAN;
 	lx->diff_significant = isfinite(lx->diff_lo) && (lx->diff_lo > 0 || lx->diff_hi < 0) &&
 			       fabs(lx->diff) > c->min_effect;
@@ -795,8 +655,10 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 	snprintf(c->method, sizeof(c->method),
 		 "cells matched by pattern, size, nodes and hops (auto matches auto); per-hop latency for "
 		 "pingpong, per-pair bandwidth for stream and bidir; medians with %g%% order-statistics CIs; "
-		 "%%worse against %s: latency (X-A)/A, bandwidth (A-X)/A, positive = worse; two-sided "
-		 "Mann-Whitney U on the raw samples of each cell, significant when p < %g and |%%worse| > %g%% "
+		 "%%worse against %s: latency (X-A)/A, bandwidth (A-X)/A, positive = worse, of the medians of "
+		 "per-repetition values (unit: repetition (median over pairs)); two-sided Mann-Whitney U and "
+		 "percentile bootstrap CI on those values, significant when p < %g, the CI excludes 0 and "
+		 "|%%worse| > %g%% "
 		 "(alpha and min_effect of %s, no correction for the number of cells); degradation from each "
 		 "run's own baseline level with %d-resample bootstrap CIs, and the difference in degradation "
 		 "against %s with a percentile bootstrap CI (%d resamples), real when the CI excludes 0 and "
@@ -939,7 +801,7 @@ void compare_print(FILE *f, const struct compare *c)
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); Mann-Whitney p; "
-		"* significant (p < %g and |%%worse| > %g%%); ~ CI needs more samples\n",
+		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
 		c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < PAT_COUNT; pat++) {
 		bool any = false;
@@ -1106,7 +968,8 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		}
 	}
 	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
-		"two-sided Mann-Whitney p on the raw samples; * significant (p < %g and |%%worse| > %g%%); "
+		"two-sided Mann-Whitney p on per-repetition values (unit: repetition, median over pairs); "
+		"* significant (p < %g, the bootstrap CI excludes 0 and |%%worse| > %g%%); "
 		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < PAT_COUNT; pat++) {
 		bool any = false;
@@ -1238,8 +1101,8 @@ json_t *compare_json(const struct compare *c)
 
 			if (i > 0)
 				json_object_set_new(o, "vs_reference", d->valid ?
-					json_pack("{s:o,s:o,s:b}", "pct_worse", jnum(d->pct), "p", jnum(d->p),
-						  "significant", d->significant) : json_null());
+					json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct_worse", jnum(d->pct), "lo", jnum(d->lo),
+						  "hi", jnum(d->hi), "p", jnum(d->p), "significant", d->significant) : json_null());
 			json_array_append_new(vals, o);
 		}
 		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o}", "pattern", pattern_name(m->pattern),

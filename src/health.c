@@ -110,32 +110,22 @@ void health_history_path(const struct health_opts *o, const char *output, char *
 /* ---------------------------------------------------------------- */
 /* The verdict                                                        */
 
-/* Valid samples of cell c: per-hop latency and bandwidth into malloc'ed
- * arrays. 0 or -1 on ENOMEM. */
+/* Usable samples of cell c (analysis_cell_values, the filter of
+ * analysis_run): per-hop latency and bandwidth into malloc'ed arrays, for
+ * the cell's medians. 0 or -1 on ENOMEM. */
 static int cell_values(const struct sw_run *r, int c, double **lat, double **bw, size_t *n)
 {
-	size_t first, cnt = run_cell_samples(r, c, &first), k = 0;
-	int pairs = run_cell_pairs(r, c);
+	size_t nl, nb;
 
-	*lat = malloc((cnt ? cnt : 1) * sizeof(double));
-	*bw = malloc((cnt ? cnt : 1) * sizeof(double));
-	if (!*lat || !*bw) {
+	*lat = *bw = NULL;
+	*n = 0;
+	if (analysis_cell_values(r, c, SW_METRIC_LATENCY, lat, &nl) ||
+	    analysis_cell_values(r, c, SW_METRIC_BANDWIDTH, bw, &nb)) {
 		free(*lat);
-		free(*bw);
-		*lat = *bw = NULL;
+		*lat = NULL;
 		return -1;
 	}
-	for (size_t i = first; i < first + cnt; i++) {
-		const struct sw_sample *s = &r->sample[i];
-
-		if (!(s->seconds > 0) || !isfinite(s->seconds) || s->pair < 0 || s->pair >= pairs || s->rep < 0)
-			continue;
-		(*lat)[k] = run_sample_latency(r, s);
-		(*bw)[k] = run_sample_bandwidth(r, s);
-		if (isfinite((*lat)[k]) && isfinite((*bw)[k]))
-			k++;
-	}
-	*n = k;
+	*n = nl < nb ? nl : nb;   /* equal: one value of each per sample */
 	return 0;
 }
 
@@ -225,6 +215,8 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 		snprintf(buf, len, "%ld hops not in baseline", x->hops);
 }
 
+/* Cell hc of r against its baseline cell, on per-repetition values x (now)
+ * and y (baseline) of hc's metric: estimate, CI and p agree. */
 static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
 			 const double *y, size_t ny)
 {
@@ -252,7 +244,7 @@ static void compare_cell(struct health_cell *hc, const struct sw_run *r, const d
 	warn = hc->metric == HEALTH_LATENCY ? cfg->warn_inflation : cfg->warn_drop;
 	crit = hc->metric == HEALTH_LATENCY ? cfg->crit_inflation : cfg->crit_drop;
 	hc->status = SW_NAGIOS_OK;
-	if (hc->p < cfg->alpha) {
+	if (hc->p < cfg->alpha && isfinite(hc->lo) && isfinite(hc->hi) && (hc->lo > 0 || hc->hi < 0)) {
 		if (hc->degradation >= crit)
 			hc->status = SW_NAGIOS_CRITICAL;
 		else if (hc->degradation >= warn)
@@ -497,8 +489,8 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 	stats_init();
 	for (int c = 0; c < nc; c++) {
 		struct health_cell *hc = &v->cell[v->ncells++];
-		double *lat = NULL, *bw = NULL, *blat = NULL, *bbw = NULL;
-		size_t n = 0, bn = 0;
+		double *lat = NULL, *bw = NULL, *blat = NULL, *bbw = NULL, *rx = NULL, *ry = NULL;
+		size_t n = 0, bn = 0, nrx = 0, nry = 0;
 		int bc;
 
 		cell_blank(hc);
@@ -527,17 +519,22 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 		} else if (bc < 0) {
 			missing_reason(r, c, base, hc->why, sizeof(hc->why));
 			v->nmissing++;
-		} else if (n < 2 || bn < 2) {
+		} else if (n < 2 || bn < 2 ||
+			   analysis_rep_values(r, c, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY
+						  : SW_METRIC_BANDWIDTH, &rx, &nrx) ||
+			   analysis_rep_values(base, bc, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY
+						  : SW_METRIC_BANDWIDTH, &ry, &nry) ||
+			   nrx < 2 || nry < 2) {
 			if (n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
 				snprintf(hc->why, sizeof(hc->why), "not run");
-			else
+			else if (n < 2 || bn < 2)
 				snprintf(hc->why, sizeof(hc->why), "too few samples (%zu now, %zu in baseline)", n, bn);
+			else
+				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)",
+					 nrx, nry);
 			v->nmissing++;
 		} else {
-			if (hc->metric == HEALTH_LATENCY)
-				compare_cell(hc, r, lat, n, blat, bn);
-			else
-				compare_cell(hc, r, bw, n, bbw, bn);
+			compare_cell(hc, r, rx, nrx, ry, nry);
 			if (hc->compared) {
 				v->ncompared++;
 				v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
@@ -551,6 +548,8 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 		free(bw);
 		free(blat);
 		free(bbw);
+		free(rx);
+		free(ry);
 	}
 	for (int bc = 0; bc < nb; bc++) {
 		struct health_cell *hc;

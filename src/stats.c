@@ -347,6 +347,56 @@ out_free:
 	return ret;
 }
 
+int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
+			    int resamples, double confidence, uint64_t seed,
+			    double *lo, double *hi)
+{
+	gsl_rng *rng;
+	double *buf = NULL, *est = NULL;
+	size_t max = 0, nest = 0;
+	int ret = -1;
+
+	for (int i = 0; i < 4; i++) {
+		if (!set[i] || n[i] == 0)
+			return -1;
+		if (n[i] > max)
+			max = n[i];
+	}
+	if (resamples < 2 || !(confidence > 0.0 && confidence < 1.0))
+		return -1;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		return -1;
+	gsl_rng_set(rng, fold_seed(seed));
+	buf = malloc(max * sizeof(*buf));
+	est = malloc((size_t)resamples * sizeof(*est));
+	if (!buf || !est)
+		goto out_free;
+	for (int i = 0; i < resamples; i++) {
+		double b0 = resample_median(rng, set[0], n[0], buf);
+		double l0 = resample_median(rng, set[1], n[1], buf);
+		double b1 = resample_median(rng, set[2], n[2], buf);
+		double l1 = resample_median(rng, set[3], n[3], buf);
+		double d = ((l1 / b1) - (l0 / b0)) * 100.0;   /* change1 - change0 */
+
+		if (drop)
+			d = -d;
+		if (isfinite(d))
+			est[nest++] = d;
+	}
+	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
+		goto out_free;
+	gsl_sort(est, 1, nest);
+	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
+	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
+	ret = 0;
+out_free:
+	free(est);
+	free(buf);
+	gsl_rng_free(rng);
+	return ret;
+}
+
 int stats_robust_z(const double *x, size_t n, double *z)
 {
 	double *dev, med, mad, scale;
