@@ -38,7 +38,7 @@
  *   - each compared cell's status;
  *   - CRITICAL when a cell of the judged run failed (watchdog: a port
  *     stopped answering);
- *   - WARNING for a suspect port (analysis_run's outlier hosts) that the
+ *   - CRITICAL for a suspect port (analysis_run's outlier hosts) that the
  *     baseline did not have; a suspect the baseline had too is listed but
  *     does not raise the status;
  *   - UNKNOWN for a cell of either run that has no partner in the other

@@ -570,9 +570,12 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 		add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
 	if (fill_suspects(v, a, ba))
 		goto out_fail;
+	/* A port newly slower than its peers (flagged in at least half of its
+	 * cells, beyond min_effect) is a failing port or cable: page. One
+	 * flagged in the baseline too is a known quirk, listed only. */
 	for (int i = 0; i < v->nsuspects; i++)
 		if (!v->suspect[i].in_baseline)
-			v->status = worse(v->status, SW_NAGIOS_WARNING);
+			v->status = worse(v->status, SW_NAGIOS_CRITICAL);
 	if (v->ncompared == 0 && v->nfailed == 0) {
 		v->status = SW_NAGIOS_UNKNOWN;
 		snprintf(v->summary, sizeof(v->summary), "no cell of %s can be compared with baseline %s "

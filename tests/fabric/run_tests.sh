@@ -236,10 +236,21 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			sh -c "[ ${b:-0} -gt 100000000 ] && [ $rx -ge ${b:-0} ] && [ $tx -ge ${b:-0} ]"
 		check "single: no MPI data on the management links ($m bytes)" test "$m" -lt $((${b:-0} / 20 + 1))
 
-		# ---- (c) a slow port: named
+		# ---- (c) a slow port: named by the run, and by a health check
+		# against a baseline taken before the fault
+		sw hbase 120 -- pairs=4 sample_time=300ms
+		hbase=$res
 		timeout 30 $FAB fault swsN05 rate 20mbit >/dev/null 2>&1
 		sw fault 120 -- pairs=4 sample_time=300ms
+		timeout -k 5 135 sh $F/mpirun.sh --timeout 120 build/swstress check -c "$SWCFG" --no-plot \
+			label=hcheck output="$TMP/res" pairs=4 sample_time=300ms --baseline "$hbase" \
+			</dev/null >"$TMP/hcheck.out" 2>"$TMP/hcheck.err"
+		hrc=$?
 		timeout 30 $FAB fault swsN05 clear >/dev/null 2>&1
+		check "health check after the fault: CRITICAL (exit $hrc): $(head -c 160 "$TMP/hcheck.out" | head -n 1)" \
+			sh -c "[ $hrc = 2 ] && head -n 1 '$TMP/hcheck.out' | grep -q '^SWSTRESS CRITICAL'"
+		check "health check after the fault: names swsN05 as a suspect port" \
+			sh -c "head -n 1 '$TMP/hcheck.out' | grep -q 'swsN05'"
 		ran fault
 		s=$(fact fault suspects)
 		v=$(grep '^pair cell=0 pair=1 ' "$TMP/fault.facts" | sed -n 's/.* bw=\([^ ]*\).*/\1/p')

@@ -252,8 +252,9 @@ Test(health, slow_host_is_named_as_suspect)
 	r.slow_pair_factor = 1.5;
 	make(&b, bp, sizeof(bp));
 	make(&r, rp, sizeof(rp));
-	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
 	first_line(out, line, sizeof(line));
+	cr_assert_not_null(strstr(line, "SWSTRESS CRITICAL - "), "%s", line);
 	cr_assert_not_null(strstr(line, "suspect ports node07, node08"), "%s", line);
 	cr_assert_not_null(strstr(out, "\nsuspect port node07: slower than its peers in"), "%s", out);
 	cr_assert_not_null(strstr(out, "(new since the baseline)"), "%s", out);
