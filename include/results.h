@@ -49,8 +49,12 @@
 
 #include <stdio.h>
 #include <time.h>
+#include <jansson.h>
 #include "run.h"
 #include "analysis.h"
+
+/* A JSON number, or null when x is not finite (JSON has no NaN). */
+json_t *results_json_number(double x);
 
 /* Folder name LABEL-YYYYmmdd-HHMMSS for a start time (UTC). */
 void results_folder_name(const char *label, time_t t, char *buf, size_t len);

@@ -43,6 +43,10 @@ enum sw_nagios {
 int sw_fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Append printf output to the string in buf (len bytes in all); output
+ * that does not fit is cut. */
+void sw_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Writes the contents of a file to f; 0, or -1 on error. */
 typedef int (*sw_write_fn)(FILE *f, const void *arg);
 

@@ -285,20 +285,6 @@ static int summarise(struct compare *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* Append to a fixed buffer. */
-static void cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 static void fmt_size(uint64_t b, char *buf, size_t len)
 {
 	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
@@ -346,7 +332,7 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 		if (!flag[i])
 			continue;
 		fmt_size(size[i], s, sizeof(s));
-		cat(buf, len, "%s%s", k == 0 ? "" : k == cnt - 1 ? " and " : ", ", s);
+		sw_appendf(buf, len, "%s%s", k == 0 ? "" : k == cnt - 1 ? " and " : ", ", s);
 		k++;
 	}
 }
@@ -382,24 +368,24 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 
 	fmt_size(r->size, sz, sizeof(sz));
 	snprintf(what, sizeof(what), latency ? "per-hop latency" : "per-pair bandwidth");
-	cat(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
+	sw_appendf(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
 	if (!r->run[0].change.valid) {
-		cat(t, len, "no degradation to compare (%d nodes is %s's baseline level or lacks one). ",
+		sw_appendf(t, len, "no degradation to compare (%d nodes is %s's baseline level or lacks one). ",
 		    r->nodes, c->label[0]);
 	} else {
 		for (int i = 0; i < c->nruns; i++) {
 			const struct sw_change *ch = &r->run[i].change;
 
 			if (!ch->valid)
-				cat(t, len, "%s%s has no baseline to compare with", i ? ", " : "", c->label[i]);
+				sw_appendf(t, len, "%s%s has no baseline to compare with", i ? ", " : "", c->label[i]);
 			else if (latency)
-				cat(t, len, "%s%s's %s rises %.1f%% [%.1f, %.1f]%s", i ? ", " : "", c->label[i], what,
+				sw_appendf(t, len, "%s%s's %s rises %.1f%% [%.1f, %.1f]%s", i ? ", " : "", c->label[i], what,
 				    ch->pct, ch->lo, ch->hi, i ? "" : " from its own unloaded level");
 			else
-				cat(t, len, "%s%s holds %.1f%% [%.1f, %.1f]%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
+				sw_appendf(t, len, "%s%s holds %.1f%% [%.1f, %.1f]%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
 				    100 - ch->hi, 100 - ch->lo, i ? "" : " of its unloaded ", i ? "" : what);
 		}
-		cat(t, len, ". ");
+		sw_appendf(t, len, ". ");
 	}
 	for (int x = 1; x < c->nruns; x++) {
 		const struct compare_level *lx = &r->run[x];
@@ -409,13 +395,13 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 		char sb[160], sw[160];
 
 		if (lx->diff_valid && fabs(lx->diff) < 0.05) {
-			cat(t, len, "%s and %s degrade alike (%s - %s: %+.1f [%+.1f, %+.1f] points). ", c->label[x],
+			sw_appendf(t, len, "%s and %s degrade alike (%s - %s: %+.1f [%+.1f, %+.1f] points). ", c->label[x],
 			    c->label[0], c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi);
 		} else if (lx->diff_valid) {
 			const char *who = lx->diff < 0 ? c->label[x] : c->label[0];
 			const char *other = lx->diff < 0 ? c->label[0] : c->label[x];
 
-			cat(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f [%+.1f, %+.1f] points), %s. ",
+			sw_appendf(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f [%+.1f, %+.1f] points), %s. ",
 			    who, fabs(lx->diff), other, c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi,
 			    lx->diff_significant ? "a real difference" : "not a significant difference");
 		}
@@ -423,7 +409,7 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 			char p[32];
 
 			fmt_p(p, sizeof(p), m->d[x].p);
-			cat(t, len, "At %d nodes %s's %s is %.1f%% %s than %s's (p %s%s)", m->nodes, c->label[x], what,
+			sw_appendf(t, len, "At %d nodes %s's %s is %.1f%% %s than %s's (p %s%s)", m->nodes, c->label[x], what,
 			    fabs(m->d[x].pct), (m->d[x].pct > 0) == latency ? "higher" : "lower", c->label[0],
 			    p[0] == '<' ? "" : "= ", p);
 		}
@@ -437,17 +423,17 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 		describe_sizes(sb, sizeof(sb), sizes, better, nrows);
 		describe_sizes(sw, sizeof(sw), sizes, worse, nrows);
 		if (!sb[0] && !sw[0])
-			cat(t, len, "; the difference between %s and %s at %d nodes is not significant at any size. ",
+			sw_appendf(t, len, "; the difference between %s and %s at %d nodes is not significant at any size. ",
 			    c->label[x], c->label[0], r->nodes);
 		else {
-			cat(t, len, ";");
+			sw_appendf(t, len, ";");
 			if (sb[0])
-				cat(t, len, " %s is significantly better than %s %s", c->label[x], c->label[0], sb);
+				sw_appendf(t, len, " %s is significantly better than %s %s", c->label[x], c->label[0], sb);
 			if (sb[0] && sw[0])
-				cat(t, len, ",");
+				sw_appendf(t, len, ",");
 			if (sw[0])
-				cat(t, len, " %s is significantly worse than %s %s", c->label[x], c->label[0], sw);
-			cat(t, len, ". ");
+				sw_appendf(t, len, " %s is significantly worse than %s %s", c->label[x], c->label[0], sw);
+			sw_appendf(t, len, ". ");
 		}
 	}
 	size_t n = strlen(t);
@@ -488,7 +474,7 @@ static void host_set(const struct sw_run *r, char *buf, size_t len)
 	qsort(h, (size_t)r->nranks, SW_HOST_MAX, cmp_str);
 	for (int i = 0; i < r->nranks; i++)
 		if (i == 0 || strcmp(h[i], h[i - 1]))
-			cat(buf, len, "%s%s", buf[0] ? ", " : "", h[i]);
+			sw_appendf(buf, len, "%s%s", buf[0] ? ", " : "", h[i]);
 	free(h);
 }
 
@@ -563,7 +549,7 @@ static void differences(struct compare *c)
 				const char *sa = json_is_string(va) ? json_string_value(va) : "?";
 				const char *sx = vx && json_is_string(vx) ? json_string_value(vx) : "(unset)";
 
-				cat(keys, sizeof(keys), "%s%s (%s / %s)", keys[0] ? ", " : "", key, sa, sx);
+				sw_appendf(keys, sizeof(keys), "%s%s (%s / %s)", keys[0] ? ", " : "", key, sa, sx);
 			}
 		}
 		if (keys[0])
@@ -787,7 +773,7 @@ static void present_list(const struct compare *c, const bool *present, bool want
 	buf[0] = '\0';
 	for (int i = 0; i < c->nruns; i++)
 		if (present[i] == want)
-			cat(buf, len, "%s%c", buf[0] ? ", " : "", LETTER(i));
+			sw_appendf(buf, len, "%s%c", buf[0] ? ", " : "", LETTER(i));
 }
 
 void compare_print(FILE *f, const struct compare *c)
@@ -1049,17 +1035,12 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 /* ---------------------------------------------------------------- */
 /* JSON                                                               */
 
-static json_t *jnum(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *json_change(const struct sw_change *ch)
 {
 	if (!ch->valid)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", jnum(ch->pct), "lo", jnum(ch->lo), "hi", jnum(ch->hi),
-			 "p", jnum(ch->p), "significant", ch->significant);
+	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", results_json_number(ch->pct), "lo", results_json_number(ch->lo), "hi", results_json_number(ch->hi),
+			 "p", results_json_number(ch->p), "significant", ch->significant);
 }
 
 json_t *compare_json(const struct compare *c)
@@ -1072,9 +1053,9 @@ json_t *compare_json(const struct compare *c)
 		goto fail;
 	json_object_set_new(root, "tool_version", json_string(SW_VERSION));
 	json_object_set_new(root, "reference", json_string(c->label[0]));
-	json_object_set_new(root, "alpha", jnum(c->alpha));
-	json_object_set_new(root, "min_effect", jnum(c->min_effect));
-	json_object_set_new(root, "confidence", jnum(c->confidence));
+	json_object_set_new(root, "alpha", results_json_number(c->alpha));
+	json_object_set_new(root, "min_effect", results_json_number(c->min_effect));
+	json_object_set_new(root, "confidence", results_json_number(c->confidence));
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sw_run *r = c->run[i];
 
@@ -1096,13 +1077,13 @@ json_t *compare_json(const struct compare *c)
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_value *v = &m->v[i];
 			const struct compare_diff *d = &m->d[i];
-			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", jnum(v->median),
-					      "lo", jnum(v->lo), "hi", jnum(v->hi), "ci_ok", v->ci_ok);
+			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", results_json_number(v->median),
+					      "lo", results_json_number(v->lo), "hi", results_json_number(v->hi), "ci_ok", v->ci_ok);
 
 			if (i > 0)
 				json_object_set_new(o, "vs_reference", d->valid ?
-					json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct_worse", jnum(d->pct), "lo", jnum(d->lo),
-						  "hi", jnum(d->hi), "p", jnum(d->p), "significant", d->significant) : json_null());
+					json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct_worse", results_json_number(d->pct), "lo", results_json_number(d->lo),
+						  "hi", results_json_number(d->hi), "p", results_json_number(d->p), "significant", d->significant) : json_null());
 			json_array_append_new(vals, o);
 		}
 		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o}", "pattern", pattern_name(m->pattern),
@@ -1129,14 +1110,14 @@ json_t *compare_json(const struct compare *c)
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_level *l = &r->run[i];
 			json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
-				"latency_s", jnum(l->lat), "latency_lo", jnum(l->lat_lo), "latency_hi", jnum(l->lat_hi),
-				"aggregate_Bps", jnum(l->agg), "aggregate_lo", jnum(l->agg_lo), "aggregate_hi", jnum(l->agg_hi),
+				"latency_s", results_json_number(l->lat), "latency_lo", results_json_number(l->lat_lo), "latency_hi", results_json_number(l->lat_hi),
+				"aggregate_Bps", results_json_number(l->agg), "aggregate_lo", results_json_number(l->agg_lo), "aggregate_hi", results_json_number(l->agg_hi),
 				"degradation", json_change(&l->change));
 
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
-					json_pack("{s:o,s:o,s:o,s:b}", "points", jnum(l->diff), "lo", jnum(l->diff_lo),
-						  "hi", jnum(l->diff_hi), "significant", l->diff_significant) : json_null());
+					json_pack("{s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff), "lo", results_json_number(l->diff_lo),
+						  "hi", results_json_number(l->diff_hi), "significant", l->diff_significant) : json_null());
 			json_array_append_new(lv, o);
 		}
 		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
@@ -1329,7 +1310,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
 	for (int i = 0; i < c->nruns; i++)
-		cat(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
+		sw_appendf(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
 
 	gv_add(&v, "nruns=%d; ", c->nruns);
 	for (int i = 0; i < c->nruns; i++) {

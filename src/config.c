@@ -83,21 +83,6 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-/* Append printf output to buf (which holds a string). */
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
 static void *field(struct sw_config *c, const struct cfg_opt *o)
 {
 	return (char *)c + o->off;
@@ -561,9 +546,9 @@ static void levels_format(const struct sw_config *c, const struct cfg_opt *o, ch
 	}
 	for (int i = 0; i < c->nlevels; i++) {
 		if (c->levels[i] == CFG_LEVEL_MAX)
-			appendf(buf, len, "%smax", i ? ", " : "");
+			sw_appendf(buf, len, "%smax", i ? ", " : "");
 		else
-			appendf(buf, len, "%s%d", i ? ", " : "", c->levels[i]);
+			sw_appendf(buf, len, "%s%d", i ? ", " : "", c->levels[i]);
 	}
 }
 
@@ -596,7 +581,7 @@ static void sizes_format(const struct sw_config *c, const struct cfg_opt *o, cha
 		char s[32];
 
 		format_size_suffix(c->sizes[i], s, sizeof(s), "");
-		appendf(buf, len, "%s%s", i ? ", " : "", s);
+		sw_appendf(buf, len, "%s%s", i ? ", " : "", s);
 	}
 }
 
@@ -629,7 +614,7 @@ static void hops_format(const struct sw_config *c, const struct cfg_opt *o, char
 	if (c->nhops == 0)
 		snprintf(buf, len, "auto");
 	for (int i = 0; i < c->nhops; i++)
-		appendf(buf, len, "%s%ld", i ? ", " : "", c->hops[i]);
+		sw_appendf(buf, len, "%s%ld", i ? ", " : "", c->hops[i]);
 }
 
 static int patterns_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
@@ -661,7 +646,7 @@ static int patterns_parse(struct sw_config *c, const struct cfg_opt *o, const ch
 					bd = d;
 					best = pattern_name(i);
 				}
-				appendf(known, sizeof(known), "%s%s", i ? ", " : "", pattern_name(i));
+				sw_appendf(known, sizeof(known), "%s%s", i ? ", " : "", pattern_name(i));
 			}
 			if (best && bd <= typo_limit(strlen(name)))
 				return sw_fail(msg, len, "%s: unknown pattern '%s' (did you mean '%s'?)",
@@ -689,7 +674,7 @@ static void patterns_format(const struct sw_config *c, const struct cfg_opt *o, 
 	(void)o;
 	buf[0] = '\0';
 	for (int i = 0; i < c->npatterns; i++)
-		appendf(buf, len, "%s%s", i ? ", " : "", pattern_name(c->patterns[i]));
+		sw_appendf(buf, len, "%s%s", i ? ", " : "", pattern_name(c->patterns[i]));
 }
 
 static const char *const pairing_names[] = {

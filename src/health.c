@@ -872,15 +872,10 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 /* JSON                                                               */
 
 /* A number, or null when it is not finite. */
-static json_t *jnum(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *jest(const struct health_est *e, double k)
 {
-	return json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)e->n, "median", jnum(e->median * k),
-			 "ci_lo", jnum(e->lo * k), "ci_hi", jnum(e->hi * k));
+	return json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)e->n, "median", results_json_number(e->median * k),
+			 "ci_lo", results_json_number(e->lo * k), "ci_hi", results_json_number(e->hi * k));
 }
 
 int health_print_json(FILE *f, const struct health_verdict *v)
@@ -916,11 +911,11 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			goto out;
 		if (hc->compared || hc->status == SW_NAGIOS_CRITICAL) {
 			json_object_set_new(o, "status", json_string(health_status_name(hc->status)));
-			json_object_set_new(o, "change_pct", jnum(hc->change));
-			json_object_set_new(o, "change_lo", jnum(hc->lo));
-			json_object_set_new(o, "change_hi", jnum(hc->hi));
-			json_object_set_new(o, "degradation_pct", jnum(hc->degradation));
-			json_object_set_new(o, "p", jnum(hc->p));
+			json_object_set_new(o, "change_pct", results_json_number(hc->change));
+			json_object_set_new(o, "change_lo", results_json_number(hc->lo));
+			json_object_set_new(o, "change_hi", results_json_number(hc->hi));
+			json_object_set_new(o, "degradation_pct", results_json_number(hc->degradation));
+			json_object_set_new(o, "p", results_json_number(hc->p));
 			json_object_set_new(o, "latency_us", jest(&hc->lat, 1e6));
 			json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
 			json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));

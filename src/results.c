@@ -57,6 +57,11 @@ int results_finish(const char *partial, char *out, size_t outlen, char *err, siz
 	return 0;
 }
 
+json_t *results_json_number(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
 /* ---------------------------------------------------------------- */
 /* Writing                                                            */
 
@@ -251,27 +256,22 @@ static int write_text(FILE *f, const struct sw_run *r, const struct sw_analysis 
 		     "swstress report FOLDER computes the statistics from samples.csv\n", f) < 0 ? -1 : 0;
 }
 
-static json_t *jnum(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *json_estimate(const struct stats_summary *s)
 {
 	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b}",
-			 "n", (json_int_t)s->n, "mean", jnum(s->mean), "sd", jnum(s->sd),
-			 "median", jnum(s->median), "min", jnum(s->min), "max", jnum(s->max),
-			 "p1", jnum(s->p1), "p99", jnum(s->p99), "mean_lo", jnum(s->mean_lo),
-			 "mean_hi", jnum(s->mean_hi), "median_lo", jnum(s->med_lo),
-			 "median_hi", jnum(s->med_hi), "median_ci_ok", s->med_ci_ok);
+			 "n", (json_int_t)s->n, "mean", results_json_number(s->mean), "sd", results_json_number(s->sd),
+			 "median", results_json_number(s->median), "min", results_json_number(s->min), "max", results_json_number(s->max),
+			 "p1", results_json_number(s->p1), "p99", results_json_number(s->p99), "mean_lo", results_json_number(s->mean_lo),
+			 "mean_hi", results_json_number(s->mean_hi), "median_lo", results_json_number(s->med_lo),
+			 "median_hi", results_json_number(s->med_hi), "median_ci_ok", s->med_ci_ok);
 }
 
 static json_t *json_change(const struct sw_change *c)
 {
 	if (!c->valid)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", jnum(c->pct), "lo", jnum(c->lo),
-			 "hi", jnum(c->hi), "p", jnum(c->p), "significant", c->significant);
+	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", results_json_number(c->pct), "lo", results_json_number(c->lo),
+			 "hi", results_json_number(c->hi), "p", results_json_number(c->p), "significant", c->significant);
 }
 
 static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
@@ -286,10 +286,10 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "started", json_string(r->started));
 	json_object_set_new(root, "command_line", json_string(r->command_line));
 	json_object_set_new(root, "mpi_version", json_string(r->mpi_version));
-	json_object_set_new(root, "wtick", jnum(r->wtick));
+	json_object_set_new(root, "wtick", results_json_number(r->wtick));
 	json_object_set_new(root, "wtime_global", json_boolean(r->wtime_global));
 	json_object_set_new(root, "yield", json_boolean(r->yield));
-	json_object_set_new(root, "duration_s", jnum(r->duration));
+	json_object_set_new(root, "duration_s", results_json_number(r->duration));
 	json_object_set_new(root, "complete", json_boolean(r->complete));
 	json_object_set_new(root, "failure", json_string(r->failure));
 	json_object_set_new(root, "config", config_to_json(&r->cfg));
@@ -310,8 +310,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				      "pairs", p->level_pairs[c->level], "pattern", pattern_name(c->pattern),
 				      "size_bytes", (json_int_t)c->size, "hops", (json_int_t)c->hops,
 				      "hops_auto", r->cfg.nhops == 0, "reps", r->cell[ci].reps,
-				      "stop", run_stop_name(r->cell[ci].stop), "wall_s", jnum(r->cell[ci].wall),
-				      "timed_s", jnum(r->cell[ci].timed));
+				      "stop", run_stop_name(r->cell[ci].stop), "wall_s", results_json_number(r->cell[ci].wall),
+				      "timed_s", results_json_number(r->cell[ci].timed));
 
 		if (a && ci < a->ncells && a->cell[ci].lat.n) {
 			const struct sw_cell_stats *cs = &a->cell[ci];
@@ -321,15 +321,15 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
 				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", json_change(&cs->inflation),
 				"bandwidth_drop", json_change(&cs->drop), "aggregate_drop", json_change(&cs->agg_drop),
-				"overlap", jnum(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline));
+				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline));
 		}
 		json_array_append_new(cells, o);
 	}
 	json_object_set_new(root, "cells", cells);
 	for (size_t i = 0; i < r->ncpu; i++)
 		json_array_append_new(cpu, json_pack("{s:i,s:i,s:o,s:o}", "level", r->cpu[i].level,
-						     "rank", r->cpu[i].rank, "user_s", jnum(r->cpu[i].user),
-						     "sys_s", jnum(r->cpu[i].sys)));
+						     "rank", r->cpu[i].rank, "user_s", results_json_number(r->cpu[i].user),
+						     "sys_s", results_json_number(r->cpu[i].sys)));
 	json_object_set_new(root, "cpu", cpu);
 	if (a) {
 		json_t *sus = json_array(), *out = json_array(), *fits = json_array();
@@ -344,15 +344,15 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				continue;
 			json_array_append_new(out, json_pack("{s:i,s:i,s:s,s:s,s:o}", "cell", ps->cell, "pair", ps->pair,
 							     "host_a", r->host[p->pair[ps->pair].a],
-							     "host_b", r->host[p->pair[ps->pair].b], "z", jnum(ps->z)));
+							     "host_b", r->host[p->pair[ps->pair].b], "z", results_json_number(ps->z)));
 		}
 		for (int i = 0; i < a->nfits; i++) {
 			const struct sw_fit *f = &a->fit[i];
 
 			json_array_append_new(fits, json_pack("{s:i,s:s,s:I,s:I,s:i,s:o,s:o,s:o,s:o}",
 				"level", f->level, "pattern", pattern_name(f->pattern), "size_lo", (json_int_t)f->size_lo,
-				"size_hi", (json_int_t)f->size_hi, "npoints", f->npoints, "alpha_s", jnum(f->alpha),
-				"beta_Bps", jnum(f->beta), "n_half_bytes", jnum(f->n_half), "r2", jnum(f->r2)));
+				"size_hi", (json_int_t)f->size_hi, "npoints", f->npoints, "alpha_s", results_json_number(f->alpha),
+				"beta_Bps", results_json_number(f->beta), "n_half_bytes", results_json_number(f->n_half), "r2", results_json_number(f->r2)));
 		}
 		json_object_set_new(root, "suspects", sus);
 		json_object_set_new(root, "outliers", out);

@@ -85,3 +85,15 @@ int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err
 		return -1;
 	return sw_commit_temp(tmp, path, err, errlen);
 }
+
+void sw_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
