@@ -475,6 +475,11 @@ static int cmd_report(int argc, char **argv)
 			run_free(r);
 			return SW_EXIT_USAGE;
 		}
+	if (config_validate(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "swstress: %s\n", err);
+		run_free(r);
+		return SW_EXIT_USAGE;
+	}
 	a = analysis_run(r, &cfg, err, sizeof(err));
 	if (!a) {
 		fprintf(stderr, "swstress: %s: %s\n", o.positional[0], err);
