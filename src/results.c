@@ -656,7 +656,14 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		json_t *c = json_array_get(cells, (size_t)ci);
 		const char *stop = json_string_value(json_object_get(c, "stop"));
 
-		r->cell[ci].reps = (int)json_integer_value(json_object_get(c, "reps"));
+		json_int_t reps = json_integer_value(json_object_get(c, "reps"));
+
+		if (reps < 0 || reps > r->cfg.rep_max) {
+			sw_fail(err, errlen, "%s: cell %d: %lld repetitions, outside 0..%d (repetitions in its config)",
+				jpath, ci, (long long)reps, r->cfg.rep_max);
+			goto fail;
+		}
+		r->cell[ci].reps = (int)reps;
 		r->cell[ci].stop = stop && run_stop_find(stop) >= 0 ? run_stop_find(stop) : SW_STOP_NOT_RUN;
 		r->cell[ci].wall = json_number_value(json_object_get(c, "wall_s"));
 		r->cell[ci].timed = json_number_value(json_object_get(c, "timed_s"));
