@@ -64,6 +64,8 @@ struct eng {
 	uint64_t maxsize;
 	double deadline;                /* of the current round, local clock */
 	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
+	double offset;                  /* clock offset to rank 0, re-measured
+	                                 * at each level end */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
 	int delay_rank;
@@ -456,10 +458,62 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	t1 = MPI_Wtime();
 	if (!init)
 		return 0;
-	out->t_start = t0 - e->env->clock_offset;
-	out->t_end = t1 - e->env->clock_offset;
+	out->t_start = t0 - e->offset;
+	out->t_end = t1 - e->offset;
 	out->seconds = t1 - t0;
 	return 1;
+}
+
+/*
+ * Clock offset of every rank to rank 0 (local MPI_Wtime minus rank 0's) by
+ * ping-pong, keeping the exchange with the smallest round trip. Every rank
+ * calls it; rank 0 takes the others in turn, and *off gets this rank's
+ * offset. Waits poll (and yield) until deadline: 0, or -1 on timeout.
+ */
+static int sync_clock(int rank, int nranks, double deadline, double *off)
+{
+	enum { ROUNDS = 16 };
+	MPI_Request req[2];
+	double t, tr;
+
+	for (int i = 1; i < nranks; i++) {
+		if (rank == 0) {
+			double best = 1e9, best_off = 0;
+
+			for (int k = 0; k < ROUNDS; k++) {
+				double t0 = MPI_Wtime(), t1;
+
+				MPI_Irecv(&tr, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[1]);
+				MPI_Isend(&t0, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
+				if (wait_reqs(req, 2, deadline, false, NULL))
+					return -1;
+				t1 = MPI_Wtime();
+				if (t1 - t0 < best) {
+					best = t1 - t0;
+					best_off = tr - (t0 + t1) / 2;
+				}
+			}
+			MPI_Isend(&best_off, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 1, deadline, false, NULL))
+				return -1;
+		} else if (rank == i) {
+			for (int k = 0; k < ROUNDS; k++) {
+				MPI_Irecv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
+				if (wait_reqs(req, 1, deadline, false, NULL))
+					return -1;
+				t = MPI_Wtime();
+				MPI_Isend(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
+				if (wait_reqs(req, 1, deadline, false, NULL))
+					return -1;
+			}
+			MPI_Irecv(off, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
+			if (wait_reqs(req, 1, deadline, false, NULL))
+				return -1;
+		}
+	}
+	if (rank == 0)
+		*off = 0.0;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -494,6 +548,10 @@ static int follower(struct eng *e)
 			ru0 = ru1;
 			MPI_Isend(cpu, 2, MPI_DOUBLE, 0, TAG_CPU, MPI_COMM_WORLD, &req);
 			if (wait_reqs(&req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
+				fail_other(e, 0);
+			/* Clocks drift: measure the offset again for the next level. */
+			if (c.record && sync_clock(e->env->rank, e->env->nranks, MPI_Wtime() + e->cfg->timeout,
+						   &e->offset))
 				fail_other(e, 0);
 			continue;
 		}
@@ -683,7 +741,8 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 {
 	struct sw_run *r = e->run;
 	int nr = e->env->nranks, level = e->plan->cell[e->cell].level;
-	struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = e->cell }, done = { .cmd = CMD_END };
+	bool resync = !last && !e->run->wtime_global;
+	struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = e->cell, .record = resync }, done = { .cmd = CMD_END };
 	double (*cpu)[2] = calloc((size_t)nr, sizeof(*cpu));
 	struct rusage ru1;
 	struct notice nt;
@@ -714,6 +773,11 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 	cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0->ru_utime);
 	cpu[0][1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0->ru_stime);
 	*ru0 = ru1;
+	if (resync && sync_clock(0, nr, MPI_Wtime() + e->cfg->timeout, &e->offset)) {
+		free(cpu);
+		send_hold(e);
+		fatal_rank0(e, "watchdog: the clock synchronisation at the end of a level did not finish");
+	}
 	for (int i = 0; i < nr; i++) {
 		struct sw_cpu u = { level, i, cpu[i][0], cpu[i][1] };
 
@@ -829,7 +893,8 @@ static int leader(struct eng *e)
 int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o)
 {
-	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1 };
+	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
+			 .offset = env->clock_offset };
 	int rc;
 
 	g_yield = env->yield;
@@ -860,46 +925,6 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 
 /* ---------------------------------------------------------------- */
 /* Setup                                                              */
-
-/* Clock offset of rank i to rank 0 by ping-pong, keeping the exchange
- * with the smallest round trip. Collective in effect (all ranks call). */
-static double sync_clock(int rank, int nranks)
-{
-	enum { ROUNDS = 16 };
-	double off = 0.0, t;
-
-	for (int i = 1; i < nranks; i++) {
-		if (rank == 0) {
-			double best = 1e9, best_off = 0;
-
-			for (int k = 0; k < ROUNDS; k++) {
-				double t0 = MPI_Wtime(), tr;
-
-				MPI_Send(&t0, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD);
-				MPI_Recv(&tr, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				double t1 = MPI_Wtime();
-				if (t1 - t0 < best) {
-					best = t1 - t0;
-					best_off = tr - (t0 + t1) / 2;
-				}
-			}
-			MPI_Send(&best_off, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD);
-		} else if (rank == i) {
-			for (int k = 0; k < ROUNDS; k++) {
-				MPI_Request req;
-
-				/* Wait for rank 0's turn politely: ranks after this
-				 * one may need the CPU for nothing else. */
-				MPI_Irecv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req);
-				wait_reqs(&req, 1, 0, false, NULL);
-				t = MPI_Wtime();
-				MPI_Send(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD);
-			}
-			MPI_Recv(&off, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		}
-	}
-	return off;
-}
 
 /* How many ranks (this one included) run on this rank's kernel. */
 static int kernel_peers(int nranks)
@@ -969,8 +994,11 @@ int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env 
 	env->clock_offset = 0.0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
 	bool global = flag && is_global && *is_global;
-	if (!global)
-		env->clock_offset = sync_clock(env->rank, env->nranks);
+	if (!global && sync_clock(env->rank, env->nranks, MPI_Wtime() + 120.0, &env->clock_offset)) {
+		fprintf(stderr, "swstress: rank %d: the clock synchronisation at start-up did not finish in 120 s\n",
+			env->rank);
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	}
 	if (env->rank == 0 && r) {
 		int vlen = 0;
 		char ver[MPI_MAX_LIBRARY_VERSION_STRING];
