@@ -63,7 +63,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	config_format_size(c0->size, sz, sizeof(sz));
 	fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
 		r->cfg.nhops == 0 ? " (auto)" : "");
-	fprintf(f, "%5s %5s  %-28s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
+	fprintf(f, "%5s %5s  %-34s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
 		"pair MB/s [CI]", "aggregate MB/s [CI]", latency ? "latency vs baseline" : "bandwidth vs baseline");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
@@ -85,7 +85,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fmt_change(chg, sizeof(chg), "latency", &cs->inflation);
 		else
 			fmt_change(chg, sizeof(chg), "drop", &cs->drop);
-		fprintf(f, "%5d %5d  %-28s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
+		fprintf(f, "%5d %5d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
 	}
 }
 
