@@ -303,6 +303,20 @@ static unsigned long fold_seed(uint64_t seed)
 	return (unsigned long)((z ^ (z >> 32)) & 0xffffffffULL);
 }
 
+/* The percentile interval of nest bootstrap estimates (sorted here). A
+ * statistic undefined in more than 1% of the resamples (a median of 0 in
+ * a ratio) gives no interval. 0 or -1. */
+static int percentile_ci(double *est, size_t nest, int resamples, double confidence,
+			 double *lo, double *hi)
+{
+	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
+		return -1;
+	gsl_sort(est, 1, nest);
+	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
+	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
+	return 0;
+}
+
 int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
 			     int resamples, double confidence, uint64_t seed,
 			     double *lo, double *hi)
@@ -331,14 +345,7 @@ int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t
 		if (isfinite(r))
 			est[nest++] = r;
 	}
-	/* a ratio undefined in more than a few resamples (median of y is 0)
-	 * gives no interval */
-	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
-		goto out_free;
-	gsl_sort(est, 1, nest);
-	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
-	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
-	ret = 0;
+	ret = percentile_ci(est, nest, resamples, confidence, lo, hi);
 out_free:
 	free(est);
 	free(by);
@@ -384,12 +391,7 @@ int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool 
 		if (isfinite(d))
 			est[nest++] = d;
 	}
-	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
-		goto out_free;
-	gsl_sort(est, 1, nest);
-	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
-	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
-	ret = 0;
+	ret = percentile_ci(est, nest, resamples, confidence, lo, hi);
 out_free:
 	free(est);
 	free(buf);
