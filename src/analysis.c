@@ -48,37 +48,6 @@ static double sample_value(const struct sw_run *r, const struct sw_sample *s, in
 	return metric == SW_METRIC_LATENCY ? run_sample_latency(r, s) : run_sample_bandwidth(r, s);
 }
 
-int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
-{
-	size_t first, cnt = run_cell_samples(r, cell, &first), k = 0;
-	double *x;
-
-	*out = NULL;
-	*n = 0;
-	if (cnt == 0)
-		return 0;
-	x = malloc(cnt * sizeof(*x));
-	if (!x)
-		return -1;
-	for (size_t i = first; i < first + cnt; i++) {
-		const struct sw_sample *s = &r->sample[i];
-		double v;
-
-		if (!analysis_sample_ok(r, cell, s))
-			continue;
-		v = sample_value(r, s, metric);
-		if (isfinite(v))
-			x[k++] = v;
-	}
-	if (k == 0) {
-		free(x);
-		return 0;
-	}
-	*out = x;
-	*n = k;
-	return 0;
-}
-
 struct rep_value {
 	int rep;
 	double v;
@@ -93,18 +62,18 @@ static int cmp_rep_value(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+/* The valid, finite values of a cell's samples with their repetitions,
+ * into a new array (*rv, *k; NULL and 0 when none). 0 or -1 (ENOMEM). */
+static int collect_values(const struct sw_run *r, int cell, int metric, struct rep_value **rv, size_t *k)
 {
-	size_t first, cnt = run_cell_samples(r, cell, &first), k = 0, m = 0;
-	struct rep_value *rv;
-	double *x = NULL;
+	size_t first, cnt = run_cell_samples(r, cell, &first);
 
-	*out = NULL;
-	*n = 0;
+	*rv = NULL;
+	*k = 0;
 	if (cnt == 0)
 		return 0;
-	rv = malloc(cnt * sizeof(*rv));
-	if (!rv)
+	*rv = malloc(cnt * sizeof(**rv));
+	if (!*rv)
 		return -1;
 	for (size_t i = first; i < first + cnt; i++) {
 		const struct sw_sample *s = &r->sample[i];
@@ -114,8 +83,48 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 			continue;
 		v = sample_value(r, s, metric);
 		if (isfinite(v))
-			rv[k++] = (struct rep_value){ s->rep, v };
+			(*rv)[(*k)++] = (struct rep_value){ s->rep, v };
 	}
+	return 0;
+}
+
+int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+{
+	struct rep_value *rv;
+	size_t k;
+	double *x;
+
+	*out = NULL;
+	*n = 0;
+	if (collect_values(r, cell, metric, &rv, &k))
+		return -1;
+	if (k == 0) {
+		free(rv);
+		return 0;
+	}
+	x = malloc(k * sizeof(*x));
+	if (!x) {
+		free(rv);
+		return -1;
+	}
+	for (size_t i = 0; i < k; i++)
+		x[i] = rv[i].v;
+	free(rv);
+	*out = x;
+	*n = k;
+	return 0;
+}
+
+int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+{
+	struct rep_value *rv;
+	size_t k, m = 0;
+	double *x;
+
+	*out = NULL;
+	*n = 0;
+	if (collect_values(r, cell, metric, &rv, &k))
+		return -1;
 	if (k == 0) {
 		free(rv);
 		return 0;
