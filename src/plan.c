@@ -244,13 +244,11 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 
 void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 {
-	static const char *const pairing[] = { "adjacent", "halves", "random", "shift" };
-	char buf[32];
+	char buf[32], pairing[64];
 	double est = plan_estimate_seconds(p, c);
 
-	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing[c->pairing]);
-	if (c->pairing == CFG_PAIRING_SHIFT)
-		fprintf(f, ":%d", c->shift);
+	config_format_value(c, "pairing", pairing, sizeof(pairing));
+	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing);
 	if (c->pairing == CFG_PAIRING_RANDOM)
 		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
 	fprintf(f, ", %d levels, %d cells\n\n", p->nlevels, p->ncells);
