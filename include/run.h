@@ -88,6 +88,10 @@ double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s);
 /* Samples of one cell are contiguous: first index and count (0 if none). */
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);
 
+/* The host of a rank into buf, or "rank N" when the run does not know it
+ * (so that unknown hosts stay distinct). */
+void run_host_name(const struct sw_run *r, int rank, char buf[SW_HOST_MAX]);
+
 /* Pairs (k) and nodes (2k) of a cell's level. */
 int run_cell_pairs(const struct sw_run *r, int cell);
 

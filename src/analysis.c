@@ -370,14 +370,6 @@ out_free:
 }
 
 /* Host name of a rank: its recorded host, or "rank N" when unknown. */
-static void host_of(const struct sw_run *r, int rank, char *buf)
-{
-	if (r->host && rank >= 0 && rank < r->nranks && r->host[rank][0])
-		snprintf(buf, SW_HOST_MAX, "%s", r->host[rank]);
-	else
-		snprintf(buf, SW_HOST_MAX, "rank %d", rank);
-}
-
 /*
  * Suspects: a host is in a cell when one of the cell's pairs with samples
  * has a rank on it, and flagged in that cell when one of those pairs is
@@ -400,7 +392,7 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 		char buf[SW_HOST_MAX];
 		int h;
 
-		host_of(r, rank, buf);
+		run_host_name(r, rank, buf);
 		for (h = 0; h < nh && strcmp(name[h], buf); h++)
 			;
 		if (h == nh)

@@ -168,14 +168,6 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 /* ---------------------------------------------------------------- */
 /* Failure                                                            */
 
-static void host_of(const struct eng *e, int rank, char *buf, size_t len)
-{
-	if (e->run && rank >= 0 && rank < e->run->nranks && e->run->host[rank][0])
-		snprintf(buf, len, "%s", e->run->host[rank]);
-	else
-		snprintf(buf, len, "?");
-}
-
 static int pair_of_rank(const struct sw_plan *p, int level, int rank, int *partner, bool *initiator)
 {
 	for (int i = 0; i < p->level_pairs[level]; i++) {
@@ -255,15 +247,15 @@ static void fail_rank0(struct eng *e, const int *missing, int nmissing, const st
 		const struct sw_pair *pp = &e->plan->pair[missing[i]];
 		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
 
-		host_of(e, pp->a, ha, sizeof(ha));
-		host_of(e, pp->b, hb, sizeof(hb));
+		run_host_name(e->run, pp->a, ha);
+		run_host_name(e->run, pp->b, hb);
 		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " pair %d (ranks %d-%d, hosts %s, %s) stuck;",
 				missing[i], pp->a, pp->b, ha, hb);
 	}
 	for (int i = 0; i < nnotes && len < (int)sizeof(msg); i++) {
 		char h[SW_HOST_MAX];
 
-		host_of(e, notes[i].peer, h, sizeof(h));
+		run_host_name(e->run, notes[i].peer, h);
 		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " rank %d waited for rank %d (host %s);",
 				notes[i].rank, notes[i].peer, h);
 	}
@@ -576,11 +568,6 @@ static int follower(struct eng *e)
 
 /* ---------------------------------------------------------------- */
 /* Rank 0: drive every cell.                                          */
-
-struct round_result {
-	int npairs;
-	struct sample_msg s[];          /* per pair of the level */
-};
 
 /* Control messages are tiny; each is sent from its own slot and completed
  * before the slot is used again. */

@@ -123,6 +123,14 @@ size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first)
 	return lo - start;
 }
 
+void run_host_name(const struct sw_run *r, int rank, char buf[SW_HOST_MAX])
+{
+	if (r && r->host && rank >= 0 && rank < r->nranks && r->host[rank][0])
+		snprintf(buf, SW_HOST_MAX, "%s", r->host[rank]);
+	else
+		snprintf(buf, SW_HOST_MAX, "rank %d", rank);
+}
+
 int run_cell_pairs(const struct sw_run *r, int cell)
 {
 	return r->plan->level_pairs[r->plan->cell[cell].level];
