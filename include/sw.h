@@ -47,6 +47,11 @@ int sw_fail(char *err, size_t errlen, const char *fmt, ...)
  * that does not fit is cut. */
 void sw_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Split a CSV line in place at commas (no quoting: swstress's fields hold
+ * none), trimming blanks and the line end. field gets at most max fields;
+ * returns how many the line has (which may be more than max). */
+int sw_csv_split(char *line, char **field, int max);
+
 /* Writes the contents of a file to f; 0, or -1 on error. */
 typedef int (*sw_write_fn)(FILE *f, const void *arg);
 

@@ -63,33 +63,6 @@ struct plot_facts {
 
 /* ---- CSV --------------------------------------------------------------- */
 
-/* Split line in place at commas; trims blanks and \r\n. Returns fields. */
-static int csv_split(char *line, char **field, int max)
-{
-	int n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *end = strchr(p, ',');
-
-		if (end)
-			*end = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		size_t len = strlen(p);
-		while (len && (p[len - 1] == '\n' || p[len - 1] == '\r' ||
-			       p[len - 1] == ' ' || p[len - 1] == '\t'))
-			p[--len] = '\0';
-		if (n < max)
-			field[n] = p;
-		n++;
-		if (!end)
-			break;
-		p = end + 1;
-	}
-	return n;
-}
-
 /* An open CSV file positioned after its header. */
 struct csv {
 	FILE *f;
@@ -112,7 +85,7 @@ static int csv_open(struct csv *c, const char *path, char *err, size_t errlen)
 		c->lineno++;
 		if (c->header[0] == '#' || c->header[strspn(c->header, " \t\r\n")] == '\0')
 			continue;
-		c->ncols = csv_split(c->header, c->name, 256);
+		c->ncols = sw_csv_split(c->header, c->name, 256);
 		if (c->ncols > 256) {
 			fclose(c->f);
 			return sw_fail(err, errlen, "%s:%ld: more than 256 columns", path, c->lineno);
@@ -141,7 +114,7 @@ static int csv_row(struct csv *c, char **field, char *err, size_t errlen)
 		if (!strchr(c->line, '\n') && !feof(c->f))
 			return sw_fail(err, errlen, "%s:%ld: line longer than %d bytes",
 				       c->path, c->lineno, PLOT_LINE_MAX - 1);
-		int n = csv_split(c->line, field, 256);
+		int n = sw_csv_split(c->line, field, 256);
 		if (n != c->ncols)
 			return sw_fail(err, errlen, "%s:%ld: %d fields, the header has %d",
 				       c->path, c->lineno, n, c->ncols);

@@ -423,21 +423,6 @@ static int get_str(json_t *o, const char *key, char *buf, size_t len)
 	return 0;
 }
 
-/* Split a CSV line in place on commas (no quoting: our fields hold none). */
-static int csv_split(char *line, char **field, int max)
-{
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	field[n++] = line;
-	for (char *p = line; *p && n < max; p++)
-		if (*p == ',') {
-			*p = '\0';
-			field[n++] = p + 1;
-		}
-	return n;
-}
-
 /* Every (repetition, pair) of a cell at most once, and all of them where
  * run.json says the cell ran to the end: a truncated samples.csv is found
  * here, not taken for a shorter run. */
@@ -487,7 +472,12 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 		}
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		int n = csv_split(line, fld, 32);
+		int n = sw_csv_split(line, fld, 32);
+
+		if (n > 32) {
+			sw_fail(err, errlen, "%s:%d: %d fields, more than a samples.csv has", path, lineno, n);
+			goto out;
+		}
 
 		if (col_cell < 0) {
 			for (int i = 0; i < n; i++) {

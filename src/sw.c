@@ -97,3 +97,30 @@ void sw_appendf(char *buf, size_t len, const char *fmt, ...)
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
 }
+
+/* Split line in place at commas; trims blanks and \r\n. Returns fields. */
+int sw_csv_split(char *line, char **field, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *end = strchr(p, ',');
+
+		if (end)
+			*end = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		size_t len = strlen(p);
+		while (len && (p[len - 1] == '\n' || p[len - 1] == '\r' ||
+			       p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = '\0';
+		if (n < max)
+			field[n] = p;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return n;
+}
