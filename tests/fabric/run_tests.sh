@@ -39,8 +39,8 @@ timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; ski
 PROBE=build/fabric/mpi_probe
 # One fabric session at a time on this machine (a concurrent `make test` or
 # `make run` would tear our fabric down): an advisory lock, held until exit.
-exec 9>/run/lock/swstress-fabric.lock && flock -w 300 9 ||
-	{ echo "FAIL  another fabric session held /run/lock/swstress-fabric.lock for 300 s"; echo "0 passed, 1 failed"; rm -rf "$TMP"; exit 1; }
+exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 ||
+	{ echo "FAIL  another fabric session held /run/lock/swstress-fabric.lock for 1500 s"; echo "0 passed, 1 failed"; rm -rf "$TMP"; exit 1; }
 
 counter() { cat "/sys/class/net/$1/statistics/$2" 2>/dev/null || echo 0; }
 sum_counters() { # STAT IF...
