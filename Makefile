@@ -145,6 +145,7 @@ test-valgrind: build/swstress
 # truncated results folder. Prints "N passed, N failed".
 drills: build/swstress
 	sh tests/drills/run.sh
+	sh tests/drills/input.sh
 
 install: $(BUILD)/swstress
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs

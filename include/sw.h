@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define SW_VERSION "0.1.0"
@@ -51,6 +52,24 @@ void sw_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((form
  * none), trimming blanks and the line end. field gets at most max fields;
  * returns how many the line has (which may be more than max). */
 int sw_csv_split(char *line, char **field, int max);
+
+/* The whole of s (blanks around it allowed) as a decimal integer within
+ * [lo, hi] into *out. 0, or -1 when s is empty, not a number, has text
+ * after the number, or is out of range (*out untouched). No sign is
+ * accepted by sw_parse_u64, so "-1" never wraps. */
+int sw_parse_long(const char *s, long lo, long hi, long *out);
+int sw_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+/* The whole of s as a finite double within [lo, hi]; 0 or -1 as above. */
+int sw_parse_double(const char *s, double lo, double hi, double *out);
+
+/* path as it may reach gnuplot, into buf: gnuplot runs a file name that
+ * starts with '<' (input) or '|' (output) through the shell and gives '-',
+ * '+' and '$NAME' meanings of their own, so a relative path gets a "./"
+ * prefix (an absolute one starts with '/'): then every name is a plain
+ * file. Refuses (-1, err names path) a path with a control character or
+ * one too long for buf. 0 or -1. */
+int sw_path_plain(const char *path, char *buf, size_t len, char *err, size_t errlen);
 
 /* Writes the contents of a file to f; 0, or -1 on error. */
 typedef int (*sw_write_fn)(FILE *f, const void *arg);

@@ -1284,6 +1284,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	int nsizes = 0, nodes[SW_MAX_LIST * COMPARE_MAX_RUNS], nnodes = 0, rc;
 	struct gvars v = { 0 };
 	char script[SW_PATH_MAX + 16], log[SW_PATH_MAX + 16], tmp[SW_PATH_MAX + 80], out[SW_PATH_MAX + 80];
+	char script_p[SW_PATH_MAX + 18], tmp_p[SW_PATH_MAX + 82];
 	char title[600] = "";
 
 	for (int k = 0; k < c->ncells; k++) {
@@ -1309,20 +1310,28 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
 	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	/* every path that gnuplot sees goes through sw_path_plain */
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen))
+		return -1;
 	for (int i = 0; i < c->nruns; i++)
 		sw_appendf(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
 
 	gv_add(&v, "nruns=%d; ", c->nruns);
 	for (int i = 0; i < c->nruns; i++) {
-		char var[16], in[SW_PATH_MAX + 16];
+		char var[16], in[SW_PATH_MAX + 16], in_p[SW_PATH_MAX + 18];
 
 		snprintf(var, sizeof(var), "in%d", i + 1);
 		snprintf(in, sizeof(in), "%s/summary.csv", c->path[i]);
-		gv_str(&v, var, in);
+		if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen)) {
+			free(v.s);
+			return -1;
+		}
+		gv_str(&v, var, in_p);
 		snprintf(var, sizeof(var), "run%d", i + 1);
 		gv_str(&v, var, c->label[i]);
 	}
-	gv_str(&v, "out", tmp);
+	gv_str(&v, "out", tmp_p);
 	gv_str(&v, "kind", kind);
 	gv_str(&v, "pattern", pattern_name(pat));
 	gv_str(&v, "label", title);
@@ -1345,7 +1354,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 		free(v.s);
 		return sw_fail(err, errlen, "out of memory");
 	}
-	rc = gnuplot(script, v.s, log, tmp, out, err, errlen);
+	rc = gnuplot(script_p, v.s, log, tmp, out, err, errlen);
 	free(v.s);
 	return rc < 0 ? -1 : 1;
 }

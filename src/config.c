@@ -896,6 +896,8 @@ static int label_parse(struct sw_config *c, const struct cfg_opt *o, const char 
 		return sw_fail(msg, len, "%s: '%s' is longer than %zu characters", o->name, v, sizeof(c->label) - 1);
 	if (strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
 		return sw_fail(msg, len, "%s: '%s' may hold only letters, digits, '.', '_' and '-'", o->name, v);
+	if (v[0] == '-' || v[0] == '.')
+		return sw_fail(msg, len, "%s: '%s' may not start with '%c' (it names a folder)", o->name, v, v[0]);
 	memset(c->label, 0, sizeof(c->label));
 	memcpy(c->label, v, n + 1);
 	return 0;
@@ -910,6 +912,9 @@ static int path_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 		return sw_fail(msg, len, "%s: empty value", o->name);
 	if (n >= SW_PATH_MAX)
 		return sw_fail(msg, len, "%s: path is longer than %d characters", o->name, SW_PATH_MAX - 1);
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return sw_fail(msg, len, "%s: path holds a control character", o->name);
 	memset(dst, 0, SW_PATH_MAX);
 	memcpy(dst, v, n + 1);
 	return 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "config.h"
+#include "pattern.h"
 #include "plot.h"
 
 extern char **environ;
@@ -220,7 +221,6 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 
 	for (;;) {
 		int r = csv_row(c, field, err, errlen), p, j;
-		char *end;
 
 		if (r < 0) {
 			rc = -1;
@@ -228,29 +228,35 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		}
 		if (r == 0)
 			break;
-		errno = 0;
-		long nodes = strtol(field[i_nodes], &end, 10);
-		uint64_t size = strtoull(field[i_size], &end, 10);
-		long hops = strtol(field[i_hops], NULL, 10);
-		if (errno || nodes <= 0 || nodes > INT_MAX || size == 0 || field[i_pat][0] == '\0') {
-			rc = sw_fail(err, errlen, "%s:%ld: bad nodes, size_bytes or pattern",
-				     path, c->lineno);
+		long nodes, hops;
+		uint64_t size;
+		const char *bad = sw_parse_long(field[i_nodes], 2, 1 << 20, &nodes) ? "nodes"
+				  : sw_parse_u64(field[i_size], 1, UINT64_C(1) << 30, &size) ? "size_bytes"
+				  : sw_parse_long(field[i_hops], 1, LONG_MAX, &hops) ? "hops" : NULL;
+		if (bad) {
+			rc = sw_fail(err, errlen, "%s:%ld: %s: '%.32s' is not a valid value", path, c->lineno, bad,
+				     field[csv_col(c, bad)]);
+			goto out_close;
+		}
+		/* the pattern and the size become chart file names: only known ones */
+		if (pattern_find(field[i_pat]) < 0) {
+			rc = sw_fail(err, errlen, "%s:%ld: pattern: unknown pattern '%.32s'",
+				     path, c->lineno, field[i_pat]);
 			goto out_close;
 		}
 		for (p = 0; p < pf->npatterns; p++)
 			if (strcmp(pf->pattern[p], field[i_pat]) == 0)
 				break;
-		if (p == pf->npatterns) {
-			if (p == PLOT_MAX_PATTERNS || strlen(field[i_pat]) >= sizeof(pf->pattern[0])) {
-				rc = sw_fail(err, errlen, "%s:%ld: too many or too long pattern names",
-					     path, c->lineno);
-				goto out_close;
-			}
-			strcpy(pf->pattern[pf->npatterns++], field[i_pat]);
-		}
+		if (p == pf->npatterns)
+			snprintf(pf->pattern[pf->npatterns++], sizeof(pf->pattern[0]), "%s", field[i_pat]);
 		for (j = 0; j < pf->nsizes && pf->size[j] != size; j++)
 			;
-		if (j == pf->nsizes && pf->nsizes < PLOT_MAX_VALUES)
+		if (j == pf->nsizes && pf->nsizes == SW_MAX_LIST) {
+			rc = sw_fail(err, errlen, "%s:%ld: size_bytes: more than %d sizes (the most a config holds)",
+				     path, c->lineno, SW_MAX_LIST);
+			goto out_close;
+		}
+		if (j == pf->nsizes)
 			pf->size[pf->nsizes++] = size;
 		for (j = 0; j < pf->nnodes && pf->nodes[j] != (int)nodes; j++)
 			;
@@ -308,8 +314,8 @@ static int scan_pairs(const char *path, struct plot_facts *pf, char *err, size_t
 			rc = -1;
 		if (r <= 0)
 			break;
-		long p = strtol(field[i_pair], NULL, 10);
-		if (p < 0 || p >= 1024) {
+		long p;
+		if (sw_parse_long(field[i_pair], 0, 1023, &p)) {
 			rc = sw_fail(err, errlen, "%s:%ld: bad pair '%s'", path, c->lineno, field[i_pair]);
 			break;
 		}
@@ -637,6 +643,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	struct plot_chart c = { 0 };
 	struct vars v = { 0 };
 	char script[PATH_MAX], in[PATH_MAX], log[PATH_MAX], fits[PATH_MAX], sz[32];
+	char script_p[PATH_MAX + 2], in_p[PATH_MAX + 2], fits_p[PATH_MAX + 2], out_p[PATH_MAX + 2];
 	const char *pattern = pf->pattern[pat];
 	int rc;
 
@@ -662,15 +669,21 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 			      pattern, svg ? "svg" : "png");
 	if (rc < 0 || (size_t)rc >= sizeof(c.path))
 		return sw_fail(err, errlen, "%s: path too long", result_dir);
-	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
+	snprintf(log, sizeof(log), "%s/plot.log", result_dir);
+	/* every path that gnuplot sees goes through sw_path_plain */
 	snprintf(in, sizeof(in), "%s/%s", result_dir,
 		 strcmp(kind, "ports") == 0 ? "pairs.csv" : "summary.csv");
-	snprintf(log, sizeof(log), "%s/plot.log", result_dir);
 	snprintf(fits, sizeof(fits), "%s/fits.csv", result_dir);
+	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
+	if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen) ||
+	    sw_path_plain(fits, fits_p, sizeof(fits_p), err, errlen) ||
+	    sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen))
+		return -1;
 
-	common_vars(&v, pf, svg, in, c.path, pattern, c.width, c.height);
+	common_vars(&v, pf, svg, in_p, out_p, pattern, c.width, c.height);
 	if (strcmp(kind, "size") == 0) {
-		vars_str(&v, "fits", pf->nfits ? fits : "");
+		vars_str(&v, "fits", pf->nfits ? fits_p : "");
 		vars_add(&v, "nfits=%zu; ", pf->nfits);
 	} else if (strcmp(kind, "drop") == 0) {
 		vars_add(&v, "min_effect=%g; ", pf->min_effect);
@@ -681,7 +694,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 		free(v.s);
 		return sw_fail(err, errlen, "out of memory");
 	}
-	rc = run_gnuplot(script, v.s, log, c.path, err, errlen);
+	rc = run_gnuplot(script_p, v.s, log, c.path, err, errlen);
 	free(v.s);
 	if (rc == 0 && charts_add(out, &c) < 0)
 		rc = sw_fail(err, errlen, "out of memory");

@@ -29,7 +29,10 @@ void results_folder_name(const char *label, time_t t, char *buf, size_t len)
 int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err, size_t errlen)
 {
 	const char *out = r->cfg.output;
+	struct stat st;
 
+	if (stat(out, &st) == 0 && !S_ISDIR(st.st_mode))
+		return sw_fail(err, errlen, "output '%s': not a directory", out);
 	if (sw_mkdir_p(out))
 		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
 	if (access(out, W_OK | X_OK))

@@ -1,9 +1,13 @@
 /* sw.c - shared helpers declared in sw.h. */
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdbool.h>
 #include "sw.h"
 
 int sw_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -16,6 +20,75 @@ int sw_fail(char *err, size_t errlen, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
+}
+
+/* end points past the number: only blanks may follow it */
+static bool number_end_ok(const char *s, const char *end)
+{
+	if (end == s)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end == '\0';
+}
+
+int sw_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || !number_end_ok(s, end) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sw_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !number_end_ok(s, end) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sw_parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno == ERANGE && fabs(v) > 1)
+		return -1;
+	if (!number_end_ok(s, end) || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sw_path_plain(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	int n;
+
+	for (const char *p = path; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return sw_fail(err, errlen, "%.*s: path holds a control character",
+				       (int)(p - path), path);
+	n = snprintf(buf, len, "%s%s", path[0] == '/' ? "" : "./", path);
+	if (n < 0 || (size_t)n >= len)
+		return sw_fail(err, errlen, "%s: path too long", path);
+	return 0;
 }
 
 int sw_mkdir_p(const char *path)

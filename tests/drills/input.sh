@@ -1,0 +1,119 @@
+#!/bin/sh
+# Input drills: paths and results files are data, never code (issue #11).
+#   sh tests/drills/input.sh [NAME...]        (from the repository root; ~30 s)
+# Each drill states the exact exit status and message it expects. Prints one
+# line per check and "input drills: N passed, N failed, N skipped".
+set -u
+SW=${SW:-$PWD/build/swstress}
+MPIEXEC=${MPIEXEC:-mpiexec}
+FIXTURE=$PWD/tests/data/fixture-run
+export SWSTRESS_PLOT_DIR=${SWSTRESS_PLOT_DIR:-$PWD/plot}
+TMP=$(mktemp -d /tmp/swstress-input.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+PASS=0
+FAIL=0
+SKIP=0
+
+ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/       /' "$2" | tail -n 15; }
+skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
+
+# expect NAME STATUS MESSAGE CMD...: CMD exits with STATUS and its stderr
+# holds MESSAGE (a fixed string).
+expect() {
+	name=$1 want=$2 msg=$3
+	shift 3
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qF -- "$msg" "$TMP/err"; then
+		ok "$name: exit $rc, '$(grep -F -m1 -- "$msg" "$TMP/err")'"
+	else fail "$name: exit $rc (want $want and '$msg')" "$TMP/err"; fi
+}
+
+have_gnuplot() { command -v gnuplot > /dev/null || { skip "$1 (gnuplot not installed)"; return 1; }; }
+
+# A results folder named like a gnuplot pipe, given to plot and compare
+# as a relative path: no command runs, the charts are drawn. (The commands
+# would create pwned* in $TMP, the working directory.)
+drill_plot_injection() {
+	have_gnuplot "plot/compare with a folder named '<touch ...'" || return
+	name="<touch pwned;echo "
+	cp -r "$FIXTURE" "$TMP/$name"
+	(cd "$TMP" && "$SW" plot "$name") > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -e "$TMP/pwned" ] && ls "$TMP/$name"/falloff-*.png > /dev/null 2>&1; then
+		ok "plot on a folder named '<touch X;echo ': exit 0, charts drawn, no command run"
+	else fail "plot on '<touch ...': exit $rc, pwned=$([ -e "$TMP/pwned" ] && echo yes || echo no)" "$TMP/err"; fi
+	# compare needs samples.csv of a real run
+	timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes timeout=20 pairs=1 sizes=8 \
+		patterns=pingpong hops=20 repetitions=3 output="$TMP/runs" label=B --no-plot > /dev/null 2>&1
+	rm -rf "$TMP/$name" && cp -r "$TMP"/runs/B-* "$TMP/$name" && cp -r "$TMP"/runs/B-* "$TMP/B"
+	(cd "$TMP" && "$SW" compare "$name" B --output "|touch pwned2;cat>/dev/null;echo ") \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -e "$TMP/pwned" ] && [ ! -e "$TMP/pwned2" ] &&
+		ls "$TMP/|touch pwned2;cat>/dev/null;echo "/compare-*.png > /dev/null 2>&1; then
+		ok "compare '<touch ...' B --output '|touch ...': exit 0, charts drawn, no command run"
+	else fail "compare with pipe names: exit $rc, pwned=$([ -e "$TMP/pwned" ] || [ -e "$TMP/pwned2" ] && echo yes || echo no)" "$TMP/err"; fi
+}
+
+# run with output='<touch X;echo ': the charts drawn after the run must
+# not run it (the run used to exit 0 having run the command).
+drill_run_output_injection() {
+	have_gnuplot "run output='<touch ...'" || return
+	(cd "$TMP" && timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes timeout=20 pairs=1 \
+		sizes=8 patterns=pingpong hops=20 repetitions=3 "output=<touch pwned3;echo " label=inj) \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ ! -e "$TMP/pwned3" ] && ls "$TMP/<touch pwned3;echo"/inj-*/falloff-*.png > /dev/null 2>&1; then
+		ok "run output='<touch X;echo ': exit 0, charts drawn, no command run"
+	else fail "run output='<touch ...': exit $rc, pwned=$([ -e "$TMP/pwned3" ] && echo yes || echo no)" "$TMP/err"; fi
+}
+
+# Chart names come from summary.csv: a pattern that is a path is refused,
+# nothing is written outside the folder; 2000 sizes do not start 2000
+# gnuplot runs.
+drill_chart_names() {
+	have_gnuplot "chart names from summary.csv" || return
+	mkdir -p "$TMP/a/b/c"
+	cp -r "$FIXTURE" "$TMP/a/b/c/r"
+	sed -i '3s/,pingpong,/,..\/..\/..\/..\/NAME,/' "$TMP/a/b/c/r/summary.csv"
+	expect "summary.csv pattern '../../../../NAME'" 1 \
+		"summary.csv:3: pattern: unknown pattern '../../../../NAME'" "$SW" plot "$TMP/a/b/c/r"
+	n=$(find "$TMP" -name '*NAME*' | wc -l)
+	[ "$n" = 0 ] && ok "no chart written outside the results folder" || fail "$n files named *NAME* written"
+	cp -r "$FIXTURE" "$TMP/many"
+	python3 - "$TMP/many/summary.csv" <<'PY'
+import sys
+p = sys.argv[1]
+lines = open(p).read().splitlines(True)
+head = [l for l in lines if l.startswith("#")] + [l for l in lines if not l.startswith("#")][:1]
+row = [l for l in lines if not l.startswith("#")][1].split(",")
+hdr = head[-1].strip().split(",")
+out = open(p, "w")
+out.writelines(head)
+for s in range(1, 2001):
+    row[hdr.index("size_bytes")] = str(s)
+    out.write(",".join(row))
+PY
+	expect "summary.csv with 2000 sizes" 1 "summary.csv:67: size_bytes: more than 64 sizes" \
+		timeout 20 "$SW" plot "$TMP/many"
+}
+
+# Labels and output folders are checked with the config.
+drill_label_output() {
+	expect "label=.." 2 "command line: label: '..' may not start with '.'" "$SW" plan -c /dev/null -n 4 label=..
+	expect "label=-x" 2 "command line: label: '-x' may not start with '-'" "$SW" plan -c /dev/null -n 4 label=-x
+	expect "output with a newline" 2 "command line: output: path holds a control character" \
+		"$SW" plan -c /dev/null -n 4 "output=a
+b"
+	expect "run output=/etc/passwd" 2 "output '/etc/passwd': not a directory" \
+		timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes pairs=1 sizes=8 \
+		patterns=pingpong hops=20 repetitions=3 output=/etc/passwd
+}
+
+drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output}"
+for d in $drills; do $d; done
+echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
+[ "$FAIL" = 0 ]
