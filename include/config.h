@@ -68,6 +68,7 @@ struct sw_config {
 	int npatterns;
 	int patterns[SW_MAX_PATTERNS];   /* ids from pattern.h */
 	int window;                      /* messages in flight, stream/bidir */
+	bool distinct_buffers;           /* a receive buffer per window slot */
 	int pairing;                     /* enum cfg_pairing */
 	int shift;                       /* D of shift:D */
 	uint64_t seed;

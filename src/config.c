@@ -971,6 +971,8 @@ static const struct cfg_opt opts[] = {
 	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways)" },
 	{ "window", "sweep", &T_INT, OFF(window), 0, "64", 1, 1024, 0,
 	  "messages in flight for stream and bidir" },
+	{ "distinct_buffers", "sweep", &T_BOOL, OFF(distinct_buffers), 0, "no", 0, 0, 0,
+	  "receive each message of a window into its own buffer (no: one buffer, as osu_bw)" },
 	{ "pairing", "sweep", &T_PAIRING, OFF(pairing), 0, "adjacent", 1, 1e6, 0,
 	  "how ranks pair up: adjacent (0-1, 2-3), halves (i, i+N/2), random (seeded), shift:D" },
 	{ "seed", "sweep", &T_U64, OFF(seed), 0, "1", 0, 0, 0,

@@ -36,6 +36,11 @@ enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD };
  * writing the results of a level) before it gives up on rank 0. */
 #define SILENCE_SECONDS 10.0
 #define RECV_SLOT_BYTES (64u << 20)   /* distinct receive slots, at most */
+/* Polls between two reads of the clock for the deadline: MPI_Wtime costs
+ * ~276 ns here, a poll ~50 ns; a deadline is seconds away. Yielding polls
+ * take microseconds, so they read it more often. */
+#define CLOCK_POLLS 1024
+#define CLOCK_POLLS_YIELDING 64        /* both powers of 2 */
 
 struct ctrl {
 	int cmd, cell, rep;
@@ -60,7 +65,7 @@ struct eng {
 	struct sw_run *run;             /* rank 0 only */
 	char *sbuf;                     /* send buffer, max size */
 	char *rbuf;                     /* nslots receive slots of max size */
-	int nslots;
+	int nslots;                     /* 1 unless distinct_buffers */
 	uint64_t maxsize;
 	double deadline;                /* of the current round, local clock */
 	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
@@ -130,12 +135,13 @@ static bool notice_pending(struct notice *n)
  * when all completed, -1 on timeout, -2 (rank 0) when a notice arrived
  * (copied to *nt). Each poll tests the first unfinished request only, so a
  * poll costs the same for a window of 1 or 1024 (they mostly complete in
- * order). The clock is read every 64 polls: a deadline is seconds away.
+ * order). The clock is read every CLOCK_POLLS polls (CLOCK_POLLS_YIELDING
+ * when yielding), and so are notices.
  */
 static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notices,
 		     struct notice *nt)
 {
-	unsigned polls = 0;
+	unsigned polls = 0, mask = (g_yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
 	int flag, i = 0;
 
 	for (;;) {
@@ -156,7 +162,7 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 			else
 				sched_yield();
 		}
-		if ((++polls & 63) == 0) {
+		if ((++polls & mask) == 0) {
 			if (watch_notices && notice_pending(nt))
 				return -2;
 			if (deadline > 0 && MPI_Wtime() > deadline)
@@ -319,9 +325,19 @@ static void fail_other(struct eng *e, int peer)
 
 typedef int (*pattern_fn)(struct eng *e, int peer, bool initiator, uint64_t size, long hops);
 
-static char *rslot(struct eng *e, long i)
+/* Post the receives of a window of w messages: all into one buffer, or
+ * (distinct_buffers) each into its own slot, cycling when the slots are
+ * capped by RECV_SLOT_BYTES. */
+static void post_window_recvs(struct eng *e, MPI_Request *req, int w, int cnt, int peer)
 {
-	return e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
+	int slot = 0;
+
+	for (int i = 0; i < w; i++) {
+		MPI_Irecv(e->rbuf + (size_t)slot * e->maxsize, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD,
+			  &req[i]);
+		if (++slot == e->nslots)
+			slot = 0;
+	}
 }
 
 static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
@@ -366,8 +382,7 @@ static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, lo
 			if (wait_reqs(req, w + 1, e->deadline, false, NULL))
 				return -1;
 		} else {
-			for (int i = 0; i < w; i++)
-				MPI_Irecv(rslot(e, i), cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+			post_window_recvs(e, req, w, cnt, peer);
 			if (wait_reqs(req, w, e->deadline, false, NULL))
 				return -1;
 			fault_delay(e);
@@ -390,8 +405,7 @@ static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, lon
 	for (long done = 0; done < hops;) {
 		int w = (int)(hops - done < e->cfg->window ? hops - done : e->cfg->window);
 
-		for (int i = 0; i < w; i++)
-			MPI_Irecv(rslot(e, i), cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
+		post_window_recvs(e, req, w, cnt, peer);
 		fault_delay(e);
 		for (int i = 0; i < w; i++)
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[w + i]);
@@ -891,7 +905,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 			e.maxsize = c->sizes[i];
 	if (e.maxsize == 0)
 		e.maxsize = 1;
-	e.nslots = c->window;
+	e.nslots = c->distinct_buffers ? c->window : 1;
 	if ((uint64_t)e.nslots * e.maxsize > RECV_SLOT_BYTES)
 		e.nslots = (int)(RECV_SLOT_BYTES / e.maxsize) > 0 ? (int)(RECV_SLOT_BYTES / e.maxsize) : 1;
 	e.sbuf = malloc(e.maxsize);

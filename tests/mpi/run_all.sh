@@ -79,13 +79,13 @@ test_two_ranks_complete() {
 }
 
 test_four_ranks_matches_config() {
-	c=$(conf four "pairs = 1, 2" "sizes = 8, 4KiB" "patterns = pingpong, bidir" "hops = 10" "repetitions = 4" "window = 8")
+	c=$(conf four "pairs = 1, 2" "sizes = 8, 4KiB" "patterns = pingpong, bidir" "hops = 10" "repetitions = 4" "window = 8" "distinct_buffers = yes")
 	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" && check_folder "$(folder four)" >> "$TMP/err" 2>&1 &&
 		python3 - "$(folder four)" >> "$TMP/err" 2>&1 <<'EOF'
 import json, sys
 run = json.load(open(sys.argv[1] + "/run.json"))
 c = run["config"]
-assert c["window"] == "8" and c["repetitions"] == "4", c
+assert c["window"] == "8" and c["repetitions"] == "4" and c["distinct_buffers"] == "yes", c
 assert [l["pairs"] for l in run["levels"]] == [1, 2]
 assert run["pairs"][:2] == [[0, 1], [2, 3]]
 assert {x["pattern"] for x in run["cells"]} == {"pingpong", "bidir"}

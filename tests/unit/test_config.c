@@ -100,6 +100,7 @@ Test(config, defaults)
 	cr_assert_float_eq(cfg.timeout, 60.0, 1e-12);
 	cr_assert_not(cfg.allow_shared_node);
 	cr_assert_eq(cfg.yield, CFG_YIELD_AUTO);
+	cr_assert_not(cfg.distinct_buffers);
 	cr_assert_str_eq(cfg.label, "swstress");
 	cr_assert_str_eq(cfg.output, "results");
 	cr_assert_float_eq(cfg.confidence, 0.95, 1e-12);
@@ -312,6 +313,8 @@ Test(config, booleans_and_yield)
 	cr_assert_eq(cfg.yield, CFG_YIELD_NO);
 	set_ok("yield=auto");
 	cr_assert_eq(cfg.yield, CFG_YIELD_AUTO);
+	set_ok("distinct_buffers=yes");
+	cr_assert(cfg.distinct_buffers);
 }
 
 Test(config, pairing_forms)
@@ -849,8 +852,8 @@ static char *capture_keys(void)
 Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
-		"nodes", "pairs", "sizes", "hops", "sample_time", "patterns", "window", "pairing",
-		"seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "label",
+		"nodes", "pairs", "sizes", "hops", "sample_time", "patterns", "window", "distinct_buffers",
+		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "label",
 		"output", "confidence", "alpha", "min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 	};
