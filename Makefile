@@ -20,12 +20,12 @@ CONFIG  ?= configs/demo.conf
 
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude
-LDLIBS  := -linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -I/usr/include/postgresql
+LDLIBS  := -linih -ljansson -lsqlite3 -lpq -lgsl -lgslcblas -lm
 
 # Debian packages the build, the run and the tests need.
 PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterion-dev \
-	libinih-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox iproute2 util-linux \
+	libinih-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev gnuplot-nox iproute2 util-linux \
 	procps python3 curl prometheus prometheus-node-exporter valgrind time
 
 MPI_SRC  := src/engine.c src/main.c

@@ -9,5 +9,7 @@
 int compare_main(int argc, char **argv);   /* compare.c */
 int judge_main(int argc, char **argv);     /* health.c  */
 int history_main(int argc, char **argv);   /* history.c */
+int publish_main(int argc, char **argv);   /* store.c   */
+int site_main(int argc, char **argv);      /* site.c    */
 
 #endif

@@ -93,6 +93,20 @@ struct sw_config {
 	double warn_inflation, crit_inflation;  /* % latency inflation */
 	double deadline;                        /* s, whole check */
 
+	/* [switch] and [host]: what was measured, for the catalog (free text,
+	 * "" when not given; recorded in run.json, shown by report) */
+	char vendor[64];
+	char model[64];
+	char firmware[64];
+	char port_speed[32];             /* "100GbE" */
+	int ports_used;                  /* 0: not given */
+	char topology[64];               /* "single", "leaf-spine", ... */
+	char oversubscription[32];       /* "3:1" */
+	char cabling[128];
+	char notes[256];
+	char nic[128];
+	char transport[64];              /* MPI transport, "ucx/tcp", "ofi/verbs" */
+
 	/* Provenance of every key, indexed like the option table. */
 	char where[CFG_MAX_OPTIONS][CFG_WHERE_MAX];
 	char file[SW_PATH_MAX];          /* config file, "" if none */

@@ -920,6 +920,23 @@ static int path_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 	return 0;
 }
 
+/* Free text (switch and host metadata): may be empty, one line of
+ * printable characters, shorter than o->max bytes (the field's size). */
+static int text_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+{
+	size_t n = strlen(v);
+	char *dst = field(c, o);
+
+	if (n >= (size_t)o->max)
+		return sw_fail(msg, len, "%s: longer than %d characters", o->name, (int)o->max - 1);
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return sw_fail(msg, len, "%s: control character in '%s'", o->name, v);
+	memset(dst, 0, (size_t)o->max);
+	memcpy(dst, v, n + 1);
+	return 0;
+}
+
 static void string_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", (const char *)cfield(c, o));
@@ -939,6 +956,7 @@ static const struct cfg_type T_BOOL = { bool_parse, bool_format };
 static const struct cfg_type T_YIELD = { yield_parse, yield_format };
 static const struct cfg_type T_LABEL = { label_parse, string_format };
 static const struct cfg_type T_PATH = { path_parse, string_format };
+static const struct cfg_type T_TEXT = { text_parse, string_format };
 
 static bool is_duration(const struct cfg_opt *o)
 {
@@ -1015,6 +1033,21 @@ static const struct cfg_opt opts[] = {
 	  "latency inflation (%) that makes check critical" },
 	{ "deadline", "health", &T_DURATION, OFF(deadline), 0, "300s", 0, 7 * 86400, OPEN_MIN,
 	  "longest the whole check may run (s, min)" },
+	/* [switch] and [host]: recorded for the catalog (swstress publish) */
+#define TEXT(f) &T_TEXT, OFF(f), 0, "", 0, sizeof(((struct sw_config *)0)->f), 0
+	{ "vendor", "switch", TEXT(vendor), "maker of the switch under test" },
+	{ "model", "switch", TEXT(model), "switch model (publish needs it)" },
+	{ "firmware", "switch", TEXT(firmware), "switch firmware or OS version" },
+	{ "port_speed", "switch", TEXT(port_speed), "speed of the ports used, e.g. 100GbE" },
+	{ "ports_used", "switch", &T_INT, OFF(ports_used), 0, "0", 0, 1e6, 0,
+	  "switch ports cabled for the test (0: not given)" },
+	{ "topology", "switch", TEXT(topology), "single, leaf-spine, ... (how the nodes reach each other)" },
+	{ "oversubscription", "switch", TEXT(oversubscription), "oversubscription of the topology, e.g. 3:1" },
+	{ "cabling", "switch", TEXT(cabling), "cables and optics, e.g. 3 m DAC" },
+	{ "notes", "switch", TEXT(notes), "anything else a reader of the results should know" },
+	{ "nic", "host", TEXT(nic), "network adapter of the nodes, e.g. ConnectX-6 100GbE" },
+	{ "transport", "host", TEXT(transport), "MPI transport, e.g. ucx/tcp, ofi/verbs (the MPI library is recorded)" },
+#undef TEXT
 };
 
 #define NOPTS ((int)(sizeof(opts) / sizeof(opts[0])))
@@ -1132,7 +1165,7 @@ int config_set(struct sw_config *c, const char *key, const char *value,
 			       where, opts[i].name, sizeof(v) - 1);
 	trim_copy(v, sizeof(v), value, strlen(value));
 	if (!*v && opts[i].type != &T_SIZES && opts[i].type != &T_HOPS &&
-	    opts[i].type != &T_LEVELS && opts[i].type != &T_PATTERNS)
+	    opts[i].type != &T_LEVELS && opts[i].type != &T_PATTERNS && opts[i].type != &T_TEXT)
 		return sw_fail(err, errlen, "%s: %s: empty value", where, opts[i].name);
 	if (opts[i].type->parse(c, &opts[i], v, msg, sizeof(msg)))
 		return sw_fail(err, errlen, "%s: %s", where, msg);
@@ -1383,7 +1416,7 @@ void config_print_keys(FILE *f)
 			section = opts[i].section;
 			fprintf(f, "[%s]\n", section);
 		}
-		fprintf(f, "%-*s  %-*s  %s\n", kw, opts[i].name, dw, opts[i].def ? opts[i].def : "-",
+		fprintf(f, "%-*s  %-*s  %s\n", kw, opts[i].name, dw, opts[i].def && *opts[i].def ? opts[i].def : "-",
 			opts[i].help);
 	}
 }

@@ -58,6 +58,11 @@ static void usage(FILE *f)
 	      "      mpiexec), then judge it; bounded by the deadline key; a second check\n"
 	      "      while one runs exits UNKNOWN at once\n"
 	      "  history [--since DATE] [--format table|csv] [--history FILE]   past runs\n"
+	      "  publish RESULT... [--store STORE]   put complete runs (with [switch] model)\n"
+	      "      into the catalog store: an SQLite file (default results/catalog.sqlite)\n"
+	      "      or postgresql://USER@HOST/DB (shared); a run already there is kept once\n"
+	      "  site STORE OUTDIR               write the catalog web site (static HTML, SVG\n"
+	      "      charts, CSV/JSON downloads, switch comparisons) from a store\n"
 	      "  help, --help, -h                this text;  --version  the version\n"
 	      "\n"
 	      "example:\n"
@@ -535,7 +540,7 @@ int main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
 		{ "run", cmd_run }, { "plan", cmd_plan }, { "report", cmd_report }, { "plot", cmd_plot },
 		{ "compare", compare_main }, { "judge", judge_main }, { "check", cmd_check },
-		{ "history", history_main },
+		{ "history", history_main }, { "publish", publish_main }, { "site", site_main },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

@@ -166,12 +166,45 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	fprintf(f, "\nmethod: %s\n", a->method);
 }
 
+/* One "name value" item of a metadata line, when the value is given. */
+static void add_item(char *buf, size_t len, const char *name, const char *value)
+{
+	if (*value)
+		sw_appendf(buf, len, "%s%s%s", *buf ? ", " : "", name, value);
+}
+
+/* What was measured: the [switch] and [host] keys that are set. */
+static void print_setup(FILE *f, const struct sw_run *r)
+{
+	const struct sw_config *c = &r->cfg;
+	char line[1024] = "", ports[32] = "";
+
+	add_item(line, sizeof(line), "", c->vendor);
+	add_item(line, sizeof(line), "model ", c->model);
+	add_item(line, sizeof(line), "firmware ", c->firmware);
+	add_item(line, sizeof(line), "ports ", c->port_speed);
+	if (c->ports_used)
+		snprintf(ports, sizeof(ports), "%d", c->ports_used);
+	add_item(line, sizeof(line), "ports used ", ports);
+	add_item(line, sizeof(line), "topology ", c->topology);
+	add_item(line, sizeof(line), "oversubscription ", c->oversubscription);
+	add_item(line, sizeof(line), "cabling ", c->cabling);
+	add_item(line, sizeof(line), "notes: ", c->notes);
+	fprintf(f, "switch: %s\n", *line ? line : "not described (set the [switch] keys)");
+	line[0] = '\0';
+	add_item(line, sizeof(line), "NIC ", c->nic);
+	add_item(line, sizeof(line), "MPI transport ", c->transport);
+	fprintf(f, "hosts: %s%sMPI %.*s\n", line, *line ? ", " : "", (int)strcspn(r->mpi_version, "\n"),
+		r->mpi_version[0] ? r->mpi_version : "unknown");
+}
+
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
 	fprintf(f, "timer: MPI_Wtime, resolution %.3g us%s; %s\n", r->wtick * 1e6,
 		r->wtime_global ? " (global clock)" : "", r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)"
 							      : "ranks polled while waiting");
+	print_setup(f, r);
 	if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {

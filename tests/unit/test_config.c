@@ -856,6 +856,8 @@ Test(config, print_keys_aligned_table)
 		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "label",
 		"output", "confidence", "alpha", "min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
+		"vendor", "model", "firmware", "port_speed", "ports_used", "topology",
+		"oversubscription", "cabling", "notes", "nic", "transport",
 	};
 	char *text = capture_keys(), *line, *save = NULL;
 	int def_col = -1, help_col = -1, rows = 0;
@@ -917,4 +919,38 @@ Test(config, print_effective_config_reloads)
 	cr_assert_eq(memcmp(&a, &cfg, sizeof(a)), 0);
 	unlink(path);
 	free(buf);
+}
+
+/* Switch and host metadata: free text, empty allowed, one line, bounded,
+ * and through run.json and back unchanged. */
+Test(config, switch_metadata_text)
+{
+	struct sw_config c, back;
+	char err[512], big[300];
+	json_t *j;
+
+	config_defaults(&c);
+	cr_assert_str_eq(c.model, "");
+	cr_assert_eq(config_set_arg(&c, "model=SN2700 <b>&\"x\"", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&c, "ports_used=32", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&c, "oversubscription=3:1", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&c, "notes=", err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(c.model, "SN2700 <b>&\"x\"");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	cr_assert_eq(config_set(&c, "vendor", big, "t.conf:3", err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "t.conf:3: vendor: longer than 63 characters");
+	cr_assert_eq(config_set(&c, "nic", "a\tb", "t.conf:4", err, sizeof(err)), -1);
+	cr_assert(strstr(err, "control character"), "%s", err);
+	cr_assert_eq(config_set_arg(&c, "ports_used=-1", err, sizeof(err)), -1);
+	j = config_to_json(&c);
+	cr_assert_not_null(j);
+	cr_assert_str_eq(json_string_value(json_object_get(j, "model")), "SN2700 <b>&\"x\"");
+	cr_assert_null(json_object_get(j, "notes"));   /* empty text is left out */
+	config_defaults(&back);
+	cr_assert_eq(config_from_json(&back, j, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(back.model, c.model);
+	cr_assert_eq(back.ports_used, 32);
+	cr_assert_str_eq(back.oversubscription, "3:1");
+	json_decref(j);
 }

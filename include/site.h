@@ -1,0 +1,38 @@
+/*
+ * site.h - the catalog web site: static HTML pages written from a store
+ * (store.h), readable offline from the files alone. MPI-free.
+ *
+ * OUTDIR/
+ *   index.html                  one line per switch (vendor and model): ports
+ *                               tested, bandwidth drop and latency inflation
+ *                               at full load with CI, date of the latest run;
+ *                               and the list of comparisons
+ *   style.css                   the one style sheet (no other assets)
+ *   switch/SLUG.html            a page per switch: every run, newest first,
+ *                               with its provenance, downloads, fall-off
+ *                               charts (inline SVG, with a text alternative)
+ *                               and the table of every cell (median [CI],
+ *                               change against the baseline level [CI], p)
+ *   runs/NAME/FILE              the run's files as published (run.json,
+ *                               samples.csv, summary.csv, ...)
+ *   compare/A--B-nN.html        the newest runs of two switches at the same
+ *                               largest node count N, compared with the
+ *                               compare module's statistics
+ *
+ * The numbers of the switch pages and the index are the store's cells
+ * table; comparisons load each run back from its published files
+ * (results_load) and run compare_create. Every text from the store is
+ * HTML-escaped. Each file is written atomically.
+ */
+#ifndef SITE_H
+#define SITE_H
+
+#include <stddef.h>
+#include "store.h"
+
+/* Write the site of store s into outdir (created if missing). *npages
+ * (may be NULL) gets the number of HTML pages. 0, or -1 with the message
+ * in err. */
+int site_write(struct store *s, const char *outdir, int *npages, char *err, size_t errlen);
+
+#endif

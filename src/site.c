@@ -1,0 +1,1038 @@
+/*
+ * site.c - the catalog web site; see site.h.
+ *
+ * Reads the store's runs, cells and suspects tables once into string
+ * tables, groups runs by switch (vendor and model), and writes one page at
+ * a time through sw_write_atomic. Pages are plain HTML5 with one local
+ * style sheet: tables have <th scope> headers and captions, every chart is
+ * inline SVG with role="img", a <title> and a <desc> that states its
+ * numbers, and the table beside it holds the same numbers for readers
+ * without graphics (terminal browsers, screen readers).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "commands.h"
+#include "compare.h"
+#include "config.h"
+#include "pattern.h"
+#include "site.h"
+
+/* ---- the store's tables as text ---- */
+
+struct rows {
+	int ncols;
+	size_t n, cap;
+	char **v;        /* n * ncols values, NULL for SQL NULL */
+};
+
+static int collect(void *arg, int ncols, const char *const *vals)
+{
+	struct rows *t = arg;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **nv = realloc(t->v, cap * (size_t)ncols * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		t->v = nv;
+		t->cap = cap;
+	}
+	t->ncols = ncols;
+	for (int i = 0; i < ncols; i++) {
+		char **dst = &t->v[t->n * (size_t)ncols + (size_t)i];
+
+		*dst = vals[i] ? strdup(vals[i]) : NULL;
+		if (vals[i] && !*dst) {
+			for (int j = 0; j < i; j++)
+				free(t->v[t->n * (size_t)ncols + (size_t)j]);
+			return -1;
+		}
+	}
+	t->n++;
+	return 0;
+}
+
+static void rows_free(struct rows *t)
+{
+	for (size_t i = 0; i < t->n * (size_t)t->ncols; i++)
+		free(t->v[i]);
+	free(t->v);
+}
+
+/* Row r, column c: "" for NULL. */
+static const char *val(const struct rows *t, size_t r, int c)
+{
+	const char *v = t->v[r * (size_t)t->ncols + (size_t)c];
+
+	return v ? v : "";
+}
+
+/* A number, NaN for NULL or text that is not one. */
+static double num(const struct rows *t, size_t r, int c)
+{
+	const char *v = t->v[r * (size_t)t->ncols + (size_t)c];
+	char *end;
+	double x;
+
+	if (!v)
+		return NAN;
+	x = strtod(v, &end);
+	return end == v ? NAN : x;
+}
+
+enum run_col {
+	R_NAME, R_STARTED, R_PUBLISHED, R_TOOL, R_MPI, R_CMD, R_NRANKS, R_MAXNODES, R_HOSTS,
+	R_VENDOR, R_MODEL, R_FIRMWARE, R_PORT_SPEED, R_PORTS_USED, R_TOPOLOGY, R_OVERSUB,
+	R_CABLING, R_NOTES, R_NIC, R_TRANSPORT,
+};
+
+static const char RUNS_SQL[] =
+	"SELECT name, started, published, tool_version, mpi_version, command_line, nranks, max_nodes,"
+	" hosts, vendor, model, firmware, port_speed, ports_used, topology, oversubscription, cabling,"
+	" notes, nic, transport FROM runs ORDER BY vendor, model, started DESC, name";
+
+enum cell_col {
+	C_RUN, C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_PATTERN, C_SIZE, C_HOPS, C_REPS, C_N,
+	C_LAT, C_LAT_LO, C_LAT_HI, C_BW, C_BW_LO, C_BW_HI, C_AGG, C_AGG_LO, C_AGG_HI,
+	C_INFL, C_INFL_LO, C_INFL_HI, C_INFL_P, C_INFL_SIG,
+	C_DROP, C_DROP_LO, C_DROP_HI, C_DROP_P, C_DROP_SIG,
+};
+
+static const char CELLS_SQL[] =
+	"SELECT run, cell, level, nodes, pairs, pattern, size_bytes, hops, reps, n,"
+	" lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps, bw_hi_MBps,"
+	" agg_median_MBps, agg_lo_MBps, agg_hi_MBps, lat_infl_pct, lat_infl_lo, lat_infl_hi,"
+	" lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, bw_drop_sig"
+	" FROM cells ORDER BY run, cell";
+
+/* One switch: runs[first .. first + count - 1] (newest first). */
+struct sw_entry {
+	size_t first, count;
+	char slug[96];
+};
+
+/* Two switches' newest runs at the same largest node count. */
+struct cmp_entry {
+	size_t a, b;         /* switch indexes */
+	size_t ra, rb;       /* run rows */
+	int nodes;
+	char file[256];      /* compare/SLUGA--SLUGB-nN.html */
+};
+
+struct site {
+	struct store *store;
+	const char *outdir;
+	struct rows runs, cells, suspects, files;
+	size_t nsw;
+	struct sw_entry *sw;
+	size_t ncmp;
+	struct cmp_entry *cmp;
+	char generated[32];
+};
+
+/* ---- HTML ---- */
+
+/* Text with & < > " ' escaped: safe in element content and in quoted
+ * attributes. */
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* fprintf, then the escaped text s. */
+static void put(FILE *f, const char *html, const char *s)
+{
+	fputs(html, f);
+	esc(f, s);
+}
+
+static void page_head(FILE *f, const char *title, const char *root)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
+	put(f, "<title>", title);
+	fprintf(f, " - swstress switch catalog</title>\n<link rel=\"icon\" href=\"data:,\">\n"
+		"<link rel=\"stylesheet\" href=\"%sstyle.css\">\n</head>\n<body>\n"
+		"<nav><a href=\"%sindex.html\">Switch catalog</a></nav>\n<main>\n", root, root);
+	put(f, "<h1>", title);
+	fputs("</h1>\n", f);
+}
+
+static int page_tail(FILE *f, const struct site *st)
+{
+	fprintf(f, "</main>\n<footer>Written by swstress %s on %s from the catalog store. Latency is per "
+		"hop in microseconds, bandwidth in MB/s (10<sup>6</sup> bytes/s); intervals are %s.</footer>\n"
+		"</body>\n</html>\n", SW_VERSION, st->generated,
+		"confidence intervals at each run's own confidence level");
+	return ferror(f) ? -1 : 0;
+}
+
+static const char STYLE[] =
+	"body { font-family: sans-serif; margin: 0 auto; max-width: 72em; padding: 0 0.75em; "
+	"line-height: 1.4; color: #111; background: #fff; }\n"
+	"nav { padding: 0.5em 0; border-bottom: 1px solid #ccc; }\n"
+	"footer { margin: 2em 0 1em; font-size: 0.85em; color: #444; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; display: block; overflow-x: auto; }\n"
+	"caption { text-align: left; font-weight: bold; padding: 0.25em 0; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }\n"
+	"td.num { text-align: right; white-space: nowrap; }\n"
+	"th[scope=row] { font-weight: normal; background: #f4f4f4; }\n"
+	"thead th { background: #e8e8e8; }\n"
+	"figure { margin: 1em 0; }\n"
+	"svg { max-width: 100%; height: auto; border: 1px solid #ddd; background: #fff; }\n"
+	"code { word-break: break-all; }\n"
+	"small { color: #444; }\n"
+	".sig { font-weight: bold; }\n";
+
+/* ---- numbers ---- */
+
+static void fmt_est(char *buf, size_t len, double x, double lo, double hi)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%.4g [%.4g, %.4g]", x, lo, hi);
+	else
+		snprintf(buf, len, "%.4g", x);
+}
+
+static void fmt_pct(char *buf, size_t len, double x, double lo, double hi)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", x, lo, hi);
+	else
+		snprintf(buf, len, "%+.1f%%", x);
+}
+
+static void fmt_pval(char *buf, size_t len, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "< 0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}
+
+static void fmt_size_text(const char *bytes, char *buf, size_t len)
+{
+	config_format_size(strtoull(bytes, NULL, 10), buf, len);
+}
+
+static bool is_latency(const char *pattern)
+{
+	return pattern_find(pattern) == PAT_PINGPONG;
+}
+
+/* ---- grouping ---- */
+
+static void make_slug(const char *vendor, const char *model, char *buf, size_t len)
+{
+	size_t n = 0;
+	bool dash = true;
+
+	for (const char *parts[2] = { vendor, model }, **p = parts; p < parts + 2; p++)
+		for (const char *s = *p; *s && n + 2 < len && n < 60; s++) {
+			char ch = *s;
+
+			if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+				buf[n++] = ch;
+				dash = false;
+			} else if (ch >= 'A' && ch <= 'Z') {
+				buf[n++] = (char)(ch - 'A' + 'a');
+				dash = false;
+			} else if (!dash) {
+				buf[n++] = '-';
+				dash = true;
+			}
+			if (s[1] == '\0' && p == parts && !dash && n + 2 < len) {
+				buf[n++] = '-';
+				dash = true;
+			}
+		}
+	while (n && buf[n - 1] == '-')
+		n--;
+	buf[n] = '\0';
+	if (!n)
+		snprintf(buf, len, "switch");
+}
+
+static int group(struct site *st)
+{
+	const struct rows *t = &st->runs;
+
+	st->sw = calloc(t->n ? t->n : 1, sizeof(*st->sw));
+	if (!st->sw)
+		return -1;
+	for (size_t r = 0; r < t->n; r++) {
+		struct sw_entry *e = st->nsw ? &st->sw[st->nsw - 1] : NULL;
+
+		if (e && !strcmp(val(t, e->first, R_VENDOR), val(t, r, R_VENDOR)) &&
+		    !strcmp(val(t, e->first, R_MODEL), val(t, r, R_MODEL))) {
+			e->count++;
+			continue;
+		}
+		e = &st->sw[st->nsw++];
+		e->first = r;
+		e->count = 1;
+		make_slug(val(t, r, R_VENDOR), val(t, r, R_MODEL), e->slug, sizeof(e->slug) - 8);
+		for (size_t j = 0; j + 1 < st->nsw; j++)
+			if (!strcmp(st->sw[j].slug, e->slug)) {
+				sw_appendf(e->slug, sizeof(e->slug), "-%zu", st->nsw);
+				break;
+			}
+	}
+	/* Comparisons: each pair of switches, at each largest node count both
+	 * have, their newest runs (runs are newest first). */
+	st->cmp = calloc(st->nsw * st->nsw * 4 + 1, sizeof(*st->cmp));
+	if (!st->cmp)
+		return -1;
+	for (size_t a = 0; a < st->nsw; a++)
+		for (size_t b = a + 1; b < st->nsw; b++)
+			for (size_t i = st->sw[a].first; i < st->sw[a].first + st->sw[a].count; i++) {
+				int nodes = atoi(val(t, i, R_MAXNODES));
+				bool seen = false;
+
+				for (size_t k = 0; k < st->ncmp; k++)
+					seen |= st->cmp[k].a == a && st->cmp[k].b == b && st->cmp[k].nodes == nodes;
+				for (size_t j = st->sw[b].first; !seen && j < st->sw[b].first + st->sw[b].count; j++) {
+					if (atoi(val(t, j, R_MAXNODES)) != nodes)
+						continue;
+					if (st->ncmp == st->nsw * st->nsw * 4)
+						break;
+					struct cmp_entry *c = &st->cmp[st->ncmp++];
+
+					*c = (struct cmp_entry){ a, b, i, j, nodes, "" };
+					snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d.html", st->sw[a].slug,
+						 st->sw[b].slug, nodes);
+					break;
+				}
+			}
+	return 0;
+}
+
+static void switch_title(const struct site *st, size_t sw, char *buf, size_t len)
+{
+	const char *v = val(&st->runs, st->sw[sw].first, R_VENDOR), *m = val(&st->runs, st->sw[sw].first, R_MODEL);
+
+	snprintf(buf, len, "%s%s%s", v, *v ? " " : "", m);
+}
+
+/* The cells of run row r: [*first, *first + return). Cells are sorted by
+ * run name, then cell. */
+static size_t run_cells(const struct site *st, size_t r, size_t *first)
+{
+	const char *name = val(&st->runs, r, R_NAME);
+	size_t n = 0;
+
+	*first = 0;
+	for (size_t i = 0; i < st->cells.n; i++)
+		if (!strcmp(val(&st->cells, i, C_RUN), name)) {
+			if (!n)
+				*first = i;
+			n++;
+		}
+	return n;
+}
+
+/* The cell of run row r at its largest node count for the index: a
+ * bandwidth pattern (stream, else bidir) at the largest size, or pingpong
+ * at the smallest. -1 if none. */
+static long full_load_cell(const struct site *st, size_t r, bool latency)
+{
+	size_t first, n = run_cells(st, r, &first);
+	int nodes = atoi(val(&st->runs, r, R_MAXNODES));
+	long best = -1;
+
+	for (int want = 0; want < 2 && best < 0; want++) {
+		const char *pat = latency ? "pingpong" : want == 0 ? "stream" : "bidir";
+
+		for (size_t i = first; i < first + n; i++) {
+			const struct rows *c = &st->cells;
+
+			if (atoi(val(c, i, C_NODES)) != nodes || strcmp(val(c, i, C_PATTERN), pat))
+				continue;
+			if (best < 0 || (latency ? num(c, i, C_SIZE) < num(c, (size_t)best, C_SIZE)
+						 : num(c, i, C_SIZE) > num(c, (size_t)best, C_SIZE)))
+				best = (long)i;
+		}
+	}
+	return best;
+}
+
+/* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>" */
+static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
+{
+	const struct rows *c = &st->cells;
+	char pct[96], p[32], sz[32];
+	int k = latency ? C_INFL : C_DROP;
+
+	if (i < 0) {
+		fputs("<td>-</td>", f);
+		return;
+	}
+	fmt_pct(pct, sizeof(pct), num(c, (size_t)i, k), num(c, (size_t)i, k + 1), num(c, (size_t)i, k + 2));
+	fmt_pval(p, sizeof(p), num(c, (size_t)i, k + 3));
+	fmt_size_text(val(c, (size_t)i, C_SIZE), sz, sizeof(sz));
+	fprintf(f, "<td class=\"num\" data-cell=\"%s/%s\" data-col=\"%s\">", val(c, (size_t)i, C_RUN),
+		val(c, (size_t)i, C_CELL), latency ? "lat_infl" : "bw_drop");
+	esc(f, pct);
+	fprintf(f, "<br><small>%s %s, %s nodes, p ", val(c, (size_t)i, C_PATTERN), sz, val(c, (size_t)i, C_NODES));
+	esc(f, p);
+	fputs("</small></td>", f);
+}
+
+/* ---- the index ---- */
+
+static int write_index(FILE *f, const void *arg)
+{
+	const struct site *st = arg;
+	const struct rows *t = &st->runs;
+
+	page_head(f, "Switch catalog", "");
+	fprintf(f, "<p>%zu switches, %zu runs. Each switch was loaded with more and more pairs of nodes at "
+		"once; the figures below are from its newest run at its largest load (full load), against "
+		"the same run with one pair (the unloaded switch).</p>\n", st->nsw, t->n);
+	fputs("<table>\n<caption>Switches</caption>\n<thead><tr><th scope=\"col\">Switch</th>"
+	      "<th scope=\"col\">Ports tested</th><th scope=\"col\">Bandwidth drop at full load [CI]</th>"
+	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\">Runs</th>"
+	      "<th scope=\"col\">Newest run</th></tr></thead>\n<tbody>\n", f);
+	for (size_t s = 0; s < st->nsw; s++) {
+		size_t r = st->sw[s].first;
+		char title[160];
+
+		switch_title(st, s, title, sizeof(title));
+		fprintf(f, "<tr><th scope=\"row\"><a href=\"switch/%s.html\">", st->sw[s].slug);
+		esc(f, title);
+		fputs("</a>", f);
+		if (*val(t, r, R_FIRMWARE))
+			put(f, "<br><small>firmware ", val(t, r, R_FIRMWARE)), fputs("</small>", f);
+		fprintf(f, "</th><td class=\"num\">%d</td>", atoi(val(t, r, R_MAXNODES)));
+		full_load_td(f, st, full_load_cell(st, r, false), false);
+		full_load_td(f, st, full_load_cell(st, r, true), true);
+		fprintf(f, "<td class=\"num\">%zu</td><td>", st->sw[s].count);
+		esc(f, val(t, r, R_STARTED));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n", f);
+	fputs("<h2>Comparisons</h2>\n", f);
+	if (!st->ncmp)
+		fputs("<p>No two switches were tested at the same scale (the same largest node count).</p>\n", f);
+	else
+		fputs("<ul>\n", f);
+	for (size_t i = 0; i < st->ncmp; i++) {
+		char a[160], b[160];
+
+		switch_title(st, st->cmp[i].a, a, sizeof(a));
+		switch_title(st, st->cmp[i].b, b, sizeof(b));
+		fprintf(f, "<li><a href=\"%s\">", st->cmp[i].file);
+		esc(f, a);
+		fputs(" and ", f);
+		esc(f, b);
+		fprintf(f, " at %d nodes</a></li>\n", st->cmp[i].nodes);
+	}
+	if (st->ncmp)
+		fputs("</ul>\n", f);
+	return page_tail(f, st);
+}
+
+/* ---- charts ---- */
+
+#define CHART_W 640
+#define CHART_H 360
+#define PLOT_L 70
+#define PLOT_R 150
+#define PLOT_T 30
+#define PLOT_B 50
+
+static const char *const COLOURS[] = { "#1f5fa8", "#c0392b", "#1e8449", "#7d3c98", "#b9770e", "#17202a" };
+static const char *const DASHES[] = { "", "6 3", "2 3", "8 3 2 3", "12 4", "1 2" };
+
+static double nice_step(double range)
+{
+	double raw = range / 5, mag = pow(10, floor(log10(raw))), m = raw / mag;
+
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * mag;
+}
+
+/* The value of column k of cell i relative to the same pattern, size and
+ * hops at the baseline level (level 0) of cells [first, first + n), in %. */
+static double rel(const struct site *st, size_t first, size_t n, size_t i, int k, int base_k)
+{
+	const struct rows *c = &st->cells;
+
+	for (size_t j = first; j < first + n; j++)
+		if (!strcmp(val(c, j, C_LEVEL), "0") && !strcmp(val(c, j, C_PATTERN), val(c, i, C_PATTERN)) &&
+		    !strcmp(val(c, j, C_SIZE), val(c, i, C_SIZE)) && !strcmp(val(c, j, C_HOPS), val(c, i, C_HOPS)))
+			return num(c, i, k) / num(c, j, base_k) * 100;
+	return NAN;
+}
+
+/* The fall-off chart of one pattern of run cells [first, first + n): per
+ * (size, hops) a line of the metric (per-hop latency or per-pair
+ * bandwidth) at each node count as % of its value with one pair, so that
+ * every size shares one axis; the CI as error bars. */
+static void chart(FILE *f, const struct site *st, size_t first, size_t n, const char *pattern, const char *id)
+{
+	const struct rows *c = &st->cells;
+	bool lat = is_latency(pattern);
+	int k = lat ? C_LAT : C_BW;
+	double ymax = 100, xmax = 0;
+	const char *series[6][2];
+	int nseries = 0;
+
+	for (size_t i = first; i < first + n; i++) {
+		bool known = false;
+
+		if (strcmp(val(c, i, C_PATTERN), pattern))
+			continue;
+		for (int s = 0; s < nseries; s++)
+			known |= !strcmp(series[s][0], val(c, i, C_SIZE)) && !strcmp(series[s][1], val(c, i, C_HOPS));
+		if (!known && nseries < 6) {
+			series[nseries][0] = val(c, i, C_SIZE);
+			series[nseries++][1] = val(c, i, C_HOPS);
+		}
+		for (int j = 0; j < 3; j++)
+			if (rel(st, first, n, i, k + j, k) > ymax)
+				ymax = rel(st, first, n, i, k + j, k);
+		if (num(c, i, C_NODES) > xmax)
+			xmax = num(c, i, C_NODES);
+	}
+	if (!nseries || !(xmax > 0) || !isfinite(ymax))
+		return;
+	double step = nice_step(ymax * 1.05), ytop = ceil(ymax * 1.05 / step) * step;
+	double pw = CHART_W - PLOT_L - PLOT_R, ph = CHART_H - PLOT_T - PLOT_B;
+#define X(v) (PLOT_L + (v) / xmax * pw)
+#define Y(v) (PLOT_T + ph - (v) / ytop * ph)
+	const char *what = lat ? "Per-hop latency" : "Per-pair bandwidth";
+
+	fprintf(f, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+		"height=\"%d\" role=\"img\" aria-labelledby=\"%s-t %s-d\">\n", CHART_W, CHART_H, CHART_W, CHART_H,
+		id, id);
+	fprintf(f, "<title id=\"%s-t\">%s of %s against nodes, %% of one pair</title>\n<desc id=\"%s-d\">", id,
+		what, pattern, id);
+	for (int s = 0; s < nseries; s++) {
+		char sz[32];
+
+		fmt_size_text(series[s][0], sz, sizeof(sz));
+		fprintf(f, "%s%s:", s ? "; " : "", sz);
+		for (size_t i = first; i < first + n; i++)
+			if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[s][0]) &&
+			    !strcmp(val(c, i, C_HOPS), series[s][1]))
+				fprintf(f, " %s nodes %.1f%%", val(c, i, C_NODES), rel(st, first, n, i, k, k));
+	}
+	fputs("</desc>\n<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
+	for (double y = 0; y <= ytop * 1.0001; y += step)
+		fprintf(f, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%g%%</text>\n", PLOT_L,
+			PLOT_L + pw, Y(y), Y(y), PLOT_L - 6, Y(y) + 4, y);
+	fprintf(f, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"4 4\"/>\n",
+		PLOT_L, PLOT_L + pw, Y(100.0), Y(100.0));
+	for (size_t i = first; i < first + n; i++)
+		if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[0][0]) &&
+		    !strcmp(val(c, i, C_HOPS), series[0][1]))
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+				X(num(c, i, C_NODES)), PLOT_T + ph + 18, val(c, i, C_NODES));
+	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
+		"<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
+		PLOT_L, PLOT_L, PLOT_T, PLOT_T + ph, PLOT_L, PLOT_L + pw, PLOT_T + ph, PLOT_T + ph);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">nodes (2 per pair)</text>\n"
+		"<text x=\"14\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
+		"%s, %% of one pair</text>\n", PLOT_L + pw / 2, CHART_H - 10, PLOT_T + ph / 2, PLOT_T + ph / 2, what);
+	for (int s = 0; s < nseries; s++) {
+		char sz[32];
+		const char *dash = *DASHES[s] ? DASHES[s] : "none";
+
+		fprintf(f, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" stroke-width=\"2\" "
+			"stroke-dasharray=\"%s\" points=\"", COLOURS[s], COLOURS[s], dash);
+		for (size_t i = first; i < first + n; i++)
+			if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[s][0]) &&
+			    !strcmp(val(c, i, C_HOPS), series[s][1]) && isfinite(rel(st, first, n, i, k, k)))
+				fprintf(f, "%.1f,%.1f ", X(num(c, i, C_NODES)), Y(rel(st, first, n, i, k, k)));
+		fputs("\"/>\n", f);
+		for (size_t i = first; i < first + n; i++) {
+			double x, v = rel(st, first, n, i, k, k), lo = rel(st, first, n, i, k + 1, k),
+				  hi = rel(st, first, n, i, k + 2, k);
+
+			if (strcmp(val(c, i, C_PATTERN), pattern) || strcmp(val(c, i, C_SIZE), series[s][0]) ||
+			    strcmp(val(c, i, C_HOPS), series[s][1]) || !isfinite(v))
+				continue;
+			x = X(num(c, i, C_NODES));
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>", x, Y(v));
+			if (isfinite(lo) && isfinite(hi))
+				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"1.5\"/>",
+					x, x, Y(lo), Y(hi));
+			fputc('\n', f);
+		}
+		fmt_size_text(series[s][0], sz, sizeof(sz));
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%d\" font-size=\"12\" stroke=\"none\" fill=\"#000\">%s, %s hops</text>\n</g>\n",
+			PLOT_L + pw + 10, PLOT_L + pw + 34, PLOT_T + 10 + 20 * s, PLOT_T + 10 + 20 * s, dash,
+			PLOT_L + pw + 40, PLOT_T + 14 + 20 * s, sz, series[s][1]);
+	}
+#undef X
+#undef Y
+	fprintf(f, "</svg>\n<figcaption>%s of %s at each load as a percentage of the same size with one "
+		"pair (the dashed line at 100%%), median with its confidence interval; the table below holds "
+		"the numbers.</figcaption>\n</figure>\n", what, pattern);
+}
+
+/* ---- a switch's page ---- */
+
+static void prov_row(FILE *f, const char *name, const char *value)
+{
+	if (!*value)
+		return;
+	fprintf(f, "<tr><th scope=\"row\">%s</th><td>", name);
+	esc(f, value);
+	fputs("</td></tr>\n", f);
+}
+
+static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
+{
+	const struct rows *c = &st->cells;
+
+	fputs("<table>\n<caption>Every cell: median [CI]; change against the baseline level (one pair): "
+	      "latency inflation for pingpong, per-pair bandwidth drop for stream and bidir, with its "
+	      "bootstrap CI and Mann-Whitney p-value</caption>\n<thead><tr><th scope=\"col\">Pattern</th>"
+	      "<th scope=\"col\">Size</th><th scope=\"col\">Hops</th><th scope=\"col\">Nodes</th>"
+	      "<th scope=\"col\">Latency per hop, us</th><th scope=\"col\">Per-pair MB/s</th>"
+	      "<th scope=\"col\">Aggregate MB/s</th><th scope=\"col\">Change vs baseline</th>"
+	      "<th scope=\"col\">p</th><th scope=\"col\">Significant</th></tr></thead>\n<tbody>\n", f);
+	for (size_t i = first; i < first + n; i++) {
+		bool lat = is_latency(val(c, i, C_PATTERN));
+		int k = lat ? C_INFL : C_DROP;
+		char sz[32], a[96], b[96], g[96], ch[96], p[32];
+		const char *sig = val(c, i, k + 4);
+
+		fmt_size_text(val(c, i, C_SIZE), sz, sizeof(sz));
+		fmt_est(a, sizeof(a), num(c, i, C_LAT), num(c, i, C_LAT_LO), num(c, i, C_LAT_HI));
+		fmt_est(b, sizeof(b), num(c, i, C_BW), num(c, i, C_BW_LO), num(c, i, C_BW_HI));
+		fmt_est(g, sizeof(g), num(c, i, C_AGG), num(c, i, C_AGG_LO), num(c, i, C_AGG_HI));
+		fmt_pct(ch, sizeof(ch), num(c, i, k), num(c, i, k + 1), num(c, i, k + 2));
+		fmt_pval(p, sizeof(p), num(c, i, k + 3));
+		fprintf(f, "<tr data-cell=\"%s/%s\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s %s</td><td class=\"num\">", val(c, i, C_RUN),
+			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g,
+			*sig ? (lat ? "inflation" : "drop") : "baseline", *sig ? ch : "");
+		esc(f, p);
+		fprintf(f, "</td><td%s>%s</td></tr>\n", *sig == '1' ? " class=\"sig\"" : "",
+			!*sig ? "-" : *sig == '1' ? "yes" : "no");
+	}
+	fputs("</tbody>\n</table>\n", f);
+}
+
+struct switch_page {
+	const struct site *st;
+	size_t sw;
+};
+
+static int write_switch(FILE *f, const void *arg)
+{
+	const struct switch_page *pg = arg;
+	const struct site *st = pg->st;
+	const struct rows *t = &st->runs;
+	const struct sw_entry *e = &st->sw[pg->sw];
+	char title[160];
+
+	switch_title(st, pg->sw, title, sizeof(title));
+	page_head(f, title, "../");
+	fprintf(f, "<p>%zu published run%s, newest first.", e->count, e->count == 1 ? "" : "s");
+	for (size_t i = 0; i < st->ncmp; i++)
+		if (st->cmp[i].a == pg->sw || st->cmp[i].b == pg->sw) {
+			char other[160];
+
+			switch_title(st, st->cmp[i].a == pg->sw ? st->cmp[i].b : st->cmp[i].a, other, sizeof(other));
+			fprintf(f, " <a href=\"../%s\">Compared with ", st->cmp[i].file);
+			esc(f, other);
+			fprintf(f, " at %d nodes</a>.", st->cmp[i].nodes);
+		}
+	fputs("</p>\n", f);
+	for (size_t r = e->first; r < e->first + e->count; r++) {
+		const char *name = val(t, r, R_NAME);
+		size_t first, n = run_cells(st, r, &first);
+		const char *pats[SW_MAX_PATTERNS];
+		int npats = 0;
+
+		fprintf(f, "<section id=\"%s\">\n<h2>Run %s</h2>\n", name, name);
+		fputs("<table>\n<caption>Provenance</caption>\n<tbody>\n", f);
+		prov_row(f, "Started (UTC)", val(t, r, R_STARTED));
+		prov_row(f, "Published (UTC)", val(t, r, R_PUBLISHED));
+		prov_row(f, "Vendor", val(t, r, R_VENDOR));
+		prov_row(f, "Model", val(t, r, R_MODEL));
+		prov_row(f, "Firmware", val(t, r, R_FIRMWARE));
+		prov_row(f, "Port speed", val(t, r, R_PORT_SPEED));
+		prov_row(f, "Ports used", strcmp(val(t, r, R_PORTS_USED), "0") ? val(t, r, R_PORTS_USED) : "");
+		prov_row(f, "Topology", val(t, r, R_TOPOLOGY));
+		prov_row(f, "Oversubscription", val(t, r, R_OVERSUB));
+		prov_row(f, "Cabling", val(t, r, R_CABLING));
+		prov_row(f, "Notes", val(t, r, R_NOTES));
+		prov_row(f, "NIC", val(t, r, R_NIC));
+		prov_row(f, "MPI library", val(t, r, R_MPI));
+		prov_row(f, "MPI transport", val(t, r, R_TRANSPORT));
+		prov_row(f, "swstress version", val(t, r, R_TOOL));
+		prov_row(f, "Ranks", val(t, r, R_NRANKS));
+		prov_row(f, "Largest node count", val(t, r, R_MAXNODES));
+		prov_row(f, "Hosts", val(t, r, R_HOSTS));
+		prov_row(f, "Command line", val(t, r, R_CMD));
+		fputs("<tr><th scope=\"row\">Suspect ports</th><td>", f);
+		int nsus = 0;
+
+		for (size_t i = 0; i < st->suspects.n; i++)
+			if (!strcmp(val(&st->suspects, i, 0), name)) {
+				fputs(nsus++ ? ", " : "", f);
+				esc(f, val(&st->suspects, i, 1));
+				fprintf(f, " (flagged in %s of %s cells)", val(&st->suspects, i, 2), val(&st->suspects, i, 3));
+			}
+		fprintf(f, "%s</td></tr>\n</tbody>\n</table>\n", nsus ? "" : "none");
+		fputs("<p>Files of this run:", f);
+		for (size_t i = 0; i < st->files.n; i++)
+			if (!strcmp(val(&st->files, i, 0), name))
+				fprintf(f, " <a href=\"../runs/%s/%s\" download>%s</a>", name, val(&st->files, i, 1),
+					val(&st->files, i, 1));
+		fputs("</p>\n", f);
+		for (size_t i = first; i < first + n; i++) {
+			bool known = false;
+
+			for (int j = 0; j < npats; j++)
+				known |= !strcmp(pats[j], val(&st->cells, i, C_PATTERN));
+			if (!known && npats < SW_MAX_PATTERNS)
+				pats[npats++] = val(&st->cells, i, C_PATTERN);
+		}
+		for (int j = 0; j < npats; j++) {
+			char id[160];
+
+			snprintf(id, sizeof(id), "chart-%s-%s", name, pats[j]);
+			fprintf(f, "<h3>%s</h3>\n", pats[j]);
+			chart(f, st, first, n, pats[j], id);
+		}
+		cells_table(f, st, first, n);
+		fputs("</section>\n", f);
+	}
+	return page_tail(f, st);
+}
+
+/* ---- a comparison page ---- */
+
+struct compare_page {
+	const struct site *st;
+	const struct cmp_entry *e;
+	const struct compare *c;
+};
+
+static double disp(double x, bool latency)
+{
+	return latency ? x * 1e6 : x * 1e-6;
+}
+
+static int write_compare(FILE *f, const void *arg)
+{
+	const struct compare_page *pg = arg;
+	const struct site *st = pg->st;
+	const struct compare *c = pg->c;
+	const size_t sw[2] = { pg->e->a, pg->e->b }, rr[2] = { pg->e->ra, pg->e->rb };
+	char title[400], name[2][160];
+
+	for (int i = 0; i < 2; i++)
+		switch_title(st, sw[i], name[i], sizeof(name[i]));
+	snprintf(title, sizeof(title), "%s and %s at %d nodes", name[0], name[1], pg->e->nodes);
+	page_head(f, title, "../");
+	fputs("<p>The newest run of each switch at this scale, cell by cell: each median with its CI, "
+	      "how much worse B is than A in percent (positive: B is worse), with a bootstrap CI over "
+	      "repetitions and a Mann-Whitney p-value.</p>\n<ul>\n", f);
+	for (int i = 0; i < 2; i++) {
+		fprintf(f, "<li>%c: <a href=\"../switch/%s.html#%s\">", 'A' + i, st->sw[sw[i]].slug,
+			val(&st->runs, rr[i], R_NAME));
+		esc(f, name[i]);
+		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
+		put(f, " (label ", c->label[i]);
+		fputs(")</li>\n", f);
+	}
+	fputs("</ul>\n<h2>Verdict</h2>\n", f);
+	for (int i = 0; i < c->nverdicts; i++)
+		put(f, "<p>", c->verdict[i].text), fputs("</p>\n", f);
+	if (c->nnotes) {
+		fputs("<h2>Differences between the runs</h2>\n<ul>\n", f);
+		for (int i = 0; i < c->nnotes; i++)
+			put(f, "<li>", c->notes[i]), fputs("</li>\n", f);
+		fputs("</ul>\n", f);
+	}
+	fputs("<table>\n<caption>Degradation at the largest common load, each switch against its own "
+	      "unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
+	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\">Nodes</th>"
+	      "<th scope=\"col\">Switch</th><th scope=\"col\">Latency per hop, us</th>"
+	      "<th scope=\"col\">Aggregate MB/s</th><th scope=\"col\">Change vs own baseline</th>"
+	      "<th scope=\"col\">p</th><th scope=\"col\">B - A, points</th></tr></thead>\n<tbody>\n", f);
+	for (int i = 0; i < c->nsummary; i++) {
+		const struct compare_summary_row *row = &c->summary[i];
+		char sz[32];
+
+		config_format_size(row->size, sz, sizeof(sz));
+		for (int x = 0; x < c->nruns; x++) {
+			const struct compare_level *l = &row->run[x];
+			char lat[96], agg[96], ch[96], p[32], d[96];
+
+			if (!l->valid)
+				continue;
+			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6);
+			fmt_est(agg, sizeof(agg), l->agg * 1e-6, l->agg_lo * 1e-6, l->agg_hi * 1e-6);
+			if (l->change.valid)
+				fmt_pct(ch, sizeof(ch), l->change.pct, l->change.lo, l->change.hi);
+			else
+				snprintf(ch, sizeof(ch), "-");
+			fmt_pval(p, sizeof(p), l->change.valid ? l->change.p : NAN);
+			if (l->diff_valid)
+				fmt_pct(d, sizeof(d), l->diff, l->diff_lo, l->diff_hi);
+			else
+				snprintf(d, sizeof(d), "-");
+			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td><th scope=\"row\">%c</th>"
+				"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+				"<td class=\"num\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x, lat, agg, ch);
+			esc(f, p);
+			fprintf(f, "</td><td class=\"num%s\">%s%s</td></tr>\n", l->diff_significant ? " sig" : "",
+				d, l->diff_significant ? " (significant)" : "");
+		}
+	}
+	fputs("</tbody>\n</table>\n", f);
+	fputs("<table>\n<caption>Every matched cell: A and B median [CI] (latency per hop in us for "
+	      "pingpong, per-pair MB/s otherwise), B worse than A in percent [CI], p</caption>\n"
+	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\">Hops</th>"
+	      "<th scope=\"col\">Nodes</th><th scope=\"col\">A</th><th scope=\"col\">B</th>"
+	      "<th scope=\"col\">B worse by [CI]</th><th scope=\"col\">p</th><th scope=\"col\">Significant</th>"
+	      "</tr></thead>\n<tbody>\n", f);
+	for (int i = 0; i < c->ncells; i++) {
+		const struct compare_cell *m = &c->cells[i];
+		const struct compare_diff *d = &m->d[1];
+		char sz[32], v[2][96], w[96], p[32], hops[24];
+
+		config_format_size(m->size, sz, sizeof(sz));
+		for (int x = 0; x < 2; x++)
+			fmt_est(v[x], sizeof(v[x]), m->v[x].n ? disp(m->v[x].median, m->latency) : NAN,
+				disp(m->v[x].lo, m->latency), disp(m->v[x].hi, m->latency));
+		if (d->valid)
+			fmt_pct(w, sizeof(w), d->pct, d->lo, d->hi);
+		else
+			snprintf(w, sizeof(w), "-");
+		fmt_pval(p, sizeof(p), d->valid ? d->p : NAN);
+		if (m->hops)
+			snprintf(hops, sizeof(hops), "%ld", m->hops);
+		else
+			snprintf(hops, sizeof(hops), "auto");
+		fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">",
+			pattern_name(m->pattern), sz, hops, m->nodes, v[0], v[1], w);
+		esc(f, p);
+		fprintf(f, "</td><td%s>%s</td></tr>\n", d->significant ? " class=\"sig\"" : "",
+			!d->valid ? "-" : d->significant ? "yes" : "no");
+	}
+	fputs("</tbody>\n</table>\n", f);
+	put(f, "<h2>Method</h2>\n<p>", c->method);
+	fputs("</p>\n", f);
+	return page_tail(f, st);
+}
+
+/* ---- the whole site ---- */
+
+static int write_text(FILE *f, const void *arg)
+{
+	return fputs(arg, f) < 0 ? -1 : 0;
+}
+
+static bool safe_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n < 128 && s[0] != '.' &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/* Refuse rows the pages would print unescaped or use in paths. */
+static int check_rows(const struct site *st, char *err, size_t errlen)
+{
+	static const char *const files[] = {
+		"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
+	};
+
+	for (size_t r = 0; r < st->runs.n; r++)
+		if (!safe_name(val(&st->runs, r, R_NAME)))
+			return sw_fail(err, errlen, "run name '%.100s' in the store is not letters, digits, '.', "
+				       "'_' and '-'", val(&st->runs, r, R_NAME));
+	for (size_t i = 0; i < st->cells.n; i++) {
+		const int ints[] = { C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_SIZE, C_HOPS, C_REPS, C_N };
+
+		if (pattern_find(val(&st->cells, i, C_PATTERN)) < 0)
+			return sw_fail(err, errlen, "run '%.100s': cell with unknown pattern in the store",
+				       val(&st->cells, i, C_RUN));
+		for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+			const char *v = val(&st->cells, i, ints[k]);
+
+			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
+				return sw_fail(err, errlen, "run '%.100s': cell with a bad number in the store",
+					       val(&st->cells, i, C_RUN));
+		}
+	}
+	for (size_t i = 0; i < st->files.n; i++) {
+		bool known = false;
+
+		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++)
+			known |= !strcmp(val(&st->files, i, 1), files[k]);
+		if (!known)
+			return sw_fail(err, errlen, "run '%.100s': unknown file '%.100s' in the store",
+				       val(&st->files, i, 0), val(&st->files, i, 1));
+	}
+	return 0;
+}
+
+/* A file under the site: OUTDIR/REL, its folder created. */
+static int write_file(const struct site *st, const char *rel, sw_write_fn fn, const void *arg,
+		      char *err, size_t errlen)
+{
+	char path[SW_PATH_MAX * 2], *slash;
+
+	snprintf(path, sizeof(path), "%s/%s", st->outdir, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	if (sw_mkdir_p(path))
+		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+	*slash = '/';
+	return sw_write_atomic(path, fn, arg, err, errlen);
+}
+
+/* The published files of every run into OUTDIR/runs/NAME/. */
+static int write_run_files(const struct site *st, char *err, size_t errlen)
+{
+	for (size_t r = 0; r < st->runs.n; r++) {
+		const char *name = val(&st->runs, r, R_NAME);
+		struct rows content = { 0 };
+		int rc = 0;
+
+		if (store_query(st->store, "SELECT file, content FROM run_files WHERE run = $1", 1, &name,
+				collect, &content, err, errlen))
+			return -1;
+		for (size_t i = 0; i < content.n && !rc; i++) {
+			char rel[SW_PATH_MAX];
+
+			snprintf(rel, sizeof(rel), "runs/%s/%s", name, val(&content, i, 0));
+			rc = write_file(st, rel, write_text, val(&content, i, 1), err, errlen);
+		}
+		rows_free(&content);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int site_write(struct store *s, const char *outdir, int *npages, char *err, size_t errlen)
+{
+	struct site st = { .store = s, .outdir = outdir };
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = -1, pages = 0;
+
+	gmtime_r(&now, &tm);
+	strftime(st.generated, sizeof(st.generated), "%Y-%m-%d %H:%M UTC", &tm);
+	if (store_query(s, RUNS_SQL, 0, NULL, collect, &st.runs, err, errlen) ||
+	    store_query(s, CELLS_SQL, 0, NULL, collect, &st.cells, err, errlen) ||
+	    store_query(s, "SELECT run, host, flagged, cells FROM suspects ORDER BY run, host", 0, NULL,
+			collect, &st.suspects, err, errlen) ||
+	    store_query(s, "SELECT run, file FROM run_files ORDER BY run, file", 0, NULL, collect, &st.files,
+			err, errlen) ||
+	    check_rows(&st, err, errlen))
+		goto out;
+	if (group(&st)) {
+		sw_fail(err, errlen, "%s: out of memory", outdir);
+		goto out;
+	}
+	if (write_file(&st, "style.css", write_text, STYLE, err, errlen) ||
+	    write_run_files(&st, err, errlen))
+		goto out;
+	for (size_t i = 0; i < st.nsw; i++) {
+		struct switch_page pg = { &st, i };
+		char rel[160];
+
+		snprintf(rel, sizeof(rel), "switch/%s.html", st.sw[i].slug);
+		if (write_file(&st, rel, write_switch, &pg, err, errlen))
+			goto out;
+		pages++;
+	}
+	for (size_t i = 0; i < st.ncmp; i++) {
+		char pa[SW_PATH_MAX * 2], pb[SW_PATH_MAX * 2];
+		const char *paths[2] = { pa, pb };
+		struct compare *c;
+
+		snprintf(pa, sizeof(pa), "%s/runs/%s", outdir, val(&st.runs, st.cmp[i].ra, R_NAME));
+		snprintf(pb, sizeof(pb), "%s/runs/%s", outdir, val(&st.runs, st.cmp[i].rb, R_NAME));
+		c = compare_load(paths, 2, err, errlen);
+		if (!c)
+			goto out;
+		struct compare_page pg = { &st, &st.cmp[i], c };
+		int wrc = write_file(&st, st.cmp[i].file, write_compare, &pg, err, errlen);
+
+		compare_free(c);
+		if (wrc)
+			goto out;
+		pages++;
+	}
+	if (write_file(&st, "index.html", write_index, &st, err, errlen))
+		goto out;
+	pages++;
+	if (npages)
+		*npages = pages;
+	rc = 0;
+out:
+	rows_free(&st.runs);
+	rows_free(&st.cells);
+	rows_free(&st.suspects);
+	rows_free(&st.files);
+	free(st.sw);
+	free(st.cmp);
+	return rc;
+}
+
+/* "swstress site STORE OUTDIR" */
+int site_main(int argc, char **argv)
+{
+	char err[1024];
+	struct store *s;
+	int pages = 0, rc;
+
+	for (int i = 2; i < argc; i++)
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "swstress: unknown option '%s' (see swstress --help)\n", argv[i]);
+			return SW_EXIT_USAGE;
+		}
+	if (argc != 4) {
+		fprintf(stderr, "swstress: site needs STORE (file or postgresql:// URL) and OUTDIR\n");
+		return SW_EXIT_USAGE;
+	}
+	s = store_open(argv[2], false, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	rc = site_write(s, argv[3], &pages, err, sizeof(err));
+	store_close(s);
+	if (rc) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	fprintf(stderr, "swstress: %d pages in %s/ (open %s/index.html)\n", pages, argv[3], argv[3]);
+	return SW_EXIT_OK;
+}

@@ -1,0 +1,705 @@
+/*
+ * store.c - the catalog store on SQLite or PostgreSQL; see store.h.
+ *
+ * The two back ends sit behind one table of functions (exec, query, close):
+ * every statement is written once, with parameters $1..$n passed as text
+ * (SQLite binds them by name, PostgreSQL infers their types from the
+ * columns), and NULL for numbers that do not exist. Nothing is built into
+ * SQL text from data.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+#include "analysis.h"
+#include "commands.h"
+#include "pattern.h"
+#include "results.h"
+#include "store.h"
+
+struct store;
+
+struct store_ops {
+	/* A statement without rows; *changes (may be NULL) gets the rows it
+	 * changed. With n == 0, sql may hold several statements. */
+	int (*exec)(struct store *s, const char *sql, int n, const char *const *params, long *changes,
+		    char *err, size_t errlen);
+	int (*query)(struct store *s, const char *sql, int n, const char *const *params,
+		     store_row_fn fn, void *arg, char *err, size_t errlen);
+	void (*close)(struct store *s);
+	const char *begin;       /* starts a writing transaction */
+	const char *lock;        /* then serialises migrations (NULL: begin did) */
+};
+
+struct store {
+	const struct store_ops *ops;
+	sqlite3 *db;
+	PGconn *pg;
+	char name[SW_PATH_MAX];  /* for messages; a URL without its password */
+	int version;
+};
+
+/* ---- SQLite ---- */
+
+static int lite_fail(struct store *s, char *err, size_t errlen)
+{
+	return sw_fail(err, errlen, "%s: %s", s->name, sqlite3_errmsg(s->db));
+}
+
+static sqlite3_stmt *lite_prepare(struct store *s, const char *sql, int n, const char *const *params,
+				  char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		lite_fail(s, err, errlen);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		int idx;
+
+		snprintf(name, sizeof(name), "$%d", i + 1);
+		idx = sqlite3_bind_parameter_index(st, name);
+		if (idx && (params[i] ? sqlite3_bind_text(st, idx, params[i], -1, SQLITE_TRANSIENT)
+				      : sqlite3_bind_null(st, idx)) != SQLITE_OK) {
+			lite_fail(s, err, errlen);
+			sqlite3_finalize(st);
+			return NULL;
+		}
+	}
+	return st;
+}
+
+static int lite_exec(struct store *s, const char *sql, int n, const char *const *params, long *changes,
+		     char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (n == 0 && !changes) {
+		char *msg = NULL;
+
+		if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+			sw_fail(err, errlen, "%s: %s", s->name, msg ? msg : "error");
+			sqlite3_free(msg);
+			return -1;
+		}
+		return 0;
+	}
+	st = lite_prepare(s, sql, n, params, err, errlen);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	if (rc != SQLITE_DONE) {
+		lite_fail(s, err, errlen);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	if (changes)
+		*changes = sqlite3_changes(s->db);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int lite_query(struct store *s, const char *sql, int n, const char *const *params,
+		      store_row_fn fn, void *arg, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = lite_prepare(s, sql, n, params, err, errlen);
+	const char *vals[64];
+	int rc, ncols;
+
+	if (!st)
+		return -1;
+	ncols = sqlite3_column_count(st);
+	if (ncols > 64)
+		ncols = 64;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < ncols; i++)
+			vals[i] = (const char *)sqlite3_column_text(st, i);
+		if (fn(arg, ncols, vals)) {
+			sqlite3_finalize(st);
+			return sw_fail(err, errlen, "%s: out of memory reading the store", s->name);
+		}
+	}
+	if (rc != SQLITE_DONE)
+		lite_fail(s, err, errlen);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void lite_close(struct store *s)
+{
+	sqlite3_close(s->db);
+}
+
+static const struct store_ops lite_ops = {
+	lite_exec, lite_query, lite_close, "BEGIN IMMEDIATE", NULL,
+};
+
+/* ---- PostgreSQL ---- */
+
+/* The first line of libpq's message. */
+static int pg_fail(struct store *s, const char *msg, char *err, size_t errlen)
+{
+	return sw_fail(err, errlen, "%s: %.*s", s->name, (int)strcspn(msg, "\n"), msg);
+}
+
+static PGresult *pg_run(struct store *s, const char *sql, int n, const char *const *params,
+			ExecStatusType want, char *err, size_t errlen)
+{
+	PGresult *res = n ? PQexecParams(s->pg, sql, n, NULL, params, NULL, NULL, 0) : PQexec(s->pg, sql);
+
+	if (PQresultStatus(res) != want) {
+		pg_fail(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg), err, errlen);
+		PQclear(res);
+		return NULL;
+	}
+	return res;
+}
+
+static int pg_exec(struct store *s, const char *sql, int n, const char *const *params, long *changes,
+		   char *err, size_t errlen)
+{
+	PGresult *res = pg_run(s, sql, n, params, PGRES_COMMAND_OK, err, errlen);
+
+	if (!res)
+		return -1;
+	if (changes)
+		*changes = atol(PQcmdTuples(res));
+	PQclear(res);
+	return 0;
+}
+
+static int pg_query(struct store *s, const char *sql, int n, const char *const *params,
+		    store_row_fn fn, void *arg, char *err, size_t errlen)
+{
+	PGresult *res = pg_run(s, sql, n, params, PGRES_TUPLES_OK, err, errlen);
+	const char *vals[64];
+	int ncols, rc = 0;
+
+	if (!res)
+		return -1;
+	ncols = PQnfields(res) > 64 ? 64 : PQnfields(res);
+	for (int r = 0; r < PQntuples(res) && !rc; r++) {
+		for (int i = 0; i < ncols; i++)
+			vals[i] = PQgetisnull(res, r, i) ? NULL : PQgetvalue(res, r, i);
+		if (fn(arg, ncols, vals))
+			rc = sw_fail(err, errlen, "%s: out of memory reading the store", s->name);
+	}
+	PQclear(res);
+	return rc;
+}
+
+static void pg_close(struct store *s)
+{
+	PQfinish(s->pg);
+}
+
+static const struct store_ops pg_ops = {
+	pg_exec, pg_query, pg_close, "BEGIN", "SELECT pg_advisory_xact_lock(7316252)",
+};
+
+/* ---- schema ---- */
+
+/* Migration i brings the schema from version i to i + 1. Types that mean
+ * the same in SQLite and PostgreSQL only. */
+static const char *const migrations[STORE_SCHEMA_VERSION] = {
+	"CREATE TABLE runs ("
+	" name TEXT PRIMARY KEY,"
+	" started TEXT NOT NULL, published TEXT NOT NULL,"
+	" tool_version TEXT NOT NULL, mpi_version TEXT NOT NULL, command_line TEXT NOT NULL,"
+	" nranks INTEGER NOT NULL, max_nodes INTEGER NOT NULL, hosts TEXT NOT NULL,"
+	" vendor TEXT NOT NULL, model TEXT NOT NULL, firmware TEXT NOT NULL,"
+	" port_speed TEXT NOT NULL, ports_used INTEGER NOT NULL, topology TEXT NOT NULL,"
+	" oversubscription TEXT NOT NULL, cabling TEXT NOT NULL, notes TEXT NOT NULL,"
+	" nic TEXT NOT NULL, transport TEXT NOT NULL);"
+	"CREATE TABLE run_files ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" file TEXT NOT NULL, content TEXT NOT NULL, PRIMARY KEY (run, file));"
+	"CREATE TABLE cells ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" cell INTEGER NOT NULL, level INTEGER NOT NULL, nodes INTEGER NOT NULL, pairs INTEGER NOT NULL,"
+	" pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL, hops BIGINT NOT NULL, reps INTEGER NOT NULL,"
+	" n INTEGER NOT NULL,"
+	" lat_median_us DOUBLE PRECISION, lat_lo_us DOUBLE PRECISION, lat_hi_us DOUBLE PRECISION,"
+	" bw_median_MBps DOUBLE PRECISION, bw_lo_MBps DOUBLE PRECISION, bw_hi_MBps DOUBLE PRECISION,"
+	" agg_median_MBps DOUBLE PRECISION, agg_lo_MBps DOUBLE PRECISION, agg_hi_MBps DOUBLE PRECISION,"
+	" lat_infl_pct DOUBLE PRECISION, lat_infl_lo DOUBLE PRECISION, lat_infl_hi DOUBLE PRECISION,"
+	" lat_infl_p DOUBLE PRECISION, lat_infl_sig INTEGER,"
+	" bw_drop_pct DOUBLE PRECISION, bw_drop_lo DOUBLE PRECISION, bw_drop_hi DOUBLE PRECISION,"
+	" bw_drop_p DOUBLE PRECISION, bw_drop_sig INTEGER,"
+	" PRIMARY KEY (run, cell));",
+	/* 2: the ports verdict, and switches found by vendor and model */
+	"CREATE TABLE suspects ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" host TEXT NOT NULL, flagged INTEGER NOT NULL, cells INTEGER NOT NULL,"
+	" PRIMARY KEY (run, host));"
+	"CREATE INDEX runs_switch ON runs(vendor, model);",
+};
+
+static int get_int(void *arg, int ncols, const char *const *vals)
+{
+	if (ncols > 0 && vals[0])
+		*(int *)arg = atoi(vals[0]);
+	return 0;
+}
+
+/* Begin, lock, and apply the migrations the store lacks. */
+static int migrate(struct store *s, char *err, size_t errlen)
+{
+	int version = 0;
+
+	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
+		return -1;
+	if ((s->ops->lock && s->ops->exec(s, s->ops->lock, 0, NULL, NULL, err, errlen) < 0) ||
+	    s->ops->exec(s, "CREATE TABLE IF NOT EXISTS schema_migrations ("
+			 " version INTEGER PRIMARY KEY, applied TEXT NOT NULL)", 0, NULL, NULL, err, errlen) ||
+	    s->ops->query(s, "SELECT max(version) FROM schema_migrations", 0, NULL, get_int, &version,
+			  err, errlen))
+		goto fail;
+	if (version > STORE_SCHEMA_VERSION) {
+		sw_fail(err, errlen, "%s: schema version %d is newer than this swstress knows (%d): upgrade swstress",
+			s->name, version, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	for (int v = version; v < STORE_SCHEMA_VERSION; v++) {
+		char num[16], when[32];
+		const char *params[2] = { num, when };
+		time_t now = time(NULL);
+		struct tm tm;
+
+		snprintf(num, sizeof(num), "%d", v + 1);
+		gmtime_r(&now, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		if (s->ops->exec(s, migrations[v], 0, NULL, NULL, err, errlen) ||
+		    s->ops->exec(s, "INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)", 2, params,
+				 NULL, err, errlen))
+			goto fail;
+	}
+	if (s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
+		goto fail;
+	s->version = STORE_SCHEMA_VERSION;
+	return 0;
+fail:
+	s->ops->exec(s, "ROLLBACK", 0, NULL, NULL, NULL, 0);
+	return -1;
+}
+
+static bool is_postgres(const char *url)
+{
+	return !strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11);
+}
+
+/* url without the password of "scheme://user:password@host". */
+static void display_name(const char *url, char *buf, size_t len)
+{
+	const char *at = strchr(url, '@'), *user = strstr(url, "://");
+	const char *colon = user ? strchr(user + 3, ':') : NULL;
+
+	if (is_postgres(url) && at && colon && colon < at)
+		snprintf(buf, len, "%.*s:***%s", (int)(colon - url), url, at);
+	else
+		snprintf(buf, len, "%s", url);
+}
+
+struct store *store_open(const char *url, bool create, char *err, size_t errlen)
+{
+	struct store *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		sw_fail(err, errlen, "%s: out of memory", url);
+		return NULL;
+	}
+	display_name(url, s->name, sizeof(s->name));
+	if (is_postgres(url)) {
+		s->ops = &pg_ops;
+		s->pg = PQconnectdb(url);
+		if (PQstatus(s->pg) != CONNECTION_OK) {
+			pg_fail(s, PQerrorMessage(s->pg), err, errlen);
+			goto fail;
+		}
+		PQexec(s->pg, "SET client_min_messages = warning");
+	} else {
+		int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+		s->ops = &lite_ops;
+		if (sqlite3_open_v2(url, &s->db, flags, NULL) != SQLITE_OK) {
+			sw_fail(err, errlen, "%s: %s", url, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+			goto fail;
+		}
+		sqlite3_busy_timeout(s->db, 60000);
+		if (s->ops->exec(s, "PRAGMA foreign_keys = ON", 0, NULL, NULL, err, errlen))
+			goto fail;
+	}
+	if (migrate(s, err, errlen))
+		goto fail;
+	return s;
+fail:
+	store_close(s);
+	return NULL;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->ops)
+		s->ops->close(s);
+	free(s);
+}
+
+int store_version(struct store *s)
+{
+	return s->version;
+}
+
+int store_query(struct store *s, const char *sql, int n, const char *const *params,
+		store_row_fn fn, void *arg, char *err, size_t errlen)
+{
+	return s->ops->query(s, sql, n, params, fn, arg, err, errlen);
+}
+
+void store_default_path(const char *output, char *buf, size_t len)
+{
+	size_t n = strlen(output);
+
+	while (n > 1 && output[n - 1] == '/')
+		n--;
+	snprintf(buf, len, "%.*s/catalog.sqlite", (int)n, output);
+}
+
+/* ---- publish ---- */
+
+/* The files a run's folder may hold, stored verbatim; the first two must
+ * be there (results_load read them). */
+static const char *const run_files[] = {
+	"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
+};
+
+/* The whole of a file into a new string; NULL when it is missing (errno
+ * ENOENT) or cannot be read. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 65536 + 1 > cap) {
+			char *nb = realloc(buf, cap = 2 * cap + 65536 + 1);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+	} while (got > 0);
+	if (ferror(f) || memchr(buf, '\0', len)) {
+		free(buf);
+		fclose(f);
+		errno = EINVAL;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* A number as text for a parameter; NULL (SQL NULL) when not finite. */
+static const char *num(char *buf, size_t len, double x)
+{
+	if (!isfinite(x))
+		return NULL;
+	snprintf(buf, len, "%.17g", x);
+	return buf;
+}
+
+/* Why the run cannot go into the catalog, or "" when it can. */
+static void check_publishable(const struct sw_run *r, char *why, size_t len)
+{
+	size_t n = strlen(r->name);
+
+	why[0] = '\0';
+	if (!n || strspn(r->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n ||
+	    r->name[0] == '.')
+		snprintf(why, len, "run name '%s' is not letters, digits, '.', '_' and '-'", r->name);
+	else if (!r->complete)
+		snprintf(why, len, "the run did not finish (%.300s); publish only complete runs",
+			 r->failure[0] ? r->failure : "complete is false");
+	else if (!r->cfg.model[0])
+		snprintf(why, len, "no switch model: set [switch] model (and vendor, firmware, ...) in the "
+			 "config of the run");
+	else if (r->nsamples == 0)
+		snprintf(why, len, "the run has no samples");
+}
+
+/* Collects the text of the first column of one row. */
+static int get_text(void *arg, int ncols, const char *const *vals)
+{
+	char **out = arg;
+
+	if (ncols < 1 || !vals[0] || *out)
+		return 0;
+	*out = strdup(vals[0]);
+	return *out ? 0 : -1;
+}
+
+/* True when the stored file of run name equals text. */
+static int same_file(struct store *s, const char *name, const char *file, const char *text, bool *same,
+		     char *err, size_t errlen)
+{
+	const char *params[2] = { name, file };
+	char *stored = NULL;
+
+	if (store_query(s, "SELECT content FROM run_files WHERE run = $1 AND file = $2", 2, params,
+			get_text, &stored, err, errlen))
+		return -1;
+	*same = stored && !strcmp(stored, text);
+	free(stored);
+	return 0;
+}
+
+static int insert_run(struct store *s, const struct sw_run *r, long *changes, char *err, size_t errlen)
+{
+	const struct sw_config *c = &r->cfg;
+	char nranks[16], nodes[16], ports[16], when[32], hosts[4096] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	int max_nodes = 0;
+
+	for (int l = 0; l < r->plan->nlevels; l++)
+		if (2 * r->plan->level_pairs[l] > max_nodes)
+			max_nodes = 2 * r->plan->level_pairs[l];
+	for (int i = 0; i < r->nranks; i++) {
+		char h[SW_HOST_MAX];
+
+		run_host_name(r, i, h);
+		sw_appendf(hosts, sizeof(hosts), "%s%s", i ? " " : "", h);
+	}
+	snprintf(nranks, sizeof(nranks), "%d", r->nranks);
+	snprintf(nodes, sizeof(nodes), "%d", max_nodes);
+	snprintf(ports, sizeof(ports), "%d", c->ports_used);
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	const char *p[] = {
+		r->name, r->started, when, r->tool_version, r->mpi_version, r->command_line,
+		nranks, nodes, hosts, c->vendor, c->model, c->firmware, c->port_speed, ports,
+		c->topology, c->oversubscription, c->cabling, c->notes, c->nic, c->transport,
+	};
+	return s->ops->exec(s, "INSERT INTO runs (name, started, published, tool_version, mpi_version,"
+			    " command_line, nranks, max_nodes, hosts, vendor, model, firmware, port_speed,"
+			    " ports_used, topology, oversubscription, cabling, notes, nic, transport)"
+			    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
+			    " $17, $18, $19, $20) ON CONFLICT (name) DO NOTHING",
+			    20, p, changes, err, errlen);
+}
+
+static int insert_cells(struct store *s, const struct sw_run *r, const struct sw_analysis *a,
+			char *err, size_t errlen)
+{
+	for (int ci = 0; ci < a->ncells; ci++) {
+		const struct sw_cell_stats *cs = &a->cell[ci];
+		const struct sw_cell *cell = &r->plan->cell[ci];
+		char t[29][32];
+		const char *p[29];
+
+		if (cs->lat.n == 0)
+			continue;
+		snprintf(t[0], 32, "%d", ci);
+		snprintf(t[1], 32, "%d", cell->level);
+		snprintf(t[2], 32, "%d", cs->nodes);
+		snprintf(t[3], 32, "%d", cs->pairs);
+		snprintf(t[4], 32, "%s", pattern_name(cell->pattern));
+		snprintf(t[5], 32, "%llu", (unsigned long long)cell->size);
+		snprintf(t[6], 32, "%ld", cell->hops);
+		snprintf(t[7], 32, "%d", r->cell[ci].reps);
+		snprintf(t[8], 32, "%zu", cs->lat.n);
+		for (int i = 0; i < 9; i++)
+			p[i] = t[i];
+		double v[] = {
+			cs->lat.median * 1e6, cs->lat.med_lo * 1e6, cs->lat.med_hi * 1e6,
+			cs->bw.median * 1e-6, cs->bw.med_lo * 1e-6, cs->bw.med_hi * 1e-6,
+			cs->agg.median * 1e-6, cs->agg.med_lo * 1e-6, cs->agg.med_hi * 1e-6,
+			cs->inflation.pct, cs->inflation.lo, cs->inflation.hi, cs->inflation.p,
+			cs->inflation.valid ? cs->inflation.significant : NAN,
+			cs->drop.pct, cs->drop.lo, cs->drop.hi, cs->drop.p,
+			cs->drop.valid ? cs->drop.significant : NAN,
+		};
+		for (int i = 0; i < 19; i++)
+			p[9 + i] = num(t[9 + i], 32, v[i]);
+		p[28] = r->name;
+		if (s->ops->exec(s, "INSERT INTO cells (cell, level, nodes, pairs, pattern, size_bytes, hops,"
+				 " reps, n, lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps,"
+				 " bw_hi_MBps, agg_median_MBps, agg_lo_MBps, agg_hi_MBps, lat_infl_pct,"
+				 " lat_infl_lo, lat_infl_hi, lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo,"
+				 " bw_drop_hi, bw_drop_p, bw_drop_sig, run) VALUES ($1, $2, $3, $4, $5, $6, $7,"
+				 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,"
+				 " $24, $25, $26, $27, $28, $29)", 29, p, NULL, err, errlen))
+			return -1;
+	}
+	for (int i = 0; i < a->nsuspects; i++) {
+		char fl[16], nc[16];
+		const char *p[] = { r->name, a->suspect[i].host, fl, nc };
+
+		snprintf(fl, sizeof(fl), "%d", a->suspect[i].flagged);
+		snprintf(nc, sizeof(nc), "%d", a->suspect[i].cells);
+		if (s->ops->exec(s, "INSERT INTO suspects (run, host, flagged, cells) VALUES ($1, $2, $3, $4)",
+				 4, p, NULL, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* The folder of a results path (the folder itself, or run.json's). */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = strlen(path);
+
+	if (n > 5 && !strcmp(path + n - 5, ".json"))
+		snprintf(dir, len, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	else
+		snprintf(dir, len, "%s", path);
+}
+
+int store_publish(struct store *s, const char *path, char *err, size_t errlen)
+{
+	enum { NFILES = sizeof(run_files) / sizeof(run_files[0]) };
+	char dir[SW_PATH_MAX], why[512], msg[512];
+	char *text[NFILES] = { 0 };
+	struct sw_run *r;
+	struct sw_analysis *a = NULL;
+	long added = 0;
+	int rc = STORE_REFUSED;
+
+	r = results_load(path, err, errlen);
+	if (!r)
+		return STORE_REFUSED;
+	check_publishable(r, why, sizeof(why));
+	if (why[0]) {
+		sw_fail(err, errlen, "%s: %s", path, why);
+		goto out;
+	}
+	a = analysis_run(r, &r->cfg, msg, sizeof(msg));
+	if (!a) {
+		sw_fail(err, errlen, "%s: statistics: %s", path, msg);
+		goto out;
+	}
+	folder_of(path, dir, sizeof(dir));
+	for (int i = 0; i < NFILES; i++) {
+		char fp[SW_PATH_MAX + 64];
+
+		snprintf(fp, sizeof(fp), "%s/%s", dir, run_files[i]);
+		text[i] = slurp(fp);
+		if (!text[i] && (errno != ENOENT || i < 2)) {
+			sw_fail(err, errlen, "%s: %s", fp, errno == EINVAL ? "not a text file" : strerror(errno));
+			goto out;
+		}
+	}
+	rc = STORE_FAILED;
+	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
+		goto out;
+	if (insert_run(s, r, &added, err, errlen))
+		goto rollback;
+	if (!added) {
+		bool same_json, same_samples;
+
+		if (same_file(s, r->name, run_files[0], text[0], &same_json, err, errlen) ||
+		    same_file(s, r->name, run_files[1], text[1], &same_samples, err, errlen))
+			goto rollback;
+		if (same_json && same_samples)
+			rc = STORE_PRESENT;
+		else {
+			sw_fail(err, errlen, "%s: a different run named '%s' is already in %s", path, r->name, s->name);
+			rc = STORE_REFUSED;
+		}
+		goto rollback;
+	}
+	for (int i = 0; i < NFILES; i++) {
+		const char *p[] = { r->name, run_files[i], text[i] };
+
+		if (text[i] && s->ops->exec(s, "INSERT INTO run_files (run, file, content) VALUES ($1, $2, $3)",
+					    3, p, NULL, err, errlen))
+			goto rollback;
+	}
+	if (insert_cells(s, r, a, err, errlen) || s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
+		goto rollback;
+	rc = STORE_ADDED;
+	goto out;
+rollback:
+	s->ops->exec(s, "ROLLBACK", 0, NULL, NULL, NULL, 0);
+out:
+	for (int i = 0; i < NFILES; i++)
+		free(text[i]);
+	analysis_free(a);
+	run_free(r);
+	return rc;
+}
+
+/* "swstress publish RESULT... [--store URL]" */
+int publish_main(int argc, char **argv)
+{
+	const char *url = NULL;
+	char def[SW_PATH_MAX], err[1024];
+	struct store *s;
+	int nres = 0, status = SW_EXIT_OK, added = 0, present = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--store") && i + 1 < argc)
+			url = argv[++i];
+		else if (!strcmp(argv[i], "--store")) {
+			fprintf(stderr, "swstress: option --store needs a file or postgresql:// URL\n");
+			return SW_EXIT_USAGE;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "swstress: unknown option '%s' (see swstress --help)\n", argv[i]);
+			return SW_EXIT_USAGE;
+		} else
+			nres++;
+	}
+	if (!nres) {
+		fprintf(stderr, "swstress: publish needs at least one results folder\n");
+		return SW_EXIT_USAGE;
+	}
+	if (!url) {
+		store_default_path("results", def, sizeof(def));
+		url = def;
+	}
+	s = store_open(url, true, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	for (int i = 2; i < argc; i++) {
+		int rc;
+
+		if (!strcmp(argv[i], "--store")) {
+			i++;
+			continue;
+		}
+		rc = store_publish(s, argv[i], err, sizeof(err));
+		if (rc == STORE_ADDED || rc == STORE_PRESENT) {
+			printf("%s: %s\n", argv[i], rc == STORE_ADDED ? "published" : "already in the store");
+			added += rc == STORE_ADDED;
+			present += rc == STORE_PRESENT;
+		} else {
+			fprintf(stderr, "swstress: %s%s\n", rc == STORE_REFUSED ? "refused: " : "", err);
+			status = SW_EXIT_FAIL;
+		}
+	}
+	fprintf(stderr, "swstress: %d published, %d already there, %d refused or failed; store %s\n", added,
+		present, nres - added - present, s->name);
+	store_close(s);
+	return fflush(stdout) ? SW_EXIT_FAIL : status;
+}
