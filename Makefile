@@ -35,7 +35,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 .PHONY: all setup run test unit-test mpi-test health-test fabric-test bench plot install clean test-asan \
-	fuzz fuzz-build test-fuzz-replay test-valgrind drills
+	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test
 
 all: $(BUILD)/swstress
 
@@ -78,7 +78,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test drills test-valgrind fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test catalog-test drills test-valgrind fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
@@ -91,6 +91,11 @@ health-test: build/swstress
 
 fabric-test: build/swstress
 	sh tests/fabric/run_tests.sh
+
+# publish into SQLite and a PostgreSQL server the test starts; the site in
+# headless Chromium (installs postgresql, chromium when root; SKIP otherwise)
+catalog-test: build/swstress
+	sh tests/catalog/run_tests.sh
 
 bench: setup
 	$(MAKE) all

@@ -835,8 +835,10 @@ static int write_compare(FILE *f, const void *arg)
 			snprintf(hops, sizeof(hops), "%ld", m->hops);
 		else
 			snprintf(hops, sizeof(hops), "auto");
-		fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td>"
-			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">",
+		fprintf(f, "<tr data-a=\"%s/%d\" data-b=\"%s/%d\"><td>%s</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%d</td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">",
+			val(&st->runs, pg->e->ra, R_NAME), m->cell[0], val(&st->runs, pg->e->rb, R_NAME), m->cell[1],
 			pattern_name(m->pattern), sz, hops, m->nodes, v[0], v[1], w);
 		esc(f, p);
 		fprintf(f, "</td><td%s>%s</td></tr>\n", d->significant ? " class=\"sig\"" : "",

@@ -155,8 +155,13 @@ static PGresult *pg_run(struct store *s, const char *sql, int n, const char *con
 {
 	PGresult *res = n ? PQexecParams(s->pg, sql, n, NULL, params, NULL, NULL, 0) : PQexec(s->pg, sql);
 
-	if (PQresultStatus(res) != want) {
-		pg_fail(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg), err, errlen);
+	ExecStatusType st = PQresultStatus(res);
+
+	/* exec runs statements for their effect: rows are fine (SELECT lock) */
+	if (st != want && !(want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK)) {
+		const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg);
+
+		pg_fail(s, *msg ? msg : PQresStatus(st), err, errlen);
 		PQclear(res);
 		return NULL;
 	}

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Load every page of a catalog site in headless Chromium (DevTools
+protocol over a WebSocket on 127.0.0.1) and check it:
+  - no console error, no uncaught exception, no failed load;
+  - every link (a, link) resolves: the file exists, and a #fragment names an
+    element id of the target page;
+  - every chart (svg) is drawn: its screenshot has coloured pixels, and it
+    has role=img with a title and a description; every table has headers;
+  - the numbers on the pages equal the store's (an SQLite file, read here
+    with Python's sqlite3, independently of the C code).
+    check_site.py SITE_DIR STORE.sqlite
+Prints one "ok - ..." or "not ok - ..." line per check; exits 1 on a failure.
+Needs chromium, python3-websocket and python3-pil (Debian).
+"""
+import base64, glob, io, json, os, re, sqlite3, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+
+import websocket
+from PIL import Image
+
+site, store = os.path.abspath(sys.argv[1]), sys.argv[2]
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok - " if cond else "not ok - ") + what)
+    if not cond:
+        failures += 1
+    return cond
+
+
+class Browser:
+    def __init__(self):
+        self.udd = tempfile.mkdtemp(prefix="swstress-chromium.")
+        self.proc = subprocess.Popen(
+            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-extensions", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+             "--remote-allow-origins=*", "--user-data-dir=" + self.udd, "--window-size=900,1200",
+             "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.udd, "DevToolsActivePort")
+        for _ in range(600):
+            if os.path.exists(port_file) and open(port_file).read().strip():
+                break
+            time.sleep(0.1)
+        port = open(port_file).read().split()[0]
+        targets = json.load(urllib.request.urlopen("http://127.0.0.1:%s/json/list" % port))
+        page = [t for t in targets if t["type"] == "page"][0]
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60)
+        self.next_id = 0
+        self.events = []
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.call(domain + ".enable")
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.next_id:
+                if "error" in msg:
+                    raise RuntimeError("%s: %s" % (method, msg["error"]))
+                return msg["result"]
+            self.events.append(msg)
+
+    def load(self, url):
+        self.events = []
+        self.call("Page.navigate", url=url)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if any(e.get("method") == "Page.loadEventFired" for e in self.events):
+                break
+            msg = json.loads(self.ws.recv())
+            if "method" in msg:
+                self.events.append(msg)
+        self.call("Runtime.evaluate", expression="1")   # drain what came with the load
+
+    def js(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        return r["result"].get("value")
+
+    def problems(self):
+        out = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert", "warning"):
+                out.append("console: " + " ".join(str(a.get("value")) for a in p.get("args", [])))
+            elif m == "Runtime.exceptionThrown":
+                out.append("exception: " + p["exceptionDetails"].get("text", ""))
+            elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
+                out.append("log: " + p["entry"].get("text", ""))
+            elif m == "Network.loadingFailed":
+                out.append("load failed: " + p.get("errorText", ""))
+        return out
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        subprocess.call(["rm", "-rf", self.udd])
+
+
+def coloured_pixels(png):
+    im = Image.open(io.BytesIO(png)).convert("RGB")
+    return sum(1 for (r, g, b) in im.getdata() if max(r, g, b) - min(r, g, b) > 60)
+
+
+# --- the store's numbers, formatted as the pages print them ---
+db = sqlite3.connect(store)
+db.row_factory = sqlite3.Row
+cells = {"%s/%d" % (r["run"], r["cell"]): r for r in db.execute("SELECT * FROM cells")}
+
+
+def est(x, lo, hi):
+    if x is None:
+        return "-"
+    if lo is None or hi is None:
+        return "%.4g" % x
+    return "%.4g [%.4g, %.4g]" % (x, lo, hi)
+
+
+def pct(x, lo, hi):
+    if x is None:
+        return "-"
+    if lo is None or hi is None:
+        return "%+.1f%%" % x
+    return "%+.1f%% [%+.1f, %+.1f]" % (x, lo, hi)
+
+
+def pval(p):
+    return "-" if p is None else "< 0.001" if p < 0.001 else "%.3f" % p
+
+
+pages = sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
+check(len(pages) >= 3, "site has pages (%d)" % len(pages))
+b = Browser()
+numbers = charts = links = 0
+try:
+    for path in pages:
+        rel = os.path.relpath(path, site)
+        b.load("file://" + path)
+        probs = b.problems()
+        check(not probs, "%s renders without console errors %s" % (rel, probs[:3] if probs else ""))
+        check(b.js("document.querySelector('h1') !== null && document.title.length > 0"),
+              "%s has a title and a heading" % rel)
+        # links
+        hrefs = b.js("[...document.querySelectorAll('a[href], link[href]')].map(a => a.href)")
+        bad = []
+        for h in hrefs:
+            u = urllib.parse.urlparse(h)
+            if u.scheme == "data":
+                continue
+            if u.scheme != "file":
+                bad.append(h + " (not a local file)")
+                continue
+            target = urllib.parse.unquote(u.path)
+            if not os.path.isfile(target):
+                bad.append(h)
+            elif u.fragment and ('id="%s"' % u.fragment) not in open(target, encoding="utf-8").read():
+                bad.append(h + " (no such id)")
+            links += 1
+        check(not bad, "%s: every link resolves %s" % (rel, bad[:3]))
+        # accessibility
+        check(b.js("[...document.querySelectorAll('table')].every(t => t.querySelector('th') && t.querySelector('caption'))"),
+              "%s: every table has headers and a caption" % rel)
+        svgs = b.js("""[...document.querySelectorAll('svg')].map(s => {
+            const ids = (s.getAttribute('aria-labelledby') || '').split(' ').filter(x => x);
+            const text = ids.map(i => (document.getElementById(i) || {}).textContent || '');
+            s.scrollIntoView(); const r = s.getBoundingClientRect();
+            return {role: s.getAttribute('role'), text: text, x: r.x + scrollX, y: r.y + scrollY,
+                    w: r.width, h: r.height}; })""")
+        for i, s in enumerate(svgs):
+            check(s["role"] == "img" and len(s["text"]) == 2 and all(t.strip() for t in s["text"]),
+                  "%s: chart %d has role=img, a title and a description" % (rel, i))
+            shot = b.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                          clip={"x": s["x"], "y": s["y"], "width": s["w"], "height": s["h"], "scale": 1})
+            n = coloured_pixels(base64.b64decode(shot["data"]))
+            check(n > 300, "%s: chart %d is drawn (%d coloured pixels)" % (rel, i, n))
+            charts += 1
+        # numbers: index (data-cell, data-col), switch pages (tr[data-cell])
+        for key, col, text in b.js("[...document.querySelectorAll('td[data-cell]')].map(t => [t.dataset.cell, t.dataset.col, t.innerText])") or []:
+            c = cells[key]
+            want = pct(c[col + "_pct"], c[col + "_lo"], c[col + "_hi"])
+            check(text.startswith(want) and ("p " + pval(c[col + "_p"])) in text,
+                  "%s: %s %s is %r (store: %s)" % (rel, key, col, text.split("\n")[0], want))
+            numbers += 1
+        for key, tds in b.js("[...document.querySelectorAll('tr[data-cell]')].map(r => [r.dataset.cell, [...r.cells].map(c => c.innerText)])") or []:
+            c = cells[key]
+            k = "lat_infl" if c["pattern"] == "pingpong" else "bw_drop"
+            want = [est(c["lat_median_us"], c["lat_lo_us"], c["lat_hi_us"]),
+                    est(c["bw_median_MBps"], c["bw_lo_MBps"], c["bw_hi_MBps"]),
+                    est(c["agg_median_MBps"], c["agg_lo_MBps"], c["agg_hi_MBps"])]
+            change = "baseline" if c[k + "_sig"] is None else pct(c[k + "_pct"], c[k + "_lo"], c[k + "_hi"])
+            ok = tds[4:7] == want and change in tds[7] and tds[8] == pval(c[k + "_p"])
+            check(ok, "%s: cell %s numbers equal the store's" % (rel, key) + ("" if ok else " %r vs %r %s" % (tds, want, change)))
+            numbers += 1
+        for ka, kb, tds in b.js("[...document.querySelectorAll('tr[data-a]')].map(r => [r.dataset.a, r.dataset.b, [...r.cells].map(c => c.innerText)])") or []:
+            ca, cb = cells[ka], cells[kb]
+            col = "lat_median_us" if ca["pattern"] == "pingpong" else "bw_median_MBps"
+            ok = tds[4].startswith("%.4g" % ca[col]) and tds[5].startswith("%.4g" % cb[col])
+            check(ok, "%s: compared cells %s and %s equal the store's medians" % (rel, ka, kb) + ("" if ok else " %r" % tds))
+            numbers += 1
+finally:
+    b.close()
+check(numbers > 0 and charts > 0 and links > 0,
+      "checked %d numbers, %d charts, %d links" % (numbers, charts, links))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,246 @@
+#!/bin/sh
+# The switch catalog (make catalog-test): swstress publish into SQLite and
+# into a real PostgreSQL server that this script starts (initdb into a
+# temporary folder, pg_ctl on a Unix socket only, stopped at the end), and
+# swstress site loaded page by page in headless Chromium
+# (tests/catalog/check_site.py). Runs with a known truth come from
+# tests/catalog/make_runs.py: switch Acme does not degrade, Bolt loses 30%.
+#
+# Debian packages (postgresql, chromium, python3-websocket, python3-pil)
+# are installed when running as root; otherwise the parts that need them
+# print "SKIP <reason>" and are counted as skipped. Prints
+# "catalog tests: N passed, N failed, N skipped"; exit 1 on a failure.
+cd "$(dirname "$0")/../.." || exit 2
+ROOT=$PWD
+SW=$ROOT/build/swstress
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+T=$(mktemp -d /tmp/swstress-catalog.XXXXXX) || exit 2
+chmod 755 "$T"
+PASS=0 FAIL=0 SKIP=0 PGBIN= PGUP=
+
+ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
+notok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; }
+skip() { SKIP=$((SKIP + 1)); echo "SKIP $1"; }
+check() { # check "what" command...: passes when the command succeeds
+	what=$1; shift
+	if "$@"; then ok "$what"; else notok "$what"; fi
+}
+
+cleanup() {
+	if [ -n "$PGUP" ]; then as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" -m fast -w stop > /dev/null 2>&1; fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+# Install missing Debian packages when root. 0 when all are there.
+need() {
+	missing=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2> /dev/null | grep -q "ok installed" || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] || return 1
+	echo "catalog tests: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	# shellcheck disable=SC2086
+	apt-get -o DPkg::Lock::Timeout=1200 install -y -q --no-install-recommends $missing > "$T/apt.log" 2>&1 ||
+		{ apt-get -o DPkg::Lock::Timeout=1200 update -q > /dev/null 2>&1 &&
+		  apt-get -o DPkg::Lock::Timeout=1200 install -y -q --no-install-recommends $missing > "$T/apt.log" 2>&1; }
+}
+
+# --- runs with a known truth, and broken ones ---
+R=$T/runs
+mk() { "$PY" tests/catalog/make_runs.py "$R" "$@" > /dev/null || { echo "make_runs.py failed" >&2; exit 2; }; }
+mk acme-20261130-090000 Acme "Fabric 9000" 0 3
+mk acme-20261201-100000 Acme "Fabric 9000" 0 1
+mk bolt-20261201-110000 'Bolt <Networks>' 'X&Y "32" <script>alert(1)</script>' 30 2
+mk boom-20261201-120000 Boom B1 10 4
+for i in 1 2 3 4 5 6 7 8; do mk conc-20261202-00000$i Conc C 5 $((10 + i)); done
+mk late-20261201-130000 Late L1 0 5
+mk nomodel-20261201-130000 Nomodel "" 0 5
+mk bad-20261201-130000 Bad B 0 5
+cp -r "$R/bolt-20261201-110000" "$R/other"
+"$PY" - "$R" << 'EOF'
+import json, sys
+r = sys.argv[1]
+j = json.load(open(r + "/late-20261201-130000/run.json"))
+j["complete"], j["failure"] = False, "watchdog: pair 2 stalled"
+json.dump(j, open(r + "/late-20261201-130000/run.json", "w"))
+with open(r + "/bad-20261201-130000/samples.csv", "a") as f:
+    f.write("0,0,2,1,pingpong,8,1000,0,0,0,1,node01,node02,x,y,z,1,1\n")
+s = open(r + "/other/samples.csv").read().splitlines(True)
+s[5] = s[5].replace(",0.0", ",0.1", 1)
+open(r + "/other/samples.csv", "w").write("".join(s))
+EOF
+CONC="$R/conc-20261202-000001 $R/conc-20261202-000002 $R/conc-20261202-000003 $R/conc-20261202-000004
+$R/conc-20261202-000005 $R/conc-20261202-000006 $R/conc-20261202-000007 $R/conc-20261202-000008"
+
+# count STORE SQL: one number from the store (sqlite3 or psql)
+count() {
+	case $1 in
+	postgresql://*) psql_q "$2" ;;
+	*) "$PY" -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2" ;;
+	esac
+}
+
+# refused WHAT STORE RESULT TEXT: publish fails with exit 1 and TEXT in its message
+refused() {
+	"$SW" publish "$3" --store "$2" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ $rc = 1 ] && grep -q "refused: .*$4" "$T/err"; then ok "$1"; else notok "$1 (exit $rc: $(cat "$T/err"))"; fi
+}
+
+# The tests every store must pass: STORE NAME TRIGGER_SQL
+store_tests() {
+	S=$1 N=$2
+	"$SW" publish "$R/acme-20261130-090000" "$R/acme-20261201-100000" "$R/bolt-20261201-110000" \
+		--store "$S" > "$T/out" 2> "$T/err"
+	check "$N: publish 3 runs (exit 0)" [ $? = 0 ]
+	check "$N: 3 runs, 36 cells, 6 files stored" \
+		[ "$(count "$S" "SELECT count(*) FROM runs")/$(count "$S" "SELECT count(*) FROM cells")/$(count "$S" "SELECT count(*) FROM run_files")" = 3/36/6 ]
+	check "$N: schema versions 1 and 2 recorded" [ "$(count "$S" "SELECT count(*) FROM schema_migrations WHERE version IN (1, 2)")" = 2 ]
+	"$SW" publish "$R/bolt-20261201-110000" --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: the same run again: exit 0, 'already in the store', stored once" \
+		[ $? = 0 -a "$(grep -c 'already in the store' "$T/out")" = 1 -a "$(count "$S" "SELECT count(*) FROM runs")" = 3 ]
+	refused "$N: a different run under a stored name is refused" "$S" "$R/other" "a different run named 'bolt-20261201-110000'"
+	refused "$N: an incomplete run is refused with its failure" "$S" "$R/late-20261201-130000" "did not finish (watchdog: pair 2 stalled)"
+	refused "$N: a run without a switch model is refused" "$S" "$R/nomodel-20261201-130000" "no switch model"
+	refused "$N: a corrupt samples.csv is refused, naming file and line" "$S" "$R/bad-20261201-130000" "samples.csv:"
+	refused "$N: a missing folder is refused" "$S" "$R/none" "No such file"
+	check "$N: nothing of the refused runs is stored" [ "$(count "$S" "SELECT count(*) FROM runs")" = 3 ]
+	# Nothing half-written: a failure in the middle of the transaction
+	# (a trigger on the 6th cell) leaves no trace of the run.
+	$3
+	"$SW" publish "$R/boom-20261201-120000" --store "$S" > "$T/out" 2> "$T/err"
+	rc=$?
+	grep -q "injected failure" "$T/err"
+	check "$N: a store failure mid-publish exits 1 with the store's message" [ $rc = 1 -a $? = 0 ]
+	check "$N: ... and leaves no row of that run (runs, run_files, cells)" [ "$(count "$S" "SELECT count(*) FROM runs WHERE name = 'boom-20261201-120000'")$(count "$S" "SELECT count(*) FROM run_files WHERE run = 'boom-20261201-120000'")$(count "$S" "SELECT count(*) FROM cells WHERE run = 'boom-20261201-120000'")" = 000 ]
+	# Four publishers at once, the same 8 runs each, in different orders.
+	# shellcheck disable=SC2086
+	for p in 1 2 3 4; do
+		set -- $CONC
+		case $p in 2) set -- $(printf '%s\n' "$@" | sort -r) ;; 3) set -- $(printf '%s\n' "$@" | sort -t- -k3) ;; esac
+		"$SW" publish "$@" --store "$S" > "$T/pub$p.out" 2> "$T/pub$p.err" &
+	done
+	wait
+	check "$N: 4 concurrent publishers all succeed" [ -z "$(grep -L '0 refused or failed' "$T"/pub?.err)" ]
+	check "$N: ... each of the 8 runs published exactly once, 24 times found already there" \
+		[ "$(cat "$T"/pub?.out | grep -c ': published')/$(cat "$T"/pub?.out | grep -c 'already in the store')" = 8/24 ]
+	check "$N: ... 8 runs with all 96 cells and 16 files in the store" \
+		[ "$(count "$S" "SELECT count(*) FROM runs WHERE name LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM cells WHERE run LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM run_files WHERE run LIKE 'conc-%'")" = 8/96/16 ]
+}
+
+# ---------------------------------------------------------------- SQLite
+LITE=$T/catalog.sqlite
+sql() { "$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' "$@"; }
+sqlite_boom() {
+	sql "$LITE" "CREATE TRIGGER boom BEFORE INSERT ON cells WHEN NEW.run = 'boom-20261201-120000' AND NEW.cell = 5 BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+}
+store_tests "$LITE" sqlite sqlite_boom
+"$SW" site "$T/none.sqlite" "$T/site0" > /dev/null 2> "$T/err"
+check "site: a missing SQLite store exits 1 and is not created" [ $? = 1 -a ! -e "$T/none.sqlite" ]
+cp "$LITE" "$T/new.sqlite" && sql "$T/new.sqlite" "INSERT INTO schema_migrations VALUES (99, 'later')"
+"$SW" publish "$R/acme-20261201-100000" --store "$T/new.sqlite" > /dev/null 2> "$T/err"
+rc=$?
+grep -q "schema version 99 is newer" "$T/err"
+check "a store of a newer schema is refused" [ $rc = 1 -a $? = 0 ]
+"$SW" publish > /dev/null 2>&1
+check "publish without a result: usage, exit 2" [ $? = 2 ]
+"$SW" site "$LITE" > /dev/null 2>&1
+check "site without OUTDIR: usage, exit 2" [ $? = 2 ]
+"$SW" site "$LITE" "$T/site" > /dev/null 2> "$T/err"
+check "site from SQLite (exit 0)" [ $? = 0 ]
+check "site: every text from the store is escaped (no <script> from a model name)" \
+	sh -c '! grep -rq --include="*.html" "<script>alert" "$1" && grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$1/index.html"' _ "$T/site"
+check "site: the run files are downloadable as published" cmp -s "$R/bolt-20261201-110000/samples.csv" "$T/site/runs/bolt-20261201-110000/samples.csv"
+check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compare/acme-fabric-9000--bolt-networks-x-y-32-script-alert-1-script-n8.html" ]
+# The known truth: Bolt loses 30% at 8 nodes, Acme nothing; the
+# comparison says Bolt is worse, significantly.
+"$PY" - "$LITE" "$T/site" << 'EOF' > "$T/truth" 2>&1
+import glob, re, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+def drop(run):
+    return db.execute("SELECT bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_sig FROM cells WHERE run = ? AND pattern = 'stream' AND nodes = 8 AND size_bytes = 65536", (run,)).fetchone()
+b, a = drop("bolt-20261201-110000"), drop("acme-20261201-100000")
+assert b[1] <= 30 <= b[2] and b[3] == 1, b
+assert a[1] <= 0 <= a[2] and a[3] == 0, a
+page = open(glob.glob(sys.argv[2] + "/compare/acme-*--bolt-*.html")[0]).read()
+row = re.search(r"<tr data-a=\"[^\"]+\" data-b=\"[^\"]+\"><td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">1000</td><td class=\"num\">8</td>(.*?)</tr>", page).group(1)
+worse = float(re.search(r"([+-][0-9.]+)% \[", row).group(1))
+assert 27 < worse < 33 and 'class="sig">yes' in row, row   # %worse of bandwidth: (A - B) / A, truth 30%
+print("drop bolt %.1f [%.1f, %.1f], acme %.1f [%.1f, %.1f], bolt worse by %.1f%%" % (b[0], b[1], b[2], a[0], a[1], a[2], worse))
+EOF
+check "known truth: Bolt's drop CI holds 30%, Acme's holds 0, the comparison finds Bolt worse ($(tail -1 "$T/truth"))" [ $? = 0 ]
+
+# ---------------------------------------------------------------- PostgreSQL
+if need postgresql; then
+	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
+fi
+if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+	skip "PostgreSQL tests: postgresql is not installed (run as root to install it)"
+else
+	mkdir -p "$T/pg/sock"
+	if [ "$(id -u)" = 0 ]; then
+		chown -R postgres "$T/pg"
+		as_pg() { runuser -u postgres -- "$@"; }
+	else
+		as_pg() { "$@"; }
+	fi
+	PGPORT=5433
+	if as_pg "$PGBIN/initdb" -D "$T/pg/data" -A trust -U swstress --locale=C -E UTF8 --no-sync > "$T/pg/initdb.log" 2>&1 &&
+	   as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" -l "$T/pg/log" -w -t 60 \
+		-o "-k $T/pg/sock -c listen_addresses= -p $PGPORT -c fsync=off" start > /dev/null 2>&1; then
+		PGUP=1
+		psql_q() { "$PGBIN/psql" -X -q -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d catalog -c "$1"; }
+		"$PGBIN/createdb" -h "$T/pg/sock" -p $PGPORT -U swstress catalog
+		PG="postgresql:///catalog?host=$T/pg/sock&port=$PGPORT&user=swstress"
+		pg_boom() {
+			psql_q "CREATE FUNCTION boom() RETURNS trigger AS \$\$ BEGIN IF NEW.run = 'boom-20261201-120000' AND NEW.cell = 5 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER boom BEFORE INSERT ON cells FOR EACH ROW EXECUTE FUNCTION boom()" > /dev/null
+		}
+		store_tests "$PG" postgresql pg_boom
+		# Round trip: the same runs give the same rows in both stores.
+		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
+		psql_q "SELECT run || '/' || file || '/' || md5(content) FROM run_files ORDER BY run, file" > "$T/pg.files"
+		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" << 'EOF'
+import hashlib, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
+pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
+assert len(pg) == len(lite) == 36, (len(pg), len(lite))
+for a, b in zip(lite, pg):
+    assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
+    for x, y in zip(a[2:], b[2:]):
+        assert (x is None and y == "") or x == float(y), (a, b)
+files = ["%s/%s/%s" % (r, f, hashlib.md5(c.encode()).hexdigest()) for r, f, c in db.execute("SELECT run, file, content FROM run_files ORDER BY run, file")]
+assert files == [l.strip() for l in open(sys.argv[3]) if l.strip()], "run_files differ"
+EOF
+		check "postgresql: round trip: cells and files equal the SQLite store's, number for number" [ $? = 0 ]
+		"$SW" site "$PG" "$T/site-pg" > /dev/null 2> "$T/err"
+		check "postgresql: site from the shared store (exit 0)" [ $? = 0 ]
+		check "postgresql: its index equals the SQLite store's" sh -c 'grep -v "<footer>" "$1" > "$3.a"; grep -v "<footer>" "$2" > "$3.b"; cmp -s "$3.a" "$3.b"' _ "$T/site/index.html" "$T/site-pg/index.html" "$T/idx"
+		"$SW" publish "$R/acme-20261201-100000" --store "postgresql:///nosuchdb?host=$T/pg/sock&port=$PGPORT&user=swstress" > /dev/null 2> "$T/err"
+		rc=$?
+		grep -q 'database "nosuchdb" does not exist' "$T/err"
+		check "postgresql: an unreachable database exits 1 with libpq's reason" [ $rc = 1 -a $? = 0 ]
+	else
+		notok "postgresql: initdb or pg_ctl start failed: $(tail -3 "$T/pg/initdb.log" "$T/pg/log" 2> /dev/null)"
+	fi
+fi
+
+# ---------------------------------------------------------------- Chromium
+if ! need chromium python3-websocket python3-pil; then
+	skip "site in headless Chromium: chromium, python3-websocket or python3-pil missing (run as root to install)"
+elif ! "$PY" -c 'import websocket, PIL' 2> /dev/null; then
+	skip "site in headless Chromium: $PY cannot import websocket and PIL"
+else
+	"$PY" tests/catalog/check_site.py "$T/site" "$LITE" > "$T/chromium.log" 2>&1
+	rc=$?
+	grep '^not ok' "$T/chromium.log"
+	check "site in headless Chromium: $(grep -c '^ok' "$T/chromium.log") checks; $(tail -1 "$T/chromium.log" | sed 's/^[a-z ]*- //')" [ $rc = 0 ]
+fi
+
+echo "catalog tests: $PASS passed, $FAIL failed, $SKIP skipped"
+[ $FAIL = 0 ]
