@@ -11,5 +11,6 @@ int judge_main(int argc, char **argv);     /* health.c  */
 int history_main(int argc, char **argv);   /* history.c */
 int publish_main(int argc, char **argv);   /* store.c   */
 int site_main(int argc, char **argv);      /* site.c    */
+int baseline_main(int argc, char **argv);  /* baseline.c */
 
 #endif

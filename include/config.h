@@ -92,6 +92,9 @@ struct sw_config {
 	double warn_drop, crit_drop;            /* % bandwidth drop */
 	double warn_inflation, crit_inflation;  /* % latency inflation */
 	double deadline;                        /* s, whole check */
+	double nightly_sigma;                   /* night-to-night SDs a change must exceed */
+	int baseline_window;                    /* OK nights a named baseline keeps, 0: none */
+	double ewma_lambda, ewma_limit;         /* control chart weight and limit (L) */
 
 	/* [switch] and [host]: what was measured, for the catalog (free text,
 	 * "" when not given; recorded in run.json, shown by report) */

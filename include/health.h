@@ -89,6 +89,9 @@
 #include "run.h"
 #include "sw.h"
 
+/* Baseline runs a cell needs before its night-to-night spread counts. */
+#define HEALTH_MIN_NIGHTS 3
+
 enum health_metric {
 	HEALTH_LATENCY = 0,     /* per-hop latency, s; worse = higher  */
 	HEALTH_BANDWIDTH = 1,   /* per-pair bandwidth, B/s; worse = lower */
@@ -117,6 +120,21 @@ struct health_cell {
 	double degradation;             /* %, inflation or drop: > 0 is worse */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
+	/* Against a baseline set (see "Night to night" above). */
+	int base_runs;                  /* baseline runs that have this cell */
+	bool nightly;                   /* judged on night-to-night spread */
+	double typical;                 /* typical median of the metric across
+	                                 * them (geometric mean), s or B/s */
+	double spread_pct;              /* their night-to-night SD, % (NaN:
+	                                 * fewer than HEALTH_MIN_NIGHTS runs) */
+	double sigma;                   /* tonight's degradation in night-to-
+	                                 * night SDs, > 0 worse; NaN unknown */
+	double p_night;                 /* one-sided t p of sigma */
+	double night_sd;                /* SD of ln(median) of a healthy night */
+	/* The drift control chart over the nights judged against the set. */
+	int chart_nights;               /* nights on the chart, tonight included */
+	double ewma, ewma_limit;        /* tonight's EWMA and limit (SDs) */
+	bool drift;                     /* the chart raised WARNING */
 };
 
 struct health_suspect {
@@ -128,7 +146,10 @@ struct health_suspect {
 struct health_verdict {
 	int status;                     /* enum sw_nagios */
 	char summary[1024];             /* status line text after "SWSTRESS X - " */
-	char run[128], baseline[128];   /* run names */
+	char run[128], baseline[128];   /* run name; baseline run or set name */
+	bool baseline_set;              /* baseline is a named set */
+	int base_runs;                  /* runs in the baseline (set members read) */
+	double nightly_sigma;
 	char run_path[SW_PATH_MAX], baseline_path[SW_PATH_MAX];
 	char started[32];               /* judged run start, "" if unknown */
 	double warn_drop, crit_drop, warn_inflation, crit_inflation;
@@ -138,6 +159,7 @@ struct health_verdict {
 	struct health_cell *cell;       /* judged cells in run order, then
 	                                 * baseline-only cells */
 	int ncompared, nmissing, nwarning, ncritical, nfailed;
+	int nspread_unknown;            /* compared cells without the nightly spread */
 	int nsuspects;
 	struct health_suspect *suspect;
 	char notes[4][256];             /* hosts mismatch, incomplete run, ... */
@@ -175,6 +197,22 @@ int health_parse_args(int argc, char **argv, int first, struct health_opts *o,
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
 				    const struct sw_run *base, const struct sw_analysis *ba);
 
+/* The same against the k runs of a baseline set base[0..k) (oldest
+ * first; ba[j] may be NULL) called set (NULL: name it after the newest
+ * run). */
+struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_analysis *a,
+					const struct sw_run *const *base, const struct sw_analysis *const *ba,
+					int k, const char *set);
+
+/* Add the drift control chart to v: for every compared cell, the nights
+ * of history database db judged against baseline v->baseline after
+ * `after` (ISO time, the newest baseline run marked by hand) and tonight
+ * last. Needs the night-to-night spread (v's cells nightly). A chart that
+ * raises its limit makes the cell (and v) at least WARNING and rewrites
+ * the summary. 0, or -1 with err (then v is unchanged). */
+int health_add_chart(struct health_verdict *v, const struct sw_run *r, const char *db, const char *after,
+		     char *err, size_t errlen);
+
 /* A verdict of UNKNOWN that says why, with the judged run's cells (not
  * compared) and suspects when r (and a) are not NULL. NULL on ENOMEM. */
 struct health_verdict *health_verdict_unknown(const struct sw_run *r, const struct sw_analysis *a,
@@ -206,6 +244,11 @@ int health_write_prom(const char *path, const struct sw_run *r, const struct hea
  * is a warning on stderr and does not change the status. Returns the
  * Nagios status. */
 int health_judge_dir(const char *result_dir, const struct health_opts *o);
+
+/* The history database judge uses for result_dir: history when not NULL,
+ * else history.sqlite in the folder that holds result_dir (a results
+ * folder or its run.json). */
+void health_judge_history(const char *history, const char *result_dir, char *db, size_t len);
 
 /* The history database a check uses: o->history, or OUTPUT/history.sqlite. */
 void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len);

@@ -26,7 +26,15 @@
  *   check_cells(check_id, cell, pattern, size_bytes, nodes, hops, metric,
  *        compared, change_pct, lo, hi, p, status, base_lat_median_s,
  *        base_lat_lo_s, base_lat_hi_s, base_bw_median_Bps, base_bw_lo_Bps,
- *        base_bw_hi_Bps, reason)
+ *        base_bw_hi_Bps, reason, base_runs, typical, spread_pct, sigma,
+ *        ewma, ewma_limit, drift)
+ *        (schema 2: baseline runs behind the cell, their typical value of
+ *        the metric in SI units, the night-to-night spread in %, tonight's
+ *        change in night-to-night standard deviations, the control chart's
+ *        EWMA and limit in the same unit, drift 1 when it raised WARNING)
+ *   baseline_runs(baseline, run, folder, started, added, rolling)
+ *        (schema 2: the runs of each named baseline set, with the folders
+ *        they are read from; rolling 1 = added by check as an OK night)
  *
  * `swstress history --format csv` prints one row per run and cell, oldest
  * first, for plot/trend.gp (columns documented in history_write_csv).
@@ -39,7 +47,7 @@
 #include "analysis.h"
 #include "run.h"
 
-#define HISTORY_SCHEMA_VERSION 1
+#define HISTORY_SCHEMA_VERSION 2
 
 struct health_verdict;
 
@@ -58,6 +66,53 @@ int history_record_run(const char *db, const struct sw_run *r, const struct sw_a
  * baseline's CIs). 0 or -1 with "DB: reason" in err. */
 int history_record_check(const char *db, const struct sw_run *r, const struct sw_analysis *a,
 			 const struct health_verdict *v, char *err, size_t errlen);
+
+/* One run of a named baseline set. */
+struct history_member {
+	char set[64];
+	char run[128];
+	char folder[SW_PATH_MAX];       /* absolute path of the results folder */
+	char started[32], added[32];    /* ISO 8601 UTC */
+	bool rolling;                   /* added by check (baseline_window) */
+};
+
+/* Put members m[0..n) into baseline set `set` in one transaction, creating
+ * db if needed: with replace, the set holds exactly these afterwards
+ * (`baseline set`); without, they join it (a run already in it is
+ * updated). 0 or -1 with "DB: reason" in err. */
+int history_baseline_put(const char *db, const char *set, const struct history_member *m, size_t n,
+			 bool replace, char *err, size_t errlen);
+
+/* Remove run `run` (NULL: every run) from set; how many went into
+ * *removed. 0 or -1 with err. */
+int history_baseline_remove(const char *db, const char *set, const char *run, int *removed,
+			    char *err, size_t errlen);
+
+/* Keep only the `keep` newest rolling members of set (runs marked by hand
+ * stay). 0 or -1 with err. */
+int history_baseline_trim(const char *db, const char *set, int keep, char *err, size_t errlen);
+
+/* The members of set (NULL: of every set, by set name), oldest run first,
+ * into *out (malloc'ed, caller frees). A missing database is an error. 0
+ * or -1 with err. */
+int history_baseline_members(const char *db, const char *set, struct history_member **out, size_t *n,
+			     char *err, size_t errlen);
+
+/* One night of a cell for the control chart: the judged run's median of
+ * the metric (s for latency, B/s for bandwidth). */
+struct history_point {
+	char run[128], started[32];
+	double value;
+};
+
+/* The cell (pattern, size, nodes, hops; hops < 0: any) of every run that a
+ * check judged against baseline `baseline`, started after `after`, other
+ * than run `except`, oldest first: per-hop latency median when latency,
+ * else per-pair bandwidth median. A missing database gives none. 0 or -1
+ * with err. */
+int history_cell_series(const char *db, const char *baseline, const char *after, const char *except,
+			const char *pattern, unsigned long long size, int nodes, long hops, bool latency,
+			struct history_point **out, size_t *n, char *err, size_t errlen);
 
 /* One run as listed, with the latest check of it. */
 struct history_run {

@@ -79,4 +79,40 @@ int stats_linear_fit(const double *x, const double *y, size_t n,
 /* Median of x (copies). NaN if n == 0. */
 double stats_median(const double *x, size_t n);
 
+/*
+ * One night against k healthy nights (the baseline set), on the log scale
+ * where a slowdown is a ratio. Inputs: the per-repetition values of each
+ * baseline run y[j][0..ny[j]) and of tonight x[0..nx), all > 0.
+ *   L_j = ln median(y_j), L0 = ln median(x)
+ *   w_j, w0 = within-run variance of each L: the order-statistics CI of
+ *            the median of (stats_median_ci_ranks) read as a normal
+ *            interval of its coverage, ((ln hi - ln lo) / 2z)^2
+ *   mu = mean L_j, typical = exp(mu), spread = SD of L_j (k - 1)
+ *   night = max(spread, sqrt(mean w_j), floor_sd): the night-to-night SD,
+ *           never below the baseline runs' own noise nor floor_sd
+ *   sd = sqrt(night^2 (1 + 1/k) + max(0, w0 - mean w_j)): how far a
+ *        healthy night falls from mu (prediction of a new night, plus
+ *        tonight's noise beyond the baseline runs')
+ *   d = L0 - mu; score = d / sd; p_up = P(T > score), T ~ t(k - 1)
+ *   lo, hi = d -+ t_{(1+confidence)/2, k-1} sd
+ * Needs k >= 2 and at least 2 values in every array. 0 or -1.
+ */
+struct stats_nightly {
+	size_t k;
+	double typical, spread, night, sd;
+	double d, lo, hi, score, p_up;
+};
+int stats_nightly(const double *const *y, const size_t *ny, size_t k, const double *x, size_t nx,
+		  double floor_sd, double confidence, struct stats_nightly *out);
+
+/*
+ * EWMA control chart (NIST/SEMATECH e-Handbook 6.3.2.4) of standardized
+ * values z[0..n) (target 0, SD 1): e_t = lambda z_t + (1 - lambda) e_{t-1},
+ * e_0 = 0, and its control limit L sqrt(lambda / (2 - lambda)
+ * (1 - (1 - lambda)^(2t))) at each t into e[] and limit[]. Each z is
+ * first clipped to [-clip, clip] (clip <= 0: not clipped) so that one
+ * night's fault does not hold the chart up for weeks. 0 or -1 (bad lambda).
+ */
+int stats_ewma(const double *z, size_t n, double lambda, double L, double clip, double *e, double *limit);
+
 #endif

@@ -1033,6 +1033,14 @@ static const struct cfg_opt opts[] = {
 	  "latency inflation (%) that makes check critical" },
 	{ "deadline", "health", &T_DURATION, OFF(deadline), 0, "300s", 0, 7 * 86400, OPEN_MIN,
 	  "longest the whole check may run (s, min)" },
+	{ "nightly_sigma", "health", &T_DOUBLE, OFF(nightly_sigma), 0, "3", 0, 100, OPEN_MIN,
+	  "how unusual a change must be to warn: night-to-night SDs of the baseline set (>= 3 runs)" },
+	{ "baseline_window", "health", &T_INT, OFF(baseline_window), 0, "0", 0, 1000, 0,
+	  "check adds each OK night to the named baseline, keeping the newest N (0: never)" },
+	{ "ewma_lambda", "health", &T_DOUBLE, OFF(ewma_lambda), 0, "0.2", 0, 1, OPEN_MIN,
+	  "weight of the newest night in the drift control chart (EWMA)" },
+	{ "ewma_limit", "health", &T_DOUBLE, OFF(ewma_limit), 0, "3", 0, 100, OPEN_MIN,
+	  "control limit of the drift chart, in SDs of the EWMA (warns on slow drift)" },
 	/* [switch] and [host]: recorded for the catalog (swstress publish) */
 #define TEXT(f) &T_TEXT, OFF(f), 0, "", 0, sizeof(((struct sw_config *)0)->f), 0
 	{ "vendor", "switch", TEXT(vendor), "maker of the switch under test" },

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "baseline.h"
 #include "commands.h"
 #include "config.h"
 #include "health.h"
@@ -161,6 +162,8 @@ static void cell_blank(struct health_cell *hc)
 	hc->lat.median = hc->lat.lo = hc->lat.hi = NAN;
 	hc->bw = hc->base_lat = hc->base_bw = hc->lat;
 	hc->change = hc->lo = hc->hi = hc->p = hc->degradation = NAN;
+	hc->typical = hc->spread_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
+	hc->ewma = hc->ewma_limit = NAN;
 	hc->status = SW_NAGIOS_OK;
 }
 
@@ -216,7 +219,9 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 }
 
 /* Cell hc of r against its baseline cell, on per-repetition values x (now)
- * and y (baseline) of hc's metric: estimate, CI and p agree. */
+ * and y (baseline runs, pooled) of hc's metric: estimate, CI and p agree.
+ * The night-to-night spread is unknown here, so the whole CI must clear a
+ * threshold, not just the estimate. */
 static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
 			 const double *y, size_t ny)
 {
@@ -245,9 +250,11 @@ static void compare_cell(struct health_cell *hc, const struct sw_run *r, const d
 	crit = hc->metric == HEALTH_LATENCY ? cfg->crit_inflation : cfg->crit_drop;
 	hc->status = SW_NAGIOS_OK;
 	if (hc->p < cfg->alpha && isfinite(hc->lo) && isfinite(hc->hi) && (hc->lo > 0 || hc->hi < 0)) {
-		if (hc->degradation >= crit)
+		double near = hc->metric == HEALTH_LATENCY ? hc->lo : -hc->hi;   /* least degradation */
+
+		if (near >= crit)
 			hc->status = SW_NAGIOS_CRITICAL;
-		else if (hc->degradation >= warn)
+		else if (near >= warn)
 			hc->status = SW_NAGIOS_WARNING;
 	}
 }
@@ -272,6 +279,7 @@ static struct health_verdict *verdict_new(const struct sw_run *r, size_t ncells)
 		v->warn_inflation = r->cfg.warn_inflation;
 		v->crit_inflation = r->cfg.crit_inflation;
 		v->alpha = r->cfg.alpha;
+		v->nightly_sigma = r->cfg.nightly_sigma;
 		v->confidence = r->cfg.confidence;
 		v->nhops = r->cfg.nhops;
 	}
@@ -291,7 +299,10 @@ static void add_note(struct health_verdict *v, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int fill_suspects(struct health_verdict *v, const struct sw_analysis *a, const struct sw_analysis *ba)
+/* Suspects of a; one flagged in at least half of the k baseline runs'
+ * analyses ba[] (NULL ones count as not flagged) is in_baseline. */
+static int fill_suspects(struct health_verdict *v, const struct sw_analysis *a,
+			 const struct sw_analysis *const *ba, int k)
 {
 	if (!a || a->nsuspects <= 0)
 		return 0;
@@ -304,8 +315,15 @@ static int fill_suspects(struct health_verdict *v, const struct sw_analysis *a, 
 		snprintf(s->host, sizeof(s->host), "%s", a->suspect[i].host);
 		s->flagged = a->suspect[i].flagged;
 		s->cells = a->suspect[i].cells;
-		for (int j = 0; ba && j < ba->nsuspects; j++)
-			s->in_baseline |= !strcmp(ba->suspect[j].host, s->host);
+		int runs = 0;
+
+		for (int b = 0; b < k; b++)
+			for (int j = 0; ba[b] && j < ba[b]->nsuspects; j++)
+				if (!strcmp(ba[b]->suspect[j].host, s->host)) {
+					runs++;
+					break;
+				}
+		s->in_baseline = k > 0 && 2 * runs >= k;
 	}
 	return 0;
 }
@@ -327,13 +345,20 @@ static const char *metric_name(int m)
 	return m == HEALTH_LATENCY ? "latency" : "bandwidth";
 }
 
-/* "bandwidth -31.2% [-34.0,-28.1]" */
+/* "bandwidth -31.2% [-34.0,-28.1]", then against a baseline set
+ * ", 9.3 sd of nightly spread 1.2%" and the chart's ", drifting: EWMA
+ * 1.42 sd > limit 0.93 over 6 nights". */
 static void change_text(const struct health_cell *hc, char *buf, size_t len)
 {
 	if (isfinite(hc->lo) && isfinite(hc->hi))
 		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", metric_name(hc->metric), hc->change, hc->lo, hc->hi);
 	else
 		snprintf(buf, len, "%s %+.1f%%", metric_name(hc->metric), hc->change);
+	if (hc->nightly)
+		sw_appendf(buf, len, ", %.1f sd of nightly spread %.1f%%", hc->sigma, hc->spread_pct);
+	if (hc->drift)
+		sw_appendf(buf, len, ", drifting: EWMA %.2f sd > limit %.2f over %d nights", hc->ewma,
+			   hc->ewma_limit, hc->chart_nights);
 }
 
 /* Order key: failed cells, then by status severity, then by how far
@@ -472,69 +497,199 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
 		}
 	}
+	if (v->nspread_unknown && v->status != SW_NAGIOS_UNKNOWN)
+		sw_appendf(buf, sizeof(buf), "; night-to-night spread unknown (%d baseline run%s)", v->base_runs,
+			   v->base_runs == 1 ? "" : "s");
 	snprintf(v->summary, sizeof(v->summary), "%s", buf);
+}
+
+/* Append x[0..n) to the malloc'ed *dst that holds ndst values. 0 or -1
+ * (ENOMEM). */
+static int append_values(double **dst, size_t ndst, const double *x, size_t n)
+{
+	double *p = realloc(*dst, (ndst + n + 1) * sizeof(double));
+
+	if (!p)
+		return -1;
+	if (n)
+		memcpy(p + ndst, x, n * sizeof(double));
+	*dst = p;
+	return 0;
+}
+
+/* The per-cell working set of health_judge_set: tonight's values and each
+ * baseline run's. */
+struct cell_work {
+	double *lat, *bw, *rx;          /* tonight: samples, repetition values */
+	size_t n, nrx;
+	double *blat, *bbw, *ry;        /* every baseline run's, pooled */
+	size_t bn, nry;
+	double **yj;                    /* per baseline run: repetition values */
+	size_t *nyj;
+	int nruns;                      /* runs in yj (>= 2 values each) */
+};
+
+static void cell_work_free(struct cell_work *w, int k)
+{
+	free(w->lat);
+	free(w->bw);
+	free(w->rx);
+	free(w->blat);
+	free(w->bbw);
+	free(w->ry);
+	for (int j = 0; j < k; j++)
+		free(w->yj[j]);
+	memset(w->yj, 0, (size_t)k * sizeof(*w->yj));
+	w->lat = w->bw = w->rx = w->blat = w->bbw = w->ry = NULL;
+	w->n = w->nrx = w->bn = w->nry = 0;
+	w->nruns = 0;
+}
+
+/* Gather baseline run j's values of its cell bc into w. 0 or -1 (ENOMEM). */
+static int gather_base(struct cell_work *w, const struct sw_run *b, int bc, int metric)
+{
+	double *lat = NULL, *bw = NULL, *ry = NULL;
+	size_t n = 0, nry = 0;
+	int rc = -1;
+
+	if (cell_values(b, bc, &lat, &bw, &n))
+		return -1;
+	if (append_values(&w->blat, w->bn, lat, n) || append_values(&w->bbw, w->bn, bw, n))
+		goto out;
+	w->bn += n;
+	if (analysis_rep_values(b, bc, metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+				&ry, &nry) == 0) {
+		if (append_values(&w->ry, w->nry, ry, nry))
+			goto out;
+		w->nry += nry;
+		if (nry >= 2) {
+			w->yj[w->nruns] = ry;
+			w->nyj[w->nruns++] = nry;
+			ry = NULL;
+		}
+	}
+	rc = 0;
+out:
+	free(lat);
+	free(bw);
+	free(ry);
+	return rc;
+}
+
+/* Cell hc against k >= HEALTH_MIN_NIGHTS baseline runs' repetition values
+ * y[j]: the night-to-night rule (health.h). */
+static void compare_nightly(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
+			    double *const *y, const size_t *ny, int k)
+{
+	const struct sw_config *cfg = &r->cfg;
+	struct stats_nightly s;
+	bool lat = hc->metric == HEALTH_LATENCY;
+	double warn = lat ? cfg->warn_inflation : cfg->warn_drop;
+	double crit = lat ? cfg->crit_inflation : cfg->crit_drop;
+
+	if (stats_nightly((const double *const *)y, ny, (size_t)k, x, nx, log1p(cfg->min_effect / 100.0),
+			  cfg->confidence, &s)) {
+		snprintf(hc->why, sizeof(hc->why), "a median is not positive");
+		return;
+	}
+	hc->compared = hc->nightly = true;
+	hc->typical = s.typical;
+	hc->change = expm1(s.d) * 100.0;
+	hc->lo = expm1(s.lo) * 100.0;
+	hc->hi = expm1(s.hi) * 100.0;
+	hc->spread_pct = expm1(s.spread) * 100.0;
+	hc->sigma = lat ? s.score : -s.score;
+	hc->night_sd = s.night * sqrt(1.0 + 1.0 / k);
+	hc->p_night = lat ? s.p_up : 1.0 - s.p_up;
+	hc->p = hc->p_night;
+	hc->degradation = lat ? hc->change : -hc->change;
+	hc->status = SW_NAGIOS_OK;
+	if (hc->sigma >= cfg->nightly_sigma) {
+		if (hc->degradation >= crit)
+			hc->status = SW_NAGIOS_CRITICAL;
+		else if (hc->degradation >= warn)
+			hc->status = SW_NAGIOS_WARNING;
+	}
 }
 
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
 				    const struct sw_run *base, const struct sw_analysis *ba)
 {
-	int nc = r->plan->ncells, nb = base->plan->ncells;
-	struct health_verdict *v = verdict_new(r, (size_t)nc + (size_t)nb);
-	bool *used = calloc((size_t)(nb ? nb : 1), sizeof(bool));
+	return health_judge_set(r, a, &base, &ba, 1, NULL);
+}
+
+struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_analysis *a,
+					const struct sw_run *const *base, const struct sw_analysis *const *ba,
+					int k, const char *set)
+{
+	int nc = r->plan->ncells, nb = 0;
+	struct health_verdict *v = NULL;
+	bool **used = calloc((size_t)k, sizeof(*used));
+	struct cell_work w = { 0 };
 	int *order = NULL;
 
-	if (!v || !used)
+	for (int j = 0; j < k; j++)
+		nb += base[j]->plan->ncells;
+	v = verdict_new(r, (size_t)nc + (size_t)nb);
+	w.yj = calloc((size_t)k, sizeof(*w.yj));
+	w.nyj = calloc((size_t)k, sizeof(*w.nyj));
+	if (!v || !used || !w.yj || !w.nyj)
 		goto out_fail;
-	snprintf(v->baseline, sizeof(v->baseline), "%s", base->name);
+	for (int j = 0; j < k; j++)
+		if (!(used[j] = calloc((size_t)base[j]->plan->ncells + 1, sizeof(bool))))
+			goto out_fail;
+	snprintf(v->baseline, sizeof(v->baseline), "%s", set ? set : base[k - 1]->name);
+	v->baseline_set = set != NULL;
+	v->base_runs = k;
 	stats_init();
 	for (int c = 0; c < nc; c++) {
 		struct health_cell *hc = &v->cell[v->ncells++];
-		double *lat = NULL, *bw = NULL, *blat = NULL, *bbw = NULL, *rx = NULL, *ry = NULL;
-		size_t n = 0, bn = 0, nrx = 0, nry = 0;
-		int bc;
+		int bc, matched = 0;
 
 		cell_blank(hc);
 		hc->cell = c;
 		cell_key(hc, r, c);
-		if (cell_values(r, c, &lat, &bw, &n))
+		if (cell_values(r, c, &w.lat, &w.bw, &w.n))
 			goto out_fail;
-		est_of(lat, n, r->cfg.confidence, &hc->lat);
-		est_of(bw, n, r->cfg.confidence, &hc->bw);
-		bc = match_cell(r, c, base, used);
-		if (bc >= 0) {
-			used[bc] = true;
-			hc->base_cell = bc;
-			if (cell_values(base, bc, &blat, &bbw, &bn)) {
-				free(lat);
-				free(bw);
+		est_of(w.lat, w.n, r->cfg.confidence, &hc->lat);
+		est_of(w.bw, w.n, r->cfg.confidence, &hc->bw);
+		for (int j = 0; j < k; j++) {
+			bc = match_cell(r, c, base[j], used[j]);
+			if (bc < 0)
+				continue;
+			used[j][bc] = true;
+			if (!matched++)
+				hc->base_cell = bc;
+			if (gather_base(&w, base[j], bc, hc->metric))
 				goto out_fail;
-			}
-			est_of(blat, bn, r->cfg.confidence, &hc->base_lat);
-			est_of(bbw, bn, r->cfg.confidence, &hc->base_bw);
 		}
+		hc->base_runs = matched;
+		est_of(w.blat, w.bn, r->cfg.confidence, &hc->base_lat);
+		est_of(w.bbw, w.bn, r->cfg.confidence, &hc->base_bw);
 		if (r->cell[c].stop == SW_STOP_FAILED) {
 			snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
 			hc->status = SW_NAGIOS_CRITICAL;
 			v->nfailed++;
-		} else if (bc < 0) {
-			missing_reason(r, c, base, hc->why, sizeof(hc->why));
+		} else if (!matched) {
+			missing_reason(r, c, base[k - 1], hc->why, sizeof(hc->why));
 			v->nmissing++;
-		} else if (n < 2 || bn < 2 ||
+		} else if (w.n < 2 || w.bn < 2 ||
 			   analysis_rep_values(r, c, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY
-						  : SW_METRIC_BANDWIDTH, &rx, &nrx) ||
-			   analysis_rep_values(base, bc, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY
-						  : SW_METRIC_BANDWIDTH, &ry, &nry) ||
-			   nrx < 2 || nry < 2) {
-			if (n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
+						  : SW_METRIC_BANDWIDTH, &w.rx, &w.nrx) ||
+			   w.nrx < 2 || w.nry < 2) {
+			if (w.n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
 				snprintf(hc->why, sizeof(hc->why), "not run");
-			else if (n < 2 || bn < 2)
-				snprintf(hc->why, sizeof(hc->why), "too few samples (%zu now, %zu in baseline)", n, bn);
+			else if (w.n < 2 || w.bn < 2)
+				snprintf(hc->why, sizeof(hc->why), "too few samples (%zu now, %zu in baseline)", w.n, w.bn);
 			else
 				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)",
-					 nrx, nry);
+					 w.nrx, w.nry);
 			v->nmissing++;
 		} else {
-			compare_cell(hc, r, rx, nrx, ry, nry);
+			if (w.nruns >= HEALTH_MIN_NIGHTS)
+				compare_nightly(hc, r, w.rx, w.nrx, w.yj, w.nyj, w.nruns);
+			else
+				compare_cell(hc, r, w.rx, w.nrx, w.ry, w.nry);
 			if (hc->compared) {
 				v->ncompared++;
 				v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
@@ -544,31 +699,42 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 			}
 		}
 		v->status = worse(v->status, hc->status);
-		free(lat);
-		free(bw);
-		free(blat);
-		free(bbw);
-		free(rx);
-		free(ry);
+		cell_work_free(&w, k);
 	}
-	for (int bc = 0; bc < nb; bc++) {
-		struct health_cell *hc;
+	/* Cells of the baseline that this run lacks, each shape once. */
+	for (int j = k - 1; j >= 0; j--)
+		for (int b = 0; b < base[j]->plan->ncells; b++) {
+			struct health_cell *hc, key;
+			bool seen = false;
 
-		if (used[bc])
-			continue;
-		hc = &v->cell[v->ncells++];
-		cell_blank(hc);
-		hc->base_cell = bc;
-		cell_key(hc, base, bc);
-		snprintf(hc->why, sizeof(hc->why), "in baseline, not in this run");
-		v->nmissing++;
-	}
+			if (used[j][b])
+				continue;
+			cell_key(&key, base[j], b);
+			for (int i = 0; i < v->ncells && !seen; i++)
+				seen = v->cell[i].pattern == key.pattern && v->cell[i].size == key.size &&
+				       v->cell[i].pairs == key.pairs && v->cell[i].hops == key.hops;
+			if (seen)
+				continue;
+			hc = &v->cell[v->ncells++];
+			cell_blank(hc);
+			hc->base_cell = b;
+			cell_key(hc, base[j], b);
+			snprintf(hc->why, sizeof(hc->why), "in baseline, not in this run");
+			v->nmissing++;
+		}
 	if (v->nmissing)
 		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
-	hosts_check(v, r, base);
+	for (int i = 0; i < v->ncells; i++)
+		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
+	if (v->nspread_unknown)
+		add_note(v, "night-to-night spread unknown for %d cell%s (%d baseline run%s; %d give it): only "
+			 "tonight's interval counts, and all of it must clear a threshold; add healthy runs with "
+			 "swstress baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
+			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
+	hosts_check(v, r, base[k - 1]);
 	if (!r->complete)
 		add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
-	if (fill_suspects(v, a, ba))
+	if (fill_suspects(v, a, ba, k))
 		goto out_fail;
 	/* A port newly slower than its peers (flagged in at least half of its
 	 * cells, beyond min_effect) is a failing port or cable: page. One
@@ -579,7 +745,7 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 	if (v->ncompared == 0 && v->nfailed == 0) {
 		v->status = SW_NAGIOS_UNKNOWN;
 		snprintf(v->summary, sizeof(v->summary), "no cell of %s can be compared with baseline %s "
-			 "(other patterns, sizes or levels?)", r->name, base->name);
+			 "(other patterns, sizes or levels?)", r->name, v->baseline);
 		goto out;
 	}
 	order = worst_first(v);
@@ -588,13 +754,81 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 	summarize(v, v->ncells ? &v->cell[order[0]] : NULL);
 	free(order);
 out:
+	for (int j = 0; j < k; j++)
+		free(used[j]);
 	free(used);
+	free(w.yj);
+	free(w.nyj);
 	return v;
 
 out_fail:
-	free(used);
+	if (w.yj)
+		cell_work_free(&w, k);
 	health_verdict_free(v);
-	return NULL;
+	v = NULL;
+	goto out;
+}
+
+int health_add_chart(struct health_verdict *v, const struct sw_run *r, const char *db, const char *after,
+		     char *err, size_t errlen)
+{
+	double lambda = r->cfg.ewma_lambda, L = r->cfg.ewma_limit;
+	int drifting = 0, charted = 0, *order;
+
+	for (int i = 0; i < v->ncells; i++) {
+		struct health_cell *hc = &v->cell[i];
+		struct history_point *pt = NULL;
+		size_t n = 0;
+		double *z, *e, *lim;
+		bool lat = hc->metric == HEALTH_LATENCY;
+
+		if (!hc->compared || !hc->nightly || !(hc->night_sd > 0))
+			continue;
+		if (history_cell_series(db, v->baseline, after, r->name, pattern_name(hc->pattern),
+					(unsigned long long)hc->size, hc->nodes, r->cfg.nhops ? hc->hops : -1, lat,
+					&pt, &n, err, errlen))
+			return -1;
+		z = malloc(3 * (n + 1) * sizeof(double));
+		if (!z) {
+			free(pt);
+			return sw_fail(err, errlen, "out of memory");
+		}
+		e = z + n + 1;
+		lim = e + n + 1;
+		/* Each past night against today's baseline; tonight's own score
+		 * also counts its noise beyond the baseline runs'. */
+		for (size_t t = 0; t < n; t++) {
+			double d = pt[t].value > 0 ? log(pt[t].value / hc->typical) / hc->night_sd : 0.0;
+
+			z[t] = lat ? d : -d;
+		}
+		z[n] = hc->sigma;
+		free(pt);
+		/* Each night clipped at 2L night SDs: one bad night (a fault since
+		 * repaired) leaves the chart within days. */
+		stats_ewma(z, n + 1, lambda, L, 2.0 * L, e, lim);
+		hc->chart_nights = (int)n + 1;
+		hc->ewma = e[n];
+		hc->ewma_limit = lim[n];
+		free(z);
+		charted++;
+		if (hc->ewma > hc->ewma_limit) {
+			hc->drift = true;
+			drifting++;
+			if (hc->status == SW_NAGIOS_OK) {
+				hc->status = SW_NAGIOS_WARNING;
+				v->nwarning++;
+			}
+			v->status = worse(v->status, hc->status);
+		}
+	}
+	if (!charted)
+		add_note(v, "no drift chart: it needs the night-to-night spread (%d baseline runs)", HEALTH_MIN_NIGHTS);
+	if (drifting && (order = worst_first(v))) {
+		summarize(v, &v->cell[order[0]]);
+		free(order);
+	}
+	return 0;
 }
 
 struct health_verdict *health_verdict_unknown(const struct sw_run *r, const struct sw_analysis *a,
@@ -624,7 +858,7 @@ struct health_verdict *health_verdict_unknown(const struct sw_run *r, const stru
 			free(bw);
 		}
 	}
-	if (fill_suspects(v, a, NULL)) {
+	if (fill_suspects(v, a, NULL, 0)) {
 		health_verdict_free(v);
 		return NULL;
 	}
@@ -1176,6 +1410,42 @@ static void parent_of_result(const char *path, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int)(slash - tmp), tmp);
 }
 
+void health_judge_history(const char *history, const char *result_dir, char *db, size_t len)
+{
+	char parent[SW_PATH_MAX];
+
+	if (history) {
+		snprintf(db, len, "%s", history);
+		return;
+	}
+	parent_of_result(result_dir, parent, sizeof(parent));
+	history_default_path(parent, db, len);
+}
+
+/* A named baseline with baseline_window: an OK night joins it, and only
+ * the newest baseline_window nights added this way stay. */
+static void roll_baseline(const struct health_verdict *v, const struct sw_run *r, const char *result_dir,
+			  const char *db)
+{
+	struct history_member m = { .rolling = true };
+	char err[1024];
+
+	if (!v->baseline_set || v->status != SW_NAGIOS_OK || r->cfg.baseline_window <= 0 || !r->complete)
+		return;
+	snprintf(m.run, sizeof(m.run), "%s", r->name);
+	snprintf(m.started, sizeof(m.started), "%s", r->started);
+	if (!realpath(result_dir, m.folder)) {
+		fprintf(stderr, "swstress: warning: baseline %s: %s: %s\n", v->baseline, result_dir, strerror(errno));
+		return;
+	}
+	if (history_baseline_put(db, v->baseline, &m, 1, false, err, sizeof(err)) ||
+	    history_baseline_trim(db, v->baseline, r->cfg.baseline_window, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: baseline %s: %s\n", v->baseline, err);
+	else
+		fprintf(stderr, "swstress: %s joins baseline %s (the newest %d OK nights stay: baseline_window)\n",
+			r->name, v->baseline, r->cfg.baseline_window);
+}
+
 static void emit(const struct health_verdict *v, const struct health_opts *o, const struct sw_run *r,
 		 const struct sw_analysis *a, const char *result_dir)
 {
@@ -1190,25 +1460,74 @@ static void emit(const struct health_verdict *v, const struct health_opts *o, co
 		fprintf(stderr, "swstress: warning: %s\n", err);
 	if (o->no_history || !r)
 		return;
-	if (o->history) {
-		snprintf(db, sizeof(db), "%s", o->history);
-	} else {
-		char parent[SW_PATH_MAX];
-
-		parent_of_result(result_dir, parent, sizeof(parent));
-		history_default_path(parent, db, sizeof(db));
-	}
+	health_judge_history(o->history, result_dir, db, sizeof(db));
 	if (history_record_check(db, r, a, v, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: history: %s\n", err);
+	else
+		roll_baseline(v, r, result_dir, db);
+}
+
+/* Load the baseline runs: o->baseline as a results folder, or as the
+ * name of a set in db. Fills base/ba (k of them, oldest first) and the
+ * newest hand-marked run's start into after; unreadable set members
+ * become notes. 0, or -1 with err. */
+static int load_baseline(const struct health_opts *o, const char *db, struct sw_run ***base,
+			 struct sw_analysis ***ba, int *k, bool *is_set, char *after, size_t afterlen,
+			 char (*notes)[256], int *nnotes, char *err, size_t errlen)
+{
+	struct history_member *m = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	*k = 0;
+	*nnotes = 0;
+	after[0] = '\0';
+	if (baseline_resolve(o->baseline, db, &m, &n, is_set, err, errlen))
+		return -1;
+	*base = calloc(n, sizeof(**base));
+	*ba = calloc(n, sizeof(**ba));
+	if (!*base || !*ba) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char berr[1024];
+		struct sw_run *b = results_load(m[i].folder, berr, sizeof(berr));
+
+		if (!b) {
+			if (!*is_set) {
+				sw_fail(err, errlen, "%s", berr);
+				goto out;
+			}
+			if (*nnotes < 2)
+				snprintf(notes[(*nnotes)++], 256, "baseline run %.60s unreadable, left out (%.150s)",
+					 m[i].run, berr);
+			continue;
+		}
+		(*ba)[*k] = analysis_run(b, &b->cfg, berr, sizeof(berr));
+		(*base)[(*k)++] = b;
+		if (!m[i].rolling && strcmp(m[i].started, after) > 0)
+			snprintf(after, afterlen, "%s", m[i].started);
+	}
+	if (*k == 0) {
+		sw_fail(err, errlen, "baseline %s: none of its %zu runs can be read (%s)", o->baseline, n,
+			*nnotes ? notes[0] : "");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(m);
+	return rc;
 }
 
 int health_judge_dir(const char *result_dir, const struct health_opts *o)
 {
-	struct sw_run *r = NULL, *b = NULL;
-	struct sw_analysis *a = NULL, *ba = NULL;
+	struct sw_run *r = NULL, **b = NULL;
+	struct sw_analysis *a = NULL, **ba = NULL;
 	struct health_verdict *v = NULL;
-	char err[1024] = "", berr[1024] = "";
-	int status = SW_NAGIOS_UNKNOWN;
+	char err[1024] = "", berr[1024] = "", db[SW_PATH_MAX + 32], after[32], notes[2][256];
+	int status = SW_NAGIOS_UNKNOWN, k = 0, nnotes = 0;
+	bool is_set = false;
 
 	stats_init();
 	r = results_load(result_dir, err, sizeof(err));
@@ -1233,15 +1552,25 @@ int health_judge_dir(const char *result_dir, const struct health_opts *o)
 					   "or run.json of a healthy run)");
 		goto out_emit;
 	}
-	b = results_load(o->baseline, berr, sizeof(berr));
-	if (!b) {
+	health_judge_history(o->history, result_dir, db, sizeof(db));
+	if (load_baseline(o, db, &b, &ba, &k, &is_set, after, sizeof(after), notes, &nnotes, berr,
+			  sizeof(berr))) {
 		v = health_verdict_unknown(r, a, "baseline unusable: %s", berr);
 		goto out_emit;
 	}
-	ba = analysis_run(b, &b->cfg, berr, sizeof(berr));
-	v = health_judge(r, a, b, ba);
-	if (v)
-		snprintf(v->baseline_path, sizeof(v->baseline_path), "%s", o->baseline);
+	v = health_judge_set(r, a, (const struct sw_run *const *)b, (const struct sw_analysis *const *)ba, k,
+			     is_set ? o->baseline : NULL);
+	if (!v)
+		goto out_emit;
+	snprintf(v->baseline_path, sizeof(v->baseline_path), "%s", o->baseline);
+	if (is_set) {
+		for (int i = 0; i < nnotes; i++) {
+			add_note(v, "%s", notes[i]);
+			v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+		}
+		if (!o->no_history && health_add_chart(v, r, db, after, err, sizeof(err)))
+			fprintf(stderr, "swstress: warning: drift chart: %s\n", err);
+	}
 out_emit:
 	if (!v) {
 		printf("SWSTRESS UNKNOWN - out of memory\n");
@@ -1252,9 +1581,13 @@ out_emit:
 		status = v->status;
 	}
 	health_verdict_free(v);
-	analysis_free(ba);
+	for (int j = 0; j < k; j++) {
+		analysis_free(ba[j]);
+		run_free(b[j]);
+	}
+	free(ba);
+	free(b);
 	analysis_free(a);
-	run_free(b);
 	run_free(r);
 	return status;
 }

@@ -63,6 +63,19 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	" metric TEXT, compared INTEGER, change_pct REAL, lo REAL, hi REAL, p REAL,"
 	" status INTEGER, base_lat_median_s REAL, base_lat_lo_s REAL, base_lat_hi_s REAL,"
 	" base_bw_median_Bps REAL, base_bw_lo_Bps REAL, base_bw_hi_Bps REAL, reason TEXT);",
+	/* 2: baseline sets; the night-to-night statistics and the control
+	 * chart of each checked cell. */
+	"CREATE TABLE baseline_runs ("
+	" baseline TEXT NOT NULL, run TEXT NOT NULL, folder TEXT NOT NULL, started TEXT NOT NULL,"
+	" added TEXT NOT NULL, rolling INTEGER NOT NULL DEFAULT 0,"
+	" PRIMARY KEY (baseline, run));"
+	"ALTER TABLE check_cells ADD COLUMN base_runs INTEGER;"
+	"ALTER TABLE check_cells ADD COLUMN typical REAL;"
+	"ALTER TABLE check_cells ADD COLUMN spread_pct REAL;"
+	"ALTER TABLE check_cells ADD COLUMN sigma REAL;"
+	"ALTER TABLE check_cells ADD COLUMN ewma REAL;"
+	"ALTER TABLE check_cells ADD COLUMN ewma_limit REAL;"
+	"ALTER TABLE check_cells ADD COLUMN drift INTEGER;",
 };
 
 static int db_fail(sqlite3 *db, const char *path, char *err, size_t errlen)
@@ -376,8 +389,10 @@ static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
 
 	if (!PREPARE(db, "INSERT INTO check_cells (check_id, cell, pattern, size_bytes, nodes, hops, metric,"
 		     " compared, change_pct, lo, hi, p, status, base_lat_median_s, base_lat_lo_s, base_lat_hi_s,"
-		     " base_bw_median_Bps, base_bw_lo_Bps, base_bw_hi_Bps, reason)"
-		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+		     " base_bw_median_Bps, base_bw_lo_Bps, base_bw_hi_Bps, reason, base_runs, typical, spread_pct,"
+		     " sigma, ewma, ewma_limit, drift)"
+		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
+		     " ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
 		     &st))
 		return db_fail(db, path, err, errlen);
 	for (int i = 0; i < v->ncells; i++) {
@@ -407,6 +422,13 @@ static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
 		bind_num(st, 19, hc->base_bw.hi);
 		if (hc->why[0])
 			sqlite3_bind_text(st, 20, hc->why, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 21, hc->base_runs);
+		bind_num(st, 22, hc->typical);
+		bind_num(st, 23, hc->spread_pct);
+		bind_num(st, 24, hc->sigma);
+		bind_num(st, 25, hc->ewma);
+		bind_num(st, 26, hc->ewma_limit);
+		sqlite3_bind_int(st, 27, hc->drift);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			db_fail(db, path, err, errlen);
 			sqlite3_finalize(st);
@@ -475,6 +497,249 @@ int history_record_check(const char *db, const struct sw_run *r, const struct sw
 			 const struct health_verdict *v, char *err, size_t errlen)
 {
 	return record(db, r, a, NULL, v, err, errlen);
+}
+
+/* ---------------------------------------------------------------- */
+/* Baseline sets                                                      */
+
+/* Run one prepared statement with text parameters to completion. */
+static int step_texts(sqlite3 *db, const char *path, const char *sql, const char *const *text, int ntext,
+		      char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!PREPARE(db, sql, &st))
+		return db_fail(db, path, err, errlen);
+	for (int i = 0; i < ntext; i++)
+		sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(db, path, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int history_baseline_put(const char *path, const char *set, const struct history_member *m, size_t n,
+			 bool replace, char *err, size_t errlen)
+{
+	static const char *const sql =
+		"INSERT INTO baseline_runs (baseline, run, folder, started, added, rolling)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(baseline, run) DO UPDATE SET folder = ?3,"
+		" started = ?4, added = ?5, rolling = ?6";
+	sqlite3 *db = db_open(path, true, err, errlen);
+	sqlite3_stmt *st = NULL;
+	char now[32];
+
+	if (!db)
+		return -1;
+	now_iso(now, sizeof(now));
+	if (exec(db, path, "BEGIN IMMEDIATE", err, errlen))
+		goto out_close;
+	if (replace && step_texts(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1", &set, 1, err, errlen))
+		goto out_rollback;
+	if (!PREPARE(db, sql, &st)) {
+		db_fail(db, path, err, errlen);
+		goto out_rollback;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 2, m[i].run, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, m[i].folder, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 4, m[i].started, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, now, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 6, m[i].rolling);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(db, path, err, errlen);
+			goto out_rollback;
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (exec(db, path, "COMMIT", err, errlen))
+		goto out_rollback;
+	sqlite3_close(db);
+	return 0;
+
+out_rollback:
+	sqlite3_finalize(st);
+	exec(db, path, "ROLLBACK", NULL, 0);
+out_close:
+	sqlite3_close(db);
+	return -1;
+}
+
+int history_baseline_remove(const char *path, const char *set, const char *run, int *removed,
+			    char *err, size_t errlen)
+{
+	const char *text[2] = { set, run };
+	sqlite3 *db = db_open(path, false, err, errlen);
+	int rc;
+
+	*removed = 0;
+	if (!db)
+		return -1;
+	rc = step_texts(db, path, run ? "DELETE FROM baseline_runs WHERE baseline = ?1 AND run = ?2"
+				      : "DELETE FROM baseline_runs WHERE baseline = ?1",
+			text, run ? 2 : 1, err, errlen);
+	if (rc == 0)
+		*removed = sqlite3_changes(db);
+	sqlite3_close(db);
+	return rc;
+}
+
+int history_baseline_trim(const char *path, const char *set, int keep, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, false, err, errlen);
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (!db)
+		return -1;
+	if (PREPARE(db, "DELETE FROM baseline_runs WHERE baseline = ?1 AND rolling = 1 AND run NOT IN"
+		    " (SELECT run FROM baseline_runs WHERE baseline = ?1 AND rolling = 1"
+		    " ORDER BY started DESC, run DESC LIMIT ?2)", &st)) {
+		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 2, keep);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+		sqlite3_finalize(st);
+	}
+	if (rc)
+		db_fail(db, path, err, errlen);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Copy column col as text into buf ("" when NULL). */
+static void col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+/* Grow *v (elements of size sz) to hold one more; NULL on ENOMEM. */
+static void *grow(void **v, size_t *cap, size_t cnt, size_t sz)
+{
+	if (cnt == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		void *p = realloc(*v, nc * sz);
+
+		if (!p)
+			return NULL;
+		*v = p;
+		*cap = nc;
+	}
+	return (char *)*v + cnt * sz;
+}
+
+int history_baseline_members(const char *path, const char *set, struct history_member **out, size_t *n,
+			     char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, false, err, errlen);
+	sqlite3_stmt *st = NULL;
+	struct history_member *v = NULL, *m;
+	size_t cnt = 0, cap = 0;
+	int rc = -1, s;
+
+	*out = NULL;
+	*n = 0;
+	if (!db)
+		return -1;
+	if (!PREPARE(db, "SELECT baseline, run, folder, started, added, rolling FROM baseline_runs"
+		     " WHERE ?1 IS NULL OR baseline = ?1 ORDER BY baseline, started, run", &st)) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	if (set)
+		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!(m = grow((void **)&v, &cap, cnt, sizeof(*v)))) {
+			sw_fail(err, errlen, "%s: out of memory", path);
+			goto out;
+		}
+		cnt++;
+		col_text(st, 0, m->set, sizeof(m->set));
+		col_text(st, 1, m->run, sizeof(m->run));
+		col_text(st, 2, m->folder, sizeof(m->folder));
+		col_text(st, 3, m->started, sizeof(m->started));
+		col_text(st, 4, m->added, sizeof(m->added));
+		m->rolling = sqlite3_column_int(st, 5);
+	}
+	if (s != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	*out = v;
+	*n = cnt;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+int history_cell_series(const char *path, const char *baseline, const char *after, const char *except,
+			const char *pattern, unsigned long long size, int nodes, long hops, bool latency,
+			struct history_point **out, size_t *n, char *err, size_t errlen)
+{
+	static const char *const sql =
+		"SELECT r.name, r.started, c.lat_median_s, c.bw_median_Bps FROM runs r JOIN cells c ON c.run_id = r.id"
+		" WHERE r.started > ?1 AND r.name <> ?2 AND c.pattern = ?3 AND c.size_bytes = ?4 AND c.nodes = ?5"
+		" AND (?6 < 0 OR c.hops = ?6)"
+		" AND EXISTS (SELECT 1 FROM checks k WHERE k.run_id = r.id AND k.baseline = ?7)"
+		" ORDER BY r.started, r.id";
+	sqlite3 *db;
+	sqlite3_stmt *st = NULL;
+	struct history_point *v = NULL, *p;
+	size_t cnt = 0, cap = 0;
+	int rc = -1, s;
+
+	*out = NULL;
+	*n = 0;
+	if (access(path, F_OK))
+		return 0;
+	if (!(db = db_open(path, false, err, errlen)))
+		return -1;
+	if (!PREPARE(db, sql, &st)) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, except ? except : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, pattern, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)size);
+	sqlite3_bind_int(st, 5, nodes);
+	sqlite3_bind_int64(st, 6, hops);
+	sqlite3_bind_text(st, 7, baseline, -1, SQLITE_TRANSIENT);
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		int col = latency ? 2 : 3;
+
+		if (sqlite3_column_type(st, col) == SQLITE_NULL)
+			continue;
+		if (!(p = grow((void **)&v, &cap, cnt, sizeof(*v)))) {
+			sw_fail(err, errlen, "%s: out of memory", path);
+			goto out;
+		}
+		cnt++;
+		col_text(st, 0, p->run, sizeof(p->run));
+		col_text(st, 1, p->started, sizeof(p->started));
+		p->value = sqlite3_column_double(st, col);
+	}
+	if (s != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	*out = v;
+	*n = cnt;
+	v = NULL;
+	rc = 0;
+out:
+	free(v);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "baseline.h"
 #include "commands.h"
 #include "config.h"
 #include "engine.h"
@@ -50,11 +51,13 @@ static void usage(FILE *f)
 	      "      --history FILE  history database (default OUTPUT/history.sqlite); --no-history\n"
 	      "  compare RESULT_A RESULT_B [...] [--output DIR] [--no-plot]  switches side by\n"
 	      "      side: medians, %worse, Mann-Whitney p; compare.md, compare.json, charts\n"
-	      "  judge RESULT --baseline PATH [key=value ...]  health verdict of saved results\n"
+	      "  judge RESULT --baseline PATH|NAME [key=value ...]  health verdict of saved results\n"
+	      "      against a results folder or a named baseline set (typical value and\n"
+	      "      night-to-night spread of its runs; drift control chart over the nights)\n"
 	      "      (Nagios codes and perfdata); --prom FILE (node_exporter textfile),\n"
 	      "      --json, --history FILE, --no-history; thresholds warn_drop, crit_drop,\n"
 	      "      warn_inflation, crit_inflation as keys\n"
-	      "  check -c FILE --baseline PATH [run and judge options]   run the sweep (under\n"
+	      "  check -c FILE --baseline PATH|NAME [run and judge options]   run the sweep (under\n"
 	      "      mpiexec), then judge it; bounded by the deadline key; a second check\n"
 	      "      while one runs exits UNKNOWN at once\n"
 	      "  history [--since DATE] [--format table|csv] [--history FILE]   past runs\n"
@@ -63,6 +66,8 @@ static void usage(FILE *f)
 	      "      or postgresql://USER@HOST/DB (shared); a run already there is kept once\n"
 	      "  site STORE OUTDIR               write the catalog web site (static HTML, SVG\n"
 	      "      charts, CSV/JSON downloads, switch comparisons) from a store\n"
+	      "  baseline set|add NAME RESULT... | list [NAME] | remove NAME [RUN...]\n"
+	      "      named baseline sets of healthy runs in the history database (--history FILE)\n"
 	      "  help, --help, -h                this text;  --version  the version\n"
 	      "\n"
 	      "example:\n"
@@ -262,6 +267,24 @@ static int agree(int status)
 
 static int render_charts(const char *dir, bool svg, bool after_run);
 
+/* check: a baseline set named on the command line must exist before the
+ * sweep, not be found missing after it. 0 or -1 with err. */
+static int baseline_usable(const struct health_opts *ho, const struct sw_config *cfg, char *err, size_t errlen)
+{
+	char db[SW_PATH_MAX], msg[900];
+	struct history_member *m;
+	size_t n;
+	bool is_set;
+	int rc;
+
+	health_history_path(ho, cfg->output, db, sizeof(db));
+	rc = baseline_resolve(ho->baseline, db, &m, &n, &is_set, msg, sizeof(msg));
+	free(m);
+	if (rc)
+		snprintf(err, errlen, "baseline unusable: %s", msg);
+	return rc;
+}
+
 /*
  * run and check: the sweep. check adds the health options, the lock, the
  * deadline, Nagios exit codes, and the verdict at the end.
@@ -290,8 +313,9 @@ static int sweep(int argc, char **argv, bool check)
 		if (parse_args(argc, argv, 2, &o, &cfg, true, err, sizeof(err)) == 0 &&
 		    (!check || health_parse_args(argc, argv, 2, &ho, err, sizeof(err)) == 0)) {
 			if (check && !ho.baseline)
-				snprintf(err, sizeof(err), "check needs --baseline PATH (a results folder of a healthy run)");
-			else
+				snprintf(err, sizeof(err), "check needs --baseline PATH|NAME (a results folder of a "
+					 "healthy run, or a baseline set)");
+			else if (!check || baseline_usable(&ho, &cfg, err, sizeof(err)) == 0)
 				plan = plan_create(&cfg, nranks, err, sizeof(err));
 		}
 		if (plan && !o.no_history) {
@@ -541,6 +565,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run }, { "plan", cmd_plan }, { "report", cmd_report }, { "plot", cmd_plot },
 		{ "compare", compare_main }, { "judge", judge_main }, { "check", cmd_check },
 		{ "history", history_main }, { "publish", publish_main }, { "site", site_main },
+		{ "baseline", baseline_main },
 	};
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 

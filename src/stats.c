@@ -452,3 +452,80 @@ int stats_linear_fit(const double *x, const double *y, size_t n,
 	*r2 = tss > 0.0 ? 1.0 - sse / tss : 1.0;
 	return 0;
 }
+
+/* ln median of x and the variance of that log (see stats_nightly). */
+static int log_median_var(const double *x, size_t n, double *lm, double *w)
+{
+	struct stats_summary s;
+	double cov = 0.0, z, half;
+	size_t j, k;
+
+	if (n < 2 || stats_summarize(x, n, 0.95, &s) || !(s.min > 0.0))
+		return -1;
+	*lm = log(s.median);
+	if (stats_median_ci_ranks(n, 0.95, &j, &k, &cov) == 0 && cov < 1.0) {
+		z = gsl_cdf_ugaussian_Pinv(0.5 + cov / 2.0);
+		half = (log(s.med_hi) - log(s.med_lo)) / (2.0 * z);
+	} else {
+		half = (log(s.max) - log(s.min)) / 2.0;   /* too few for a CI: the range */
+	}
+	*w = half * half;
+	return isfinite(*w) ? 0 : -1;
+}
+
+int stats_nightly(const double *const *y, const size_t *ny, size_t k, const double *x, size_t nx,
+		  double floor_sd, double confidence, struct stats_nightly *out)
+{
+	double *L, sumw = 0.0, wbar, w0, l0, mu, spread, night, t;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (k < 2 || !(confidence > 0.0 && confidence < 1.0) || !(L = malloc(k * sizeof(*L))))
+		return -1;
+	for (size_t j = 0; j < k; j++) {
+		double w;
+
+		if (log_median_var(y[j], ny[j], &L[j], &w))
+			goto out;
+		sumw += w;
+	}
+	if (log_median_var(x, nx, &l0, &w0))
+		goto out;
+	mean_sd(L, k, &mu, &spread);
+	wbar = sumw / (double)k;
+	night = fmax(fmax(spread, sqrt(wbar)), floor_sd);
+	out->k = k;
+	out->typical = exp(mu);
+	out->spread = spread;
+	out->night = night;
+	out->sd = sqrt(night * night * (1.0 + 1.0 / (double)k) + fmax(0.0, w0 - wbar));
+	out->d = l0 - mu;
+	t = gsl_cdf_tdist_Pinv(0.5 + confidence / 2.0, (double)(k - 1));
+	out->lo = out->d - t * out->sd;
+	out->hi = out->d + t * out->sd;
+	out->score = out->d / out->sd;
+	out->p_up = gsl_cdf_tdist_Q(out->score, (double)(k - 1));
+	rc = isfinite(out->sd) && out->sd > 0.0 && isfinite(t) ? 0 : -1;
+out:
+	free(L);
+	return rc;
+}
+
+int stats_ewma(const double *z, size_t n, double lambda, double L, double clip, double *e, double *limit)
+{
+	double prev = 0.0, decay = 1.0;
+
+	if (!(lambda > 0.0 && lambda <= 1.0))
+		return -1;
+	for (size_t t = 0; t < n; t++) {
+		double zt = z[t];
+
+		if (clip > 0.0)
+			zt = fmax(-clip, fmin(clip, zt));
+		prev = lambda * zt + (1.0 - lambda) * prev;
+		decay *= (1.0 - lambda) * (1.0 - lambda);
+		e[t] = prev;
+		limit[t] = L * sqrt(lambda / (2.0 - lambda) * (1.0 - decay));
+	}
+	return 0;
+}

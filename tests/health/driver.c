@@ -10,6 +10,7 @@
  *                              DIR/mismatch (other sizes)
  *   driver judge ARGS...       as `swstress judge ARGS...`
  *   driver history ARGS...     as `swstress history ARGS...`
+ *   driver baseline ARGS...    as `swstress baseline ARGS...`
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 		return judge_main(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "history"))
 		return history_main(argc, argv);
-	fprintf(stderr, "usage: driver fixtures DIR | judge ARGS... | history ARGS...\n");
+	if (argc >= 2 && !strcmp(argv[1], "baseline"))
+		return baseline_main(argc, argv);
+	fprintf(stderr, "usage: driver fixtures DIR | judge ARGS... | history ARGS... | baseline ARGS...\n");
 	return 2;
 }

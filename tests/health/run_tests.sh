@@ -95,6 +95,48 @@ else
 	skipped "build/swstress has no judge command yet (main.c wiring)"
 fi
 
+# --- named baseline sets -------------------------------------------------------
+# expect_exit NAME EXIT ARGS...: exit code only (stderr kept in $tmp/stderr).
+expect_exit() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	code=$?
+	if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else bad "$name: exit $code, want $want: $(cat "$tmp/stderr")"; fi
+}
+bdb="$tmp/b.sqlite"
+expect_exit "baseline set" 0 "$D" baseline set nightly "$fx/base" "$fx/ok" --history "$bdb"
+if grep -q "^baseline nightly: 2 runs" "$tmp/stdout" && grep -q "  marked   $fx/ok\$" "$tmp/stdout"; then
+	ok "baseline set lists its runs with their folders"
+else
+	bad "baseline set listing: $(cat "$tmp/stdout")"
+fi
+expect_judge "judge --baseline NAME (2 runs: spread unknown)" 0 \
+	"SWSTRESS OK - 8 cells within thresholds vs baseline nightly" \
+	"$D" judge "$fx/ok" --baseline nightly --history "$bdb" --no-history
+if grep -q "night-to-night spread unknown (2 baseline runs)" "$tmp/stdout" 2>/dev/null ||
+	"$D" judge "$fx/ok" --baseline nightly --history "$bdb" --no-history | head -n 1 |
+	grep -q "night-to-night spread unknown (2 baseline runs)"; then
+	ok "verdict says the night-to-night spread is unknown"
+else
+	bad "verdict does not say the night-to-night spread is unknown"
+fi
+expect_judge "judge --baseline NAME that does not exist" 3 \
+	"SWSTRESS UNKNOWN - baseline unusable: 'weekly' is neither a results folder nor a baseline set" \
+	"$D" judge "$fx/ok" --baseline weekly --history "$bdb" --no-history
+expect_exit "baseline add" 0 "$D" baseline add nightly "$fx/drop30/run.json" --history "$bdb"
+grep -q "^baseline nightly: 3 runs$" "$tmp/stdout" && ok "baseline add: 3 runs" || bad "baseline add: $(cat "$tmp/stdout")"
+expect_exit "baseline remove RUN" 0 "$D" baseline remove nightly drop30 --history "$bdb"
+expect_exit "baseline remove RUN not in set" 1 "$D" baseline remove nightly drop30 --history "$bdb"
+expect_exit "baseline bad name" 2 "$D" baseline set '-x' "$fx/base" --history "$bdb"
+expect_exit "baseline set of a missing folder" 1 "$D" baseline set nightly "$fx/nothing" --history "$bdb"
+expect_exit "baseline list after a refused set" 0 "$D" baseline list nightly --history "$bdb"
+grep -q "^baseline nightly: 2 runs" "$tmp/stdout" && ok "a refused set leaves the set as it was" ||
+	bad "refused set changed the set: $(cat "$tmp/stdout")"
+expect_exit "baseline unknown subcommand" 2 "$D" baseline drop nightly --history "$bdb"
+expect_exit "baseline remove whole set" 0 "$D" baseline remove nightly --history "$bdb"
+expect_exit "baseline list of a removed set" 1 "$D" baseline list nightly --history "$bdb"
+
 # --- Prometheus textfile ------------------------------------------------------
 mkdir -p "$tmp/textfile"
 prom="$tmp/textfile/swstress.prom"

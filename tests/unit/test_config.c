@@ -856,6 +856,7 @@ Test(config, print_keys_aligned_table)
 		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "label",
 		"output", "confidence", "alpha", "min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
+		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",
 		"vendor", "model", "firmware", "port_speed", "ports_used", "topology",
 		"oversubscription", "cabling", "notes", "nic", "transport",
 	};

@@ -90,7 +90,7 @@ Test(history, two_runs_appended_and_read_back)
 	cr_assert_eq(history_record_run(db, r2, a2, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(history_record_run(db, r1, a1, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(history_schema_version(db, err, sizeof(err)), HISTORY_SCHEMA_VERSION);
-	cr_assert_eq(q_int("PRAGMA user_version"), 1);
+	cr_assert_eq(q_int("PRAGMA user_version"), 2);
 	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n, 2);
 	/* oldest first, whatever the order of recording */
