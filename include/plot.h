@@ -1,6 +1,6 @@
 /*
  * plot.h - the charts of a results folder, drawn by the gnuplot scripts in
- * plot/ (falloff.gp, size.gp, ports.gp, drop.gp; common.gp is shared).
+ * plot/ (map.gp, falloff.gp, size.gp, drop.gp, ports.gp; common.gp is shared).
  * MPI-free.
  *
  * The C code never writes gnuplot commands: it checks the CSV files the
@@ -14,10 +14,16 @@
  * chart can be redrawn by hand.
  *
  * Charts written into the results folder (PNG, or SVG when asked):
- *   falloff-PATTERN   latency and bandwidth against loaded ports
+ *   map-PATTERN       degradation map: sizes x load levels, the change (%)
+ *                     against the baseline level printed in each cell
+ *   falloff-PATTERN   latency and bandwidth against loaded ports (one panel
+ *                     per size when there are more than 4 sizes)
  *   size-PATTERN      latency and bandwidth against message size, Hockney fits
- *   drop-PATTERN      degradation (%) with CI against loaded ports
- *   ports-PATTERN-SIZE  per-pair heat map, one per pattern and size
+ *   drop-PATTERN      degradation (%) with CI against loaded ports (one
+ *                     panel per size when there are more than 4 sizes)
+ *   ports-PATTERN     per-pair heat map: every size at the highest level
+ *   ports-PATTERN-SIZE  per-pair heat map of one size over the levels, only
+ *                     with PLOT_PORTS_PER_SIZE
  */
 #ifndef PLOT_H
 #define PLOT_H
@@ -30,9 +36,9 @@
 /* One chart written. */
 struct plot_chart {
 	char path[SW_PATH_MAX];  /* RESULT_DIR/falloff-stream.png */
-	char kind[16];           /* "falloff", "size", "drop", "ports" */
+	char kind[16];           /* "map", "falloff", "size", "drop", "ports" */
 	char pattern[32];
-	uint64_t size;           /* message size in bytes (ports), else 0 */
+	uint64_t size;           /* message size in bytes (per-size ports), else 0 */
 	int width, height;       /* pixels */
 };
 
@@ -60,13 +66,17 @@ int plot_script_dir(char *buf, size_t len, char *err, size_t errlen);
 int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
 		   char *err, size_t errlen);
 
+/* plot_render flags. */
+#define PLOT_SVG            1u   /* SVG instead of PNG (pngcairo) */
+#define PLOT_PORTS_PER_SIZE 2u   /* also one ports chart per pattern and size */
+
 /* Draw every chart of the results folder result_dir (run.json,
  * summary.csv, pairs.csv, and fits.csv when present) with the scripts in
- * script_dir (NULL: plot_script_dir). PNG by pngcairo, or SVG if svg.
+ * script_dir (NULL: plot_script_dir). flags: PLOT_SVG, PLOT_PORTS_PER_SIZE.
  * The charts written go to *out (may be NULL; free with plot_charts_free).
  * Returns the number of charts, or -1 with "PATH: what is wrong" in err
  * (charts written before the failure stay in *out). */
-int plot_render(const char *result_dir, const char *script_dir, bool svg,
+int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		struct plot_charts *out, char *err, size_t errlen);
 
 void plot_charts_free(struct plot_charts *c);

@@ -98,6 +98,12 @@ lfrac_nodes(n) = (nlevels > 1 ? (n - nodes_lo + 0.0) / (nodes_hi - nodes_lo) : 0
 node_i(i) = word(nodes, i) + 0
 fmt_level(n) = sprintf('%d nodes (%d pair%s)', n, n / 2, n / 2 == 1 ? '' : 's')
 
+# --- diverging scale: blue (better) - near white - vermillion (worse) --------
+# Okabe-Ito blue and vermillion with lighter steps between: readable with
+# every common colour vision deficiency. Positions are relative to cbrange;
+# the high end is worse. Usage: eval PALETTE_DIVERGING
+PALETTE_DIVERGING = "set palette defined (0 '#0072B2', 0.25 '#8FC0E0', 0.5 '#F5F5F5', 0.75 '#EDA77E', 1 '#D55E00')"
+
 # --- titles ---------------------------------------------------------------
 # Two lines: what the chart shows, then "switch-A  ·  stream  ·  2026-03-14 09:30 UTC".
 run_title(what, detail) = what."\n".(label eq '' ? '' : label.'  ·  ').detail.(date eq '' ? '' : '  ·  '.date)

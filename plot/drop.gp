@@ -1,30 +1,42 @@
 # drop.gp - degradation against the baseline (least loaded) level, in
 # percent, as more switch ports are loaded, for one pattern: bandwidth drop
-# (stream, bidir, ...) or latency inflation (pingpong), one curve per
-# message size with its confidence band. Filled markers are significant
-# changes (p < alpha and beyond min_effect), open ones are not. The dashed
-# line is the significance threshold min_effect.
+# (stream, bidir, ...) or latency inflation (pingpong), positive = worse,
+# with the confidence band. Up to 4 message sizes share one pair of axes
+# (one colour and marker each); with more, every size gets its own panel
+# (small multiples) on the same axes. Filled markers are significant changes
+# (p < alpha and beyond min_effect), open ones are not; the dashed line is
+# min_effect. A grey ring marks a cell whose pairs did not overlap in time
+# (overlap < min_overlap) or whose samples were too short (hops x per-hop
+# latency < min_sample_us).
 #
-# Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops, and
-#        bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_sig (metric 'bw') or
-#        lat_infl_pct, lat_infl_lo, lat_infl_hi, lat_infl_sig (metric 'lat').
-#        The baseline level's own change is NaN and drawn as 0; a NaN CI
-#        is drawn without a band.
+# Robust axis: the y range covers every point and CI, except that a size
+# whose extreme is far beyond the others' (more than 4 x their upper
+# quartile, e.g. one noisy size at -200 % among changes of a few %) does
+# not stretch it: its points beyond the axis are drawn on the edge as a
+# triangle with the value printed ("clipped"), and its band is cut there.
+#
+# Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
+#        overlap, lat_median_us, and bw_drop_pct, bw_drop_lo, bw_drop_hi,
+#        bw_drop_sig (metric 'bw') or lat_infl_pct, lat_infl_lo,
+#        lat_infl_hi, lat_infl_sig (metric 'lat'). The baseline level's own
+#        change is NaN and drawn as 0; a NaN CI is drawn without a band.
 # Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
-#        for pingpong, else 'bw'), min_effect (percent, default 2), label,
-#        date, sizes, nodes, hops, conf, term, width, height (optional, see
-#        common.gp).
+#        for pingpong, else 'bw'), min_effect (percent, default 2),
+#        min_overlap (0.9), min_sample_us (1000), label, date, sizes,
+#        nodes, hops, conf, term, width, height (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; out='drop.png'; pattern='stream'; min_effect=2" plot/drop.gp
 
-if (!exists("width")) { width = 1100 }
-if (!exists("height")) { height = 720 }
 _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
+if (!exists("width")) { width = 1100 }
+if (!exists("height")) { height = 720 }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "drop.gp: set pattern='stream'"; exit status 2 }
 if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
 if (!exists("min_effect")) { min_effect = 2 }
+if (!exists("min_overlap")) { min_overlap = 0.9 }
+if (!exists("min_sample_us")) { min_sample_us = 1000 }
 min_effect = min_effect + 0.0
 
 c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')
@@ -33,13 +45,18 @@ c_hi = (metric eq 'lat' ? 'lat_infl_hi' : 'bw_drop_hi')
 c_sig = (metric eq 'lat' ? 'lat_infl_sig' : 'bw_drop_sig')
 what = (metric eq 'lat' ? 'latency inflation' : 'bandwidth drop')
 
-# The baseline level's change is NaN: draw it as 0.
+# One table per size: nodes, change, lo, hi, significant, suspect cell.
+# The baseline level's change is NaN: draw it as 0. EHI/ELO keep each
+# size's extremes for the robust range.
 pct(_) = bad(strcol(c_pct)) ? (column('nodes') == nodes_lo ? 0 : NaN) : column(c_pct)
-y_min = 0; y_max = min_effect
-seen(a, b, c) = (y_min = mn(mn(mn(y_min, a), b), c), y_max = mx(mx(mx(y_max, a), b), c), 1)
+suspect(_) = (num('overlap', 1) < min_overlap || column('hops') * num('lat_median_us', 1e30) < min_sample_us) ? 1 : 0
+array EHI[nsizes]
+array ELO[nsizes]
+seen(a, b, c) = (EHI[i] = mx(mx(mx(EHI[i], a), b), c), ELO[i] = mn(mn(mn(ELO[i], a), b), c), 1)
 do for [i = 1:nsizes] {
+	EHI[i] = 0; ELO[i] = 0
 	eval sprintf('set table $D%d', i)
-	plot in using 'nodes':(pct(0)):(num(c_lo, pct(0))):(num(c_hi, pct(0))):(num(c_sig, 0)) \
+	plot in using 'nodes':(pct(0)):(num(c_lo, pct(0))):(num(c_hi, pct(0))):(num(c_sig, 0)):(suspect(0)) \
 		with table if (strcol('pattern') eq pattern && column('size_bytes') == size_i(i) && hop_match(0) && \
 			seen(pct(0), num(c_lo, NaN), num(c_hi, NaN)))
 	unset table
@@ -48,30 +65,118 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 D(i) = sprintf('$D%d', i)
 
-set style fill transparent solid mx(0.04, mn(0.15, 0.4 / nsizes)) noborder
-set title run_title('Degradation under load: '.what, pattern) font ',15'
-eval xaxis_nodes
-if (nlevels <= 16) { set xtics () ; do for [i = 1:nlevels] { set xtics add (sprintf('%d', node_i(i)) node_i(i)) } }
-set xlabel 'loaded ports (nodes)'
-set ylabel sprintf('%s (%%), against %s', what, fmt_level(nodes_lo))
+# Robust limit of one side: the largest of the sizes' extremes (as
+# magnitudes) that is within 4 x their upper quartile (+ min_effect).
+set print $E
+do for [i = 1:nsizes] { print sprintf('%g %g', EHI[i], -ELO[i]) }
+unset print
+stats $E using 1 nooutput
+hi_all = STATS_max
+hi_q = STATS_up_quartile
+stats $E using 2 nooutput
+lo_all = STATS_max
+lo_q = STATS_up_quartile
+hi_lim = 0; lo_lim = 0
+do for [i = 1:nsizes] {
+	if (EHI[i] <= 4 * hi_q + min_effect) { hi_lim = mx(hi_lim, EHI[i]) }
+	if (-ELO[i] <= 4 * lo_q + min_effect) { lo_lim = mx(lo_lim, -ELO[i]) }
+}
+# A clipped side still shows a fair share of the other side's range.
+if (hi_all > hi_lim) { hi_lim = mx(hi_lim, mx(2 * min_effect, 0.25 * lo_lim)) }
+if (lo_all > lo_lim) { lo_lim = mx(lo_lim, mx(2 * min_effect, 0.25 * hi_lim)) }
+y_max = mx(hi_lim, min_effect)
+y_min = -lo_lim
 pad = (y_max - y_min) * 0.08
-set yrange [y_min - pad : y_max + pad]
-set format y '%g'
+y_top = y_max + pad
+y_bot = y_min - pad
+clipped = (hi_all > hi_lim || lo_all > lo_lim)
+clip(v) = v > y_top ? y_top : v < y_bot ? y_bot : v
+out_of(v) = (v > y_top || v < y_bot)
+clip_pt(v) = v > y_top ? 9 : 11
+
 set xzeroaxis lt 1 lc rgb '#909090' lw 1
-rows = mn(5, ceil((nsizes + 3) / 4.0))
-set bmargin 6 + 1.3 * rows
-set key outside below center horizontal maxrows 5 samplen 3 spacing 1.1 reverse Left width 2
-set label 1 sprintf('min_effect %g %%', min_effect) at graph 0.99, first min_effect right offset 0, 0.7 \
-	font ',10' tc rgb '#303030' front
+set format y '%g'
+set yrange [y_bot : y_top]
+eval xaxis_nodes
+set xtics () font ',10'
+if (nlevels <= 16) { do for [k = 1:nlevels] { set xtics add (sprintf('%d', node_i(k)) node_i(k)) } } else { set xtics autofreq }
+
+# Colour and markers: one per size on shared axes; in small multiples the
+# panel names the size, so every panel uses the same.
+multiples = (nsizes > 4)
+pcol(i) = multiples ? '#0072B2' : scol(i)
+ppt(i) = multiples ? 7 : spt(i)
+ppt_open(i) = ppt(i) - 1
+
+# One size on its axes (pre: 'for [i = 1:nsizes]' or ''): band, line,
+# points (filled when significant), clipped points as edge triangles with
+# their value, rings on suspect cells.
+series(pre) = pre." D(i) using 1:(clip($3)):(clip($4)) with filledcurves lc rgb pcol(i) notitle, ".\
+	pre." D(i) using 1:(clip($2)) with lines lc rgb pcol(i) lw 2 notitle, ".\
+	pre." D(i) using 1:($2 == $2 && !out_of($2) ? $2 : NaN):($5 > 0 ? ppt(i) : ppt_open(i)) with points lc rgb pcol(i) pt variable ps 1.3 lw 1.5 notitle, ".\
+	pre." D(i) using 1:(out_of($2) ? clip($2) : NaN):(clip_pt($2)) with points lc rgb pcol(i) pt variable ps 1.8 notitle, ".\
+	pre." D(i) using 1:($2 > y_top ? y_top : NaN):(sprintf('%+.0f%%', $2)) with labels offset 0, -1.2 font ',9' tc rgb '#303030' notitle, ".\
+	pre." D(i) using 1:($2 < y_bot ? y_bot : NaN):(sprintf('%+.0f%%', $2)) with labels offset 0, 1.2 font ',9' tc rgb '#303030' notitle, ".\
+	pre." D(i) using 1:($6 > 0 && !out_of($2) ? $2 : NaN) with points lc rgb '#707070' pt 6 ps 2.8 lw 1.2 notitle"
+SERIES_ALL = series('for [i = 1:nsizes]')
+SERIES_ONE = series('')
+KEY_SUSPECT = sprintf('overlap < %g %% or samples < %g ms (do not trust)', min_overlap * 100, min_sample_us / 1000.0)
+KEY_COMMON = "NaN with filledcurves lc rgb '#303030' title sprintf('%s%% CI', conf), \
+	NaN with points lc rgb '#303030' pt 7 ps 1.3 title 'significant', \
+	NaN with points lc rgb '#303030' pt 6 ps 1.3 title 'not significant', \
+	NaN with lines lc rgb '#303030' lw 1.3 dt 2 title 'threshold (min_effect)', \
+	NaN with points lc rgb '#707070' pt 6 ps 2.8 lw 1.2 title KEY_SUSPECT, \
+	NaN with points lc rgb '#303030' pt 9 ps 1.8 title (clipped ? 'beyond the axis (value printed)' : '')"
+THRESHOLD = "min_effect with lines lc rgb '#303030' lw 1.3 dt 2 notitle"
+ytitle = sprintf('%s (%%), against %s', what, fmt_level(nodes_lo))
+ttl = run_title('Degradation under load: '.what.' (positive = worse)', pattern)
 if (nlevels == 1) {
 	set label 2 'one load level only: nothing to compare against' at graph 0.5, graph 0.5 center font ',13' tc rgb '#606060'
 }
-plot for [i = 1:nsizes] D(i) using 1:3:4 with filledcurves lc rgb scol(i) notitle, \
-	min_effect with lines lc rgb '#303030' lw 1.3 dt 2 notitle, \
-	for [i = 1:nsizes] D(i) using 1:2 with lines lc rgb scol(i) lw 2 notitle, \
-	for [i = 1:nsizes] D(i) using 1:2:($5 > 0 ? spt(i) : spt_open(i)) with points lc rgb scol(i) pt variable ps 1.3 lw 1.5 notitle, \
-	for [i = 1:nsizes] NaN with linespoints lc rgb scol(i) pt spt(i) lw 2 title fmt_size(size_i(i)), \
-	NaN with filledcurves lc rgb '#303030' title sprintf('%s%% CI', conf), \
-	NaN with points lc rgb '#303030' pt 7 ps 1.3 title 'significant', \
-	NaN with points lc rgb '#303030' pt 6 ps 1.3 title 'not significant', \
-	NaN with lines lc rgb '#303030' lw 1.3 dt 2 title 'threshold (min_effect)'
+
+if (nsizes <= 4) {
+	set style fill transparent solid 0.15 noborder
+	set title ttl font ',15'
+	set xlabel 'loaded ports (nodes)'
+	set ylabel ytitle
+	set bmargin 10
+	set key outside below center horizontal maxrows 4 samplen 3 spacing 1.1 reverse Left width 2
+	set label 1 sprintf('min_effect %g %%', min_effect) at graph 0.99, first min_effect right offset 0, 0.7 \
+		font ',10' tc rgb '#303030' front
+	plot @SERIES_ALL, @THRESHOLD, \
+		for [i = 1:nsizes] NaN with linespoints lc rgb scol(i) pt spt(i) lw 2 title fmt_size(size_i(i)), \
+		@KEY_COMMON
+	exit
+}
+
+# Small multiples: one panel per size, the same axes and colours in each;
+# the key takes the slot after the last panel (as plot.c sizes the image).
+set style fill transparent solid 0.2 noborder
+ncols = (nsizes <= 6 ? 3 : 4)
+nrows = ceil((nsizes + 1) / (ncols + 0.0))
+set multiplot title ttl font ',15'
+pw = 0.88 / ncols
+ph = 0.82 / nrows
+set label 10 'loaded ports (nodes)' at screen 0.5, screen 0.025 center font ',11'
+set label 11 ytitle at screen 0.015, screen 0.5 center rotate by 90 font ',11'
+do for [i = 1:nsizes] {
+	c = (i - 1) % ncols
+	r = (i - 1) / ncols
+	set lmargin at screen 0.07 + c * pw
+	set rmargin at screen 0.07 + (c + 1) * pw - 0.025
+	set tmargin at screen 0.88 - r * ph - 0.03
+	set bmargin at screen 0.88 - (r + 1) * ph + 0.04
+	set title fmt_size(size_i(i)) font ',12' offset 0, -0.8
+	set format y (c == 0 ? '%g' : '')
+	if (i == nsizes) {
+		set key at screen 0.07 + (nsizes % ncols + 0.05) * pw, screen 0.88 - (nrows - 0.5) * ph \
+			left center vertical samplen 2 spacing 1.15 reverse Left font ',10'
+		plot @SERIES_ONE, @THRESHOLD, @KEY_COMMON
+	} else {
+		unset key
+		plot @SERIES_ONE, @THRESHOLD
+	}
+	unset label 10
+	unset label 11
+}
+unset multiplot

@@ -5,6 +5,14 @@
 # (the unloaded per-pair median times the pairs); the shaded gap between
 # ideal and aggregate is what the switch lost.
 #
+# With more than 4 message sizes the curves would crowd one pair of axes:
+# then every size gets its own panel (small multiples), sharing the x axis
+# and the colours (aggregate blue, per pair vermillion, ideal grey; for
+# pingpong, the latency), each y axis over its own size's values (4 B and
+# 4 MiB differ by 10^5; bandwidth on a log axis, where the aggregate of 24
+# pairs and one pair's share both read), and only the pattern's own
+# metric: bandwidth, or latency for pingpong.
+#
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps,
 #        bw_hi_MBps, agg_median_MBps, agg_lo_MBps, agg_hi_MBps, ideal_agg_MBps
@@ -41,12 +49,78 @@ F(i) = sprintf('$F%d', i)
 if (lat_max < lat_min) { lat_min = 1; lat_max = 10 }
 if (bw_max < bw_min) { bw_min = 1; bw_max = 10 }
 
-bottom = (96.0 + 20 * mx(2, mn(4, ceil(nsizes / 5.0)))) / height
-set multiplot layout 1, 2 title run_title('Fall-off as more switch ports are loaded', pattern) font ',15' \
-	margins 0.07, 0.98, bottom, 0.83 spacing 0.08, 0
 eval xaxis_nodes
 if (nlevels <= 16) { set xtics () ; do for [i = 1:nlevels] { set xtics add (sprintf('%d', node_i(i)) node_i(i)) } }
 set xlabel 'loaded ports (nodes)'
+# Small multiples; the key takes the slot after the last panel (as plot.c
+# sizes the image).
+if (nsizes > 4) {
+	lat = (pattern eq 'pingpong')
+	ncols = (nsizes <= 6 ? 3 : 4)
+	nrows = ceil((nsizes + 1) / (ncols + 0.0))
+	pw = 0.88 / ncols
+	ph = 0.82 / nrows
+	set multiplot title run_title('Fall-off as more switch ports are loaded: '.(lat ? 'per-hop latency' : 'bandwidth'), pattern) font ',15'
+	set label 10 'loaded ports (nodes)' at screen 0.5, screen 0.025 center font ',11'
+	set label 11 (lat ? sprintf('per-hop latency (µs), median and %s%% CI', conf) : \
+		sprintf('bandwidth (MB/s = 10⁶ bytes/s), median and %s%% CI', conf)) at screen 0.015, screen 0.5 center rotate by 90 font ',11'
+	set xtics font ',10'
+	set ytics font ',10'
+	set format y '%g'
+	set style fill transparent solid 0.18 noborder
+	unset xlabel
+	do for [i = 1:nsizes] {
+		c = (i - 1) % ncols
+		r = (i - 1) / ncols
+		set lmargin at screen 0.07 + c * pw + (c > 0 ? 0.02 : 0)
+		set rmargin at screen 0.07 + (c + 1) * pw - 0.02
+		set tmargin at screen 0.88 - r * ph - 0.03
+		set bmargin at screen 0.88 - (r + 1) * ph + 0.04
+		set title fmt_size(size_i(i)) font ',12' offset 0, -0.8
+		if (lat) {
+			unset logscale y
+			set yrange [0:*]
+			set ytics autofreq
+		} else {
+			unset logscale y
+			set yrange [*:*]
+			stats F(i) using 6 nooutput
+			_lo = STATS_min
+			stats F(i) using (mx(mx($10, $11), $7)) nooutput
+			_hi = STATS_max
+			set logscale y 10
+			eval 'set yrange '.logrange(_lo, _hi)
+			set ytics autofreq
+			@LOGTICS_Y
+		}
+		if (i == nsizes) {
+			set key at screen 0.07 + (nsizes % ncols + 0.05) * pw, screen 0.88 - (nrows - 0.5) * ph \
+				left center vertical samplen 3 spacing 1.15 reverse Left font ',10'
+		} else {
+			unset key
+		}
+		if (lat) {
+			plot F(i) using 1:2:3:4 with yerrorlines lc rgb '#0072B2' pt 7 ps 1.1 lw 2 title 'per-hop latency'
+		} else {
+			plot F(i) using 1:8:11 with filledcurves lc rgb '#606060' notitle, \
+				F(i) using 1:11 with lines lc rgb '#606060' lw 1.5 dt 3 notitle, \
+				F(i) using 1:8:9:10 with yerrorlines lc rgb '#0072B2' pt 7 ps 1.1 lw 2 notitle, \
+				F(i) using 1:5:6:7 with yerrorlines lc rgb '#D55E00' pt 4 ps 1.1 lw 1.5 dt 2 notitle, \
+				NaN with linespoints lc rgb '#0072B2' pt 7 lw 2 title (i == nsizes ? 'aggregate' : ''), \
+				NaN with linespoints lc rgb '#D55E00' pt 4 lw 1.5 dt 2 title (i == nsizes ? 'per pair' : ''), \
+				NaN with lines lc rgb '#606060' lw 1.5 dt 3 title (i == nsizes ? 'ideal aggregate (unloaded pair x pairs)' : ''), \
+				NaN with filledcurves lc rgb '#606060' title (i == nsizes ? 'shortfall from ideal' : '')
+		}
+		unset label 10
+		unset label 11
+	}
+	unset multiplot
+	exit
+}
+
+bottom = (96.0 + 20 * mx(2, mn(4, ceil(nsizes / 5.0)))) / height
+set multiplot layout 1, 2 title run_title('Fall-off as more switch ports are loaded', pattern) font ',15' \
+	margins 0.07, 0.98, bottom, 0.83 spacing 0.08, 0
 set key outside below center horizontal maxrows 4 samplen 3 spacing 1.1 reverse Left width 2
 
 # --- left: latency --------------------------------------------------------

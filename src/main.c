@@ -47,7 +47,9 @@ static void usage(FILE *f)
 	      "      estimate of the time, without MPI\n"
 	      "  report RESULT [key=value ...] [--format F]   recompute every statistic from\n"
 	      "      samples.csv (e.g. confidence=0.99 alpha=0.01) and print the report\n"
-	      "  plot RESULT [--svg]             render the charts of a results folder\n"
+	      "  plot RESULT [--svg] [--ports-per-size]   render the charts of a results\n"
+	      "      folder (degradation map, fall-off, drop, size, ports overview);\n"
+	      "      --ports-per-size adds a per-pair map for every message size\n"
 	      "      --history FILE  history database (default OUTPUT/history.sqlite); --no-history\n"
 	      "  compare RESULT_A RESULT_B [...] [--output DIR] [--no-plot]  switches side by\n"
 	      "      side: medians, %worse, Mann-Whitney p; compare.md, compare.json, charts\n"
@@ -94,7 +96,7 @@ struct opts {
 	bool no_history;
 	int nranks;
 	int format;
-	bool progress, no_plot, svg;
+	bool progress, no_plot, svg, ports_per_size;
 	const char *positional[16];
 	int npositional;
 };
@@ -143,6 +145,8 @@ static int parse_args(int argc, char **argv, int first, struct opts *o, struct s
 			o->no_plot = true;
 		else if (!strcmp(a, "--svg"))
 			o->svg = true;
+		else if (!strcmp(a, "--ports-per-size"))
+			o->ports_per_size = true;
 		else if (a[0] == '-')
 			return sw_fail(err, errlen, "unknown option '%s' (see swstress --help)", a);
 		else if (strchr(a, '=')) {
@@ -265,7 +269,7 @@ static int agree(int status)
 	return status;
 }
 
-static int render_charts(const char *dir, bool svg, bool after_run);
+static int render_charts(const char *dir, unsigned flags, bool after_run);
 
 /* check: a baseline set named on the command line must exist before the
  * sweep, not be found missing after it. 0 or -1 with err. */
@@ -421,7 +425,7 @@ static int sweep(int argc, char **argv, bool check)
 			if (db[0] && history_record_run(db, r, ctx.a, NULL, err, sizeof(err)))
 				fprintf(stderr, "swstress: warning: history: %s\n", err);
 			if (!o.no_plot)
-				render_charts(final, false, true);
+				render_charts(final, 0, true);
 		}
 		fflush(stdout);
 		health_unlock(lock_fd);
@@ -524,7 +528,7 @@ static int cmd_report(int argc, char **argv)
 
 /* Render the charts of dir; prints where they are. after_run: a missing
  * gnuplot is a note, not a failure. Returns an exit status. */
-static int render_charts(const char *dir, bool svg, bool after_run)
+static int render_charts(const char *dir, unsigned flags, bool after_run)
 {
 	struct plot_charts charts = { 0 };
 	char err[1024];
@@ -535,12 +539,12 @@ static int render_charts(const char *dir, bool svg, bool after_run)
 			after_run ? "note: " : "", after_run ? "; later: swstress plot FOLDER" : "");
 		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
 	}
-	n = plot_render(dir, NULL, svg, &charts, err, sizeof(err));
+	n = plot_render(dir, NULL, flags, &charts, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
 		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
 	}
-	fprintf(stderr, "swstress: %d charts in %s/ (falloff-*, drop-*, size-*, ports-*)\n", n, dir);
+	fprintf(stderr, "swstress: %d charts in %s/ (map-*, falloff-*, drop-*, size-*, ports-*)\n", n, dir);
 	plot_charts_free(&charts);
 	return SW_EXIT_OK;
 }
@@ -556,7 +560,8 @@ static int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "swstress: %s\n", o.npositional != 1 ? "plot needs one results folder" : err);
 		return SW_EXIT_USAGE;
 	}
-	return render_charts(o.positional[0], o.svg, false);
+	return render_charts(o.positional[0], (o.svg ? PLOT_SVG : 0) |
+			     (o.ports_per_size ? PLOT_PORTS_PER_SIZE : 0), false);
 }
 
 int main(int argc, char **argv)

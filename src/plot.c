@@ -42,7 +42,7 @@ static const char *const fits_columns[] = {
 	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
 };
 static const char *const scripts[] = {
-	"common.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", NULL
+	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", NULL
 };
 
 /* What the charts of one folder need to know. */
@@ -650,14 +650,22 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	snprintf(c.kind, sizeof(c.kind), "%s", kind);
 	snprintf(c.pattern, sizeof(c.pattern), "%s", pattern);
 	c.size = size;
-	if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
+	if ((strcmp(kind, "falloff") == 0 || strcmp(kind, "drop") == 0) && pf->nsizes > 4) {
+		/* small multiples: as falloff.gp and drop.gp lay them out */
+		int cols = pf->nsizes <= 6 ? 3 : 4;
+		c.width = 1500;
+		c.height = 200 + 260 * ((pf->nsizes + cols) / cols);   /* + a slot for the key */
+	} else if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
 		c.width = 1500;
 		c.height = 680;
 	} else if (strcmp(kind, "drop") == 0) {
 		c.width = 1100;
 		c.height = 720;
+	} else if (strcmp(kind, "map") == 0) {
+		c.width = clamp(560 + 90 * pf->nnodes, 1100, 2400);
+		c.height = clamp(330 + 45 * pf->nsizes, 600, 2400);
 	} else {
-		c.width = clamp(500 + 70 * pf->nnodes, 1100, 2400);
+		c.width = clamp(500 + 80 * (size ? pf->nnodes : pf->nsizes), 1100, 2400);
 		c.height = clamp(260 + 38 * pf->npairs, 600, 2400);
 	}
 	config_format_size(size, sz, sizeof(sz));
@@ -685,9 +693,9 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	if (strcmp(kind, "size") == 0) {
 		vars_str(&v, "fits", pf->nfits ? fits_p : "");
 		vars_add(&v, "nfits=%zu; ", pf->nfits);
-	} else if (strcmp(kind, "drop") == 0) {
+	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "map") == 0) {
 		vars_add(&v, "min_effect=%g; ", pf->min_effect);
-	} else if (strcmp(kind, "ports") == 0) {
+	} else if (strcmp(kind, "ports") == 0 && size) {
 		vars_add(&v, "size=%llu; ", (unsigned long long)size);
 	}
 	if (v.oom) {
@@ -701,9 +709,10 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	return rc;
 }
 
-int plot_render(const char *result_dir, const char *script_dir, bool svg,
+int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		struct plot_charts *out, char *err, size_t errlen)
 {
+	bool svg = flags & PLOT_SVG;
 	struct plot_facts *pf = calloc(1, sizeof(*pf));
 	char dir[PATH_MAX], path[PATH_MAX + 64];
 	int n = 0, rc = -1;
@@ -751,13 +760,13 @@ int plot_render(const char *result_dir, const char *script_dir, bool svg,
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {
-		static const char *const kinds[] = { "falloff", "size", "drop" };
+		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports" };
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			if (draw(result_dir, script_dir, svg, pf, kinds[k], p, 0, out, err, errlen) < 0)
 				goto out_free;
 			n++;
 		}
-		for (int s = 0; s < pf->nsizes; s++) {
+		for (int s = 0; (flags & PLOT_PORTS_PER_SIZE) && s < pf->nsizes; s++) {
 			if (draw(result_dir, script_dir, svg, pf, "ports", p, pf->size[s], out, err, errlen) < 0)
 				goto out_free;
 			n++;

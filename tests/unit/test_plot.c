@@ -260,7 +260,7 @@ Test(plot, fixture_every_chart)
 	if (!plot_available())
 		cr_skip_test("gnuplot not on PATH");
 	copy_fixture(dir, sizeof(dir), NULL);
-	int n = plot_render(dir, NULL, false, &charts, err, sizeof(err));
+	int n = plot_render(dir, NULL, 0, &charts, err, sizeof(err));
 	cr_assert_eq(n, 14, "plot_render: %d: %s", n, err);   /* 2 patterns x (3 + 4 sizes) */
 	cr_assert_eq(charts.n, 14);
 	const char *kinds[] = { "falloff", "size", "drop" };
@@ -305,7 +305,7 @@ Test(plot, svg)
 	if (!plot_available())
 		cr_skip_test("gnuplot not on PATH");
 	copy_fixture(dir, sizeof(dir), NULL);
-	int n = plot_render(dir, NULL, true, &charts, err, sizeof(err));
+	int n = plot_render(dir, NULL, PLOT_SVG, &charts, err, sizeof(err));
 	cr_assert_eq(n, 14, "plot_render: %d: %s", n, err);
 	for (size_t i = 0; i < charts.n; i++) {
 		char *text = slurp(charts.chart[i].path, NULL);
@@ -382,7 +382,7 @@ static void render_synthetic(int nlevels, int nsizes)
 		cr_skip_test("gnuplot not on PATH");
 	cr_assert(mkdtemp(tmpl));
 	write_synthetic(tmpl, nlevels, nsizes);
-	int n = plot_render(tmpl, NULL, false, &charts, err, sizeof(err));
+	int n = plot_render(tmpl, NULL, 0, &charts, err, sizeof(err));
 	cr_assert_eq(n, 3 + nsizes, "plot_render: %d: %s", n, err);
 	check_charts(&charts);
 	check_log_quiet(tmpl);
@@ -406,7 +406,7 @@ Test(plot, missing_summary)
 	struct plot_charts charts;
 
 	copy_fixture(dir, sizeof(dir), "summary.csv");
-	cr_assert_eq(plot_render(dir, NULL, false, &charts, err, sizeof(err)), -1);
+	cr_assert_eq(plot_render(dir, NULL, 0, &charts, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s/summary.csv: cannot open: No such file or directory", dir);
 	if (plot_available())
 		cr_expect_str_eq(err, want);
@@ -428,7 +428,7 @@ Test(plot, missing_column)
 	memcpy(col, ",lat_XX_us", 10);
 	spit(path, text);
 	free(text);
-	cr_assert_eq(plot_render(dir, NULL, false, NULL, err, sizeof(err)), -1);
+	cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s/summary.csv: missing column 'lat_lo_us'", dir);
 	cr_expect_str_eq(err, want);
 	remove_dir(dir);
@@ -447,14 +447,14 @@ Test(plot, bad_row_and_bad_json)
 	sprintf(more, "%s1,2,3\n", text);
 	spit(path, more);
 	free(more);
-	cr_assert_eq(plot_render(dir, NULL, false, NULL, err, sizeof(err)), -1);
+	cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "pairs.csv:59: 3 fields, the header has 18"), "got: %s", err);
 	spit(path, text);
 	free(text);
 
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	spit(path, "{\"name\": \n");
-	cr_assert_eq(plot_render(dir, NULL, false, NULL, err, sizeof(err)), -1);
+	cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "/run.json:"), "got: %s", err);
 	remove_dir(dir);
 }
