@@ -16,6 +16,11 @@
 #           the values found in `in`.
 #   hops    only rows with this hop count (0 or unset: every row)
 #   conf    confidence level in percent, for legends (default 95)
+#   table   a text file that receives what the chart drew: every series
+#           as "series PANEL|NAME|#RRGGBB|MARKER" (marker: gnuplot point
+#           type, 0 for a line without markers), and chart-specific lines
+#           (map.gp: every cell; drop.gp: the y range and clipped points).
+#           For tests, and for copying numbers into a report. Default: none.
 #
 # Palette: message sizes are told apart by the Okabe-Ito colours (safe for
 # colour-blind readers; yellow left out, it vanishes on white) together with
@@ -31,6 +36,7 @@ if (!exists("label")) { label = '' }
 if (!exists("date")) { date = '' }
 if (!exists("hops")) { hops = 0 }
 if (!exists("conf")) { conf = '95' }
+if (!exists("table")) { table = '' }
 
 set encoding utf8
 if (term eq 'svg') {
@@ -92,7 +98,12 @@ _fmt_size(b) = (b >= 1073741824 && b % 1073741824 == 0) ? sprintf('%d GiB', b / 
 	(b >= 1024 && b % 1024 == 0) ? sprintf('%d KiB', b / 1024) : sprintf('%d B', b)
 
 # --- levels: sequential ramp blue -> purple -> vermillion -----------------
+# The same ramp as a palette (colour bars) and as explicit colours
+# (lrgb(f), f in 0..1), so that a chart can say which colour it drew.
 set palette defined (0 '#0072B2', 0.5 '#CC79A7', 1 '#D55E00')
+_mix(a, b, t) = int(a + (b - a) * t + 0.5)
+_ramp(c0, c1, t) = _mix(c0 / 65536, c1 / 65536, t) * 65536 + _mix((c0 / 256) % 256, (c1 / 256) % 256, t) * 256 + _mix(c0 % 256, c1 % 256, t)
+lrgb(f) = sprintf('#%06X', f < 0.5 ? _ramp(0x0072B2, 0xCC79A7, 2 * f) : _ramp(0xCC79A7, 0xD55E00, 2 * f - 1))
 lfrac(i) = (nlevels > 1 ? (node_i(i) - nodes_lo + 0.0) / (nodes_hi - nodes_lo) : 0)
 lfrac_nodes(n) = (nlevels > 1 ? (n - nodes_lo + 0.0) / (nodes_hi - nodes_lo) : 0)
 node_i(i) = word(nodes, i) + 0
@@ -103,6 +114,9 @@ fmt_level(n) = sprintf('%d nodes (%d pair%s)', n, n / 2, n / 2 == 1 ? '' : 's')
 # every common colour vision deficiency. Positions are relative to cbrange;
 # the high end is worse. Usage: eval PALETTE_DIVERGING
 PALETTE_DIVERGING = "set palette defined (0 '#0072B2', 0.25 '#8FC0E0', 0.5 '#F5F5F5', 0.75 '#EDA77E', 1 '#D55E00')"
+
+# A line of the table saying what was drawn.
+series_line(panel, name, colour, marker) = sprintf('series %s|%s|%s|%d', panel, name, colour, marker)
 
 # --- titles ---------------------------------------------------------------
 # Two lines: what the chart shows, then "switch-A  ·  stream  ·  2026-03-14 09:30 UTC".

@@ -110,13 +110,14 @@ ppt_open(i) = ppt(i) - 1
 
 # One size on its axes (pre: 'for [i = 1:nsizes]' or ''): band, line,
 # points (filled when significant), clipped points as edge triangles with
-# their value, rings on suspect cells.
+# their value, rings on suspect cells. (The labels are empty, not NaN, where
+# nothing is clipped: gnuplot 5.4 crashes on a plot of one undefined label.)
 series(pre) = pre." D(i) using 1:(clip($3)):(clip($4)) with filledcurves lc rgb pcol(i) notitle, ".\
 	pre." D(i) using 1:(clip($2)) with lines lc rgb pcol(i) lw 2 notitle, ".\
 	pre." D(i) using 1:($2 == $2 && !out_of($2) ? $2 : NaN):($5 > 0 ? ppt(i) : ppt_open(i)) with points lc rgb pcol(i) pt variable ps 1.3 lw 1.5 notitle, ".\
 	pre." D(i) using 1:(out_of($2) ? clip($2) : NaN):(clip_pt($2)) with points lc rgb pcol(i) pt variable ps 1.8 notitle, ".\
-	pre." D(i) using 1:($2 > y_top ? y_top : NaN):(sprintf('%+.0f%%', $2)) with labels offset 0, -1.2 font ',9' tc rgb '#303030' notitle, ".\
-	pre." D(i) using 1:($2 < y_bot ? y_bot : NaN):(sprintf('%+.0f%%', $2)) with labels offset 0, 1.2 font ',9' tc rgb '#303030' notitle, ".\
+	pre." D(i) using 1:(clip($2)):($2 > y_top ? sprintf('%+.0f%%', $2) : '') with labels offset 0, -1.2 font ',9' tc rgb '#303030' notitle, ".\
+	pre." D(i) using 1:(clip($2)):($2 < y_bot ? sprintf('%+.0f%%', $2) : '') with labels offset 0, 1.2 font ',9' tc rgb '#303030' notitle, ".\
 	pre." D(i) using 1:($6 > 0 && !out_of($2) ? $2 : NaN) with points lc rgb '#707070' pt 6 ps 2.8 lw 1.2 notitle"
 SERIES_ALL = series('for [i = 1:nsizes]')
 SERIES_ONE = series('')
@@ -146,37 +147,55 @@ if (nsizes <= 4) {
 	plot @SERIES_ALL, @THRESHOLD, \
 		for [i = 1:nsizes] NaN with linespoints lc rgb scol(i) pt spt(i) lw 2 title fmt_size(size_i(i)), \
 		@KEY_COMMON
-	exit
+} else {
+
+	# Small multiples: one panel per size, the same axes and colours in each;
+	# the key takes the slot after the last panel (as plot.c sizes the image).
+	set style fill transparent solid 0.2 noborder
+	ncols = (nsizes <= 6 ? 3 : 4)
+	nrows = ceil((nsizes + 1) / (ncols + 0.0))
+	set multiplot title ttl font ',15'
+	pw = 0.88 / ncols
+	ph = 0.82 / nrows
+	set label 10 'loaded ports (nodes)' at screen 0.5, screen 0.025 center font ',11'
+	set label 11 ytitle at screen 0.015, screen 0.5 center rotate by 90 font ',11'
+	do for [i = 1:nsizes] {
+		c = (i - 1) % ncols
+		r = (i - 1) / ncols
+		set lmargin at screen 0.07 + c * pw
+		set rmargin at screen 0.07 + (c + 1) * pw - 0.025
+		set tmargin at screen 0.88 - r * ph - 0.03
+		set bmargin at screen 0.88 - (r + 1) * ph + 0.04
+		set title fmt_size(size_i(i)) font ',12' offset 0, -0.8
+		set format y (c == 0 ? '%g' : '')
+		if (i == nsizes) {
+			set key at screen 0.07 + (nsizes % ncols + 0.05) * pw, screen 0.88 - (nrows - 0.5) * ph \
+				left center vertical samplen 2 spacing 1.15 reverse Left font ',10'
+			plot @SERIES_ONE, @THRESHOLD, @KEY_COMMON
+		} else {
+			unset key
+			plot @SERIES_ONE, @THRESHOLD
+		}
+		unset label 10
+		unset label 11
+	}
+	unset multiplot
 }
 
-# Small multiples: one panel per size, the same axes and colours in each;
-# the key takes the slot after the last panel (as plot.c sizes the image).
-set style fill transparent solid 0.2 noborder
-ncols = (nsizes <= 6 ? 3 : 4)
-nrows = ceil((nsizes + 1) / (ncols + 0.0))
-set multiplot title ttl font ',15'
-pw = 0.88 / ncols
-ph = 0.82 / nrows
-set label 10 'loaded ports (nodes)' at screen 0.5, screen 0.025 center font ',11'
-set label 11 ytitle at screen 0.015, screen 0.5 center rotate by 90 font ',11'
-do for [i = 1:nsizes] {
-	c = (i - 1) % ncols
-	r = (i - 1) / ncols
-	set lmargin at screen 0.07 + c * pw
-	set rmargin at screen 0.07 + (c + 1) * pw - 0.025
-	set tmargin at screen 0.88 - r * ph - 0.03
-	set bmargin at screen 0.88 - (r + 1) * ph + 0.04
-	set title fmt_size(size_i(i)) font ',12' offset 0, -0.8
-	set format y (c == 0 ? '%g' : '')
-	if (i == nsizes) {
-		set key at screen 0.07 + (nsizes % ncols + 0.05) * pw, screen 0.88 - (nrows - 0.5) * ph \
-			left center vertical samplen 2 spacing 1.15 reverse Left font ',10'
-		plot @SERIES_ONE, @THRESHOLD, @KEY_COMMON
-	} else {
-		unset key
-		plot @SERIES_ONE, @THRESHOLD
+# What was drawn: the y range, every size, every point beyond the axis.
+if (table ne '') {
+	set print table
+	print sprintf('yrange %g %g', y_bot, y_top)
+	do for [i = 1:nsizes] {
+		print series_line(multiples ? fmt_size(size_i(i)) : 'all', fmt_size(size_i(i)), pcol(i), ppt(i))
+		eval sprintf('_n = |$D%d|', i)
+		do for [r = 1:_n] {
+			eval sprintf('_l = $D%d[%d]', i, r)
+			if (words(_l) >= 6) {
+				_v = word(_l, 2) + 0
+				if (_v == _v && out_of(_v)) { print sprintf('clipped %s|%s|%s', fmt_size(size_i(i)), word(_l, 1), word(_l, 2)) }
+			}
+		}
 	}
-	unset label 10
-	unset label 11
+	unset print
 }
-unset multiplot

@@ -18,7 +18,7 @@
 #        bw_hi_MBps, agg_median_MBps, agg_lo_MBps, agg_hi_MBps, ideal_agg_MBps
 #        (NaN CI fields: the point is drawn without an error bar).
 # Takes  in, out, pattern (required); label, date, sizes, nodes, hops, conf,
-#        term, width, height (optional, see common.gp).
+#        table, term, width, height (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; out='falloff.png'; pattern='stream'" plot/falloff.gp
 
@@ -115,6 +115,19 @@ if (nsizes > 4) {
 		unset label 11
 	}
 	unset multiplot
+	if (table ne '') {
+		set print table
+		do for [i = 1:nsizes] {
+			if (lat) {
+				print series_line(fmt_size(size_i(i)), 'per-hop latency', '#0072B2', 7)
+			} else {
+				print series_line(fmt_size(size_i(i)), 'aggregate', '#0072B2', 7)
+				print series_line(fmt_size(size_i(i)), 'per pair', '#D55E00', 4)
+				print series_line(fmt_size(size_i(i)), 'ideal aggregate', '#606060', 0)
+			}
+		}
+		unset print
+	}
 	exit
 }
 
@@ -145,3 +158,13 @@ plot for [i = 1:nsizes] F(i) using 1:8:11 with filledcurves lc rgb scol(i) notit
 	NaN with lines lc rgb '#303030' lw 1.2 dt 3 title 'ideal aggregate', \
 	NaN with filledcurves lc rgb '#303030' title 'shortfall from ideal'
 unset multiplot
+if (table ne '') {
+	set print table
+	do for [i = 1:nsizes] {
+		print series_line('latency', fmt_size(size_i(i)), scol(i), spt(i))
+		print series_line('bandwidth', 'aggregate '.fmt_size(size_i(i)), scol(i), spt(i))
+		print series_line('bandwidth', 'per pair '.fmt_size(size_i(i)), scol(i), spt_open(i))
+		print series_line('bandwidth', 'ideal aggregate '.fmt_size(size_i(i)), scol(i), 0)
+	}
+	unset print
+}

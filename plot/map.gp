@@ -22,9 +22,8 @@
 # Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
 #        for pingpong, else 'bw'), min_effect (percent, default 2),
 #        min_overlap (default 0.9, as the report's warning), min_sample_us
-#        (default 1000), table (a file that receives every cell drawn, as
-#        text, and where the plot area is in pixels: for tests and for
-#        copying numbers into a report), label, date, sizes, nodes, hops,
+#        (default 1000), table (see common.gp: here the plot area in
+#        pixels and every cell drawn), label, date, sizes, nodes, hops,
 #        term, width, height (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; out='map.png'; pattern='stream'" plot/map.gp
@@ -39,7 +38,6 @@ if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
 if (!exists("min_effect")) { min_effect = 2 }
 if (!exists("min_overlap")) { min_overlap = 0.9 }
 if (!exists("min_sample_us")) { min_sample_us = 1000 }
-if (!exists("table")) { table = '' }
 
 c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')
 c_sig = (metric eq 'lat' ? 'lat_infl_sig' : 'bw_drop_sig')
@@ -56,7 +54,7 @@ sample_us(_) = column('hops') * num('lat_median_us', NaN)
 hatched(_) = (num('overlap', 1) < min_overlap || sample_us(0) < min_sample_us) ? 1 : 0
 set table $M
 plot in using (widx(nodes, column('nodes'))):(widx(sizes, column('size_bytes'))):(num(c_pct, 0)):\
-	(num(c_sig, 0)):(hatched(0)):'nodes':'size_bytes':(sample_us(0)):(num('overlap', 1)):(bad(strcol(c_pct)) ? 0 : 1) \
+	(num(c_sig, 0)):(hatched(0)):(strcol('nodes')):(strcol('size_bytes')):(sample_us(0)):(num('overlap', 1)):(bad(strcol(c_pct)) ? 0 : 1) \
 	with table if (strcol('pattern') eq pattern && hop_match(0))
 unset table
 set datafile separator whitespace

@@ -2,13 +2,16 @@
 # style) for one pattern, one curve per load level, with the Hockney fit
 # T(m) = alpha + m / beta drawn dashed over the sizes it was fitted on.
 #
+# Each level has its own colour (a ramp from blue, unloaded, to vermillion,
+# most loaded) and marker.
+#
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps,
 #        bw_hi_MBps (NaN CI fields: drawn without an error bar);
 #        fits = fits.csv (optional), columns: nodes, pattern, size_lo,
 #        size_hi, alpha_us, beta_MBps, n_half_bytes.
 # Takes  in, out, pattern (required); fits, nfits (rows in fits.csv; 0 skips
-#        it), label, date, sizes, nodes, hops, conf, term, width, height
+#        it), label, date, sizes, nodes, hops, conf, table, term, width, height
 #        (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; fits='results/X/fits.csv'; out='size.png'; pattern='pingpong'" plot/size.gp
@@ -94,8 +97,8 @@ if (!level_key) {
 # gnuplot evaluates the styles of an empty 'for' once: give j a harmless value.
 j = 1
 if (nf == 0) { FN[1] = node_i(1); FLO[1] = 1; FHI[1] = 1; FA[1] = 1; FB[1] = 1 }
-plot for [j = 1:nf] [x = FLO[j]:FHI[j]] hockney_lat(j, x) with lines lc palette frac fit_col(j) lw 1.3 dt 2 notitle, \
-	for [i = 1:nlevels] L(i) using 1:2:3:4 with yerrorlines lc palette frac lfrac(i) pt 7 ps 0.9 lw 2 title level_title(i), \
+plot for [j = 1:nf] [x = FLO[j]:FHI[j]] hockney_lat(j, x) with lines lc rgb lrgb(fit_col(j)) lw 1.3 dt 2 notitle, \
+	for [i = 1:nlevels] L(i) using 1:2:3:4 with yerrorlines lc rgb lrgb(lfrac(i)) pt spt(i) ps 1.0 lw 2 title level_title(i), \
 	NaN with lines lc rgb '#303030' lw 1.3 dt 2 title (nf > 0 ? 'Hockney fit α + m/β' : '')
 
 set title sprintf('per-pair bandwidth: median, %s%% CI (MB/s = 10⁶ bytes/s)', conf) font ',12'
@@ -105,7 +108,13 @@ set ytics autofreq
 _lo = bw_min; _hi = bw_max; @LOGTICS_Y
 unset colorbox
 if (fit_text ne '') { set label 1 fit_text at graph 0.98, graph 0.1 right front font ',10' tc rgb '#303030' }
-plot for [j = 1:nf] [x = FLO[j]:FHI[j]] hockney_bw(j, x) with lines lc palette frac fit_col(j) lw 1.3 dt 2 notitle, \
-	for [i = 1:nlevels] L(i) using 1:5:6:7 with yerrorlines lc palette frac lfrac(i) pt 7 ps 0.9 lw 2 notitle
+plot for [j = 1:nf] [x = FLO[j]:FHI[j]] hockney_bw(j, x) with lines lc rgb lrgb(fit_col(j)) lw 1.3 dt 2 notitle, \
+	for [i = 1:nlevels] L(i) using 1:5:6:7 with yerrorlines lc rgb lrgb(lfrac(i)) pt spt(i) ps 1.0 lw 2 notitle
 unset label 1
 unset multiplot
+if (table ne '') {
+	set print table
+	do for [i = 1:nlevels] { print series_line('latency', fmt_level(node_i(i)), lrgb(lfrac(i)), spt(i)) }
+	do for [i = 1:nlevels] { print series_line('bandwidth', fmt_level(node_i(i)), lrgb(lfrac(i)), spt(i)) }
+	unset print
+}

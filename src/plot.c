@@ -27,7 +27,7 @@ extern char **environ;
 
 /* Columns each script reads (documented at the top of each script). */
 static const char *const summary_columns[] = {
-	"nodes", "pairs", "pattern", "size_bytes", "hops",
+	"nodes", "pairs", "pattern", "size_bytes", "hops", "overlap",
 	"lat_median_us", "lat_lo_us", "lat_hi_us",
 	"bw_median_MBps", "bw_lo_MBps", "bw_hi_MBps",
 	"agg_median_MBps", "agg_lo_MBps", "agg_hi_MBps", "ideal_agg_MBps",
