@@ -205,6 +205,13 @@ try:
             ok = tds[4].startswith("%.4g" % ca[col]) and tds[5].startswith("%.4g" % cb[col])
             check(ok, "%s: compared cells %s and %s equal the store's medians" % (rel, ka, kb) + ("" if ok else " %r" % tds))
             numbers += 1
+    # a phone: 360 px wide, the page itself never scrolls sideways (wide
+    # tables scroll inside themselves, charts shrink)
+    b.call("Emulation.setDeviceMetricsOverride", width=360, height=740, deviceScaleFactor=2, mobile=True)
+    for path in pages:
+        b.load("file://" + path)
+        w = b.js("[document.documentElement.scrollWidth, window.innerWidth]")
+        check(w[0] <= w[1], "%s fits a 360 px phone screen (page %d px wide)" % (os.path.relpath(path, site), w[0]))
 finally:
     b.close()
 check(numbers > 0 and charts > 0 and links > 0,

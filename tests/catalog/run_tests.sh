@@ -175,6 +175,19 @@ print("drop bolt %.1f [%.1f, %.1f], acme %.1f [%.1f, %.1f], bolt worse by %.1f%%
 EOF
 check "known truth: Bolt's drop CI holds 30%, Acme's holds 0, the comparison finds Bolt worse ($(tail -1 "$T/truth"))" [ $? = 0 ]
 
+# Memory errors and leaks in publish and site (valgrind is in PACKAGES).
+vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
+if command -v valgrind > /dev/null; then
+	vg "$SW" publish "$R/acme-20261201-100000" "$R/bolt-20261201-110000" "$R/late-20261201-130000" \
+		--store "$T/vg.sqlite" > /dev/null 2> "$T/vg.err"
+	rc=$?
+	check "valgrind: publish (2 stored, 1 refused: exit 1) is clean" [ $rc = 1 -a "$(grep -c '^==' "$T/vg.err")" = 0 ]
+	vg "$SW" site "$T/vg.sqlite" "$T/vg-site" > /dev/null 2> "$T/vg.err"
+	check "valgrind: site is clean" [ $? = 0 ]
+else
+	skip "valgrind: not installed"
+fi
+
 # ---------------------------------------------------------------- PostgreSQL
 if need postgresql; then
 	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
@@ -200,6 +213,16 @@ else
 		pg_boom() {
 			psql_q "CREATE FUNCTION boom() RETURNS trigger AS \$\$ BEGIN IF NEW.run = 'boom-20261201-120000' AND NEW.cell = 5 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER boom BEFORE INSERT ON cells FOR EACH ROW EXECUTE FUNCTION boom()" > /dev/null
 		}
+		# Three first publishers at once on an empty database: one migrates,
+		# the others wait for its lock and find the schema there.
+		"$PGBIN/createdb" -h "$T/pg/sock" -p $PGPORT -U swstress fresh
+		for r in acme-20261130-090000 acme-20261201-100000 bolt-20261201-110000; do
+			"$SW" publish "$R/$r" --store "postgresql:///fresh?host=$T/pg/sock&port=$PGPORT&user=swstress" \
+				> /dev/null 2> "$T/fresh-$r.err" &
+		done
+		wait
+		check "postgresql: 3 first publishers at once on an empty database all succeed, schema migrated once" \
+			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/2 ]
 		store_tests "$PG" postgresql pg_boom
 		# Round trip: the same runs give the same rows in both stores.
 		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
