@@ -253,6 +253,16 @@ EOF
 	fi
 fi
 
+# ---------------------------------------------------------------- terminal browser
+if need w3m; then
+	w3m -dump -cols 200 "$T/site/index.html" > "$T/w3m.txt" 2>&1
+	want=$("$PY" -c 'import sqlite3, sys; r = sqlite3.connect(sys.argv[1]).execute("SELECT bw_drop_pct, bw_drop_lo, bw_drop_hi FROM cells WHERE run = ? AND cell = 11", ("bolt-20261201-110000",)).fetchone(); print("%+.1f%% [%+.1f, %+.1f]" % r)' "$LITE")
+	check "w3m: the index reads in a terminal browser (switch names, Bolt's drop $want)" \
+		sh -c 'grep -F "Bolt <Networks> X&Y \"32\" <script>alert(1)</script>" "$1" | grep -qF "$2"' _ "$T/w3m.txt" "$want"
+else
+	skip "w3m: not installed (run as root to install it)"
+fi
+
 # ---------------------------------------------------------------- Chromium
 if ! need chromium python3-websocket python3-pil; then
 	skip "site in headless Chromium: chromium, python3-websocket or python3-pil missing (run as root to install)"
