@@ -43,10 +43,17 @@ enum cfg_pairing {
 	CFG_PAIRING_SHIFT,         /* i with (i + shift) mod N, greedily  */
 };
 
+/* Keys that take auto, yes or no (yield, timed). */
+enum cfg_auto {
+	CFG_AUTO = 0,
+	CFG_YES,
+	CFG_NO,
+};
+
 enum cfg_yield {
-	CFG_YIELD_AUTO = 0,  /* yield when a host runs more ranks than cores */
-	CFG_YIELD_YES,
-	CFG_YIELD_NO,
+	CFG_YIELD_AUTO = CFG_AUTO,  /* yield when a host runs more ranks than cores */
+	CFG_YIELD_YES = CFG_YES,
+	CFG_YIELD_NO = CFG_NO,
 };
 
 /* Where each key got its value, for error messages after parsing:
@@ -65,6 +72,8 @@ struct sw_config {
 	int nhops;                       /* 0: hops = auto */
 	long hops[SW_MAX_LIST];
 	double sample_time;              /* s, target sample length for hops=auto */
+	int timed;                       /* enum cfg_auto: time-bounded samples
+	                                  * (auto: bandwidth patterns, hops=auto) */
 	int npatterns;
 	int patterns[SW_MAX_PATTERNS];   /* ids from pattern.h */
 	int window;                      /* messages in flight, stream/bidir */
@@ -139,6 +148,11 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen);
 
 /* "configs/quick.conf:7" or "command line" or "default" for a key. */
 const char *config_where(const struct sw_config *c, const char *key);
+
+/* Whether cells of a pattern run time-bounded samples under c: every pair
+ * of a level sends until one common deadline and counts its hops (timed =
+ * yes, or auto for a bandwidth pattern with hops = auto). */
+bool config_pattern_timed(const struct sw_config *c, int pattern);
 
 /* Print the key table (name, default, meaning) for --help and the README. */
 void config_print_keys(FILE *f);

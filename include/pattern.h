@@ -21,6 +21,7 @@ struct sw_pattern_info {
 	const char *help;
 	int directions;     /* 1, or 2 for bidir: bytes moved = dirs*size*hops */
 	bool even_hops;     /* hops must be even (pingpong) */
+	bool bandwidth;     /* measures bandwidth: time-bounded samples by default */
 };
 
 /* Info for an id, or NULL if out of range. */

@@ -25,7 +25,9 @@ struct sw_cell {
 	int level;         /* index into plan levels */
 	int pattern;       /* pattern.h id */
 	uint64_t size;     /* bytes */
-	long hops;         /* 0: auto, resolved by the engine at the first level */
+	long hops;         /* 0: auto, resolved by the engine at the first level
+	                    * (stays 0 when timed: each sample counts its own) */
+	bool timed;        /* time-bounded samples (config_pattern_timed) */
 	int size_index;    /* index into cfg sizes, for auto hops */
 };
 

@@ -11,9 +11,13 @@
  * MB/s = 10^6 bytes/s" comment line, then a header line; missing numbers
  * are written NaN, which gnuplot skips):
  *
- * samples.csv  one row per raw sample
+ * samples.csv  one row per raw sample (hops: the sample's own count, which
+ *   for a timed cell is what it completed in its window)
  *   cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
  *   host_a,host_b,t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps
+ *
+ * In summary.csv, pairs.csv and run.json a cell's hops is 0 when it is timed
+ * (time-bounded samples: run.json cells say "timed": true).
  *
  * summary.csv  one row per cell (lat_* per-hop latency, bw_* per-pair
  *   bandwidth, agg_* aggregate bandwidth of a repetition, ideal_agg = the
@@ -38,7 +42,7 @@
  *   mpi_version, wtick, wtime_global, yield, duration_s, complete, failure,
  *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
  *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
- *   size_bytes, hops, reps, stop, wall_s, timed_s, summary {...}}],
+ *   size_bytes, hops, hops_auto, timed, reps, stop, wall_s, timed_s, summary {...}}],
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
  *   outliers [{cell, pair, host_a, host_b, z}], fits [...], method
  *

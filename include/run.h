@@ -14,13 +14,16 @@
 
 /* One timed run of H hops by one pair. Times are seconds on the common
  * clock (rank 0's, or MPI's global clock); seconds is t_end - t_start as
- * measured on the initiating rank. */
+ * measured on the initiating rank. hops: the cell's fixed count, or what a
+ * time-bounded sample completed (bidir: the mean of its two directions);
+ * 0 given to run_add_sample means the cell's count. */
 struct sw_sample {
 	int cell;
 	int rep;       /* repetition, from 0 */
 	int pair;      /* index into plan pairs */
 	double t_start, t_end;
 	double seconds;
+	long hops;
 };
 
 /* Why a cell stopped repeating. */

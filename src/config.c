@@ -867,23 +867,25 @@ static void bool_format(const struct sw_config *c, const struct cfg_opt *o, char
 	snprintf(buf, len, "%s", *(const bool *)cfield(c, o) ? "yes" : "no");
 }
 
-static int yield_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+/* auto, yes or no into an int field (enum cfg_auto). */
+static int auto_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
 	int b = bool_word(v);
 
 	if (strcasecmp(v, "auto") == 0)
-		c->yield = CFG_YIELD_AUTO;
+		*(int *)field(c, o) = CFG_AUTO;
 	else if (b < 0)
 		return sw_fail(msg, len, "%s: '%s' is not auto, yes or no", o->name, v);
 	else
-		c->yield = b ? CFG_YIELD_YES : CFG_YIELD_NO;
+		*(int *)field(c, o) = b ? CFG_YES : CFG_NO;
 	return 0;
 }
 
-static void yield_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
+static void auto_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
 {
-	(void)o;
-	snprintf(buf, len, "%s", c->yield == CFG_YIELD_YES ? "yes" : c->yield == CFG_YIELD_NO ? "no" : "auto");
+	int v = *(const int *)cfield(c, o);
+
+	snprintf(buf, len, "%s", v == CFG_YES ? "yes" : v == CFG_NO ? "no" : "auto");
 }
 
 static int label_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
@@ -953,7 +955,7 @@ static const struct cfg_type T_U64 = { u64_parse, u64_format };
 static const struct cfg_type T_DOUBLE = { double_parse, double_format };
 static const struct cfg_type T_DURATION = { duration_parse, duration_format };
 static const struct cfg_type T_BOOL = { bool_parse, bool_format };
-static const struct cfg_type T_YIELD = { yield_parse, yield_format };
+static const struct cfg_type T_AUTO = { auto_parse, auto_format };
 static const struct cfg_type T_LABEL = { label_parse, string_format };
 static const struct cfg_type T_PATH = { path_parse, string_format };
 static const struct cfg_type T_TEXT = { text_parse, string_format };
@@ -984,7 +986,10 @@ static const struct cfg_opt opts[] = {
 	{ "hops", "sweep", &T_HOPS, OFF(hops), 0, "auto", 1, 1e12, 0,
 	  "one-way messages per sample: a list ('1000, 16384'), or auto (sized to sample_time)" },
 	{ "sample_time", "sweep", &T_DURATION, OFF(sample_time), 0, "20ms", 0, 60, OPEN_MIN,
-	  "target length of one sample when hops = auto (s, ms, us)" },
+	  "length of one sample when hops = auto (s, ms, us): a timed sample's window, else the hop count's target" },
+	{ "timed", "sweep", &T_AUTO, OFF(timed), 0, "auto", 0, 0, 0,
+	  "time-bounded samples: every pair sends until one common deadline and counts its messages; "
+	  "auto = stream and bidir when hops = auto, yes = pingpong too, no = hop counts" },
 	{ "patterns", "sweep", &T_PATTERNS, OFF(patterns), 0, "pingpong, stream, bidir", 0, 0, 0,
 	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways)" },
 	{ "window", "sweep", &T_INT, OFF(window), 0, "64", 1, 1024, 0,
@@ -1003,7 +1008,7 @@ static const struct cfg_opt opts[] = {
 	  "watchdog: longest one round (one sample of every pair) may take before the run stops" },
 	{ "allow_shared_node", "sweep", &T_BOOL, OFF(allow_shared_node), 0, "no", 0, 0, 0,
 	  "allow ranks that share a host (yes for one-machine runs; measures no switch)" },
-	{ "yield", "sweep", &T_YIELD, OFF(yield), 0, "auto", 0, 0, 0,
+	{ "yield", "sweep", &T_AUTO, OFF(yield), 0, "auto", 0, 0, 0,
 	  "give up the CPU while waiting: auto (when ranks outnumber cores), yes, no" },
 	{ "label", "sweep", &T_LABEL, OFF(label), 0, "swstress", 0, 0, 0,
 	  "name of the run, starts the results folder name (letters, digits, . _ -)" },
@@ -1384,6 +1389,9 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 					       "%s: hops: %ld is odd, but %s needs an even number (a round trip is 2 hops)",
 					       where_of(c, "hops"), c->hops[h], info->name);
 	}
+	if (c->timed == CFG_YES && c->nhops)
+		return sw_fail(err, errlen, "%s: timed = yes: hops must be auto (a timed sample lasts sample_time)",
+			       strcmp(where_of(c, "timed"), "default") ? where_of(c, "timed") : where_of(c, "hops"));
 	if (c->warn_drop > c->crit_drop) {
 		w = strcmp(where_of(c, "crit_drop"), "default") ? where_of(c, "crit_drop") : where_of(c, "warn_drop");
 		return sw_fail(err, errlen, "%s: warn_drop %g is larger than crit_drop %g",
@@ -1396,6 +1404,15 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 			       w, c->warn_inflation, c->crit_inflation);
 	}
 	return 0;
+}
+
+bool config_pattern_timed(const struct sw_config *c, int pattern)
+{
+	const struct sw_pattern_info *p = pattern_info(pattern);
+
+	if (c->nhops || c->timed == CFG_NO || !p)
+		return false;
+	return c->timed == CFG_YES || p->bandwidth;
 }
 
 const char *config_where(const struct sw_config *c, const char *key)

@@ -9,6 +9,7 @@
  * aborts after a grace period.
  */
 #include <mpi.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -25,6 +26,7 @@
 
 enum {
 	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
+	TAG_LAST,         /* a timed sample's last message (on the flow communicator) */
 };
 
 /* ROUND: run one sample. PING: rank 0 is alive (sent each round to the
@@ -46,10 +48,13 @@ struct ctrl {
 	int cmd, cell, rep;
 	int record;       /* 0: warm-up or calibration round */
 	long hops;
+	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
 };
 
 struct sample_msg {
 	double t_start, t_end, seconds;
+	long hops;             /* hops completed (timed cells) */
+	double t_ready;        /* the pair's handshake done, common clock */
 };
 
 struct notice {
@@ -71,6 +76,10 @@ struct eng {
 	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
 	double offset;                  /* clock offset to rank 0, re-measured
 	                                 * at each level end */
+	MPI_Comm flow;                  /* timed patterns' data: a wildcard tag
+	                                 * there sees only pattern messages */
+	MPI_Request *ring;              /* 2 * window requests, timed patterns */
+	double lead;                    /* rank 0: from sending ROUND to t_go */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
 	int delay_rank;
@@ -117,6 +126,26 @@ static void parse_faults(struct eng *e)
 
 static bool g_yield;
 
+/* One idle poll of a wait loop: yield when asked to (let the other ranks
+ * and, on emulated hosts, the kernel's network work run; after a while
+ * with nothing done, sleep briefly rather than spin). Every CLOCK_POLLS
+ * polls (CLOCK_POLLS_YIELDING when yielding), -1 past deadline (local
+ * MPI_Wtime, 0 = none); else 0. */
+static int idle_poll(unsigned *polls, double deadline)
+{
+	unsigned mask = (g_yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
+
+	if (g_yield) {
+		if (*polls > 2048)
+			usleep(20);
+		else
+			sched_yield();
+	}
+	if ((++*polls & mask) == 0 && deadline > 0 && MPI_Wtime() > deadline)
+		return -1;
+	return 0;
+}
+
 /* Rank 0 only: a notice from a rank that timed out. */
 static bool notice_pending(struct notice *n)
 {
@@ -153,21 +182,10 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 		}
 		if (i == n)
 			return 0;
-		/* Yielding: let the other ranks (and, on emulated hosts, the
-		 * kernel's network work) run; after a while with nothing
-		 * done, sleep briefly rather than spin. */
-		if (g_yield) {
-			if (polls > 2048)
-				usleep(20);
-			else
-				sched_yield();
-		}
-		if ((++polls & mask) == 0) {
-			if (watch_notices && notice_pending(nt))
-				return -2;
-			if (deadline > 0 && MPI_Wtime() > deadline)
-				return -1;
-		}
+		if (idle_poll(&polls, deadline))
+			return -1;
+		if ((polls & mask) == 0 && watch_notices && notice_pending(nt))
+			return -2;
 	}
 }
 
@@ -416,10 +434,254 @@ static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, lon
 	return 0;
 }
 
-static const pattern_fn pattern_ops[PAT_COUNT] = {
-	[PAT_PINGPONG] = run_pingpong,
-	[PAT_STREAM] = run_stream,
-	[PAT_BIDIR] = run_bidir,
+/* ---------------------------------------------------------------- */
+/* Time-bounded patterns. Each runs from now (the common start) to t_stop
+ * (local clock) and fills the initiator's *m: the hops completed and the
+ * window they took (t_start, t_end on the common clock, seconds); 0, or
+ * -1 on timeout. Data go over e->flow. */
+
+typedef int (*timed_fn)(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			struct sample_msg *m);
+
+/* What a receiver tells its sender, every so many messages and at the
+ * end: messages received so far (flow control), those received by the
+ * deadline and when the last of them came, and when this rank began
+ * sending (bidir; common clock). */
+struct flow_ack {
+	double received, in_window, t_last, t_start;
+	double chunk;      /* the receiver acks every chunk messages from now */
+	double last;       /* 1 in the final ack */
+};
+#define FLOW_ACK_DOUBLES 6
+
+/* Share of a timed sample that the messages in flight may take to drain:
+ * MPI over TCP moves the messages in flight side by side, so they arrive
+ * together, and a pair's window can end no finer than this. */
+#define FLOW_DRAIN_SHARE 0.03
+
+/* Messages that drain in FLOW_DRAIN_SHARE of span at n messages in
+ * elapsed seconds, within lo..hi. */
+static long flow_cap(long n, double elapsed, double span, long lo, long hi)
+{
+	double m = elapsed > 0 ? (double)n / elapsed * span * FLOW_DRAIN_SHARE : 0;
+
+	return m < (double)lo ? lo : m > (double)hi ? hi : (long)m;
+}
+
+/*
+ * Send and/or receive with messages in flight until t_stop; then the
+ * sender sends an empty TAG_LAST and the receiver drains what is in
+ * flight. In flight: what the receiver's acks have not yet counted (so a
+ * hidden queue in MPI or socket buffers cannot grow), at most the window
+ * and what drains in FLOW_DRAIN_SHARE of the sample at the rate seen so
+ * far, but never below twice the receiver's ack interval (which it
+ * announces in each ack, from the same rule; so neither side waits for
+ * the other). The receiver counts the messages that arrived by t_stop
+ * and when the last of them did (at least the first message, whenever it
+ * came): bytes that arrive after the deadline load an emptier switch and
+ * are not counted. Each receive slot is
+ * reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
+ * rest of the ring is cancelled (nothing else can match: the peer sends
+ * nothing more on e->flow). *mine: this rank's receiving window (recv),
+ * *peer_ack: the peer's final ack (send). 0, or -1 at the round deadline.
+ */
+/* The receive buffer of ring slot i (slots share buffers as the
+ * windowed patterns' receives do). */
+static char *ring_buf(const struct eng *e, int i)
+{
+	return e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
+}
+
+static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
+		      struct flow_ack *mine, struct flow_ack *peer_ack)
+{
+	int w = e->cfg->window, cnt = (int)size, flag, rc = 0;
+	MPI_Request *sr = e->ring, *rr = e->ring + w, ack_in = MPI_REQUEST_NULL, ack_out = MPI_REQUEST_NULL;
+	long s_post = 0, s_done = 0, r_done = 0, r_acked = 0, chunk = 1, cap = 2;
+	bool s_last = !send, r_last = !recv, peer_done = !send;
+	double t0 = MPI_Wtime(), span = t_stop - t0;
+	unsigned polls = 0;
+
+	memset(mine, 0, sizeof(*mine));
+	memset(peer_ack, 0, sizeof(*peer_ack));
+	mine->chunk = peer_ack->chunk = 1;
+	mine->t_start = t0 - e->offset;
+	for (int i = 0; i < w; i++) {
+		sr[i] = rr[i] = MPI_REQUEST_NULL;
+		if (recv)
+			MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[i]);
+	}
+	if (send)
+		MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+	while (!s_last || s_done < s_post || !peer_done || !r_last || ack_out != MPI_REQUEST_NULL) {
+		bool busy = false;
+
+		if (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
+			s_last = s_post > 0 && MPI_Wtime() >= t_stop;   /* one data message at least */
+			if (!s_last && s_post % w == 0)
+				fault_delay(e);
+			MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA, e->flow,
+				  &sr[s_post % w]);
+			s_post++;
+			busy = true;
+		}
+		if (s_done < s_post) {
+			MPI_Test(&sr[s_done % w], &flag, MPI_STATUS_IGNORE);
+			if (flag) {
+				s_done++;
+				busy = true;
+			}
+		}
+		if (!peer_done) {
+			MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
+			if (flag) {
+				busy = true;
+				peer_done = peer_ack->last > 0;
+				cap = flow_cap((long)peer_ack->received, MPI_Wtime() - t0, span,
+					       2 * (long)peer_ack->chunk, w);
+				if (!peer_done)
+					MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+			}
+		}
+		if (ack_out != MPI_REQUEST_NULL)
+			MPI_Test(&ack_out, &flag, MPI_STATUS_IGNORE);
+		if (!r_last && ack_out == MPI_REQUEST_NULL) {
+			MPI_Status st;
+			int slot = (int)(r_done % w);
+
+			MPI_Test(&rr[slot], &flag, &st);
+			if (flag) {
+				busy = true;
+				r_last = st.MPI_TAG == TAG_LAST;
+				if (!r_last) {
+					double now = MPI_Wtime();
+
+					r_done++;
+					if (now <= t_stop || r_done == 1) {
+						mine->in_window = (double)r_done;
+						mine->t_last = now - e->offset;
+					}
+					MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
+				}
+				if (r_last || r_done - r_acked >= chunk) {
+					chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
+					chunk = chunk > 1 ? chunk : 1;
+					mine->received = (double)r_done;
+					mine->chunk = (double)chunk;
+					mine->last = r_last;
+					r_acked = r_done;
+					MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out);
+				}
+			}
+		}
+		if (busy)
+			polls = 0;
+		else if (idle_poll(&polls, e->deadline)) {
+			rc = -1;
+			break;
+		}
+	}
+	for (int i = 0; i < w; i++)
+		if (rr[i] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&rr[i]);
+			MPI_Wait(&rr[i], MPI_STATUS_IGNORE);
+		}
+	return rc;
+}
+
+/* A sample's window from a sender's start to the arrival of the last
+ * counted message (common clock; never empty, even where the clocks'
+ * offsets disagree by more than a one-message window). */
+static double window_seconds(double t_start, double t_last)
+{
+	return t_last - t_start > 1e-9 ? t_last - t_start : 1e-9;
+}
+
+/* One way: the window runs from the sender's (initiator's) start to the
+ * last message that arrived by the deadline, on the receiver. */
+static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			struct sample_msg *m)
+{
+	struct flow_ack mine, theirs;
+
+	if (timed_flow(e, peer, initiator, !initiator, size, t_stop, &mine, &theirs))
+		return -1;
+	m->hops = (long)theirs.in_window;
+	m->t_start = mine.t_start;
+	m->seconds = window_seconds(mine.t_start, theirs.t_last);
+	m->t_end = m->t_start + m->seconds;
+	return 0;
+}
+
+/* Both ways, a window per direction: hops and seconds are the means of
+ * the two (bytes = 2 * size * hops; hops rounded down); the sample spans
+ * both windows. */
+static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+		       struct sample_msg *m)
+{
+	struct flow_ack mine, theirs;
+
+	(void)initiator;
+	if (timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
+		return -1;
+	m->hops = (long)(mine.in_window + theirs.in_window) / 2;
+	m->seconds = (window_seconds(mine.t_start, theirs.t_last) + window_seconds(theirs.t_start, mine.t_last)) / 2;
+	m->t_start = fmin(mine.t_start, theirs.t_start);
+	m->t_end = fmax(mine.t_last, theirs.t_last);
+	return 0;
+}
+
+/* Round trips until t_stop; the initiator's last ping is tagged TAG_LAST
+ * and still echoed, so the sample ends at most one round trip late. */
+static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			  struct sample_msg *m)
+{
+	MPI_Request req[2];
+	MPI_Status st;
+	int cnt = (int)size;
+	long rounds = 0;
+	double t0 = MPI_Wtime();
+	bool last = false;
+
+	while (!last) {
+		if (initiator) {
+			last = MPI_Wtime() >= t_stop;
+			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[1]);
+			fault_delay(e);
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, last ? TAG_LAST : TAG_DATA, e->flow, &req[0]);
+			if (wait_reqs(req, 2, e->deadline, false, NULL))
+				return -1;
+		} else {
+			unsigned polls = 0;
+			int flag = 0;
+
+			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &req[0]);
+			while (MPI_Test(&req[0], &flag, &st), !flag)
+				if (idle_poll(&polls, e->deadline))
+					return -1;
+			last = st.MPI_TAG == TAG_LAST;
+			fault_delay(e);
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[0]);
+			if (wait_reqs(req, 1, e->deadline, false, NULL))
+				return -1;
+		}
+		rounds++;
+	}
+	m->hops = 2 * rounds;
+	m->t_start = t0 - e->offset;
+	m->seconds = MPI_Wtime() - t0;
+	m->t_end = m->t_start + m->seconds;
+	return 0;
+}
+
+/* The pattern table: a fixed hop count, and time-bounded. */
+static const struct pattern_ops {
+	pattern_fn fixed;
+	timed_fn timed;
+} pattern_ops[PAT_COUNT] = {
+	[PAT_PINGPONG] = { run_pingpong, timed_pingpong },
+	[PAT_STREAM] = { run_stream, timed_stream },
+	[PAT_BIDIR] = { run_bidir, timed_bidir },
 };
 
 /* ---------------------------------------------------------------- */
@@ -429,15 +691,32 @@ static double cpu_seconds(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec * 1e-6;
 }
 
+/* Until local time t: sleep while it is far, then poll (yielding when
+ * asked to). */
+static void wait_until(double t)
+{
+	double left;
+
+	while ((left = t - MPI_Wtime()) > 0) {
+		if (left > 1e-3)
+			usleep((useconds_t)((left - 5e-4) * 1e6));
+		else if (g_yield)
+			sched_yield();
+	}
+}
+
 /* Run this rank's part of one round: one sample if the rank is in a pair
- * of the level. The initiator fills *out (common clock). 1 if this rank
- * initiated, 0 if not, -1 on timeout (*peer_out gets the peer). */
+ * of the level. A timed cell's pair starts at c->t_go (or at once when it
+ * is late) and runs to c->t_stop. The initiator fills *out (common clock).
+ * 1 if this rank initiated, 0 if not, -1 on timeout (*peer_out gets the
+ * peer). */
 static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
 	int peer;
 	bool init;
 	double t0, t1;
+	struct sample_msg m;
 
 	if (pair_of_rank(e->plan, cell->level, e->env->rank, &peer, &init) < 0)
 		return 0;
@@ -459,14 +738,23 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 			return -1;
 	}
 	t0 = MPI_Wtime();
-	if (pattern_ops[cell->pattern](e, peer, init, cell->size, c->hops))
-		return -1;
-	t1 = MPI_Wtime();
+	m.t_ready = t0 - e->offset;
+	m.hops = c->hops;
+	if (cell->timed) {
+		wait_until(c->t_go + e->offset);
+		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
+			return -1;
+	} else {
+		if (pattern_ops[cell->pattern].fixed(e, peer, init, cell->size, c->hops))
+			return -1;
+		t1 = MPI_Wtime();
+		m.t_start = t0 - e->offset;
+		m.t_end = t1 - e->offset;
+		m.seconds = t1 - t0;
+	}
 	if (!init)
 		return 0;
-	out->t_start = t0 - e->offset;
-	out->t_end = t1 - e->offset;
-	out->seconds = t1 - t0;
+	*out = m;
 	return 1;
 }
 
@@ -590,6 +878,20 @@ static void send_ctrl(const struct ctrl *c, int to, MPI_Request *req)
 	MPI_Isend((void *)c, sizeof(*c), MPI_BYTE, to, TAG_CTRL, MPI_COMM_WORLD, req);
 }
 
+/* Timed cells: the lead from ROUND to the common start is twice the
+ * longest it took a pair to get ready last round (it shrinks slowly, so
+ * one quick round does not make the next start late), 2 ms to 1 s. */
+static void adapt_lead(struct eng *e, const struct sample_msg *res, int k, double t_issue)
+{
+	double late = 0.0;
+
+	for (int i = 0; i < k; i++)
+		if (res[i].t_ready - t_issue > late)
+			late = res[i].t_ready - t_issue;
+	e->lead = fmax(0.8 * e->lead, 2.0 * late);
+	e->lead = fmin(1.0, fmax(2e-3, e->lead));
+}
+
 /*
  * One round of a cell on every pair of its level; samples into res. The
  * watchdog's deadline is per round (capped by the sweep's deadline), so a
@@ -613,6 +915,12 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 			fail_rank0(e, NULL, 0, NULL);
 		if (e->sweep_deadline < e->deadline)
 			e->deadline = e->sweep_deadline;
+	}
+	double t_issue = MPI_Wtime();
+
+	if (cell->timed) {
+		c->t_go = t_issue + e->lead;
+		c->t_stop = c->t_go + e->cfg->sample_time;
 	}
 	for (int i = 0; i < nr; i++)
 		creq[i] = MPI_REQUEST_NULL;
@@ -638,8 +946,11 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 		fail_rank0(e, &stuck, 1, NULL);
 	}
 	rc = wait_reqs(req, k + nr, e->deadline, true, &nt);
-	if (rc == 0)
+	if (rc == 0) {
+		if (cell->timed)
+			adapt_lead(e, res, k, t_issue);
 		return;
+	}
 	int nmissing = 0;
 	for (int i = 0; i < k; i++) {
 		int flag = 1;
@@ -827,7 +1138,7 @@ static int leader(struct eng *e)
 		nlat = 0;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
 			fault_check_stall(e, cell->level);
-		if (cell->hops == 0) {
+		if (cell->hops == 0 && !cell->timed) {
 			long *ah = &auto_hops[cell->pattern][cell->size_index];
 
 			if (*ah == 0)
@@ -847,11 +1158,11 @@ static int leader(struct eng *e)
 				struct sw_sample s = {
 					.cell = ci, .rep = rep, .pair = i,
 					.t_start = res[i].t_start, .t_end = res[i].t_end,
-					.seconds = res[i].seconds,
+					.seconds = res[i].seconds, .hops = res[i].hops,
 				};
 				if (run_add_sample(r, &s))
 					fatal_rank0(e, "out of memory (samples)");
-				lat_push(e, &lat, &nlat, &cap_lat, res[i].seconds / (double)cell->hops);
+				lat_push(e, &lat, &nlat, &cap_lat, res[i].seconds / (double)res[i].hops);
 			}
 			r->cell[ci].timed += max_seconds(res, k);
 			r->cell[ci].reps = rep + 1;
@@ -895,7 +1206,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 		 const struct engine_env *env, const struct engine_opts *o)
 {
 	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
-			 .offset = env->clock_offset };
+			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks };
 	int rc;
 
 	g_yield = env->yield;
@@ -910,7 +1221,8 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 		e.nslots = (int)(RECV_SLOT_BYTES / e.maxsize) > 0 ? (int)(RECV_SLOT_BYTES / e.maxsize) : 1;
 	e.sbuf = malloc(e.maxsize);
 	e.rbuf = malloc((size_t)e.nslots * e.maxsize);
-	if (!e.sbuf || !e.rbuf) {
+	e.ring = calloc(2 * (size_t)c->window, sizeof(*e.ring));
+	if (!e.sbuf || !e.rbuf || !e.ring) {
 		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",
 			env->rank, (unsigned long long)((size_t)(e.nslots + 1) * e.maxsize));
 		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
@@ -918,7 +1230,10 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 	/* Touch every page now, not inside a timed sample. */
 	memset(e.sbuf, 0xa5, e.maxsize);
 	memset(e.rbuf, 0, (size_t)e.nslots * e.maxsize);
+	MPI_Comm_dup(MPI_COMM_WORLD, &e.flow);
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
+	MPI_Comm_free(&e.flow);
+	free(e.ring);
 	free(e.sbuf);
 	free(e.rbuf);
 	return rc;

@@ -3,9 +3,9 @@
 #include "pattern.h"
 
 static const struct sw_pattern_info patterns[PAT_COUNT] = {
-	[PAT_PINGPONG] = { "pingpong", "latency: send, wait for the echo; per-hop latency = round trip / 2", 1, true },
-	[PAT_STREAM] = { "stream", "one-way bandwidth: a window of nonblocking sends, then a short ack", 1, false },
-	[PAT_BIDIR] = { "bidir", "both directions at once, a window each way; bandwidth counts both", 2, false },
+	[PAT_PINGPONG] = { "pingpong", "latency: send, wait for the echo; per-hop latency = round trip / 2", 1, true, false },
+	[PAT_STREAM] = { "stream", "one-way bandwidth: a window of nonblocking sends, then a short ack", 1, false, true },
+	[PAT_BIDIR] = { "bidir", "both directions at once, a window each way; bandwidth counts both", 2, false, true },
 };
 
 const struct sw_pattern_info *pattern_info(int id)

@@ -199,6 +199,7 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 					p->cell[k++] = (struct sw_cell){
 						.level = l, .pattern = c->patterns[pi], .size = c->sizes[s],
 						.hops = c->nhops ? c->hops[h] : 0, .size_index = s,
+						.timed = config_pattern_timed(c, c->patterns[pi]),
 					};
 out:
 	free(pairs);
@@ -236,7 +237,7 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 		double r = round_seconds(cell, c);
 
 		t += r * (c->warmup + c->rep_min);
-		if (cell->hops == 0 && cell->level == 0)
+		if (cell->hops == 0 && !cell->timed && cell->level == 0)
 			t += 2.0 * c->sample_time;  /* calibration */
 	}
 	return t;
@@ -267,6 +268,9 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 		config_format_size(cell->size, buf, sizeof(buf));
 		if (cell->hops)
 			fprintf(f, "  %-9s %8s  %ld hops\n", pattern_name(cell->pattern), buf, cell->hops);
+		else if (cell->timed)
+			fprintf(f, "  %-9s %8s  timed, %g ms a sample, all pairs to one deadline\n",
+				pattern_name(cell->pattern), buf, c->sample_time * 1e3);
 		else
 			fprintf(f, "  %-9s %8s  auto hops (about %g ms a sample)\n", pattern_name(cell->pattern),
 				buf, c->sample_time * 1e3);

@@ -61,8 +61,12 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	bool latency = c0->pattern == PAT_PINGPONG;
 
 	config_format_size(c0->size, sz, sizeof(sz));
-	fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
-		r->cfg.nhops == 0 ? " (auto)" : "");
+	if (c0->timed)
+		fprintf(f, "\n%s %s, timed: every pair %g ms to one deadline\n", pattern_name(c0->pattern), sz,
+			r->cfg.sample_time * 1e3);
+	else
+		fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
+			r->cfg.nhops == 0 ? " (auto)" : "");
 	fprintf(f, "%5s %5s  %-34s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
 		"pair MB/s [CI]", "aggregate MB/s [CI]", latency ? "latency vs baseline" : "bandwidth vs baseline");
 	for (int l = 0; l < p->nlevels; l++) {
@@ -95,11 +99,15 @@ static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analy
 		const struct sw_cell *cell = &r->plan->cell[c];
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
 
+		long hops;
+
 		if (!cs || cs->lat.n == 0)
 			continue;
+		/* a timed cell: the hops of a median sample of sample_time */
+		hops = cell->hops ? cell->hops : (long)(r->cfg.sample_time / cs->lat.median + 0.5);
 		fprintf(f, "%-8s size=%6llu, %5ld hops, %2d nodes in %5.2f sec (%5.1f us/hop) %6.0f KB/sec\n",
-			pattern_name(cell->pattern), (unsigned long long)cell->size, cell->hops, cs->nodes,
-			cs->lat.median * (double)cell->hops, cs->lat.median * 1e6, cs->bw.median / 1e3);
+			pattern_name(cell->pattern), (unsigned long long)cell->size, hops, cs->nodes,
+			cs->lat.median * (double)hops, cs->lat.median * 1e6, cs->bw.median / 1e3);
 	}
 }
 

@@ -100,13 +100,14 @@ static void csv_num(FILE *f, double x, const char *fmt)
 		fputs("NaN", f);
 }
 
-static void cell_keys(FILE *f, const struct sw_run *r, int ci)
+/* The cell's key columns; hops is the cell's, or a sample's own count. */
+static void cell_keys(FILE *f, const struct sw_run *r, int ci, long hops)
 {
 	const struct sw_cell *c = &r->plan->cell[ci];
 	int k = r->plan->level_pairs[c->level];
 
 	fprintf(f, "%d,%d,%d,%d,%s,%llu,%ld", ci, c->level, 2 * k, k, pattern_name(c->pattern),
-		(unsigned long long)c->size, c->hops);
+		(unsigned long long)c->size, hops);
 }
 
 static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
@@ -120,7 +121,7 @@ static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analys
 		const struct sw_sample *s = &r->sample[i];
 		const struct sw_pair *p = &r->plan->pair[s->pair];
 
-		cell_keys(f, r, s->cell);
+		cell_keys(f, r, s->cell, s->hops);
 		fprintf(f, ",%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, s->pair, p->a, p->b,
 			r->host[p->a], r->host[p->b], s->t_start, s->t_end, s->seconds,
 			US(run_sample_latency(r, s)), MBPS(run_sample_bandwidth(r, s)));
@@ -186,7 +187,7 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 		if (cs->baseline >= 0 && a->cell[cs->baseline].bw.n)
 			ideal = a->cell[cs->baseline].bw.median * cs->pairs
 				/ (double)a->cell[cs->baseline].pairs;
-		cell_keys(f, r, ci);
+		cell_keys(f, r, ci, r->plan->cell[ci].hops);
 		fprintf(f, ",%d,%zu,%s,", r->cell[ci].reps, cs->lat.n, run_stop_name(r->cell[ci].stop));
 		csv_num(f, cs->overlap, "%.4f");
 		csv_estimate(f, &cs->lat, true, true);
@@ -212,7 +213,7 @@ static int write_pairs(FILE *f, const struct sw_run *r, const struct sw_analysis
 		const struct sw_cell_stats *cs = &a->cell[ps->cell];
 		const struct sw_pair *p = &r->plan->pair[ps->pair];
 
-		cell_keys(f, r, ps->cell);
+		cell_keys(f, r, ps->cell, r->plan->cell[ps->cell].hops);
 		fprintf(f, ",%d,%d,%d,%s,%s,", ps->pair, p->a, p->b, r->host[p->a], r->host[p->b]);
 		csv_num(f, US(ps->lat_median), "%.6g");
 		fputc(',', f);
@@ -308,11 +309,11 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "levels", levels);
 	for (int ci = 0; ci < p->ncells; ci++) {
 		const struct sw_cell *c = &p->cell[ci];
-		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:i,s:s,s:o,s:o}",
+		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:b,s:i,s:s,s:o,s:o}",
 				      "cell", ci, "level", c->level, "nodes", 2 * p->level_pairs[c->level],
 				      "pairs", p->level_pairs[c->level], "pattern", pattern_name(c->pattern),
 				      "size_bytes", (json_int_t)c->size, "hops", (json_int_t)c->hops,
-				      "hops_auto", r->cfg.nhops == 0, "reps", r->cell[ci].reps,
+				      "hops_auto", r->cfg.nhops == 0, "timed", c->timed, "reps", r->cell[ci].reps,
 				      "stop", run_stop_name(r->cell[ci].stop), "wall_s", results_json_number(r->cell[ci].wall),
 				      "timed_s", results_json_number(r->cell[ci].timed));
 
@@ -462,7 +463,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 	FILE *f = fopen(path, "r");
 	char line[4096], *fld[32];
 	int lineno = 0, rc = -1;
-	int col_cell = -1, col_rep = -1, col_pair = -1, col_ts = -1, col_te = -1, col_s = -1, ncol = 0;
+	int col_cell = -1, col_rep = -1, col_pair = -1, col_ts = -1, col_te = -1, col_s = -1, col_h = -1, ncol = 0;
 
 	if (!f)
 		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
@@ -492,10 +493,12 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 				else if (!strcmp(h, "t_start_s")) col_ts = i;
 				else if (!strcmp(h, "t_end_s")) col_te = i;
 				else if (!strcmp(h, "seconds")) col_s = i;
+				else if (!strcmp(h, "hops")) col_h = i;
 			}
 			ncol = n;
-			if (col_cell < 0 || col_rep < 0 || col_pair < 0 || col_ts < 0 || col_te < 0 || col_s < 0) {
-				sw_fail(err, errlen, "%s:%d: header lacks cell, rep, pair, t_start_s, t_end_s or seconds",
+			if (col_cell < 0 || col_rep < 0 || col_pair < 0 || col_ts < 0 || col_te < 0 || col_s < 0 ||
+			    col_h < 0) {
+				sw_fail(err, errlen, "%s:%d: header lacks cell, rep, pair, hops, t_start_s, t_end_s or seconds",
 					path, lineno);
 				goto out;
 			}
@@ -506,7 +509,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 			goto out;
 		}
 		struct sw_sample s;
-		char *end1, *end2, *end3;
+		char *end1, *end2, *end3, *end4;
 
 		s.cell = atoi(fld[col_cell]);
 		s.rep = atoi(fld[col_rep]);
@@ -514,7 +517,9 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 		s.t_start = strtod(fld[col_ts], &end1);
 		s.t_end = strtod(fld[col_te], &end2);
 		s.seconds = strtod(fld[col_s], &end3);
-		if (*end1 || *end2 || *end3 || !(s.seconds > 0) || s.cell < 0 || s.cell >= r->plan->ncells ||
+		s.hops = strtol(fld[col_h], &end4, 10);
+		if (*end1 || *end2 || *end3 || *end4 || !(s.seconds > 0) || s.cell < 0 || s.cell >= r->plan->ncells ||
+		    s.hops < 1 || (r->plan->cell[s.cell].hops && s.hops != r->plan->cell[s.cell].hops) ||
 		    s.pair < 0 || s.pair >= r->plan->level_pairs[r->plan->cell[s.cell].level] || s.rep < 0 ||
 		    s.rep >= r->cell[s.cell].reps ||
 		    (r->nsamples && r->sample[r->nsamples - 1].cell > s.cell)) {
@@ -629,6 +634,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 			.level = level, .pattern = pattern_find(pat),
 			.size = (uint64_t)json_integer_value(json_object_get(c, "size_bytes")),
 			.hops = (long)json_integer_value(json_object_get(c, "hops")),
+			.timed = config_pattern_timed(&cfg, pattern_find(pat)),
 		};
 		for (int s = 0; s < cfg.nsizes; s++)
 			if (cfg.sizes[s] == p->cell[ci].size)

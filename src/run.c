@@ -76,7 +76,10 @@ int run_add_sample(struct sw_run *r, const struct sw_sample *s)
 {
 	if (grow((void **)&r->sample, &r->cap_samples, r->nsamples + 1, sizeof(*s)))
 		return -1;
-	r->sample[r->nsamples++] = *s;
+	r->sample[r->nsamples] = *s;
+	if (s->hops == 0)
+		r->sample[r->nsamples].hops = r->plan->cell[s->cell].hops;
+	r->nsamples++;
 	return 0;
 }
 
@@ -92,14 +95,14 @@ double run_sample_latency(const struct sw_run *r, const struct sw_sample *s)
 {
 	const struct sw_cell *c = &r->plan->cell[s->cell];
 
-	return pattern_latency(c->pattern, c->hops, s->seconds);
+	return pattern_latency(c->pattern, s->hops, s->seconds);
 }
 
 double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s)
 {
 	const struct sw_cell *c = &r->plan->cell[s->cell];
 
-	return pattern_bandwidth(c->pattern, c->size, c->hops, s->seconds);
+	return pattern_bandwidth(c->pattern, c->size, s->hops, s->seconds);
 }
 
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first)

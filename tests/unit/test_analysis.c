@@ -101,6 +101,7 @@ static struct sw_run *synth(int nranks, int nlevels, const int *level_pairs,
 					x->t_start = start;
 					x->t_end = start + sec;
 					x->seconds = sec;
+					x->hops = hops;
 				}
 			}
 		}

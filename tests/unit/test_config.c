@@ -716,6 +716,25 @@ Test(config, validate_odd_hops_names_hops_line)
 	cr_assert(strncmp(err, DATA "odd_hops.conf:4: hops: 1001 is odd", strlen(DATA "odd_hops.conf:4: hops: 1001 is odd")) == 0, "%s", err);
 }
 
+/* timed takes auto, yes or no; timed = yes with a hop list is refused,
+ * naming the line that set timed. */
+Test(config, timed_key_and_its_conflict_with_hops)
+{
+	set_ok("timed=yes");
+	cr_assert_eq(cfg.timed, CFG_YES);
+	set_ok("timed=no");
+	cr_assert_eq(cfg.timed, CFG_NO);
+	set_ok("timed=auto");
+	cr_assert_eq(cfg.timed, CFG_AUTO);
+	cr_assert_eq(config_set_arg(&cfg, "timed=sometimes", err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "command line: timed: 'sometimes' is not auto, yes or no");
+	set_ok("hops=1000");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), 0, "%s", err);
+	set_ok("timed=yes");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "command line: timed = yes: hops must be auto (a timed sample lasts sample_time)");
+}
+
 Test(config, validate_thresholds_and_reps)
 {
 	set_ok("crit_drop=5");
@@ -852,7 +871,7 @@ static char *capture_keys(void)
 Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
-		"nodes", "pairs", "sizes", "hops", "sample_time", "patterns", "window", "distinct_buffers",
+		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
 		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "label",
 		"output", "confidence", "alpha", "min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "config.h"
 #include "plan.h"
+#include "pattern.h"
 
 static struct sw_config cfg(const char *const *kv)
 {
@@ -180,4 +181,35 @@ Test(plan, estimate_grows_with_repetitions)
 	/* warm-up 1 round: (1 + 10) / (1 + 5) */
 	cr_assert_float_eq(e2 / e1, 11.0 / 6.0, 1e-9);
 	plan_free(p);
+}
+
+/* Which cells are time-bounded: timed = auto makes the bandwidth patterns
+ * timed when hops = auto, yes makes pingpong timed too, no none; a hop
+ * list (the classic format) keeps every pattern on hop counts. */
+Test(plan, timed_cells_follow_the_timed_key)
+{
+	static const struct { const char *timed, *hops; bool pp, st, bi; } t[] = {
+		{ "timed=auto", "hops=auto", false, true, true },
+		{ "timed=yes", "hops=auto", true, true, true },
+		{ "timed=no", "hops=auto", false, false, false },
+		{ "timed=auto", "hops=1000", false, false, false },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *kv[] = { "pairs=1,2", "patterns=pingpong,stream,bidir", "sizes=8", t[i].timed, t[i].hops, NULL };
+		struct sw_config c = cfg(kv);
+		struct sw_plan *p = plan_create(&c, 4, err, sizeof(err));
+
+		cr_assert_not_null(p, "%s", err);
+		cr_assert_eq(p->ncells, 6);
+		for (int ci = 0; ci < p->ncells; ci++) {
+			int pat = p->cell[ci].pattern;
+			bool want = pat == PAT_PINGPONG ? t[i].pp : pat == PAT_STREAM ? t[i].st : t[i].bi;
+
+			cr_assert_eq(p->cell[ci].timed, want, "%s %s cell %d", t[i].timed, t[i].hops, ci);
+			cr_assert_eq(config_pattern_timed(&c, pat), want);
+		}
+		plan_free(p);
+	}
 }

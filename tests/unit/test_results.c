@@ -37,7 +37,7 @@ static struct sw_run *make_run(void)
 		for (int rep = 0; rep < 3; rep++)
 			for (int pr = 0; pr < k; pr++) {
 				double secs = 1e-3 * (1 + ci) + 1e-5 * rep + 1e-6 * pr;
-				struct sw_sample s = { ci, rep, pr, 10.0 + rep, 10.0 + rep + secs, secs };
+				struct sw_sample s = { ci, rep, pr, 10.0 + rep, 10.0 + rep + secs, secs, p->cell[ci].hops };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}
@@ -257,5 +257,55 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(dir, err, sizeof(err)));
 	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
+	run_free(r);
+}
+
+/* A timed cell: each sample carries the hops it completed; bandwidth is
+ * its own bytes over its own time, and the counts survive the round trip
+ * through samples.csv. A fixed-hop cell's sample with another count is
+ * refused. */
+Test(results, timed_samples_keep_their_own_hop_counts)
+{
+	struct sw_config c;
+	char err[512];
+	const char *kv[] = { "pairs=1", "patterns=stream", "sizes=64KiB", "repetitions=3", "label=unit", NULL };
+
+	config_defaults(&c);
+	for (int i = 0; kv[i]; i++)
+		cr_assert_eq(config_set_arg(&c, kv[i], err, sizeof(err)), 0, "%s", err);
+	struct sw_plan *p = plan_create(&c, 2, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	cr_assert(p->cell[0].timed);
+	struct sw_run *r = run_create(&c, p, 2), *b;
+	cr_assert_not_null(r);
+	snprintf(r->host[0], SW_HOST_MAX, "a");
+	snprintf(r->host[1], SW_HOST_MAX, "b");
+	for (int rep = 0; rep < 3; rep++) {
+		/* 0.1 s each, 150 + 10 rep messages of 64 KiB */
+		struct sw_sample s = { 0, rep, 0, rep, rep + 0.1, 0.1, 150 + 10 * rep };
+
+		cr_assert_eq(run_add_sample(r, &s), 0);
+	}
+	r->cell[0].reps = 3;
+	r->cell[0].stop = SW_STOP_FIXED;
+	r->complete = true;
+	cr_assert_float_eq(run_sample_bandwidth(r, &r->sample[2]), 65536.0 * 170 / 0.1, 1e-3);
+	cr_assert_float_eq(run_sample_latency(r, &r->sample[1]), 0.1 / 160, 1e-15);
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert(b->plan->cell[0].timed);
+	cr_assert_eq(b->plan->cell[0].hops, 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(b->sample[i].hops, 150 + 10 * i);
+	run_free(b);
+	run_free(r);
+
+	/* make_run's cells have 100 hops: a sample of 99 is not one of them */
+	r = make_run();
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert(strstr(err, "samples.csv:3: bad sample"), "%s", err);
 	run_free(r);
 }
