@@ -77,17 +77,28 @@ typedef int (*sw_write_fn)(FILE *f, const void *arg);
 /* Create path and its missing parents (mode 0755). 0 or -1 (errno set). */
 int sw_mkdir_p(const char *path);
 
-/* Write path through fn atomically: a temporary ".NAME.PID.tmp" beside it
- * (a dot file, so no reader that globs *.csv or *.prom picks it up),
- * flushed and fsync'ed, made 0644, then renamed over path. On any error
- * the temporary file is removed and err names path. 0 or -1. */
+/* Create an empty temporary file beside path, exclusively: a fresh name
+ * ".NAME.XXXXXX.tmp" (mkstemps: O_CREAT|O_EXCL, so never through a planted
+ * symlink; a dot file, so no reader that globs *.csv or *.prom picks it
+ * up), made 0644 on the descriptor. Its name goes into tmp. Returns the
+ * open descriptor, or -1 with err naming path. */
+int sw_temp_create(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen);
+
+/* Write path through fn atomically: a temporary file from sw_temp_create,
+ * flushed and fsync'ed, then renamed over path. On any error the
+ * temporary file is removed and err names path. 0 or -1. */
 int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen);
 
 /* The two halves of sw_write_atomic, for writing several files that must
- * change together: write every temporary file first (its name into tmp),
- * then commit them all. A failed half removes its temporary file. */
+ * change together (or a file another program writes, such as a chart):
+ * write every temporary file first (its name into tmp), then commit them
+ * all. A failed half removes its temporary file. */
 int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
 		  char *err, size_t errlen);
 int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen);
+
+/* fopen for a file that must not be reached through a symlink (O_NOFOLLOW):
+ * mode "w" (truncate) or "a" (append); created 0644. NULL with errno set. */
+FILE *sw_fopen_nofollow(const char *path, const char *mode);
 
 #endif

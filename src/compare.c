@@ -1227,33 +1227,41 @@ static void gv_str(struct gvars *v, const char *name, const char *value)
 }
 
 /* Run "gnuplot -e VARS SCRIPT" with stdin /dev/null and output appended
- * to log; then rename tmp to out. 0 or -1. */
+ * to log; then rename tmp to out (removed on any failure). 0 or -1. */
 static int gnuplot(const char *script, const char *vars, const char *log, const char *tmp, const char *out,
 		   char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-	FILE *lf = fopen(log, "a");
+	FILE *lf = sw_fopen_nofollow(log, "a");
 	struct stat st;
 	pid_t pid;
 	int status, rc;
 
-	if (!lf)
+	if (!lf) {
+		unlink(tmp);
 		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
+	}
 	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
 	fclose(lf);
-	if (posix_spawn_file_actions_init(&fa))
+	if (posix_spawn_file_actions_init(&fa)) {
+		unlink(tmp);
 		return sw_fail(err, errlen, "cannot start gnuplot: out of memory");
+	}
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
+	if (rc) {
+		unlink(tmp);
 		return sw_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
+	}
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			unlink(tmp);
 			return sw_fail(err, errlen, "gnuplot: waitpid: %s", strerror(errno));
+		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		unlink(tmp);
 		return sw_fail(err, errlen, "%s: gnuplot failed drawing %s; see %s", script, out, log);
@@ -1262,11 +1270,7 @@ static int gnuplot(const char *script, const char *vars, const char *log, const 
 		unlink(tmp);
 		return sw_fail(err, errlen, "%s: gnuplot wrote no chart (see %s)", out, log);
 	}
-	if (rename(tmp, out)) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot rename into place: %s", out, strerror(errno));
-	}
-	return 0;
+	return sw_commit_temp(tmp, out, err, errlen);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -1307,13 +1311,19 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 
 	snprintf(name, namelen, "compare-%s-%s.png", kind, pattern_name(pat));
 	snprintf(out, sizeof(out), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
 	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
 	/* every path that gnuplot sees goes through sw_path_plain */
-	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
-	    sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen))
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen))
 		return -1;
+	rc = sw_temp_create(out, tmp, sizeof(tmp), err, errlen);
+	if (rc < 0)
+		return -1;
+	close(rc);
+	if (sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen)) {
+		unlink(tmp);
+		return -1;
+	}
 	for (int i = 0; i < c->nruns; i++)
 		sw_appendf(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
 
@@ -1325,6 +1335,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 		snprintf(in, sizeof(in), "%s/summary.csv", c->path[i]);
 		if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen)) {
 			free(v.s);
+			unlink(tmp);
 			return -1;
 		}
 		gv_str(&v, var, in_p);
@@ -1352,6 +1363,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	gv_add(&v, "'");
 	if (v.oom) {
 		free(v.s);
+		unlink(tmp);
 		return sw_fail(err, errlen, "out of memory");
 	}
 	rc = gnuplot(script_p, v.s, log, tmp, out, err, errlen);
@@ -1404,7 +1416,7 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 		}
 	}
 	snprintf(path, sizeof(path), "%s/plot.log", dir);
-	FILE *lf = fopen(path, "w");
+	FILE *lf = sw_fopen_nofollow(path, "w");
 
 	if (lf)
 		fclose(lf);

@@ -1641,7 +1641,7 @@ int health_lock(const char *history_db, int *fd, char *err, size_t errlen)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 	}
-	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (f < 0)
 		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	if (flock(f, LOCK_EX | LOCK_NB)) {

@@ -546,17 +546,19 @@ static void log_tail(const char *log, char *buf, size_t len)
 	fclose(f);
 }
 
-/* Run "gnuplot -e VARS SCRIPT" with output to log. 0 or -1. */
-static int run_gnuplot(const char *script, const char *vars, const char *log,
+/* Run "gnuplot -e VARS -e TMPVAR SCRIPT" with output to log, where TMPVAR
+ * points out at the temporary file tmp; the log records the command
+ * without it (the chart redrawn by hand into its own name). 0 or -1. */
+static int run_gnuplot(const char *script, const char *vars, const char *tmpvar, const char *log,
 		       const char *out, char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
+	char *argv[] = { "gnuplot", "-e", (char *)vars, "-e", (char *)tmpvar, (char *)script, NULL };
 	FILE *lf;
 	pid_t pid;
 	int status, rc;
 
-	lf = fopen(log, "a");
+	lf = sw_fopen_nofollow(log, "a");
 	if (!lf)
 		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
 	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
@@ -565,7 +567,7 @@ static int run_gnuplot(const char *script, const char *vars, const char *log,
 	if (posix_spawn_file_actions_init(&fa) != 0)
 		return sw_fail(err, errlen, "cannot start gnuplot: out of memory");
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0644);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -641,9 +643,10 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 		struct plot_charts *out, char *err, size_t errlen)
 {
 	struct plot_chart c = { 0 };
-	struct vars v = { 0 };
+	struct vars v = { 0 }, tv = { 0 };
 	char script[PATH_MAX], in[PATH_MAX], log[PATH_MAX], fits[PATH_MAX], sz[32];
 	char script_p[PATH_MAX + 2], in_p[PATH_MAX + 2], fits_p[PATH_MAX + 2], out_p[PATH_MAX + 2];
+	char tmp[PATH_MAX], tmp_p[PATH_MAX + 2];
 	const char *pattern = pf->pattern[pat];
 	int rc;
 
@@ -685,9 +688,19 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
 	if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen) ||
 	    sw_path_plain(fits, fits_p, sizeof(fits_p), err, errlen) ||
-	    sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
-	    sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen))
+	    sw_path_plain(script, script_p, sizeof(script_p), err, errlen))
 		return -1;
+	/* gnuplot draws into a fresh temporary file, renamed into place */
+	rc = sw_temp_create(c.path, tmp, sizeof(tmp), err, errlen);
+	if (rc < 0)
+		return -1;
+	close(rc);
+	if (sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen) ||
+	    sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen)) {
+		unlink(tmp);
+		return -1;
+	}
+	vars_str(&tv, "out", tmp_p);
 
 	common_vars(&v, pf, svg, in_p, out_p, pattern, c.width, c.height);
 	if (strcmp(kind, "size") == 0) {
@@ -698,12 +711,19 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	} else if (strcmp(kind, "ports") == 0 && size) {
 		vars_add(&v, "size=%llu; ", (unsigned long long)size);
 	}
-	if (v.oom) {
+	if (v.oom || tv.oom) {
 		free(v.s);
+		free(tv.s);
+		unlink(tmp);
 		return sw_fail(err, errlen, "out of memory");
 	}
-	rc = run_gnuplot(script_p, v.s, log, c.path, err, errlen);
+	rc = run_gnuplot(script_p, v.s, tv.s, log, tmp, err, errlen);
 	free(v.s);
+	free(tv.s);
+	if (rc == 0)
+		rc = sw_commit_temp(tmp, c.path, err, errlen);
+	else
+		unlink(tmp);
 	if (rc == 0 && charts_add(out, &c) < 0)
 		rc = sw_fail(err, errlen, "out of memory");
 	return rc;
@@ -752,7 +772,7 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		goto out_free;
 
 	snprintf(path, sizeof(path), "%s/plot.log", result_dir);
-	FILE *lf = fopen(path, "w");
+	FILE *lf = sw_fopen_nofollow(path, "w");
 	if (!lf) {
 		sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		goto out_free;

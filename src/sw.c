@@ -1,6 +1,7 @@
 /* sw.c - shared helpers declared in sw.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,20 +110,45 @@ int sw_mkdir_p(const char *path)
 	return 0;
 }
 
+int sw_temp_create(const char *path, char *tmp, size_t tmplen, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	int n, fd;
+
+	if (slash)
+		n = snprintf(tmp, tmplen, "%.*s/.%s.XXXXXX.tmp", (int)(slash - path), path, slash + 1);
+	else
+		n = snprintf(tmp, tmplen, ".%s.XXXXXX.tmp", path);
+	if (n < 0 || (size_t)n >= tmplen)
+		return sw_fail(err, errlen, "%s: path too long", path);
+	fd = mkstemps(tmp, 4);
+	if (fd < 0)
+		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	if (fchmod(fd, 0644)) {
+		int e = errno;
+
+		close(fd);
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+	}
+	return fd;
+}
+
 int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
 		  char *err, size_t errlen)
 {
-	const char *slash = strrchr(path, '/');
+	int fd = sw_temp_create(path, tmp, tmplen, err, errlen), rc, e;
 	FILE *f;
-	int rc, e;
 
-	if (slash)
-		snprintf(tmp, tmplen, "%.*s/.%s.%ld.tmp", (int)(slash - path), path, slash + 1, (long)getpid());
-	else
-		snprintf(tmp, tmplen, ".%s.%ld.tmp", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+	}
 	errno = 0;
 	rc = fn(f, arg);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
@@ -141,13 +167,27 @@ int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, 
 
 int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen)
 {
-	if (chmod(tmp, 0644) || rename(tmp, path)) {
+	if (rename(tmp, path)) {
 		int e = errno;
 
 		unlink(tmp);
 		return sw_fail(err, errlen, "%s: cannot rename into place: %s", path, strerror(e));
 	}
 	return 0;
+}
+
+FILE *sw_fopen_nofollow(const char *path, const char *mode)
+{
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (mode[0] == 'a' ? O_APPEND : O_TRUNC);
+	int fd = open(path, flags, 0644);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, mode);
+	if (!f)
+		close(fd);
+	return f;
 }
 
 int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen)

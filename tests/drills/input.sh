@@ -31,6 +31,16 @@ expect() {
 	else fail "$name: exit $rc (want $want and '$msg')" "$TMP/err"; fi
 }
 
+# small_run NAME: a 2-rank run's folder at $TMP/runs/NAME (made once).
+small_run() {
+	[ -d "$TMP/runs/$1" ] || {
+		timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes timeout=20 pairs=1 sizes=8 \
+			patterns=pingpong hops=20 repetitions=3 output="$TMP/runs" label="$1" --no-plot > /dev/null 2>&1
+		mv "$TMP"/runs/"$1"-* "$TMP/runs/$1"
+	}
+	echo "$TMP/runs/$1"
+}
+
 have_gnuplot() { command -v gnuplot > /dev/null || { skip "$1 (gnuplot not installed)"; return 1; }; }
 
 # A results folder named like a gnuplot pipe, given to plot and compare
@@ -46,10 +56,9 @@ drill_plot_injection() {
 		ok "plot on a folder named '<touch X;echo ': exit 0, charts drawn, no command run"
 	else fail "plot on '<touch ...': exit $rc, pwned=$([ -e "$TMP/pwned" ] && echo yes || echo no)" "$TMP/err"; fi
 	# compare needs samples.csv of a real run
-	timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes timeout=20 pairs=1 sizes=8 \
-		patterns=pingpong hops=20 repetitions=3 output="$TMP/runs" label=B --no-plot > /dev/null 2>&1
-	rm -rf "$TMP/$name" && cp -r "$TMP"/runs/B-* "$TMP/$name" && cp -r "$TMP"/runs/B-* "$TMP/B"
-	(cd "$TMP" && "$SW" compare "$name" B --output "|touch pwned2;cat>/dev/null;echo ") \
+	B=$(small_run B)
+	rm -rf "$TMP/$name" && cp -r "$B" "$TMP/$name"
+	(cd "$TMP" && "$SW" compare "$name" runs/B --output "|touch pwned2;cat>/dev/null;echo ") \
 		> "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	if [ "$rc" = 0 ] && [ ! -e "$TMP/pwned" ] && [ ! -e "$TMP/pwned2" ] &&
@@ -113,7 +122,35 @@ b"
 		patterns=pingpong hops=20 repetitions=3 output=/etc/passwd
 }
 
-drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output}"
+# Temporary files are fresh names made with O_EXCL: symlinks planted at
+# every name the old scheme (.NAME.PID.tmp) could use, for the next 300
+# pids, redirect nothing; a link at the destination is replaced, its
+# target untouched; a plot.log planted as a link is refused.
+drill_temp_links() {
+	B=$(small_run B)
+	mkdir -p "$TMP/prom"
+	echo precious > "$TMP/victim"
+	# one process plants them all, so that the pids stay free for judge
+	python3 -c 'import os, sys
+last = int(open("/proc/sys/kernel/ns_last_pid").read())
+for p in range(last + 1, last + 301):
+    os.symlink(sys.argv[1], "%s/.sw.prom.%d.tmp" % (sys.argv[2], p))
+os.symlink(sys.argv[1], sys.argv[2] + "/sw.prom")' "$TMP/victim" "$TMP/prom"
+	"$SW" judge "$B" --baseline "$B" --prom "$TMP/prom/sw.prom" --no-history > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && [ "$(cat "$TMP/victim")" = precious ] && [ ! -L "$TMP/prom/sw.prom" ] &&
+		grep -q '^swstress_check_status' "$TMP/prom/sw.prom" && [ -z "$(find "$TMP/prom" -name '*.tmp' -type f)" ]; then
+		ok "judge --prom with links planted at 300 predictable temp names and at the file: exit 0, link replaced, target untouched"
+	else fail "judge --prom with planted links: exit $rc, victim now '$(head -c 40 "$TMP/victim")'" "$TMP/err"; fi
+	have_gnuplot "plot.log planted as a link" || return
+	cp -r "$FIXTURE" "$TMP/linked"
+	ln -s "$TMP/victim" "$TMP/linked/plot.log"
+	expect "plot with plot.log a symlink" 1 "plot.log: cannot write: Too many levels of symbolic links" \
+		"$SW" plot "$TMP/linked"
+	[ "$(cat "$TMP/victim")" = precious ] && ok "the link's target is untouched" || fail "plot wrote through plot.log"
+}
+
+drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links}"
 for d in $drills; do $d; done
 echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]
