@@ -36,35 +36,59 @@ int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **
  * 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
 int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n);
 
-/* A change against the baseline level, in percent; valid is false when it
- * cannot be computed (no baseline cell, fewer than 2 repetitions on either
- * side, the cell is the baseline), and then every number is NaN. Unit of
- * replication: the repetition (analysis_rep_values: the median over the
- * pairs of one repetition); estimate, CI and p all come from those values.
- * For bandwidth, pct is the drop (1 - level/base) * 100; for latency the
- * inflation (level/base - 1) * 100, level and base being the medians of
- * the per-repetition values. lo/hi: percentile bootstrap CI at the
- * configured confidence, resampling repetitions (NaN if it failed). The
- * bootstrap RNG of cell c is seeded from the config seed, c and the metric,
- * so a run analysed twice gives the same numbers. */
+/*
+ * A change, in percent, as a degradation: positive is worse, for every
+ * metric and in every output. Bandwidth: the drop (1 - level / base) *
+ * 100; latency: the inflation (level / base - 1) * 100, level and base
+ * being the medians of the per-repetition values (analysis_rep_values),
+ * which are kept here so that every printed change can be recomputed from
+ * the two numbers printed beside it. Estimate, CI and p come from one
+ * statistic on those values (stats_median_ratio: Bonett-Price standard
+ * errors of the log medians, Welch-Satterthwaite t), so the CI excludes 0
+ * exactly when p < 1 - confidence. valid is false when it cannot be
+ * computed (fewer than 2 repetitions on either side, a value not
+ * positive), and then every number is NaN.
+ */
 struct sw_change {
 	bool valid;
-	double pct, lo, hi;   /* estimate and bootstrap CI */
-	double p;             /* Mann-Whitney p-value, per-repetition values */
-	bool significant;     /* p < alpha, the CI excludes 0 and
-	                       * |pct| > min_effect */
+	double level, base;   /* medians of the per-repetition values */
+	double pct, lo, hi;   /* degradation %, its CI */
+	double p;             /* two-sided p-value of "no change" */
+	bool significant;     /* p < alpha, the CI excludes 0, |pct| >
+	                       * min_effect, and neither side is marked short */
 };
+
+/* The one name of the change of metric in every output: "latency
+ * inflation" / "bandwidth drop" as text, "latency_inflation" /
+ * "bandwidth_drop" as a key (CSV, JSON, Prometheus labels). */
+const char *analysis_change_name(int metric, bool key);
+
+/* The one change test of analysis, health and compare: x (now, this
+ * level, the other switch) against base, per-repetition values of metric
+ * (SW_METRIC_LATENCY: worse = higher; SW_METRIC_BANDWIDTH: worse =
+ * lower), at cfg's confidence, alpha and min_effect. Fills *ch (see
+ * struct sw_change); significant is not set for short samples (the caller
+ * clears it). */
+void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
+		     const struct sw_config *cfg, struct sw_change *ch);
 
 struct sw_cell_stats {
 	int cell;
 	int baseline;                  /* cell index at the baseline level, -1 */
 	int pairs, nodes;
+	/* The level's typical pair, one value per repetition (the median over
+	 * the pairs of that repetition, analysis_rep_values): n = repetitions,
+	 * median, mean and their CIs are over repetitions, the unit of
+	 * replication. The median CI is stats_median_ci (Bonett-Price). */
 	struct stats_summary lat;      /* per-hop latency, s */
 	struct stats_summary bw;       /* per-pair bandwidth, bytes/s */
 	struct stats_summary agg;      /* aggregate bandwidth per repetition, bytes/s:
 	                                * the sum over the pairs of one repetition,
 	                                * over the repetitions where every pair of
 	                                * the level has a sample */
+	/* Every sample of the cell (pairs x repetitions): their spread (min,
+	 * max, p1, p99, sd), labelled as such; not for intervals. */
+	struct stats_summary lat_spread, bw_spread;
 	struct sw_change inflation;    /* latency (per-repetition medians) */
 	struct sw_change drop;         /* per-pair bandwidth (per-repetition medians) */
 	struct sw_change agg_drop;     /* aggregate bandwidth / pairs, vs baseline
@@ -74,7 +98,8 @@ struct sw_cell_stats {
 	                                * clamped to [0, 1]; 1 for one pair; NaN
 	                                * with no samples */
 	bool converged;                /* per-hop latency median CI half-width
-	                                * within ci_target (analysis_converged) */
+	                                * within ci_target (analysis_converged on
+	                                * the per-repetition values) */
 };
 
 /* One pair in one cell against the other pairs of that cell. There is one
@@ -134,7 +159,7 @@ struct sw_analysis {
 	struct sw_suspect *suspect;
 	int nfits;
 	struct sw_fit *fit;
-	char method[512];      /* one line: confidence, tests, stopping rule */
+	char method[1024];     /* one line: unit, confidence, tests, stopping rule */
 };
 
 /* Analyse run r with the statistics settings of cfg (confidence, alpha,
@@ -149,8 +174,15 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 				 char *err, size_t errlen);
 void analysis_free(struct sw_analysis *a);
 
-/* Adaptive repetitions: true when the median CI of x (at confidence) has a
- * relative half-width ((hi - lo) / 2 / median) of at most target. */
+/* Adaptive repetitions: true when the median CI (stats_median_ci) of the
+ * per-repetition values x at confidence has a relative half-width
+ * ((hi - lo) / 2 / median) of at most target. The engine passes one value
+ * per repetition (the median over its pairs), as analysis does. */
 bool analysis_converged(const double *x, size_t n, double confidence, double target);
+
+/* Median CI of per-repetition values x into s->med_lo/med_hi
+ * (stats_median_ci; med_ci_ok false and min..max when it cannot be
+ * computed). For summaries whose unit is the repetition. */
+void analysis_rep_ci(const double *x, size_t n, double confidence, struct stats_summary *s);
 
 #endif

@@ -58,14 +58,6 @@ struct compare_value {
 /* Run X against run A in one matched cell. valid is false for A itself
  * or when a median is missing or zero, or either run has fewer than 2
  * repetitions. */
-struct compare_diff {
-	bool valid;
-	double pct;              /* %worse, positive = X worse */
-	double lo, hi;           /* bootstrap CI of pct, NaN if it failed */
-	double p;                /* Mann-Whitney two-sided on per-repetition
-	                          * values, NaN if the test failed */
-	bool significant;
-};
 
 struct compare_cell {
 	int pattern;             /* pattern.h id */
@@ -75,7 +67,9 @@ struct compare_cell {
 	bool latency;            /* metric: per-hop latency (else per-pair bandwidth) */
 	int cell[COMPARE_MAX_RUNS];              /* cell index in each run */
 	struct compare_value v[COMPARE_MAX_RUNS];
-	struct compare_diff d[COMPARE_MAX_RUNS]; /* d[0] invalid */
+	struct sw_change d[COMPARE_MAX_RUNS];    /* X against A, per-repetition values
+	                                          * (analysis_change): pct > 0 is X
+	                                          * worse; d[0] invalid */
 };
 
 /* A (pattern, size, nodes, hops) that some runs lack. */

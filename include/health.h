@@ -18,20 +18,17 @@
  * For each compared cell the unit of replication is the repetition: each
  * repetition is reduced to one value, the median over its pairs
  * (analysis_rep_values), since the samples of one repetition ran at the
- * same moment through the same switch and are not independent. change =
- * (median now / median baseline - 1) * 100 of those values, its
- * percentile bootstrap CI (stats_bootstrap_ratio_ci, the judged run's
- * confidence, bootstrap count and a seed from its seed and the cell) and a
- * two-sided Mann-Whitney p (stats_mann_whitney), both on those values;
- * fewer than 2 repetitions on either side: not compared. The degradation
- * is the change for latency (inflation) and minus the change for
- * bandwidth (drop). A change is significant when p < alpha and the CI
- * excludes 0. A cell is CRITICAL when the change is significant and the
- * degradation >= crit_inflation / crit_drop, WARNING when significant and
- * it is >= warn_inflation / warn_drop, OK otherwise: a large but not
- * significant change (noise) and a significant but small one are both OK.
- * The medians shown for each cell (lat, bw) describe the samples. Thresholds and alpha come from
- * the judged run's config.
+ * same moment through the same switch and are not independent. The change
+ * is the one change test of analysis_change on those values: latency
+ * inflation or bandwidth drop in percent (positive = worse), its CI and
+ * p from one statistic; fewer than 2 repetitions on either side: not
+ * compared. A cell is CRITICAL when the change is significant
+ * (analysis_change) and >= crit_inflation / crit_drop, WARNING when
+ * significant and >= warn_inflation / warn_drop, OK otherwise: a large
+ * but not significant change (noise) and a significant but small one are
+ * both OK. The medians shown for each cell (lat, bw) are the medians of
+ * the per-repetition values the change is computed from, with their CIs.
+ * Thresholds and alpha come from the judged run's config.
  *
  * The verdict is the worst of, in the order OK < UNKNOWN < WARNING <
  * CRITICAL (real evidence of a fault outranks "could not tell"):
@@ -51,7 +48,7 @@
  *     corrupt, no cell in common.
  *
  * Nagios output (stdout): the status line
- *   SWSTRESS CRITICAL - 16 nodes 64KiB stream: bandwidth -31.2% [-34.0,-28.1] vs baseline; suspect port node07 | PERFDATA
+ *   SWSTRESS CRITICAL - 16 nodes 64KiB stream: bandwidth drop +31.2% [+28.1,+34.0] vs baseline; suspect port node07 | PERFDATA
  * then detail lines (worst cells first, suspect ports, cells not compared,
  * notes). Performance data, one item per compared cell and metric:
  *   'pct_st_64KiB_n16'=31.2%;~:10;~:25;;    degradation, warn/crit ranges
@@ -71,7 +68,7 @@
  *   swstress_bandwidth_bytes_per_second{pattern,size_bytes,nodes[,hops],stat}
  *        stat = median, ci_lo, ci_hi (median CI), baseline_median
  *   swstress_change_percent{pattern,size_bytes,nodes[,hops],metric,stat}
- *        metric = latency|bandwidth, stat = estimate, ci_lo, ci_hi
+ *        metric = latency_inflation|bandwidth_drop (> 0 worse), stat = estimate, ci_lo, ci_hi
  *   swstress_change_p_value{pattern,size_bytes,nodes[,hops],metric}
  *   swstress_cell_status{pattern,size_bytes,nodes[,hops]}
  *   swstress_suspect_port{host}                 1 suspect, 0 not (every host)
@@ -97,7 +94,7 @@ enum health_metric {
 	HEALTH_BANDWIDTH = 1,   /* per-pair bandwidth, B/s; worse = lower */
 };
 
-/* A median with its order-statistics CI (NaN when absent). */
+/* The median of per-repetition values with its CI (NaN when absent). */
 struct health_est {
 	size_t n;
 	double median, lo, hi;
@@ -114,10 +111,10 @@ struct health_cell {
 	bool compared;
 	struct health_est lat, bw;      /* judged run */
 	struct health_est base_lat, base_bw;
-	double change, lo, hi;          /* %, of the metric, signed; CI
-	                                 * (per-repetition values) */
-	double p;                       /* Mann-Whitney, per-repetition values */
-	double degradation;             /* %, inflation or drop: > 0 is worse */
+	double change, lo, hi;          /* %, latency inflation or bandwidth
+	                                 * drop, > 0 is worse, and its CI
+	                                 * (analysis_change, per-repetition values) */
+	double p;                       /* of "no change", the same statistic */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
 	/* Against a baseline set (see "Night to night" above). */

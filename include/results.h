@@ -21,7 +21,13 @@
  *
  * summary.csv  one row per cell (lat_* per-hop latency, bw_* per-pair
  *   bandwidth, agg_* aggregate bandwidth of a repetition, ideal_agg = the
- *   baseline level's per-pair median times the pairs; _lo and _hi columns the CI)
+ *   baseline level's per-pair median times the pairs; _lo and _hi columns the CI).
+ *   Unit: the repetition. median, lo, hi, mean, mean_lo, mean_hi and sd
+ *   are over the per-repetition values (the median over the pairs of a
+ *   repetition): lat_infl_pct = (lat_median / baseline lat_median - 1) *
+ *   100 and bw_drop_pct = (1 - bw_median / baseline bw_median) * 100, both
+ *   positive = worse; min, max, p1 and p99 describe single samples; n
+ *   counts samples, reps repetitions.
  *   cell,level,nodes,pairs,pattern,size_bytes,hops,reps,n,stop,overlap,
  *   lat_median_us,lat_lo_us,lat_hi_us,lat_mean_us,lat_mean_lo_us,
  *   lat_mean_hi_us,lat_sd_us,lat_min_us,lat_max_us,lat_p1_us,lat_p99_us,
@@ -42,7 +48,11 @@
  *   mpi_version, wtick, wtime_global, yield, duration_s, complete, failure,
  *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
  *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
- *   size_bytes, hops, hops_auto, timed, reps, stop, wall_s, timed_s, summary {...}}],
+ *   size_bytes, hops, hops_auto, timed, reps, stop, wall_s, timed_s, summary
+ *   {latency_s, bandwidth_Bps, aggregate_Bps (per-repetition values),
+ *   latency_samples_s, bandwidth_samples_Bps (single samples),
+ *   latency_inflation, bandwidth_drop, aggregate_drop {pct, lo, hi,
+ *   level_median, baseline_median, p, significant}, ...}}],
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
  *   outliers [{cell, pair, host_a, host_b, z}], fits [...], method
  *

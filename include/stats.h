@@ -37,6 +37,41 @@ int stats_summarize(const double *x, size_t n, double confidence, struct stats_s
  * the exact coverage. */
 int stats_median_ci_ranks(size_t n, double confidence, size_t *j, size_t *k, double *coverage);
 
+/*
+ * Bonett-Price standard error of the log of the sample median (Price and
+ * Bonett 2001; Bonett and Price 2002): with c = round((n + 1) / 2 -
+ * sqrt(n)) (at least 1) and z_c the normal quantile of the exact
+ * coverage of the order statistics [x(c), x(n+1-c)],
+ * se = (ln x(n+1-c) - ln x(c)) / (2 z_c). Every x must be positive.
+ * *lm gets ln(median(x)). 0, or -1 (n < 2, a value not positive and
+ * finite, ENOMEM).
+ */
+int stats_log_median_se(const double *x, size_t n, double *lm, double *se);
+
+/* The quantile that stats_median_ci and stats_median_ratio use for a
+ * two-sided interval at confidence with the given degrees of freedom:
+ * Student t (df > 0), which keeps small samples near their nominal
+ * coverage. */
+double stats_crit(double confidence, double df);
+
+/* CI of the median of x at confidence: exp(ln median +- t se) with se from
+ * stats_log_median_se and n - 1 degrees of freedom. 0 or -1 (as
+ * stats_log_median_se). */
+int stats_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi);
+
+/*
+ * The ratio of the medians of x and y (x over y), a CI of it and a
+ * two-sided p-value, all from one statistic: d = ln median(x) - ln
+ * median(y) with se = sqrt(se_x^2 + se_y^2) (stats_log_median_se of each
+ * sample: each keeps its own spread, so unequal spreads do not change the
+ * size), Student t with Welch-Satterthwaite degrees of freedom (n - 1 per
+ * sample). The CI excludes 1 exactly when p < 1 - confidence. When both
+ * se are 0 (every value of each sample tied) p is 1 for equal medians and
+ * 0 otherwise. 0 or -1 (as stats_log_median_se).
+ */
+int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, double confidence,
+		       double *ratio, double *lo, double *hi, double *p);
+
 /* Mann-Whitney U two-sided test of x against y. *u gets U of x (the number
  * of pairs with x > y, ties counting 1/2). The p-value is exact (the null
  * distribution counted) when nx, ny <= 20 and no value is tied; otherwise
@@ -84,9 +119,8 @@ double stats_median(const double *x, size_t n);
  * where a slowdown is a ratio. Inputs: the per-repetition values of each
  * baseline run y[j][0..ny[j]) and of tonight x[0..nx), all > 0.
  *   L_j = ln median(y_j), L0 = ln median(x)
- *   w_j, w0 = within-run variance of each L: the order-statistics CI of
- *            the median of (stats_median_ci_ranks) read as a normal
- *            interval of its coverage, ((ln hi - ln lo) / 2z)^2
+ *   w_j, w0 = within-run variance of each L: stats_log_median_se
+ *            squared (Bonett-Price)
  *   mu = mean L_j, typical = exp(mu), spread = SD of L_j (k - 1)
  *   night = max(spread, sqrt(mean w_j), floor_sd): the night-to-night SD,
  *           never below the baseline runs' own noise nor floor_sd

@@ -15,7 +15,6 @@
 #include "analysis.h"
 #include "pattern.h"
 
-#define DEFAULT_RESAMPLES 2000
 #define OUTLIER_Z 3.5
 #define OUTLIER_MIN_PAIRS 3
 /* Hockney split: a step between neighbouring sizes is an eager/rendezvous
@@ -150,48 +149,61 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 
 static void change_invalid(struct sw_change *ch)
 {
-	ch->valid = false;
-	ch->pct = ch->lo = ch->hi = ch->p = NAN;
-	ch->significant = false;
+	*ch = (struct sw_change){ .valid = false, .level = NAN, .base = NAN, .pct = NAN,
+				  .lo = NAN, .hi = NAN, .p = NAN, .significant = false };
 }
 
-/* A distinct, reproducible bootstrap seed for each cell and metric. */
-static uint64_t change_seed(uint64_t seed, int cell, int metric)
+void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
+		     const struct sw_config *cfg, struct sw_change *ch)
 {
-	return seed ^ (((uint64_t)cell << 2 | (uint64_t)metric) * 0x9e3779b97f4a7c15ULL);
-}
-
-/*
- * x at this level against base at the baseline level, one value per
- * repetition (analysis_rep_values). drop: the change is (1 - x/base) * 100
- * (bandwidth); else (x/base - 1) * 100 (latency), of the medians of those
- * values. Needs 2 values on each side and a positive baseline median.
- */
-static void change_compute(const double *x, size_t nx, const double *base, size_t nb,
-			   bool drop, const struct sw_config *cfg, int resamples,
-			   uint64_t seed, struct sw_change *ch)
-{
-	double mx, mb, lo, hi, u, p;
+	double ratio, lo, hi, p;
 
 	change_invalid(ch);
-	if (nx < 2 || nb < 2)
-		return;
-	mx = stats_median(x, nx);
-	mb = stats_median(base, nb);
-	if (!isfinite(mx) || !isfinite(mb) || !(mb > 0.0))
+	if (nx < 2 || nb < 2 ||
+	    stats_median_ratio(x, nx, base, nb, cfg->confidence, &ratio, &lo, &hi, &p))
 		return;
 	ch->valid = true;
-	ch->pct = drop ? (1.0 - mx / mb) * 100.0 : (mx / mb - 1.0) * 100.0;
-	if (stats_bootstrap_ratio_ci(x, nx, base, nb, resamples, cfg->confidence,
-				     seed, &lo, &hi) == 0) {
-		ch->lo = drop ? -hi : lo;
-		ch->hi = drop ? -lo : hi;
+	ch->level = stats_median(x, nx);
+	ch->base = stats_median(base, nb);
+	if (metric == SW_METRIC_LATENCY) {
+		ch->pct = (ratio - 1.0) * 100.0;
+		ch->lo = (lo - 1.0) * 100.0;
+		ch->hi = (hi - 1.0) * 100.0;
+	} else {
+		ch->pct = (1.0 - ratio) * 100.0;
+		ch->lo = (1.0 - hi) * 100.0;
+		ch->hi = (1.0 - lo) * 100.0;
 	}
-	if (stats_mann_whitney(x, nx, base, nb, &u, &p) == 0)
-		ch->p = p;
-	/* estimate, CI and p must agree: a CI that includes 0 is no change */
-	ch->significant = ch->p < cfg->alpha && isfinite(ch->lo) && isfinite(ch->hi) &&
-			  (ch->lo > 0.0 || ch->hi < 0.0) && fabs(ch->pct) > cfg->min_effect;
+	ch->p = p;
+	/* estimate, CI and p agree by construction; both are required so
+	 * that a confidence other than 1 - alpha stays coherent */
+	ch->significant = p < cfg->alpha && (ch->lo > 0.0 || ch->hi < 0.0) &&
+			  fabs(ch->pct) > cfg->min_effect;
+}
+
+const char *analysis_change_name(int metric, bool key)
+{
+	if (metric == SW_METRIC_LATENCY)
+		return key ? "latency_inflation" : "latency inflation";
+	return key ? "bandwidth_drop" : "bandwidth drop";
+}
+
+void analysis_rep_ci(const double *x, size_t n, double confidence, struct stats_summary *s)
+{
+	s->med_ci_ok = stats_median_ci(x, n, confidence, &s->med_lo, &s->med_hi) == 0;
+	if (!s->med_ci_ok) {
+		s->med_lo = s->min;
+		s->med_hi = s->max;
+	}
+}
+
+/* Summary of per-repetition values with the repetition-unit median CI. */
+static int rep_summary(const double *x, size_t n, double confidence, struct stats_summary *s)
+{
+	if (stats_summarize(x, n, confidence, s))
+		return n ? -1 : 0;
+	analysis_rep_ci(x, n, confidence, s);
+	return 0;
 }
 
 /* Values, aggregates, summaries and overlap of cell c. -1 on ENOMEM. */
@@ -269,14 +281,16 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 		ov_n++;
 	}
 	cs->overlap = ov_n ? ov_sum / ov_n : NAN;
-	if ((stats_summarize(d->lat, d->n, cfg->confidence, &cs->lat) && d->n) ||
-	    (stats_summarize(d->bw, d->n, cfg->confidence, &cs->bw) && d->n) ||
-	    (stats_summarize(d->agg, d->nagg, cfg->confidence, &cs->agg) && d->nagg))
-		goto out_free;
-	cs->converged = analysis_converged(d->lat, d->n, cfg->confidence, cfg->ci_target);
 	if (analysis_rep_values(r, c, SW_METRIC_LATENCY, &d->rlat, &d->nrlat) ||
 	    analysis_rep_values(r, c, SW_METRIC_BANDWIDTH, &d->rbw, &d->nrbw))
 		goto out_free;
+	if ((stats_summarize(d->lat, d->n, cfg->confidence, &cs->lat_spread) && d->n) ||
+	    (stats_summarize(d->bw, d->n, cfg->confidence, &cs->bw_spread) && d->n) ||
+	    rep_summary(d->rlat, d->nrlat, cfg->confidence, &cs->lat) ||
+	    rep_summary(d->rbw, d->nrbw, cfg->confidence, &cs->bw) ||
+	    rep_summary(d->agg, d->nagg, cfg->confidence, &cs->agg))
+		goto out_free;
+	cs->converged = analysis_converged(d->rlat, d->nrlat, cfg->confidence, cfg->ci_target);
 	change_invalid(&cs->inflation);
 	change_invalid(&cs->drop);
 	change_invalid(&cs->agg_drop);
@@ -588,7 +602,7 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 	return 0;
 }
 
-static void method_line(const struct sw_config *cfg, int resamples, char *buf, size_t len)
+static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 {
 	char reps[128];
 
@@ -596,15 +610,16 @@ static void method_line(const struct sw_config *cfg, int resamples, char *buf, s
 		snprintf(reps, sizeof(reps), "fixed %d", cfg->rep_min);
 	else
 		snprintf(reps, sizeof(reps),
-			 "adaptive %d..%d until the median CI half-width is within %g%%, cell budget %g s",
-			 cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
+			 "adaptive %d..%d until the per-repetition median CI half-width is within %g%%, "
+			 "cell budget %g s", cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
 	snprintf(buf, len,
-		 "median with %g%% order-statistics CI; changes vs baseline level: unit: repetition "
-		 "(median over pairs), CI by percentile bootstrap (%d resamples, seed %llu), "
-		 "Mann-Whitney U (exact for n <= 20 without ties), significant when p < alpha %g, "
-		 "the CI excludes 0 and the change exceeds min effect %g%%; outliers: robust z > %g; repetitions: %s",
-		 cfg->confidence * 100.0, resamples, (unsigned long long)cfg->seed,
-		 cfg->alpha, cfg->min_effect, OUTLIER_Z, reps);
+		 "unit of replication: the repetition (its value: the median over the level's pairs); "
+		 "level and aggregate: median of the per-repetition values, %g%% CI from its Bonett-Price "
+		 "standard error (t, reps - 1 df); changes vs baseline level: ratio of the per-repetition "
+		 "medians, CI and p from one Welch t on their logs; significant when p < alpha %g, the CI "
+		 "excludes 0 and |change| > min effect %g%%; p1/p99/sd describe single samples; "
+		 "repetitions: %s",
+		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, reps);
 }
 
 struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config *cfg,
@@ -613,7 +628,7 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	struct sw_analysis *a = NULL;
 	struct cell_data *d = NULL;
 	const struct sw_plan *p;
-	int *nvalid = NULL, resamples, ncells;
+	int *nvalid = NULL, ncells;
 	size_t maxpairs = 0;
 
 	if (!r || !r->plan || !cfg) {
@@ -628,7 +643,6 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	stats_init();
 	p = r->plan;
 	ncells = p->ncells;
-	resamples = cfg->bootstrap > 0 ? cfg->bootstrap : DEFAULT_RESAMPLES;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		goto out_nomem;
@@ -650,12 +664,12 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 		cs->baseline = b;
 		if (b < 0 || b == c)
 			continue;
-		change_compute(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, false, cfg, resamples,
-			       change_seed(cfg->seed, c, 0), &cs->inflation);
-		change_compute(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, true, cfg, resamples,
-			       change_seed(cfg->seed, c, 1), &cs->drop);
-		change_compute(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, true, cfg,
-			       resamples, change_seed(cfg->seed, c, 2), &cs->agg_drop);
+		analysis_change(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
+				&cs->inflation);
+		analysis_change(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
+				&cs->drop);
+		analysis_change(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+				&cs->agg_drop);
 	}
 	a->pair = calloc(maxpairs ? maxpairs : 1, sizeof(*a->pair));
 	if (!a->pair)
@@ -665,7 +679,7 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 			goto out_nomem;
 	if (suspects_compute(r, a, nvalid) || fits_compute(r, a))
 		goto out_nomem;
-	method_line(cfg, resamples, a->method, sizeof(a->method));
+	method_line(cfg, a->method, sizeof(a->method));
 	goto out_free;
 
 out_nomem:
@@ -699,9 +713,9 @@ void analysis_free(struct sw_analysis *a)
 
 bool analysis_converged(const double *x, size_t n, double confidence, double target)
 {
-	struct stats_summary s;
+	double lo, hi, m = stats_median(x, n);
 
-	if (stats_summarize(x, n, confidence, &s) || !s.med_ci_ok || !(s.median != 0.0))
+	if (stats_median_ci(x, n, confidence, &lo, &hi) || !(m > 0.0))
 		return false;
-	return (s.med_hi - s.med_lo) / 2.0 / fabs(s.median) <= target;
+	return (hi - lo) / 2.0 / m <= target;
 }

@@ -102,39 +102,22 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
 }
 
-/* Test run x against run 0 in matched cell m, on per-repetition values:
- * estimate (ratio of their medians), bootstrap CI and Mann-Whitney p. */
-static int diff_cell(struct compare *c, struct compare_cell *m, int x, int k)
+/* Test run x against run 0 in matched cell m: the one change test on
+ * per-repetition values (analysis_change) with A's statistics settings. */
+static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 {
-	struct compare_diff *d = &m->d[x];
 	size_t na, nx;
 	double *va = rep_values(c->run[0], m->cell[0], m->latency, &na);
 	double *vx = rep_values(c->run[x], m->cell[x], m->latency, &nx);
-	const struct sw_config *cfg = &c->run[0]->cfg;
-	uint64_t seed = cfg->seed ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)x << 48) ^
-			0x636d70ULL;
-	double a, b, u, lo, hi;
+	struct sw_config cfg = c->run[0]->cfg;
 	int rc = 0;
 
-	*d = (struct compare_diff){ .valid = false, .pct = NAN, .lo = NAN, .hi = NAN, .p = NAN };
 	if ((m->v[0].n && !va) || (m->v[x].n && !vx))
 		rc = -1;   /* ENOMEM, or a cell with samples gave no repetition */
-	a = va ? stats_median(va, na) : NAN;
-	b = vx ? stats_median(vx, nx) : NAN;
-	if (va && vx && na >= 2 && nx >= 2 && a > 0 && isfinite(a) && isfinite(b)) {
-		d->valid = true;
-		d->pct = m->latency ? (b - a) / a * 100 : (a - b) / a * 100;
-		/* CI of (b/a - 1) * 100; %worse is its negative for bandwidth */
-		if (stats_bootstrap_ratio_ci(vx, nx, va, na, cfg->bootstrap >= 2 ? cfg->bootstrap : 2000,
-					     c->confidence, seed, &lo, &hi) == 0) {
-			d->lo = m->latency ? lo : -hi;
-			d->hi = m->latency ? hi : -lo;
-		}
-		if (stats_mann_whitney(vx, nx, va, na, &u, &d->p) < 0)
-			d->p = NAN;
-		d->significant = isfinite(d->p) && d->p < c->alpha && isfinite(d->lo) && isfinite(d->hi) &&
-				 (d->lo > 0 || d->hi < 0) && fabs(d->pct) > c->min_effect;
-	}
+	cfg.confidence = c->confidence;
+	cfg.alpha = c->alpha;
+	cfg.min_effect = c->min_effect;
+	analysis_change(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
 	free(va);
 	free(vx);
 	return rc;
@@ -190,7 +173,7 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
 		}
 		for (int i = 1; i < c->nruns; i++)
-			if (diff_cell(c, m, i, c->ncells - 1) < 0) {
+			if (diff_cell(c, m, i) < 0) {
 				sw_fail(err, errlen, "out of memory");
 				goto out_free;
 			}
@@ -725,7 +708,7 @@ static void fmt_hops(char *buf, size_t len, long hops)
 		snprintf(buf, len, "%ld", hops);
 }
 
-static void fmt_worse(char *buf, size_t len, const struct compare_diff *d)
+static void fmt_worse(char *buf, size_t len, const struct sw_change *d)
 {
 	if (!d->valid)
 		snprintf(buf, len, "-");
@@ -1076,7 +1059,7 @@ json_t *compare_json(const struct compare *c)
 
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_value *v = &m->v[i];
-			const struct compare_diff *d = &m->d[i];
+			const struct sw_change *d = &m->d[i];
 			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", results_json_number(v->median),
 					      "lo", results_json_number(v->lo), "hi", results_json_number(v->hi), "ci_ok", v->ci_ok);
 

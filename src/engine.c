@@ -1028,20 +1028,19 @@ static void progress_line(const struct eng *e, int done, double t0)
 	fflush(stderr);
 }
 
-/* Latencies of the current cell for the convergence test, grown as
- * repetitions come in. */
-static void lat_push(struct eng *e, double **lat, size_t *n, size_t *cap, double x)
+/* The adaptive stopping rule on the unit of every interval: one value per
+ * repetition, the median latency over its pairs (analysis_rep_values). */
+static bool converged(struct eng *e, int ci)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 1024;
-		double *p = realloc(*lat, c * sizeof(*p));
+	double *x;
+	size_t n;
+	bool ok;
 
-		if (!p)
-			fatal_rank0(e, "out of memory (latencies of a cell)");
-		*lat = p;
-		*cap = c;
-	}
-	(*lat)[(*n)++] = x;
+	if (analysis_rep_values(e->run, ci, SW_METRIC_LATENCY, &x, &n))
+		fatal_rank0(e, "out of memory (repetition values of a cell)");
+	ok = analysis_converged(x, n, e->cfg->confidence, e->cfg->ci_target);
+	free(x);
+	return ok;
 }
 
 /*
@@ -1117,8 +1116,6 @@ static int leader(struct eng *e)
 	struct sample_msg *res = calloc((size_t)maxk, sizeof(*res));
 	MPI_Request *req = calloc((size_t)(maxk + 2 * nr), sizeof(*req));
 	int *missing = calloc((size_t)maxk, sizeof(*missing));
-	double *lat = NULL;
-	size_t nlat, cap_lat = 0;
 	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
 	double t_sweep = MPI_Wtime();
 	struct rusage ru0;
@@ -1135,7 +1132,6 @@ static int leader(struct eng *e)
 		double t_cell = MPI_Wtime();
 
 		e->cell = ci;
-		nlat = 0;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
 			fault_check_stall(e, cell->level);
 		if (cell->hops == 0 && !cell->timed) {
@@ -1162,7 +1158,6 @@ static int leader(struct eng *e)
 				};
 				if (run_add_sample(r, &s))
 					fatal_rank0(e, "out of memory (samples)");
-				lat_push(e, &lat, &nlat, &cap_lat, res[i].seconds / (double)res[i].hops);
 			}
 			r->cell[ci].timed += max_seconds(res, k);
 			r->cell[ci].reps = rep + 1;
@@ -1175,7 +1170,7 @@ static int leader(struct eng *e)
 			}
 			if (rep + 1 < cfg->rep_min)
 				continue;
-			if (analysis_converged(lat, nlat, cfg->confidence, cfg->ci_target)) {
+			if (converged(e, ci)) {
 				r->cell[ci].stop = SW_STOP_CONVERGED;
 				break;
 			}
@@ -1198,7 +1193,6 @@ static int leader(struct eng *e)
 	free(res);
 	free(req);
 	free(missing);
-	free(lat);
 	return 0;
 }
 

@@ -111,25 +111,25 @@ void health_history_path(const struct health_opts *o, const char *output, char *
 /* ---------------------------------------------------------------- */
 /* The verdict                                                        */
 
-/* Usable samples of cell c (analysis_cell_values, the filter of
- * analysis_run): per-hop latency and bandwidth into malloc'ed arrays, for
- * the cell's medians. 0 or -1 on ENOMEM. */
+/* Per-repetition values of cell c (analysis_rep_values, the unit of every
+ * interval and test): per-hop latency and bandwidth into malloc'ed arrays.
+ * 0 or -1 on ENOMEM. */
 static int cell_values(const struct sw_run *r, int c, double **lat, double **bw, size_t *n)
 {
 	size_t nl, nb;
 
 	*lat = *bw = NULL;
-	*n = 0;
-	if (analysis_cell_values(r, c, SW_METRIC_LATENCY, lat, &nl) ||
-	    analysis_cell_values(r, c, SW_METRIC_BANDWIDTH, bw, &nb)) {
+	if (analysis_rep_values(r, c, SW_METRIC_LATENCY, lat, &nl) ||
+	    analysis_rep_values(r, c, SW_METRIC_BANDWIDTH, bw, &nb)) {
 		free(*lat);
 		*lat = NULL;
 		return -1;
 	}
-	*n = nl < nb ? nl : nb;   /* equal: one value of each per sample */
+	*n = nl < nb ? nl : nb;   /* equal: the same repetitions */
 	return 0;
 }
 
+/* The median of per-repetition values with its CI (analysis_rep_ci). */
 static void est_of(const double *x, size_t n, double confidence, struct health_est *e)
 {
 	struct stats_summary s;
@@ -137,6 +137,7 @@ static void est_of(const double *x, size_t n, double confidence, struct health_e
 	e->n = n;
 	e->median = e->lo = e->hi = NAN;
 	if (n && stats_summarize(x, n, confidence, &s) == 0) {
+		analysis_rep_ci(x, n, confidence, &s);
 		e->median = s.median;
 		e->lo = s.med_lo;
 		e->hi = s.med_hi;
@@ -161,7 +162,7 @@ static void cell_blank(struct health_cell *hc)
 	hc->cell = hc->base_cell = -1;
 	hc->lat.median = hc->lat.lo = hc->lat.hi = NAN;
 	hc->bw = hc->base_lat = hc->base_bw = hc->lat;
-	hc->change = hc->lo = hc->hi = hc->p = hc->degradation = NAN;
+	hc->change = hc->lo = hc->hi = hc->p = NAN;
 	hc->typical = hc->spread_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
 	hc->ewma = hc->ewma_limit = NAN;
 	hc->status = SW_NAGIOS_OK;
@@ -219,38 +220,32 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 }
 
 /* Cell hc of r against its baseline cell, on per-repetition values x (now)
- * and y (baseline runs, pooled) of hc's metric: estimate, CI and p agree.
- * The night-to-night spread is unknown here, so the whole CI must clear a
- * threshold, not just the estimate. */
+ * and y (baseline runs, pooled) of hc's metric: the one change test
+ * (analysis_change). The night-to-night spread is unknown here, so the
+ * whole CI must clear a threshold, not just the estimate. */
 static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
 			 const double *y, size_t ny)
 {
 	const struct sw_config *cfg = &r->cfg;
-	double u, p, lo, hi, mx, my;
-	uint64_t seed = cfg->seed ^ ((uint64_t)(hc->cell + 1) * 0x9e3779b97f4a7c15ULL) ^ 0x6865616c7468ULL;
+	struct sw_change ch;
 	double warn, crit;
 
-	mx = stats_median(x, nx);
-	my = stats_median(y, ny);
-	if (!(my > 0) || !isfinite(mx)) {
-		snprintf(hc->why, sizeof(hc->why), "baseline median is not positive");
+	analysis_change(x, nx, y, ny, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+			cfg, &ch);
+	if (!ch.valid) {
+		snprintf(hc->why, sizeof(hc->why), "a repetition value is not positive");
 		return;
 	}
 	hc->compared = true;
-	hc->change = (mx / my - 1.0) * 100.0;
-	if (stats_bootstrap_ratio_ci(x, nx, y, ny, cfg->bootstrap >= 2 ? cfg->bootstrap : 2000,
-				     cfg->confidence, seed, &lo, &hi) == 0) {
-		hc->lo = lo;
-		hc->hi = hi;
-	}
-	if (stats_mann_whitney(x, nx, y, ny, &u, &p) == 0)
-		hc->p = p;
-	hc->degradation = hc->metric == HEALTH_LATENCY ? hc->change : -hc->change;
+	hc->change = ch.pct;
+	hc->lo = ch.lo;
+	hc->hi = ch.hi;
+	hc->p = ch.p;
 	warn = hc->metric == HEALTH_LATENCY ? cfg->warn_inflation : cfg->warn_drop;
 	crit = hc->metric == HEALTH_LATENCY ? cfg->crit_inflation : cfg->crit_drop;
 	hc->status = SW_NAGIOS_OK;
-	if (hc->p < cfg->alpha && isfinite(hc->lo) && isfinite(hc->hi) && (hc->lo > 0 || hc->hi < 0)) {
-		double near = hc->metric == HEALTH_LATENCY ? hc->lo : -hc->hi;   /* least degradation */
+	if (ch.significant) {
+		double near = hc->lo;   /* the least degradation the CI allows */
 
 		if (near >= crit)
 			hc->status = SW_NAGIOS_CRITICAL;
@@ -345,15 +340,21 @@ static const char *metric_name(int m)
 	return m == HEALTH_LATENCY ? "latency" : "bandwidth";
 }
 
-/* "bandwidth -31.2% [-34.0,-28.1]", then against a baseline set
+/* "bandwidth drop" or "latency inflation" (> 0 is worse), or as a key */
+static const char *change_name(const struct health_cell *hc, bool key)
+{
+	return analysis_change_name(hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, key);
+}
+
+/* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
  * ", 9.3 sd of nightly spread 1.2%" and the chart's ", drifting: EWMA
  * 1.42 sd > limit 0.93 over 6 nights". */
 static void change_text(const struct health_cell *hc, char *buf, size_t len)
 {
 	if (isfinite(hc->lo) && isfinite(hc->hi))
-		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", metric_name(hc->metric), hc->change, hc->lo, hc->hi);
+		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", change_name(hc, false), hc->change, hc->lo, hc->hi);
 	else
-		snprintf(buf, len, "%s %+.1f%%", metric_name(hc->metric), hc->change);
+		snprintf(buf, len, "%s %+.1f%%", change_name(hc, false), hc->change);
 	if (hc->nightly)
 		sw_appendf(buf, len, ", %.1f sd of nightly spread %.1f%%", hc->sigma, hc->spread_pct);
 	if (hc->drift)
@@ -372,7 +373,7 @@ static double rank_key(const struct health_verdict *v, const struct health_cell 
 	if (!hc->compared)
 		return hc->status == SW_NAGIOS_CRITICAL ? 1e9 : -1e9;
 	crit = hc->metric == HEALTH_LATENCY ? v->crit_inflation : v->crit_drop;
-	return severity(hc->status) * 1e6 + (isfinite(hc->degradation) ? hc->degradation / (crit > 0 ? crit : 1) : 0);
+	return severity(hc->status) * 1e6 + (isfinite(hc->change) ? hc->change / (crit > 0 ? crit : 1) : 0);
 }
 
 static int cmp_rank(const void *pa, const void *pb, void *arg)
@@ -594,20 +595,20 @@ static void compare_nightly(struct health_cell *hc, const struct sw_run *r, cons
 	}
 	hc->compared = hc->nightly = true;
 	hc->typical = s.typical;
-	hc->change = expm1(s.d) * 100.0;
-	hc->lo = expm1(s.lo) * 100.0;
-	hc->hi = expm1(s.hi) * 100.0;
+	/* the degradation: inflation for latency, drop for bandwidth */
+	hc->change = (lat ? expm1(s.d) : -expm1(s.d)) * 100.0;
+	hc->lo = (lat ? expm1(s.lo) : -expm1(s.hi)) * 100.0;
+	hc->hi = (lat ? expm1(s.hi) : -expm1(s.lo)) * 100.0;
 	hc->spread_pct = expm1(s.spread) * 100.0;
 	hc->sigma = lat ? s.score : -s.score;
 	hc->night_sd = s.night * sqrt(1.0 + 1.0 / k);
 	hc->p_night = lat ? s.p_up : 1.0 - s.p_up;
 	hc->p = hc->p_night;
-	hc->degradation = lat ? hc->change : -hc->change;
 	hc->status = SW_NAGIOS_OK;
 	if (hc->sigma >= cfg->nightly_sigma) {
-		if (hc->degradation >= crit)
+		if (hc->change >= crit)
 			hc->status = SW_NAGIOS_CRITICAL;
-		else if (hc->degradation >= warn)
+		else if (hc->change >= warn)
 			hc->status = SW_NAGIOS_WARNING;
 	}
 }
@@ -680,7 +681,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			if (w.n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
 				snprintf(hc->why, sizeof(hc->why), "not run");
 			else if (w.n < 2 || w.bn < 2)
-				snprintf(hc->why, sizeof(hc->why), "too few samples (%zu now, %zu in baseline)", w.n, w.bn);
+				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)", w.n, w.bn);
 			else
 				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)",
 					 w.nrx, w.nry);
@@ -963,7 +964,7 @@ int health_perfdata(const struct health_verdict *v, char *buf, size_t len)
 		label_base(v, hc, base, sizeof(base));
 		snprintf(label, sizeof(label), "pct_%s", base);
 		snprintf(fb, sizeof(fb), "pct_cell%d", hc->cell);
-		perf_num(hc->degradation, num, sizeof(num));
+		perf_num(hc->change, num, sizeof(num));
 		snprintf(rest, sizeof(rest), "%s%%;~:%g;~:%g;;", num, lat ? v->warn_inflation : v->warn_drop,
 			 lat ? v->crit_inflation : v->crit_drop);
 		rc = perf_add(&ps, buf, len, label, fb, rest);
@@ -1059,8 +1060,8 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 		fprintf(f, " | %s", first);
 	fputc('\n', f);
 	if (v->ncompared + v->nfailed > 0 && order) {
-		fprintf(f, "cells, worst first (change against baseline %s, %g%% bootstrap CI, "
-			"Mann-Whitney p, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
+		fprintf(f, "cells, worst first (change against baseline %s, positive = worse, %g%% CI and p "
+			"on per-repetition medians, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[order[i]];
 
@@ -1148,7 +1149,7 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			json_object_set_new(o, "change_pct", results_json_number(hc->change));
 			json_object_set_new(o, "change_lo", results_json_number(hc->lo));
 			json_object_set_new(o, "change_hi", results_json_number(hc->hi));
-			json_object_set_new(o, "degradation_pct", results_json_number(hc->degradation));
+			json_object_set_new(o, "change", json_string(change_name(hc, true)));
 			json_object_set_new(o, "p", results_json_number(hc->p));
 			json_object_set_new(o, "latency_us", jest(&hc->lat, 1e6));
 			json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
@@ -1301,7 +1302,7 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 		}
 	}
 	if (v->ncompared) {
-		prom_family(f, "swstress_change_percent", "Change of the judged metric against the baseline in percent (estimate and bootstrap CI).");
+		prom_family(f, "swstress_change_percent", "Latency inflation or bandwidth drop against the baseline in percent, positive = worse (estimate and CI).");
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[i];
 			double vals[3] = { hc->change, hc->lo, hc->hi };
@@ -1310,17 +1311,17 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 			if (!hc->compared)
 				continue;
 			for (int s = 0; s < 3; s++) {
-				prom_cell(f, v, "swstress_change_percent", hc, "metric", metric_name(hc->metric), "stat", st[s]);
+				prom_cell(f, v, "swstress_change_percent", hc, "metric", change_name(hc, true), "stat", st[s]);
 				prom_value(f, vals[s]);
 			}
 		}
-		prom_family(f, "swstress_change_p_value", "Mann-Whitney p-value of the change against the baseline.");
+		prom_family(f, "swstress_change_p_value", "p-value of the change against the baseline (the test of its CI).");
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[i];
 
 			if (!hc->compared)
 				continue;
-			prom_cell(f, v, "swstress_change_p_value", hc, "metric", metric_name(hc->metric), NULL, NULL);
+			prom_cell(f, v, "swstress_change_p_value", hc, "metric", change_name(hc, true), NULL, NULL);
 			prom_value(f, hc->p);
 		}
 	}

@@ -311,12 +311,12 @@ static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const 
 			sqlite3_bind_text(st, 6, pattern_name(pc->pattern), -1, SQLITE_STATIC);
 			sqlite3_bind_int64(st, 7, (sqlite3_int64)pc->size);
 			sqlite3_bind_int64(st, 8, pc->hops);
-			sqlite3_bind_int64(st, 9, (sqlite3_int64)cs->lat.n);
+			sqlite3_bind_int64(st, 9, (sqlite3_int64)cs->lat_spread.n);
 			sqlite3_bind_text(st, 10, run_stop_name(r->cell[c].stop), -1, SQLITE_STATIC);
 			bind_num(st, 11, cs->lat.median);
 			bind_num(st, 12, cs->lat.med_lo);
 			bind_num(st, 13, cs->lat.med_hi);
-			bind_num(st, 14, cs->lat.p99);
+			bind_num(st, 14, cs->lat_spread.p99);
 			bind_num(st, 15, cs->bw.median);
 			bind_num(st, 16, cs->bw.med_lo);
 			bind_num(st, 17, cs->bw.med_hi);

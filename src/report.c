@@ -28,7 +28,7 @@ static void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "p = %.3f", p);
 }
 
-/* "drop 19.1% [17.8, 20.4], p < 0.001 *" */
+/* "bandwidth drop +19.1% [+17.8, +20.4], p < 0.001 *" */
 static void fmt_change(char *buf, size_t len, const char *what, const struct sw_change *c)
 {
 	char p[32];
@@ -68,7 +68,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
 			r->cfg.nhops == 0 ? " (auto)" : "");
 	fprintf(f, "%5s %5s  %-34s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
-		"pair MB/s [CI]", "aggregate MB/s [CI]", latency ? "latency vs baseline" : "bandwidth vs baseline");
+		"pair MB/s [CI]", "aggregate MB/s [CI]", "vs baseline (positive = worse)");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
@@ -86,9 +86,9 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (cs->baseline == c)
 			snprintf(chg, sizeof(chg), "baseline");
 		else if (latency)
-			fmt_change(chg, sizeof(chg), "latency", &cs->inflation);
+			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_LATENCY, false), &cs->inflation);
 		else
-			fmt_change(chg, sizeof(chg), "drop", &cs->drop);
+			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
 		fprintf(f, "%5d %5d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
 	}
 }
@@ -216,8 +216,10 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 	if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {
-		fprintf(f, "latency per hop in us, bandwidth in MB/s (10^6 bytes/s), median [%g%% CI]; "
-			"* marks a significant change; ~ marks a CI that needs more samples\n",
+		fprintf(f, "latency per hop in us, bandwidth in MB/s (10^6 bytes/s): the median over repetitions "
+			"of each repetition's median over its pairs [%g%% CI]; a change is computed from these "
+			"medians (inflation = level/baseline - 1, drop = 1 - level/baseline); * marks a "
+			"significant change; ~ marks a CI that needs more repetitions\n",
 			r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++)
 			print_table(f, r, a, c);

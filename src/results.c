@@ -129,30 +129,30 @@ static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analys
 	return 0;
 }
 
-static void csv_estimate(FILE *f, const struct stats_summary *s, bool lat, bool full)
+/* median, lo, hi (and for full: mean, its CI and sd for latency) of the
+ * per-repetition values s; min, max (and p1, p99 for latency) of the
+ * single samples sp (spread). */
+static void csv_estimate(FILE *f, const struct stats_summary *s, const struct stats_summary *sp,
+			 bool lat, bool full)
 {
 	double k = lat ? 1e6 : 1e-6;
 
-	if (!full) {   /* median, lo, hi */
-		fputc(',', f); csv_num(f, s->median * k, "%.6g");
-		fputc(',', f); csv_num(f, s->med_lo * k, "%.6g");
-		fputc(',', f); csv_num(f, s->med_hi * k, "%.6g");
-		return;
-	}
 	fputc(',', f); csv_num(f, s->median * k, "%.6g");
 	fputc(',', f); csv_num(f, s->med_lo * k, "%.6g");
 	fputc(',', f); csv_num(f, s->med_hi * k, "%.6g");
+	if (!full)
+		return;
 	fputc(',', f); csv_num(f, s->mean * k, "%.6g");
 	if (lat) {
 		fputc(',', f); csv_num(f, s->mean_lo * k, "%.6g");
 		fputc(',', f); csv_num(f, s->mean_hi * k, "%.6g");
 		fputc(',', f); csv_num(f, s->sd * k, "%.6g");
 	}
-	fputc(',', f); csv_num(f, s->min * k, "%.6g");
-	fputc(',', f); csv_num(f, s->max * k, "%.6g");
+	fputc(',', f); csv_num(f, sp->min * k, "%.6g");
+	fputc(',', f); csv_num(f, sp->max * k, "%.6g");
 	if (lat) {
-		fputc(',', f); csv_num(f, s->p1 * k, "%.6g");
-		fputc(',', f); csv_num(f, s->p99 * k, "%.6g");
+		fputc(',', f); csv_num(f, sp->p1 * k, "%.6g");
+		fputc(',', f); csv_num(f, sp->p99 * k, "%.6g");
 	}
 }
 
@@ -188,11 +188,11 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 			ideal = a->cell[cs->baseline].bw.median * cs->pairs
 				/ (double)a->cell[cs->baseline].pairs;
 		cell_keys(f, r, ci, r->plan->cell[ci].hops);
-		fprintf(f, ",%d,%zu,%s,", r->cell[ci].reps, cs->lat.n, run_stop_name(r->cell[ci].stop));
+		fprintf(f, ",%d,%zu,%s,", r->cell[ci].reps, cs->lat_spread.n, run_stop_name(r->cell[ci].stop));
 		csv_num(f, cs->overlap, "%.4f");
-		csv_estimate(f, &cs->lat, true, true);
-		csv_estimate(f, &cs->bw, false, true);
-		csv_estimate(f, &cs->agg, false, false);
+		csv_estimate(f, &cs->lat, &cs->lat_spread, true, true);
+		csv_estimate(f, &cs->bw, &cs->bw_spread, false, true);
+		csv_estimate(f, &cs->agg, &cs->agg, false, false);
 		fputc(',', f);
 		csv_num(f, MBPS(ideal), "%.6g");
 		csv_change(f, &cs->inflation);
@@ -274,8 +274,10 @@ static json_t *json_change(const struct sw_change *c)
 {
 	if (!c->valid)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", results_json_number(c->pct), "lo", results_json_number(c->lo),
-			 "hi", results_json_number(c->hi), "p", results_json_number(c->p), "significant", c->significant);
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:b}", "pct", results_json_number(c->pct),
+			 "lo", results_json_number(c->lo), "hi", results_json_number(c->hi),
+			 "level_median", results_json_number(c->level), "baseline_median", results_json_number(c->base),
+			 "p", results_json_number(c->p), "significant", c->significant);
 }
 
 static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
@@ -321,8 +323,10 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			const struct sw_cell_stats *cs = &a->cell[ci];
 
 			json_object_set_new(o, "summary", json_pack(
-				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
+				"latency_samples_s", json_estimate(&cs->lat_spread),
+				"bandwidth_samples_Bps", json_estimate(&cs->bw_spread),
 				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", json_change(&cs->inflation),
 				"bandwidth_drop", json_change(&cs->drop), "aggregate_drop", json_change(&cs->agg_drop),
 				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline));

@@ -819,7 +819,7 @@ static int write_compare(FILE *f, const void *arg)
 	      "</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->ncells; i++) {
 		const struct compare_cell *m = &c->cells[i];
-		const struct compare_diff *d = &m->d[1];
+		const struct sw_change *d = &m->d[1];
 		char sz[32], v[2][96], w[96], p[32], hops[24];
 
 		config_format_size(m->size, sz, sizeof(sz));

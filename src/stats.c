@@ -453,24 +453,16 @@ int stats_linear_fit(const double *x, const double *y, size_t n,
 	return 0;
 }
 
-/* ln median of x and the variance of that log (see stats_nightly). */
+/* ln median of x and the variance of that log (see stats_nightly): the
+ * square of stats_log_median_se. */
 static int log_median_var(const double *x, size_t n, double *lm, double *w)
 {
-	struct stats_summary s;
-	double cov = 0.0, z, half;
-	size_t j, k;
+	double se;
 
-	if (n < 2 || stats_summarize(x, n, 0.95, &s) || !(s.min > 0.0))
+	if (stats_log_median_se(x, n, lm, &se))
 		return -1;
-	*lm = log(s.median);
-	if (stats_median_ci_ranks(n, 0.95, &j, &k, &cov) == 0 && cov < 1.0) {
-		z = gsl_cdf_ugaussian_Pinv(0.5 + cov / 2.0);
-		half = (log(s.med_hi) - log(s.med_lo)) / (2.0 * z);
-	} else {
-		half = (log(s.max) - log(s.min)) / 2.0;   /* too few for a CI: the range */
-	}
-	*w = half * half;
-	return isfinite(*w) ? 0 : -1;
+	*w = se * se;
+	return 0;
 }
 
 int stats_nightly(const double *const *y, const size_t *ny, size_t k, const double *x, size_t nx,
@@ -527,5 +519,71 @@ int stats_ewma(const double *z, size_t n, double lambda, double L, double clip, 
 		e[t] = prev;
 		limit[t] = L * sqrt(lambda / (2.0 - lambda) * (1.0 - decay));
 	}
+	return 0;
+}
+
+int stats_log_median_se(const double *x, size_t n, double *lm, double *se)
+{
+	double *c, tail, z;
+	long cc;
+
+	if (n < 2)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0.0) || !isfinite(x[i]))
+			return -1;
+	c = sorted_copy(x, n);
+	if (!c)
+		return -1;
+	cc = lround(((double)n + 1.0) / 2.0 - sqrt((double)n));
+	if (cc < 1)
+		cc = 1;
+	/* P(B <= c - 1), B ~ Bin(n, 1/2): the tail outside [x(c), x(n+1-c)] */
+	tail = gsl_cdf_binomial_P((unsigned int)(cc - 1), 0.5, (unsigned int)n);
+	z = gsl_cdf_ugaussian_Qinv(tail);
+	*lm = log(gsl_stats_median_from_sorted_data(c, 1, n));
+	*se = (log(c[n - (size_t)cc]) - log(c[cc - 1])) / (2.0 * z);
+	free(c);
+	return isfinite(*se) && isfinite(*lm) ? 0 : -1;
+}
+
+double stats_crit(double confidence, double df)
+{
+	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, df);
+}
+
+int stats_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi)
+{
+	double lm, se, t;
+
+	if (stats_log_median_se(x, n, &lm, &se))
+		return -1;
+	t = stats_crit(confidence, (double)(n - 1));
+	*lo = exp(lm - t * se);
+	*hi = exp(lm + t * se);
+	return 0;
+}
+
+int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, double confidence,
+		       double *ratio, double *lo, double *hi, double *p)
+{
+	double lx, sx, ly, sy, d, v, df, t;
+
+	if (stats_log_median_se(x, nx, &lx, &sx) || stats_log_median_se(y, ny, &ly, &sy))
+		return -1;
+	d = lx - ly;
+	*ratio = exp(d);
+	v = sx * sx + sy * sy;
+	if (!(v > 0.0)) {
+		*lo = *hi = *ratio;
+		*p = d == 0.0 ? 1.0 : 0.0;
+		return 0;
+	}
+	/* Welch-Satterthwaite: each variance estimate with n - 1 df */
+	df = v * v / (sx * sx * sx * sx / (double)(nx - 1) + sy * sy * sy * sy / (double)(ny - 1));
+	t = stats_crit(confidence, df);
+	*lo = exp(d - t * sqrt(v));
+	*hi = exp(d + t * sqrt(v));
+	*p = 2.0 * gsl_cdf_tdist_Q(fabs(d) / sqrt(v), df);
 	return 0;
 }

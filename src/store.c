@@ -530,7 +530,7 @@ static int insert_cells(struct store *s, const struct sw_run *r, const struct sw
 		snprintf(t[5], 32, "%llu", (unsigned long long)cell->size);
 		snprintf(t[6], 32, "%ld", cell->hops);
 		snprintf(t[7], 32, "%d", r->cell[ci].reps);
-		snprintf(t[8], 32, "%zu", cs->lat.n);
+		snprintf(t[8], 32, "%zu", cs->lat_spread.n);
 		for (int i = 0; i < 9; i++)
 			p[i] = t[i];
 		double v[] = {

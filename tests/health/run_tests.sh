@@ -77,7 +77,7 @@ expect_judge() {
 # --- judge exit codes -------------------------------------------------------
 expect_judge "judge identical" 0 "SWSTRESS OK - 8 cells within thresholds" \
 	"$D" judge "$fx/ok" --baseline "$fx/base" --no-history
-expect_judge "judge 30% drop" 2 "SWSTRESS CRITICAL - 8 nodes 64KiB stream: bandwidth -" \
+expect_judge "judge 30% drop" 2 "SWSTRESS CRITICAL - 8 nodes 64KiB stream: bandwidth drop +" \
 	"$D" judge "$fx/drop30" --baseline "$fx/base" --no-history
 expect_judge "judge other sizes" 3 "SWSTRESS UNKNOWN - 8 cells not compared (2 nodes 1MiB pingpong: size 1MiB not in baseline" \
 	"$D" judge "$fx/mismatch" --baseline "$fx/base" --no-history

@@ -203,8 +203,8 @@ test_classic_format() {
 test_report_reanalysis() {
 	dir=$(folder two)
 	[ -n "$dir" ] || { fail "report: needs the two-rank run"; return; }
-	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && grep -q "median \[99% CI\]" "$TMP/rep" &&
-		grep -q "99% order-statistics" "$TMP/rep"; then
+	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && grep -q "pairs \[99% CI\]" "$TMP/rep" &&
+		grep -q "99% CI from its Bonett-Price" "$TMP/rep"; then
 		ok "report recomputes with confidence=0.99"
 	else fail "report confidence=0.99" "$TMP/rep"; fi
 	cp -r "$dir" "$TMP/trunc"

@@ -208,7 +208,7 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 	cr_assert_eq(n, 1);
 	cr_assert_eq(runs[0].status, SW_NAGIOS_CRITICAL);
 	cr_assert_str_eq(runs[0].verdict, "CRITICAL");
-	cr_assert_not_null(strstr(runs[0].summary, "8 nodes 64KiB stream: bandwidth -"), "%s", runs[0].summary);
+	cr_assert_not_null(strstr(runs[0].summary, "8 nodes 64KiB stream: bandwidth drop +"), "%s", runs[0].summary);
 	free(runs);
 	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks"), 1);
 	cr_assert_eq(q_int("SELECT COUNT(*) FROM check_cells WHERE compared = 1"), 8);

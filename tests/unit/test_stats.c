@@ -409,3 +409,36 @@ Test(stats, robust_z_mad_zero)
 	cr_assert_eq(stats_robust_z(same, 3, z), 0);
 	cr_assert(z[0] == 0 && z[1] == 0 && z[2] == 0);
 }
+
+/*
+ * Bonett-Price (Price and Bonett 2001, Bonett and Price 2002) worked by
+ * hand in Python (math.comb, statistics.NormalDist, the t density
+ * integrated by Simpson's rule): x = 1..5: c = round(3 - sqrt 5) = 1,
+ * tail 1/32, z = 1.862732, se = ln 5 / (2 z) = 0.4320101; y = 2, 4, ..,
+ * 14: c = 1, tail 1/128, se = 0.4024535. ln(3/8) = -0.980829, Welch df
+ * 9.290567, t = 1.661226, p = 0.1299784, t(0.975, df) = 2.251418, CI of
+ * the ratio [0.0992491, 1.416890].
+ */
+Test(stats, median_ratio_bonett_price)
+{
+	const double x[5] = { 4, 1, 5, 2, 3 }, y[7] = { 14, 2, 4, 6, 8, 10, 12 };
+	double lm, se, ratio, lo, hi, p;
+
+	cr_assert_eq(stats_log_median_se(x, 5, &lm, &se), 0);
+	cr_assert(close_rel(lm, log(3.0), 1e-12) && close_rel(se, 0.4320101, 1e-6), "%g %g", lm, se);
+	cr_assert_eq(stats_median_ratio(x, 5, y, 7, 0.95, &ratio, &lo, &hi, &p), 0);
+	cr_assert(close_rel(ratio, 0.375, 1e-12), "%g", ratio);
+	cr_assert(close_rel(p, 0.1299784, 1e-5), "p %g", p);
+	cr_assert(close_rel(lo, 0.0992491, 1e-5) && close_rel(hi, 1.416890, 1e-5), "[%g, %g]", lo, hi);
+	/* the CI and the test agree: at confidence 1 - p the CI ends at 1 */
+	cr_assert_eq(stats_median_ratio(x, 5, y, 7, 1.0 - p, &ratio, &lo, &hi, &p), 0);
+	cr_assert(fabs(hi - 1.0) < 1e-9, "hi %g", hi);
+	/* not positive, too few */
+	const double z[2] = { 1, 0 };
+	cr_assert_eq(stats_log_median_se(z, 2, &lm, &se), -1);
+	cr_assert_eq(stats_log_median_se(x, 1, &lm, &se), -1);
+	/* all tied on both sides: no spread; p 1 when equal */
+	const double t1[3] = { 2, 2, 2 };
+	cr_assert_eq(stats_median_ratio(t1, 3, t1, 3, 0.95, &ratio, &lo, &hi, &p), 0);
+	cr_assert(ratio == 1.0 && p == 1.0);
+}
