@@ -189,6 +189,28 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 	}
 }
 
+/*
+ * Wait for one request that may be long in coming (a rank waiting for its
+ * turn or for rank 0's next word). When yielding, nap 20 us, doubling up to
+ * 1 ms, so that ranks with nothing to do leave the cores to those at work;
+ * otherwise as wait_reqs. Never used inside a timed sample.
+ */
+static int wait_patient(MPI_Request *req, double deadline)
+{
+	int flag;
+
+	if (!g_yield)
+		return wait_reqs(req, 1, deadline, false, NULL);
+	for (useconds_t nap = 20;; nap = nap >= 500 ? 1000 : 2 * nap) {
+		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		if (flag)
+			return 0;
+		if (deadline > 0 && MPI_Wtime() > deadline)
+			return -1;
+		usleep(nap);
+	}
+}
+
 /* ---------------------------------------------------------------- */
 /* Failure                                                            */
 
@@ -793,7 +815,9 @@ static int sync_clock(int rank, int nranks, double deadline, double *off)
 		} else if (rank == i) {
 			for (int k = 0; k < ROUNDS; k++) {
 				MPI_Irecv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-				if (wait_reqs(req, 1, deadline, false, NULL))
+				/* The first message comes when the ranks before this
+				 * one are done: wait patiently. The others are timed. */
+				if (k == 0 ? wait_patient(req, deadline) : wait_reqs(req, 1, deadline, false, NULL))
 					return -1;
 				t = MPI_Wtime();
 				MPI_Isend(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
@@ -824,7 +848,7 @@ static int follower(struct eng *e)
 	for (;;) {
 		/* Rank 0 says something at least once a round (ROUND or PING). */
 		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
-		if (wait_reqs(&req, 1, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS, false, NULL))
+		if (wait_patient(&req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS))
 			die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
 				  e->cfg->timeout + SILENCE_SECONDS);
 		if (c.cmd == CMD_END)
@@ -1236,60 +1260,78 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_pl
 /* ---------------------------------------------------------------- */
 /* Setup                                                              */
 
-/* How many ranks (this one included) run on this rank's kernel. */
-static int kernel_peers(int nranks)
+/* What every rank learns about every other at set-up. Ranks that share a
+ * kernel share its cores, even in separate network namespaces (emulated
+ * hosts): they are counted by the kernel's boot id. */
+struct rank_facts {
+	char kernel[40];           /* boot id, or the host name */
+	int local;                 /* > 1: shares a node (MPI_COMM_TYPE_SHARED) */
+	int cores;
+};
+
+/* Ranks (this one included) that run on the kernel of rank i. */
+static int kernel_peers(const struct rank_facts *all, int nranks, int i)
 {
-	char id[40] = { 0 }, (*all)[40] = calloc((size_t)nranks, sizeof(*all));
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	int n = 0;
 
-	if (!f || !fgets(id, sizeof(id), f))
-		gethostname(id, sizeof(id) - 1);
-	if (f)
-		fclose(f);
-	if (!all)
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
-	MPI_Allgather(id, sizeof(id), MPI_CHAR, all, sizeof(id), MPI_CHAR, MPI_COMM_WORLD);
-	for (int i = 0; i < nranks; i++)
-		n += memcmp(all[i], id, sizeof(id)) == 0;
-	free(all);
+	for (int j = 0; j < nranks; j++)
+		n += memcmp(all[i].kernel, all[j].kernel, sizeof(all[i].kernel)) == 0;
 	return n;
+}
+
+static bool rank_yields(const struct sw_config *c, const struct rank_facts *all, int nranks, int i)
+{
+	return c->yield == CFG_YIELD_YES ||
+	       (c->yield == CFG_YIELD_AUTO && kernel_peers(all, nranks, i) > all[i].cores);
 }
 
 int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
 		 bool *shared, char *shared_msg, size_t msglen)
 {
 	char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, (*all)[SW_HOST_MAX] = NULL;
-	int len = 0, local = 0, any_shared = 0, flag = 0, *is_global = NULL;
-	int yield, any_yield = 0;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int len = 0, flag = 0, *is_global = NULL;
+	struct rank_facts mine_f = { .cores = (int)sysconf(_SC_NPROCESSORS_ONLN) }, *facts;
+	MPI_Request req[2];
 	MPI_Comm node;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &env->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &env->nranks);
 	MPI_Get_processor_name(name, &len);
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &local);
+	MPI_Comm_size(node, &mine_f.local);
 	MPI_Comm_free(&node);
-	/* Ranks that share a kernel share its cores, even in separate network
-	 * namespaces (emulated hosts): count them by the kernel's boot id. */
-	int same_kernel = kernel_peers(env->nranks);
-	yield = c->yield == CFG_YIELD_YES || (c->yield == CFG_YIELD_AUTO && same_kernel > cores);
-	env->yield = yield;
-	g_yield = yield;
-	local = local > 1;
-	MPI_Allreduce(&local, &any_shared, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	MPI_Allreduce(&yield, &any_yield, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	*shared = any_shared;
+	if (!f || !fgets(mine_f.kernel, sizeof(mine_f.kernel), f))
+		gethostname(mine_f.kernel, sizeof(mine_f.kernel) - 1);
+	if (f)
+		fclose(f);
 
+	/* One all-gather of the facts and one gather of the host names, both
+	 * nonblocking and waited for yielding (unless yield = no): blocking
+	 * collectives spin, and with many ranks on few cores each took ~1 s. */
 	char mine[SW_HOST_MAX] = { 0 };
 	snprintf(mine, sizeof(mine), "%s", name);
-	if (env->rank == 0) {
-		all = calloc((size_t)env->nranks, sizeof(*all));
-		if (!all)
-			MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	facts = calloc((size_t)env->nranks, sizeof(*facts));
+	all = calloc(env->rank == 0 ? (size_t)env->nranks : 1, sizeof(*all));
+	if (!facts || !all)
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	MPI_Iallgather(&mine_f, sizeof(mine_f), MPI_BYTE, facts, sizeof(mine_f), MPI_BYTE, MPI_COMM_WORLD, &req[0]);
+	MPI_Igather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD, &req[1]);
+	g_yield = c->yield != CFG_YIELD_NO;
+	if (wait_reqs(req, 2, MPI_Wtime() + 120.0, false, NULL)) {
+		fprintf(stderr, "swstress: rank %d: the exchange of host facts at start-up did not finish in 120 s\n",
+			env->rank);
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
 	}
-	MPI_Gather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD);
+	env->yield = rank_yields(c, facts, env->nranks, env->rank);
+	g_yield = env->yield;
+	*shared = false;
+	bool any_yield = false;
+	for (int i = 0; i < env->nranks; i++) {
+		*shared = *shared || facts[i].local > 1;
+		any_yield = any_yield || rank_yields(c, facts, env->nranks, i);
+	}
+	free(facts);
 	if (env->rank == 0 && shared_msg) {
 		shared_msg[0] = '\0';
 		for (int i = 0; i < env->nranks && !shared_msg[0]; i++)
