@@ -3,7 +3,8 @@
 #   make run     set up (installs Debian packages when root), build, the demo: configs/demo.conf
 #                on an emulated switch fabric as root, else shared memory (tests/fabric/demo.sh)
 #   make test    set up, build, run every test (unit, MPI, fabric when root)
-#   make bench   benchmarks (never part of make test; installs netpipe-mpich2)
+#   make bench   benchmarks (never part of make test; installs netpipe-mpich2);
+#                OSU=DIR compares with the OSU micro-benchmarks (tests/bench/osu.sh)
 #   make plot R=results/FOLDER   render the charts of a results folder
 #   make install PREFIX=/usr/local DESTDIR=
 #
@@ -100,7 +101,7 @@ catalog-test: build/swstress
 bench: setup
 	$(MAKE) all
 	@command -v NPmpich2 > /dev/null || [ "$$(id -u)" != 0 ] || apt-get install -y -q netpipe-mpich2
-	sh tests/bench/run_all.sh
+	OSU="$(OSU)" sh tests/bench/run_all.sh
 
 plot: build/swstress
 	@test -n "$(R)" || { echo "usage: make plot R=results/FOLDER" >&2; exit 2; }

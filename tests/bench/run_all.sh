@@ -1,12 +1,13 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|timer|efficiency|adaptive|scale ...]
+#   sh tests/bench/run_all.sh [netpipe|osu|timer|efficiency|adaptive|scale ...]
+# osu needs OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer netpipe efficiency adaptive scale}
+parts=${*:-timer netpipe osu efficiency adaptive scale}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -14,6 +15,7 @@ for p in $parts; do
 	timer)
 		${MPICC:-mpicc} -O2 -o build/bench/timer "$B/timer.c" && ${MPIEXEC:-mpiexec} -n 1 build/bench/timer || rc=1;;
 	netpipe) sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
+	osu) sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
 	efficiency) sh "$B/efficiency.sh" || rc=1;;
 	adaptive) sh "$B/adaptive.sh" || rc=1;;
 	scale) sh "$B/scale.sh" || rc=1;;

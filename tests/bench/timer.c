@@ -3,10 +3,15 @@
  * (MPI_Wtick), the smallest step seen between two successive calls, and
  * the cost of one call (median of 9 batches of 10^6 calls). Run on one
  * rank: mpiexec -n 1 build/bench/timer
+ * With --base it prints only the Unix time (CLOCK_REALTIME) minus MPI_Wtime,
+ * so that a script can put swstress's sample times (rank 0's MPI_Wtime) on
+ * the wall clock; MPICH's MPI_Wtime is CLOCK_REALTIME minus a fixed base.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 static int cmp(const void *a, const void *b)
 {
@@ -22,6 +27,18 @@ int main(int argc, char **argv)
 	int global = 0, flag = 0, *attr;
 
 	MPI_Init(&argc, &argv);
+	if (argc > 1 && strcmp(argv[1], "--base") == 0) {
+		struct timespec ts;
+		double w = MPI_Wtime();
+		int rank;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+		if (rank == 0)
+			printf("%.6f\n", (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - w);
+		MPI_Finalize();
+		return 0;
+	}
 	for (int b = 0; b < NB; b++) {
 		double t0 = MPI_Wtime();
 

@@ -1,0 +1,124 @@
+#!/bin/sh
+# swstress against the OSU micro-benchmarks, side by side, like for like:
+#   osu_latency  vs pingpong, 2 ranks          (µs, one way)
+#   osu_bw       vs stream, 2 ranks, window 64 (MB/s)
+#   osu_bibw     vs bidir, 2 ranks, window 64  (MB/s, both directions)
+#   osu_mbw_mr   vs stream aggregate, 8 ranks, 4 pairs i <-> i+4 (pairing = halves)
+# Both tools run under the same mpiexec, binding and niceness; they alternate
+# (OSU first in odd repetitions, swstress first in even ones); the table has
+# medians over repetitions, the best repetition of each, and the ratios.
+#
+#   make bench OSU=/path/to/osu-micro-benchmarks-7.4
+#   OSU=... sh tests/bench/osu.sh [REPS]          (from the repository root)
+#
+# OSU is a source tree (built here with mpicc when it holds no binaries) or
+# a build or install tree. Nothing is ever downloaded.
+# Env: REPS (5), SW (build/swstress), OUT (build/bench/osu), TESTS
+# ("latency bw bibw mbw_mr"), SAMPLE_TIME (20ms), SW_ARGS (more key=value
+# for swstress, e.g. distinct_buffers=yes), MBW_SIZES (osu_mbw_mr sizes, one
+# OSU run each: 8 ranks on 2 cores make its full range take many minutes),
+# NICE ("nice -n -5" as root), BIND ("-bind-to core").
+set -u
+REPS=${1:-${REPS:-5}}
+OSU=${OSU:-}
+SW=${SW:-$PWD/build/swstress}
+OUT=${OUT:-$PWD/build/bench/osu}
+TESTS=${TESTS:-latency bw bibw mbw_mr}
+SAMPLE_TIME=${SAMPLE_TIME:-20ms}
+SW_ARGS=${SW_ARGS:-}
+MBW_SIZES=${MBW_SIZES:-8 65536 1048576 4194304}
+BIND=${BIND:--bind-to core}
+MPIEXEC=${MPIEXEC:-mpiexec}
+if [ -z "${NICE+x}" ]; then NICE=""; [ "$(id -u)" = 0 ] && NICE="nice -n -5"; fi
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+SIZES="1, 8, 4..4MiB x4"
+MAX=4194304
+OSU_BUILD=$PWD/build/bench/osu-build
+PROGS="osu_latency osu_bw osu_bibw osu_mbw_mr"
+
+howto() {
+	echo "SKIP osu: $1"
+	echo "  The OSU micro-benchmarks are not a Debian package and this bench never downloads them."
+	echo "  Get the sources of OSU Micro-Benchmarks 7.4 (osu-micro-benchmarks-7.4.tar.gz) from"
+	echo "  https://mvapich.cse.ohio-state.edu/benchmarks/ , unpack them, and run:"
+	echo "      make bench OSU=/path/to/osu-micro-benchmarks-7.4     (or: OSU=... sh tests/bench/run_all.sh osu)"
+	echo "  A tree that already holds osu_latency, osu_bw, osu_bibw and osu_mbw_mr is used as it is."
+	exit 0
+}
+
+# osu_bin NAME: the first executable NAME under $OSU or our build of it.
+osu_bin() {
+	find "$OSU" "$OSU_BUILD" -name "$1" -type f -perm -u+x 2> /dev/null | head -n 1
+}
+
+[ -n "$OSU" ] || howto "OSU is not set"
+[ -d "$OSU" ] || howto "OSU='$OSU' is not a directory"
+if [ -z "$(osu_bin osu_mbw_mr)" ]; then
+	if [ -f "$OSU/Makefile" ]; then          # configured in place: build there
+		dir=$OSU
+	elif [ -x "$OSU/configure" ]; then       # pristine sources: build out of tree
+		dir=$OSU_BUILD
+		mkdir -p "$dir"
+		echo "osu: configuring $OSU with ${MPICC:-mpicc} in $dir" >&2
+		(cd "$dir" && "$OSU/configure" CC="${MPICC:-mpicc}" CXX="${MPICXX:-mpicxx}" > configure.log 2>&1) ||
+			{ echo "osu: configure failed, see $dir/configure.log" >&2; exit 1; }
+	else
+		howto "no OSU binaries and no configure script under '$OSU'"
+	fi
+	echo "osu: building $PROGS in $dir" >&2
+	nice make -C "$dir/c/mpi/pt2pt/standard" $PROGS > "$dir/make-swstress-bench.log" 2>&1 ||
+		{ echo "osu: build failed, see $dir/make-swstress-bench.log" >&2; exit 1; }
+fi
+for p in $PROGS; do
+	[ -n "$(osu_bin $p)" ] || howto "$p not found under '$OSU'"
+done
+[ -x "$SW" ] || { echo "osu: $SW missing (make all)" >&2; exit 1; }
+
+rm -rf "$OUT" && mkdir -p "$OUT"
+{
+	echo "osu: $(dirname "$(osu_bin osu_bw)")"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), reps $REPS, swstress $SW $SW_ARGS, sample_time $SAMPLE_TIME"
+	echo "launch: $NICE $MPIEXEC $BIND, UCX_TLS=$UCX_TLS, $(nproc) cores"
+	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+} > "$OUT/info.txt"
+
+# runlog TOOL TEST REP CMD...: run, recording the load average around it.
+runlog() {
+	tool=$1 t=$2 rep=$3; shift 3
+	l0=$(cut -d' ' -f1 /proc/loadavg)
+	timeout 900 $NICE "$@" || echo "osu: $tool $t (rep $rep) failed" >&2
+	echo "$rep $t $tool $l0 $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT/load.txt"
+}
+
+run_osu() {   # TEST REP
+	case $1 in
+	mbw_mr)
+		for s in $MBW_SIZES; do
+			runlog osu "$1" "$2" $MPIEXEC $BIND -n 8 "$(osu_bin osu_mbw_mr)" -m "$s:$s" > "$OUT/osu-$1-$2-$s.txt" 2>&1
+		done;;
+	*) runlog osu "$1" "$2" $MPIEXEC $BIND -n 2 "$(osu_bin "osu_$1")" -m "1:$MAX" > "$OUT/osu-$1-$2.txt" 2>&1;;
+	esac
+}
+
+run_sw() {    # TEST REP
+	case $1 in
+	latency) np=2 sizes=$SIZES args="pairs=1 patterns=pingpong";;
+	bw) np=2 sizes=$SIZES args="pairs=1 patterns=stream";;
+	bibw) np=2 sizes=$SIZES args="pairs=1 patterns=bidir";;
+	mbw_mr) np=8 sizes=$(echo $MBW_SIZES | tr ' ' ',') args="pairs=4 pairing=halves patterns=stream";;
+	esac
+	# shellcheck disable=SC2086
+	runlog swstress "$1" "$2" $MPIEXEC $BIND -n $np "$SW" run -c /dev/null allow_shared_node=yes sizes="$sizes" \
+		hops=auto sample_time="$SAMPLE_TIME" repetitions=10 warmup=2 window=64 $args $SW_ARGS \
+		output="$OUT/sw-$1-$2" label=osu --no-plot --no-history > /dev/null 2> "$OUT/sw-$1-$2.log"
+}
+
+for rep in $(seq 1 "$REPS"); do
+	for t in $TESTS; do
+		if [ $((rep % 2)) = 1 ]; then run_osu "$t" "$rep"; run_sw "$t" "$rep"
+		else run_sw "$t" "$rep"; run_osu "$t" "$rep"; fi
+		echo "osu: rep $rep $t done (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+	done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/info.txt"
+python3 "$(dirname "$0")/osu_table.py" "$OUT" | tee "$OUT/table.md"
