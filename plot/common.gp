@@ -7,6 +7,8 @@
 #   out     output file (PNG or SVG)
 #   term    'png' (pngcairo, default) or 'svg'
 #   width, height   pixels (defaults per chart)
+#   scale   PNG only: draw the same chart smaller or larger, fonts, lines
+#           and markers too (default 1; the README's examples use 0.6)
 #   label, date     run label and start time, for titles ("switch-A",
 #                   "2026-03-14 09:30 UTC"); default: none
 #   sizes   every message size of the run in bytes, ascending, space
@@ -36,13 +38,15 @@ if (!exists("label")) { label = '' }
 if (!exists("date")) { date = '' }
 if (!exists("hops")) { hops = 0 }
 if (!exists("conf")) { conf = '95' }
+if (!exists("scale")) { scale = 1 }
 if (!exists("table")) { table = '' }
 
 set encoding utf8
 if (term eq 'svg') {
 	set terminal svg size width, height dynamic noenhanced font 'DejaVu Sans,13' background '#ffffff'
 } else {
-	set terminal pngcairo size width, height noenhanced font 'DejaVu Sans,11' background '#ffffff' linewidth 1.2
+	set terminal pngcairo size width * scale, height * scale noenhanced font 'DejaVu Sans,11' background '#ffffff' \
+		linewidth 1.2 * scale fontscale scale pointscale scale
 }
 set output out
 

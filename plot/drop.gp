@@ -9,11 +9,12 @@
 # (overlap < min_overlap) or whose samples were too short (hops x per-hop
 # latency < min_sample_us).
 #
-# Robust axis: the y range covers every point and CI, except that a size
-# whose extreme is far beyond the others' (more than 4 x their upper
+# Robust axis: the y range covers the changes and their CIs, except that
+# a size whose change is far beyond the others' (more than 4 x their upper
 # quartile, e.g. one noisy size at -200 % among changes of a few %) does
-# not stretch it: its points beyond the axis are drawn on the edge as a
-# triangle with the value printed ("clipped"), and its band is cut there.
+# not stretch it, nor does a CI more than 1.5 x as wide as the changes: a
+# point beyond the axis is drawn on the edge as a triangle with its value
+# printed ("clipped"), a band is cut at the edge.
 #
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        overlap, lat_median_us, and bw_drop_pct, bw_drop_lo, bw_drop_hi,
@@ -46,15 +47,19 @@ c_sig = (metric eq 'lat' ? 'lat_infl_sig' : 'bw_drop_sig')
 what = (metric eq 'lat' ? 'latency inflation' : 'bandwidth drop')
 
 # One table per size: nodes, change, lo, hi, significant, suspect cell.
-# The baseline level's change is NaN: draw it as 0. EHI/ELO keep each
-# size's extremes for the robust range.
+# The baseline level's change is NaN: draw it as 0. PHI/PLO keep each
+# size's most positive and most negative change, EHI/ELO the same with the
+# CIs, for the robust range.
 pct(_) = bad(strcol(c_pct)) ? (column('nodes') == nodes_lo ? 0 : NaN) : column(c_pct)
 suspect(_) = (num('overlap', 1) < min_overlap || column('hops') * num('lat_median_us', 1e30) < min_sample_us) ? 1 : 0
+array PHI[nsizes]
+array PLO[nsizes]
 array EHI[nsizes]
 array ELO[nsizes]
-seen(a, b, c) = (EHI[i] = mx(mx(mx(EHI[i], a), b), c), ELO[i] = mn(mn(mn(ELO[i], a), b), c), 1)
+seen(v, a, b) = (PHI[i] = mx(PHI[i], v), PLO[i] = mn(PLO[i], v), \
+	EHI[i] = mx(mx(mx(EHI[i], v), a), b), ELO[i] = mn(mn(mn(ELO[i], v), a), b), 1)
 do for [i = 1:nsizes] {
-	EHI[i] = 0; ELO[i] = 0
+	PHI[i] = 0; PLO[i] = 0; EHI[i] = 0; ELO[i] = 0
 	eval sprintf('set table $D%d', i)
 	plot in using 'nodes':(pct(0)):(num(c_lo, pct(0))):(num(c_hi, pct(0))):(num(c_sig, 0)):(suspect(0)) \
 		with table if (strcol('pattern') eq pattern && column('size_bytes') == size_i(i) && hop_match(0) && \
@@ -65,23 +70,32 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 D(i) = sprintf('$D%d', i)
 
-# Robust limit of one side: the largest of the sizes' extremes (as
-# magnitudes) that is within 4 x their upper quartile (+ min_effect).
+# The robust range, each side (above and below 0) on its own:
+# 1. the changes: the sizes' extremes (magnitudes) that lie within 4 x
+#    their upper quartile (+ min_effect); a size far beyond, like one noisy
+#    size at -200 % among changes of a few %, is clipped, not followed;
+# 2. the CIs of what is shown extend that, up to 1.5 x it (+ min_effect):
+#    a band wider than that runs off the edge;
+# 3. a clipped side keeps at least 2 x min_effect and a quarter of the
+#    other side, so the edge where clipped points sit is visible.
 set print $E
-do for [i = 1:nsizes] { print sprintf('%g %g', EHI[i], -ELO[i]) }
+do for [i = 1:nsizes] { print sprintf('%g %g', PHI[i], -PLO[i]) }
 unset print
 stats $E using 1 nooutput
-hi_all = STATS_max
 hi_q = STATS_up_quartile
 stats $E using 2 nooutput
-lo_all = STATS_max
 lo_q = STATS_up_quartile
+hi_p = 0; lo_p = 0; hi_all = 0; lo_all = 0
+do for [i = 1:nsizes] {
+	if (PHI[i] <= 4 * hi_q + min_effect) { hi_p = mx(hi_p, PHI[i]) }
+	if (-PLO[i] <= 4 * lo_q + min_effect) { lo_p = mx(lo_p, -PLO[i]) }
+	hi_all = mx(hi_all, PHI[i]); lo_all = mx(lo_all, -PLO[i])
+}
 hi_lim = 0; lo_lim = 0
 do for [i = 1:nsizes] {
-	if (EHI[i] <= 4 * hi_q + min_effect) { hi_lim = mx(hi_lim, EHI[i]) }
-	if (-ELO[i] <= 4 * lo_q + min_effect) { lo_lim = mx(lo_lim, -ELO[i]) }
+	hi_lim = mx(hi_lim, mn(EHI[i], 1.5 * hi_p + min_effect))
+	lo_lim = mx(lo_lim, mn(-ELO[i], 1.5 * lo_p + min_effect))
 }
-# A clipped side still shows a fair share of the other side's range.
 if (hi_all > hi_lim) { hi_lim = mx(hi_lim, mx(2 * min_effect, 0.25 * lo_lim)) }
 if (lo_all > lo_lim) { lo_lim = mx(lo_lim, mx(2 * min_effect, 0.25 * hi_lim)) }
 y_max = mx(hi_lim, min_effect)

@@ -115,7 +115,7 @@ plot $M using 1:2:(0.5):(0.5):(colour($3, $10)) with boxxyerror fillstyle solid 
 if (table ne '') {
 	set print table
 	print sprintf('# plot area in pixels (left right top bottom): %g %g %g %g', GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, \
-		height - GPVAL_TERM_YMAX, height - GPVAL_TERM_YMIN)
+		height * scale - GPVAL_TERM_YMAX, height * scale - GPVAL_TERM_YMIN)
 	print sprintf('# columns %d rows %d', nlevels, nsizes)
 	print 'column row nodes size_bytes text colour significant hatched'
 	do for [r = 1:|$M|] {

@@ -72,7 +72,7 @@ unset grid
 set border 0
 set colorbox vertical user origin screen 0.8, graph 0 size character 1.8, graph 1
 set cbrange [0.5 : 1.5]
-set cbtics ('0.5' 0.5, '0.75' 0.75, '1 (median)' 1, '1.25' 1.25, '≥ 1.5' 1.5) scale 0
+set cbtics ('≤ 0.5' 0.5, '0.75' 0.75, '1 (median)' 1, '1.25' 1.25, '≥ 1.5' 1.5) scale 0
 if (metric eq 'lat') {
 	set cblabel 'pair latency ÷ level median   (above 1 = slower)'
 	set palette defined (0.5 '#0072B2', 0.75 '#8FC0E0', 1 '#F5F5F5', 1.25 '#EDA77E', 1.5 '#D55E00')
