@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ struct plot_facts {
 	char date[64];
 	char conf[16];
 	double min_effect;
+	double sample_us;      /* sample_time of timed cells (hops 0), or NaN */
 	int npatterns;
 	char pattern[PLOT_MAX_PATTERNS][32];
 	int nsizes;
@@ -232,7 +234,7 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		uint64_t size;
 		const char *bad = sw_parse_long(field[i_nodes], 2, 1 << 20, &nodes) ? "nodes"
 				  : sw_parse_u64(field[i_size], 1, UINT64_C(1) << 30, &size) ? "size_bytes"
-				  : sw_parse_long(field[i_hops], 1, LONG_MAX, &hops) ? "hops" : NULL;
+				  : sw_parse_long(field[i_hops], 0, LONG_MAX, &hops) ? "hops" : NULL;
 		if (bad) {
 			rc = sw_fail(err, errlen, "%s:%ld: %s: '%.32s' is not a valid value", path, c->lineno, bad,
 				     field[csv_col(c, bad)]);
@@ -391,6 +393,18 @@ static int read_run_json(const char *path, struct plot_facts *pf, char *err, siz
 		if (end != s && v >= 0 && v < 1e6)
 			pf->min_effect = v;
 	}
+	/* Timed cells (hops 0) run samples of sample_time: the charts mark a
+	 * too-short sample by it. */
+	pf->sample_us = NAN;
+	s = json_config_str(config, "sample_time", buf, sizeof(buf));
+	struct sw_config *cfg = malloc(sizeof(*cfg));
+	char cerr[256];
+	if (s && cfg) {
+		config_defaults(cfg);
+		if (config_set(cfg, "sample_time", s, path, cerr, sizeof(cerr)) == 0)
+			pf->sample_us = cfg->sample_time * 1e6;
+	}
+	free(cfg);
 	snprintf(pf->conf, sizeof(pf->conf), "95");
 	s = json_config_str(config, "confidence", buf, sizeof(buf));
 	if (s) {
@@ -708,6 +722,8 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 		vars_add(&v, "nfits=%zu; ", pf->nfits);
 	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "map") == 0) {
 		vars_add(&v, "min_effect=%g; ", pf->min_effect);
+		if (!isnan(pf->sample_us))
+			vars_add(&v, "timed_sample_us=%g; ", pf->sample_us);
 	} else if (strcmp(kind, "ports") == 0 && size) {
 		vars_add(&v, "size=%llu; ", (unsigned long long)size);
 	}

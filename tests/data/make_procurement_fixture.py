@@ -17,6 +17,7 @@ measurement, so a test knows what each chart must show:
 - bidir 256 B and 1 KiB at 40 and 48 nodes are noisy: small changes with
   CIs down to -300 % (the CIs must not stretch the axis either);
 - stream 4 B ran 2 hops a sample (too short: hatched);
+- bidir ran time-bounded samples (hops 0 in summary.csv) of sample_time 50ms;
 - stream and bidir at 48 nodes and >= 1 MiB overlap 0.8 (< 0.9: hatched);
 - pair 5 (node06-node30) carries 60 % of its peers' bandwidth and is flagged.
 
@@ -79,6 +80,8 @@ def main():
                 lat0 = sample_lat_us(pat, size)
                 bw0 = size / lat0 * (2 if pat == "bidir" else 1)
                 hops = 2 if (pat == "stream" and size == 4) else max(2, int(0.05 / (lat0 * 1e-6)) // 2 * 2)
+                if pat == "bidir":
+                    hops = 0               # time-bounded samples of sample_time
                 overlap = 1.0 if k == 1 else (0.8 if pat != "pingpong" and 2 * k == 48 and size >= 1 << 20 else 0.97)
                 if li == 0:
                     infl = [NAN, NAN, NAN, NAN, 0]
@@ -132,7 +135,8 @@ def main():
         "command_line": "mpiexec -f hosts -ppn 1 -n 48 swstress run configs/procurement.conf --label switch-A",
         "mpi_version": "MPICH Version: 4.0.2", "wtick": 1e-9, "complete": True, "failure": "",
         "config": {"label": "switch-A", "nodes": "8, 16, 24, 32, 40, 48", "sizes": "4..4MiB x4",
-                   "patterns": "pingpong, stream, bidir", "hops": "auto", "pairing": "halves",
+                   "patterns": "pingpong, stream, bidir", "hops": "auto", "sample_time": "50ms",
+                   "timed": "auto", "pairing": "halves",
                    "confidence": "0.95", "alpha": "0.05", "min_effect": "2"},
         "ranks": [{"rank": i, "host": h} for i, h in enumerate(HOSTS)],
         "pairs": [list(p) for p in PAIRS],
