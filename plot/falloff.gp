@@ -102,7 +102,7 @@ if (nsizes > 4) {
 		if (lat) {
 			plot F(i) using 1:2:3:4 with yerrorlines lc rgb '#0072B2' pt 7 ps 1.1 lw 2 title 'per-hop latency'
 		} else {
-			plot F(i) using 1:8:11 with filledcurves lc rgb '#606060' notitle, \
+			plot F(i) using 1:8:11 with filledcurves below lc rgb '#606060' notitle, \
 				F(i) using 1:11 with lines lc rgb '#606060' lw 1.5 dt 3 notitle, \
 				F(i) using 1:8:9:10 with yerrorlines lc rgb '#0072B2' pt 7 ps 1.1 lw 2 notitle, \
 				F(i) using 1:5:6:7 with yerrorlines lc rgb '#D55E00' pt 4 ps 1.1 lw 1.5 dt 2 notitle, \
@@ -149,7 +149,7 @@ set title sprintf('bandwidth: median, %s%% CI (MB/s = 10⁶ bytes/s)', conf) fon
 set ylabel 'bandwidth (MB/s)'
 set ytics autofreq
 if (bw_max / bw_min > 20) { set logscale y 10; eval 'set yrange '.logrange(bw_min, bw_max); _lo = bw_min; _hi = bw_max; @LOGTICS_Y } else { unset logscale y; set yrange [0:*] }
-plot for [i = 1:nsizes] F(i) using 1:8:11 with filledcurves lc rgb scol(i) notitle, \
+plot for [i = 1:nsizes] F(i) using 1:8:11 with filledcurves below lc rgb scol(i) notitle, \
 	for [i = 1:nsizes] F(i) using 1:11 with lines lc rgb scol(i) lw 1.2 dt 3 notitle, \
 	for [i = 1:nsizes] F(i) using 1:8:9:10 with yerrorlines lc rgb scol(i) pt spt(i) ps 1.1 lw 2 notitle, \
 	for [i = 1:nsizes] F(i) using 1:5:6:7 with yerrorlines lc rgb scol(i) pt spt_open(i) ps 1.1 lw 1.5 dt 2 notitle, \

@@ -66,6 +66,15 @@ def fmt(x):
     return "%.6g" % x
 
 
+def write_csv(path, head, cols, rows):
+    """A results CSV file: the comment line, the header, the rows."""
+    with open(path, "w") as f:
+        f.write(head)
+        f.write(cols + "\n")
+        for r in rows:
+            f.write(",".join(fmt(x) for x in r) + "\n")
+
+
 def quantile(xs, q):
     s = sorted(xs)
     pos = q * (len(s) - 1)
@@ -201,11 +210,7 @@ def main():
         fits.append([li, 2 * k, k, pat, xs[0], xs[-1], n, alpha, beta, alpha * beta, 1 - ss / st])
 
     def write(name, cols, rows):
-        with open(os.path.join(OUT, name), "w") as f:
-            f.write(HEAD)
-            f.write(cols + "\n")
-            for r in rows:
-                f.write(",".join(fmt(x) for x in r) + "\n")
+        write_csv(os.path.join(OUT, name), HEAD, cols, rows)
 
     write("samples.csv", SAMPLE_COLS, samples)
     write("summary.csv", SUMMARY_COLS, summary)

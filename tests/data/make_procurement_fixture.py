@@ -26,7 +26,7 @@ Deterministic; rerun with: python3 tests/data/make_procurement_fixture.py
 import json, math, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_fixture import fmt, SUMMARY_COLS, PAIRS_COLS, FITS_COLS  # noqa: E402
+from make_fixture import write_csv, SUMMARY_COLS, PAIRS_COLS, FITS_COLS  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "procurement-run")
 NAME = "switch-A-20261130-140102"
@@ -120,16 +120,9 @@ def main():
             fits.append([li, 2 * k, k, pat, 4, SIZES[-1], len(SIZES), a, 10000 * (1 - 0.3 * load(k)),
                          a * 10000 * (1 - 0.3 * load(k)), 0.999])
 
-    def write(name, cols, rows):
-        with open(os.path.join(OUT, name), "w") as f:
-            f.write(HEAD)
-            f.write(cols + "\n")
-            for r in rows:
-                f.write(",".join(fmt(x) for x in r) + "\n")
-
-    write("summary.csv", SUMMARY_COLS, summary)
-    write("pairs.csv", PAIRS_COLS, pairs_rows)
-    write("fits.csv", FITS_COLS, fits)
+    for name, cols, rows in (("summary.csv", SUMMARY_COLS, summary), ("pairs.csv", PAIRS_COLS, pairs_rows),
+                             ("fits.csv", FITS_COLS, fits)):
+        write_csv(os.path.join(OUT, name), HEAD, cols, rows)
     run = {
         "schema_version": 1, "tool_version": "0.1.0", "name": NAME, "started": STARTED,
         "command_line": "mpiexec -f hosts -ppn 1 -n 48 swstress run configs/procurement.conf --label switch-A",
