@@ -30,6 +30,10 @@ struct stats_summary {
  * (0, 1); then *s has n = 0 and NaN everywhere. */
 int stats_summarize(const double *x, size_t n, double confidence, struct stats_summary *s);
 
+/* A p-value as the tables print it: "< 0.001", "0.042", or "n/a" when p is
+ * not finite. */
+void stats_format_p(char *buf, size_t len, double p);
+
 /* Ranks (1-based order statistics) j < k with sum_{i=j}^{k-1} C(n,i) 0.5^n
  * >= confidence, as symmetric and narrow as possible: k = n + 1 - j with
  * the largest such j. Returns 0, or -1 when no such pair exists for n (too

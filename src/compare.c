@@ -320,16 +320,6 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 	}
 }
 
-static void fmt_p(char *buf, size_t len, double p)
-{
-	if (!isfinite(p))
-		snprintf(buf, len, "n/a");
-	else if (p < 0.001)
-		snprintf(buf, len, "< 0.001");
-	else
-		snprintf(buf, len, "%.3f", p);
-}
-
 /* The verdict of one pattern: its representative row is the largest size
  * for bandwidth patterns and the smallest for latency (pingpong). */
 static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
@@ -391,7 +381,7 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 		if (m->d[x].valid) {
 			char p[32];
 
-			fmt_p(p, sizeof(p), m->d[x].p);
+			stats_format_p(p, sizeof(p), m->d[x].p);
 			sw_appendf(t, len, "At %d nodes %s's %s is %.1f%% %s than %s's (p %s%s)", m->nodes, c->label[x], what,
 			    fabs(m->d[x].pct), (m->d[x].pct > 0) == latency ? "higher" : "lower", c->label[0],
 			    p[0] == '<' ? "" : "= ", p);
@@ -800,7 +790,7 @@ void compare_print(FILE *f, const struct compare *c)
 			}
 			for (int i = 1; i < c->nruns; i++) {
 				fmt_worse(a, sizeof(a), &m->d[i]);
-				fmt_p(p, sizeof(p), m->d[i].p);
+				stats_format_p(p, sizeof(p), m->d[i].p);
 				fprintf(f, "  %9s %9s", a, m->d[i].valid ? p : "-");
 			}
 			fputc('\n', f);
@@ -974,7 +964,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			}
 			for (int i = 1; i < c->nruns; i++) {
 				fmt_worse(a, sizeof(a), &m->d[i]);
-				fmt_p(p, sizeof(p), m->d[i].p);
+				stats_format_p(p, sizeof(p), m->d[i].p);
 				md_cell(f, a);
 				md_cell(f, m->d[i].valid ? p : "-");
 			}

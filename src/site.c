@@ -20,6 +20,7 @@
 #include "config.h"
 #include "pattern.h"
 #include "site.h"
+#include "stats.h"
 
 /* ---- the store's tables as text ---- */
 
@@ -200,34 +201,16 @@ static const char STYLE[] =
 
 /* ---- numbers ---- */
 
-static void fmt_est(char *buf, size_t len, double x, double lo, double hi)
+/* "12.34 [12.1, 12.5]" or, for a percentage, "+30.1% [+29.9, +31.0]";
+ * without the CI when it is missing, "-" without the estimate. */
+static void fmt_ci(char *buf, size_t len, double x, double lo, double hi, bool pct)
 {
 	if (!isfinite(x))
 		snprintf(buf, len, "-");
 	else if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%.4g [%.4g, %.4g]", x, lo, hi);
+		snprintf(buf, len, pct ? "%+.1f%% [%+.1f, %+.1f]" : "%.4g [%.4g, %.4g]", x, lo, hi);
 	else
-		snprintf(buf, len, "%.4g", x);
-}
-
-static void fmt_pct(char *buf, size_t len, double x, double lo, double hi)
-{
-	if (!isfinite(x))
-		snprintf(buf, len, "-");
-	else if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]", x, lo, hi);
-	else
-		snprintf(buf, len, "%+.1f%%", x);
-}
-
-static void fmt_pval(char *buf, size_t len, double p)
-{
-	if (!isfinite(p))
-		snprintf(buf, len, "-");
-	else if (p < 0.001)
-		snprintf(buf, len, "< 0.001");
-	else
-		snprintf(buf, len, "%.3f", p);
+		snprintf(buf, len, pct ? "%+.1f%%" : "%.4g", x);
 }
 
 static void fmt_size_text(const char *bytes, char *buf, size_t len)
@@ -387,8 +370,8 @@ static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
 		fputs("<td>-</td>", f);
 		return;
 	}
-	fmt_pct(pct, sizeof(pct), num(c, (size_t)i, k), num(c, (size_t)i, k + 1), num(c, (size_t)i, k + 2));
-	fmt_pval(p, sizeof(p), num(c, (size_t)i, k + 3));
+	fmt_ci(pct, sizeof(pct), num(c, (size_t)i, k), num(c, (size_t)i, k + 1), num(c, (size_t)i, k + 2), true);
+	stats_format_p(p, sizeof(p), num(c, (size_t)i, k + 3));
 	fmt_size_text(val(c, (size_t)i, C_SIZE), sz, sizeof(sz));
 	fprintf(f, "<td class=\"num\" data-cell=\"%s/%s\" data-col=\"%s\">", val(c, (size_t)i, C_RUN),
 		val(c, (size_t)i, C_CELL), latency ? "lat_infl" : "bw_drop");
@@ -484,6 +467,13 @@ static double rel(const struct site *st, size_t first, size_t n, size_t i, int k
 	return NAN;
 }
 
+/* Whether cell i belongs to the series (pattern, size, hops). */
+static bool in_series(const struct rows *c, size_t i, const char *pattern, const char *const series[2])
+{
+	return !strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[0]) &&
+	       !strcmp(val(c, i, C_HOPS), series[1]);
+}
+
 /* The fall-off chart of one pattern of run cells [first, first + n): per
  * (size, hops) a line of the metric (per-hop latency or per-pair
  * bandwidth) at each node count as % of its value with one pair, so that
@@ -533,8 +523,7 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 		fmt_size_text(series[s][0], sz, sizeof(sz));
 		fprintf(f, "%s%s:", s ? "; " : "", sz);
 		for (size_t i = first; i < first + n; i++)
-			if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[s][0]) &&
-			    !strcmp(val(c, i, C_HOPS), series[s][1]))
+			if (in_series(c, i, pattern, series[s]))
 				fprintf(f, " %s nodes %.1f%%", val(c, i, C_NODES), rel(st, first, n, i, k, k));
 	}
 	fputs("</desc>\n<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
@@ -545,8 +534,7 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 	fprintf(f, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"4 4\"/>\n",
 		PLOT_L, PLOT_L + pw, Y(100.0), Y(100.0));
 	for (size_t i = first; i < first + n; i++)
-		if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[0][0]) &&
-		    !strcmp(val(c, i, C_HOPS), series[0][1]))
+		if (in_series(c, i, pattern, series[0]))
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
 				X(num(c, i, C_NODES)), PLOT_T + ph + 18, val(c, i, C_NODES));
 	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
@@ -562,16 +550,14 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 		fprintf(f, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" stroke-width=\"2\" "
 			"stroke-dasharray=\"%s\" points=\"", COLOURS[s], COLOURS[s], dash);
 		for (size_t i = first; i < first + n; i++)
-			if (!strcmp(val(c, i, C_PATTERN), pattern) && !strcmp(val(c, i, C_SIZE), series[s][0]) &&
-			    !strcmp(val(c, i, C_HOPS), series[s][1]) && isfinite(rel(st, first, n, i, k, k)))
+			if (in_series(c, i, pattern, series[s]) && isfinite(rel(st, first, n, i, k, k)))
 				fprintf(f, "%.1f,%.1f ", X(num(c, i, C_NODES)), Y(rel(st, first, n, i, k, k)));
 		fputs("\"/>\n", f);
 		for (size_t i = first; i < first + n; i++) {
 			double x, v = rel(st, first, n, i, k, k), lo = rel(st, first, n, i, k + 1, k),
 				  hi = rel(st, first, n, i, k + 2, k);
 
-			if (strcmp(val(c, i, C_PATTERN), pattern) || strcmp(val(c, i, C_SIZE), series[s][0]) ||
-			    strcmp(val(c, i, C_HOPS), series[s][1]) || !isfinite(v))
+			if (!in_series(c, i, pattern, series[s]) || !isfinite(v))
 				continue;
 			x = X(num(c, i, C_NODES));
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>", x, Y(v));
@@ -622,11 +608,11 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 		const char *sig = val(c, i, k + 4);
 
 		fmt_size_text(val(c, i, C_SIZE), sz, sizeof(sz));
-		fmt_est(a, sizeof(a), num(c, i, C_LAT), num(c, i, C_LAT_LO), num(c, i, C_LAT_HI));
-		fmt_est(b, sizeof(b), num(c, i, C_BW), num(c, i, C_BW_LO), num(c, i, C_BW_HI));
-		fmt_est(g, sizeof(g), num(c, i, C_AGG), num(c, i, C_AGG_LO), num(c, i, C_AGG_HI));
-		fmt_pct(ch, sizeof(ch), num(c, i, k), num(c, i, k + 1), num(c, i, k + 2));
-		fmt_pval(p, sizeof(p), num(c, i, k + 3));
+		fmt_ci(a, sizeof(a), num(c, i, C_LAT), num(c, i, C_LAT_LO), num(c, i, C_LAT_HI), false);
+		fmt_ci(b, sizeof(b), num(c, i, C_BW), num(c, i, C_BW_LO), num(c, i, C_BW_HI), false);
+		fmt_ci(g, sizeof(g), num(c, i, C_AGG), num(c, i, C_AGG_LO), num(c, i, C_AGG_HI), false);
+		fmt_ci(ch, sizeof(ch), num(c, i, k), num(c, i, k + 1), num(c, i, k + 2), true);
+		stats_format_p(p, sizeof(p), num(c, i, k + 3));
 		fprintf(f, "<tr data-cell=\"%s/%s\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num\">%s</td><td class=\"num\">%s %s</td><td class=\"num\">", val(c, i, C_RUN),
@@ -791,15 +777,15 @@ static int write_compare(FILE *f, const void *arg)
 
 			if (!l->valid)
 				continue;
-			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6);
-			fmt_est(agg, sizeof(agg), l->agg * 1e-6, l->agg_lo * 1e-6, l->agg_hi * 1e-6);
+			fmt_ci(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, false);
+			fmt_ci(agg, sizeof(agg), l->agg * 1e-6, l->agg_lo * 1e-6, l->agg_hi * 1e-6, false);
 			if (l->change.valid)
-				fmt_pct(ch, sizeof(ch), l->change.pct, l->change.lo, l->change.hi);
+				fmt_ci(ch, sizeof(ch), l->change.pct, l->change.lo, l->change.hi, true);
 			else
 				snprintf(ch, sizeof(ch), "-");
-			fmt_pval(p, sizeof(p), l->change.valid ? l->change.p : NAN);
+			stats_format_p(p, sizeof(p), l->change.valid ? l->change.p : NAN);
 			if (l->diff_valid)
-				fmt_pct(d, sizeof(d), l->diff, l->diff_lo, l->diff_hi);
+				fmt_ci(d, sizeof(d), l->diff, l->diff_lo, l->diff_hi, true);
 			else
 				snprintf(d, sizeof(d), "-");
 			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td><th scope=\"row\">%c</th>"
@@ -824,13 +810,13 @@ static int write_compare(FILE *f, const void *arg)
 
 		config_format_size(m->size, sz, sizeof(sz));
 		for (int x = 0; x < 2; x++)
-			fmt_est(v[x], sizeof(v[x]), m->v[x].n ? disp(m->v[x].median, m->latency) : NAN,
-				disp(m->v[x].lo, m->latency), disp(m->v[x].hi, m->latency));
+			fmt_ci(v[x], sizeof(v[x]), m->v[x].n ? disp(m->v[x].median, m->latency) : NAN,
+				disp(m->v[x].lo, m->latency), disp(m->v[x].hi, m->latency), false);
 		if (d->valid)
-			fmt_pct(w, sizeof(w), d->pct, d->lo, d->hi);
+			fmt_ci(w, sizeof(w), d->pct, d->lo, d->hi, true);
 		else
 			snprintf(w, sizeof(w), "-");
-		fmt_pval(p, sizeof(p), d->valid ? d->p : NAN);
+		stats_format_p(p, sizeof(p), d->valid ? d->p : NAN);
 		if (m->hops)
 			snprintf(hops, sizeof(hops), "%ld", m->hops);
 		else

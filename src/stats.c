@@ -587,3 +587,13 @@ int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, d
 	*p = 2.0 * gsl_cdf_tdist_Q(fabs(d) / sqrt(v), df);
 	return 0;
 }
+
+void stats_format_p(char *buf, size_t len, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "n/a");
+	else if (p < 0.001)
+		snprintf(buf, len, "< 0.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+}

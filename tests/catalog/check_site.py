@@ -133,7 +133,7 @@ def pct(x, lo, hi):
 
 
 def pval(p):
-    return "-" if p is None else "< 0.001" if p < 0.001 else "%.3f" % p
+    return "n/a" if p is None else "< 0.001" if p < 0.001 else "%.3f" % p
 
 
 pages = sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
