@@ -42,6 +42,7 @@ struct fx_spec {
 	int slow_pair;           /* a slow pair at every level (-1 none) */
 	double slow_pair_factor;
 	bool fail_last;          /* the last cell failed (watchdog) */
+	const char *model;       /* [switch] model (default: none) */
 };
 
 static inline double fx_noise(uint64_t seed, int cell, int pair, int rep)
@@ -102,7 +103,8 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 	    config_set(&cfg, "repetitions", s->reps ? s->reps : "10", "test", err, errlen) ||
 	    config_set(&cfg, "label", s->label ? s->label : "health", "test", err, errlen) ||
 	    config_set(&cfg, "bootstrap", "500", "test", err, errlen) ||
-	    config_set(&cfg, "allow_shared_node", "yes", "test", err, errlen))
+	    config_set(&cfg, "allow_shared_node", "yes", "test", err, errlen) ||
+	    (s->model && config_set(&cfg, "model", s->model, "test", err, errlen)))
 		return -1;
 	plan = plan_create(&cfg, nranks, err, errlen);
 	if (!plan)

@@ -1,0 +1,165 @@
+/*
+ * test_catalog.c - the catalog store (SQLite) and the site, on synthetic
+ * runs with planted effects (health_fixture.h): run B loses 30% of its
+ * stream bandwidth at full load, run A nothing. The PostgreSQL store and
+ * the site in a browser are tested by tests/catalog/run_tests.sh.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "health_fixture.h"
+#include "site.h"
+#include "store.h"
+
+static char tmp[256];
+
+static void setup(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/swstress-catalog-unit.XXXXXX");
+	cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* A run folder under tmp; drop: planted stream bandwidth drop at the
+ * highest level (0..1). */
+static void make_run(const char *name, const char *model, double drop, bool fail, uint64_t seed,
+		     char *path, size_t len)
+{
+	struct fx_spec s;
+	char err[512];
+
+	fx_defaults(&s);
+	s.name = name;
+	s.model = model;
+	s.noise_seed = seed;
+	s.fail_last = fail;
+	if (drop > 0) {
+		s.slow_pattern = PAT_STREAM;
+		s.slow_factor = 1 / (1 - drop);
+	}
+	cr_assert_eq(fx_make(tmp, &s, path, len, err, sizeof(err)), 0, "%s", err);
+}
+
+static int first_text(void *arg, int ncols, const char *const *vals)
+{
+	char *out = arg;
+
+	if (ncols > 0 && vals[0] && !*out)
+		snprintf(out, 256, "%s", vals[0]);
+	return 0;
+}
+
+/* The first value of a query with one parameter, as text. */
+static void query1(struct store *s, const char *sql, const char *param, char out[256])
+{
+	char err[512];
+
+	out[0] = '\0';
+	cr_assert_eq(store_query(s, sql, param ? 1 : 0, &param, first_text, out, err, sizeof(err)), 0, "%s", err);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+TestSuite(catalog, .init = setup, .fini = teardown);
+
+Test(catalog, publish_once_refuse_with_reason)
+{
+	char a[512], b[512], late[512], bare[512], path[600], store[300], err[1024], v[256];
+	struct store *s;
+
+	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
+	make_run("b-20260302-020000", "X<1> & \"2\"", 0.30, false, 2, b, sizeof(b));
+	make_run("late-20260303-020000", "Fabric 9000", 0, true, 3, late, sizeof(late));
+	make_run("bare-20260304-020000", NULL, 0, false, 4, bare, sizeof(bare));
+	snprintf(store, sizeof(store), "%s/none.sqlite", tmp);
+	cr_assert_null(store_open(store, false, err, sizeof(err)), "a missing store opened without create");
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_version(s), STORE_SCHEMA_VERSION);
+	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", b);
+	cr_assert_eq(store_publish(s, path, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_PRESENT, "%s", err);
+	cr_assert_eq(store_publish(s, late, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "did not finish (watchdog: rank 7"), "%s", err);
+	cr_assert_eq(store_publish(s, bare, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "no switch model"), "%s", err);
+	query1(s, "SELECT count(*) FROM runs", NULL, v);
+	cr_assert_str_eq(v, "2");
+	/* the planted drop: 30% at full load (4 pairs) for stream 64KiB */
+	query1(s, "SELECT bw_drop_pct FROM cells WHERE run = $1 AND pattern = 'stream' AND pairs = 4"
+	       " AND size_bytes = 65536", "b-20260302-020000", v);
+	cr_assert(fabs(atof(v) - 30) < 2, "drop %s", v);
+	query1(s, "SELECT bw_drop_lo || ' ' || bw_drop_hi FROM cells WHERE run = $1 AND pattern = 'stream'"
+	       " AND pairs = 4 AND size_bytes = 65536", "b-20260302-020000", v);
+	cr_assert(atof(v) <= 30 && atof(strchr(v, ' ')) >= 30 - 1.5, "CI %s", v);
+	store_close(s);
+	/* reopened: the schema is there, nothing applied twice */
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	query1(s, "SELECT count(*) FROM schema_migrations", NULL, v);
+	cr_assert_str_eq(v, "2");
+	store_close(s);
+}
+
+Test(catalog, site_pages_escape_and_numbers)
+{
+	char a[512], b[512], store[300], err[1024], path[600], v[256], want[300];
+	struct store *s;
+	int pages = 0;
+	char *html;
+
+	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
+	make_run("b-20260302-020000", "X<1> & \"2\"", 0.30, false, 2, b, sizeof(b));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	snprintf(path, sizeof(path), "%s/site", tmp);
+	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(pages, 4, "index, 2 switches, 1 comparison: %d", pages);
+	snprintf(path, sizeof(path), "%s/site/index.html", tmp);
+	html = slurp(path);
+	cr_assert(strstr(html, "X&lt;1&gt; &amp; &quot;2&quot;"), "model not escaped");
+	cr_assert_null(strstr(html, "X<1>"));
+	cr_assert(strstr(html, "<th scope=\"col\">Switch</th>"));
+	/* the index shows the store's drop at full load */
+	query1(s, "SELECT printf('%+.1f%% [%+.1f, %+.1f]', bw_drop_pct, bw_drop_lo, bw_drop_hi) FROM cells"
+	       " WHERE run = $1 AND pattern = 'stream' AND pairs = 4 AND size_bytes = 65536",
+	       "b-20260302-020000", v);
+	snprintf(want, sizeof(want), ">%s<br>", v);
+	cr_assert(strstr(html, want), "index lacks %s", want);
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/compare/fabric-9000--x-1-2-n8.html", tmp);
+	html = slurp(path);
+	cr_assert(strstr(html, "<td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">100</td>"
+			       "<td class=\"num\">8</td>"), "no 8-node stream row");
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", tmp);
+	free(slurp(path));
+	store_close(s);
+}
