@@ -282,8 +282,9 @@ static int group(struct site *st)
 			}
 	}
 	/* Comparisons: each pair of switches, at each largest node count both
-	 * have, their newest runs (runs are newest first). */
-	st->cmp = calloc(st->nsw * st->nsw * 4 + 1, sizeof(*st->cmp));
+	 * have, their newest runs (runs are newest first). Each uses a run of
+	 * switch a against one other switch: at most runs x switches. */
+	st->cmp = calloc(t->n * st->nsw + 1, sizeof(*st->cmp));
 	if (!st->cmp)
 		return -1;
 	for (size_t a = 0; a < st->nsw; a++)
@@ -295,12 +296,11 @@ static int group(struct site *st)
 				for (size_t k = 0; k < st->ncmp; k++)
 					seen |= st->cmp[k].a == a && st->cmp[k].b == b && st->cmp[k].nodes == nodes;
 				for (size_t j = st->sw[b].first; !seen && j < st->sw[b].first + st->sw[b].count; j++) {
+					struct cmp_entry *c;
+
 					if (atoi(val(t, j, R_MAXNODES)) != nodes)
 						continue;
-					if (st->ncmp == st->nsw * st->nsw * 4)
-						break;
-					struct cmp_entry *c = &st->cmp[st->ncmp++];
-
+					c = &st->cmp[st->ncmp++];
 					*c = (struct cmp_entry){ a, b, i, j, nodes, "" };
 					snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d.html", st->sw[a].slug,
 						 st->sw[b].slug, nodes);

@@ -329,7 +329,8 @@ struct store *store_open(const char *url, bool create, char *err, size_t errlen)
 			pg_fail(s, PQerrorMessage(s->pg), err, errlen);
 			goto fail;
 		}
-		PQexec(s->pg, "SET client_min_messages = warning");
+		if (s->ops->exec(s, "SET client_min_messages = warning", 0, NULL, NULL, err, errlen))
+			goto fail;
 	} else {
 		int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 
