@@ -38,7 +38,9 @@ c_rel = (metric eq 'lat' ? 'lat_rel' : 'bw_rel')
 # Pair names and how many rows.
 array PL[1024]
 npairs = 0
-pair_add(p, a, b) = (p >= 0 && p < 1024) ? (PL[p + 1] = sprintf('%s – %s  (%d)', a, b, p), npairs = mx(npairs, p + 1), 0) : 0
+maxlen = 10
+pair_add(p, a, b) = (p >= 0 && p < 1024) ? (PL[p + 1] = sprintf('%s – %s  (%d)', a, b, p), npairs = mx(npairs, p + 1), \
+	maxlen = mx(maxlen, strlen(PL[p + 1])), 0) : 0
 mine(_) = strcol('pattern') eq pattern && hop_match(0) && \
 	(overview ? column('nodes') == at_nodes : column('size_bytes') == size)
 xcol(_) = overview ? widx(sizes, column('size_bytes')) : widx(nodes, column('nodes'))
@@ -83,7 +85,9 @@ if (metric eq 'lat') {
 set rmargin at screen 0.77
 set bmargin 7
 set style fill solid 1.0
-set lmargin at screen mn(0.3, 0.04 + 0.0075 * mx(20, strlen(PL[1])))
+# Room for the longest pair name (strlen counts the dash as 3 bytes) and
+# the axis label: about 8 pixels a character at this font.
+set lmargin at screen mn(0.4, (80.0 + 8 * maxlen) / width)
 
 # Value text in each cell while cells are big enough to hold it.
 cell_w = width * 0.6 / ncols
