@@ -6,7 +6,7 @@
 #   make bench   benchmarks (never part of make test; installs netpipe-mpich2);
 #                OSU=DIR compares with the OSU micro-benchmarks (tests/bench/osu.sh)
 #   make plot R=results/FOLDER   render the charts of a results folder
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=    (and make uninstall with the same values)
 #
 # The core (everything but main.c and engine.c) is MPI-free and builds as
 # build/libswstress.a, which the unit tests link.
@@ -27,18 +27,19 @@ LDLIBS  := -linih -ljansson -lsqlite3 -lpq -lgsl -lgslcblas -lm
 # Debian packages the build, the run and the tests need.
 PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterion-dev \
 	libinih-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev gnuplot-nox iproute2 util-linux \
-	procps python3 curl prometheus prometheus-node-exporter valgrind time
+	procps python3 curl prometheus prometheus-node-exporter valgrind time groff-base bash
 
 MPI_SRC  := src/engine.c src/main.c
-CORE_SRC := $(filter-out $(MPI_SRC),$(wildcard src/*.c))
+PRELOAD_SRC := src/finalize_preload.c
+CORE_SRC := $(filter-out $(MPI_SRC) $(PRELOAD_SRC),$(wildcard src/*.c))
 CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test mpi-test health-test fabric-test bench plot install clean test-asan \
+.PHONY: all setup run test unit-test mpi-test cli-test health-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test
 
-all: $(BUILD)/swstress
+all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -55,6 +56,14 @@ $(BUILD)/libswstress.a: $(CORE_OBJ)
 
 $(BUILD)/swstress: $(MPI_OBJ) $(BUILD)/libswstress.a
 	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) $(BUILD)/libswstress.a $(LDLIBS)
+
+# The MPI_Finalize workaround that run and check load themselves (main.c).
+$(BUILD)/finalize_preload.so: $(PRELOAD_SRC) | $(BUILD)/obj
+	$(CC) -shared -fPIC -O2 -g -Wall -Wextra -o $@ $< -ldl
+
+# The man page, printed from the same tables as --help.
+$(BUILD)/swstress.1: $(BUILD)/swstress
+	$(BUILD)/swstress help --man > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress.a -lcriterion $(LDLIBS)
@@ -79,13 +88,17 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test health-test catalog-test drills test-valgrind fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh
+
+# The command line: help, grammar, man page, completion, install/uninstall.
+cli-test: all
+	sh tests/cli/run_tests.sh
 
 health-test: build/swstress
 	sh tests/health/run_tests.sh
@@ -153,11 +166,25 @@ drills: build/swstress
 	sh tests/drills/run.sh
 	sh tests/drills/input.sh
 
-install: $(BUILD)/swstress
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/swstress/plot $(DESTDIR)$(PREFIX)/share/swstress/configs
-	install -m 755 build/swstress $(DESTDIR)$(PREFIX)/bin/swstress
-	install -m 644 plot/*.gp $(DESTDIR)$(PREFIX)/share/swstress/plot/
-	install -m 644 configs/*.conf $(DESTDIR)$(PREFIX)/share/swstress/configs/
+BINDIR  := $(DESTDIR)$(PREFIX)/bin
+LIBDIR  := $(DESTDIR)$(PREFIX)/lib/swstress
+DATADIR := $(DESTDIR)$(PREFIX)/share/swstress
+MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+
+install: all
+	install -d $(BINDIR) $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(MANDIR) $(COMPDIR)
+	install -m 755 $(BUILD)/swstress $(BINDIR)/swstress
+	install -m 644 $(BUILD)/finalize_preload.so $(LIBDIR)/finalize_preload.so
+	install -m 644 plot/*.gp $(DATADIR)/plot/
+	install -m 644 configs/*.conf $(DATADIR)/configs/
+	install -m 644 $(BUILD)/swstress.1 $(MANDIR)/swstress.1
+	install -m 644 src/completion.bash $(COMPDIR)/swstress
+
+uninstall:
+	rm -f $(BINDIR)/swstress $(LIBDIR)/finalize_preload.so $(MANDIR)/swstress.1 $(COMPDIR)/swstress
+	rm -f $(patsubst %,$(DATADIR)/%,$(wildcard plot/*.gp configs/*.conf))
+	-rmdir $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build

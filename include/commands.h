@@ -1,16 +1,19 @@
 /*
- * commands.h - the MPI-free commands that main.c dispatches to. Each gets
- * the whole argv (argv[1] is the command name) and returns the exit status
- * documented in --help. Implemented in their own modules.
+ * commands.h - the MPI-free commands that main.c lists, each defined in
+ * its own module beside its function (see cli.h). A new command: define
+ * its struct cli_command in its module, declare it here, and add it to
+ * main.c's list.
  */
 #ifndef COMMANDS_H
 #define COMMANDS_H
 
-int compare_main(int argc, char **argv);   /* compare.c */
-int judge_main(int argc, char **argv);     /* health.c  */
-int history_main(int argc, char **argv);   /* history.c */
-int publish_main(int argc, char **argv);   /* store.c   */
-int site_main(int argc, char **argv);      /* site.c    */
-int baseline_main(int argc, char **argv);  /* baseline.c */
+#include "cli.h"
+
+extern const struct cli_command compare_command;   /* compare.c */
+extern const struct cli_command judge_command;     /* health.c  */
+extern const struct cli_command history_command;   /* history.c */
+extern const struct cli_command publish_command;   /* store.c   */
+extern const struct cli_command site_command;      /* site.c    */
+extern const struct cli_command baseline_command;  /* baseline.c */
 
 #endif

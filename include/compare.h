@@ -162,8 +162,8 @@ json_t *compare_json(const struct compare *c);
 int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
 		  int *ncharts, char *err, size_t errlen);
 
-/* "swstress compare A B [C ...] [--output DIR]": exit status 0, 1 (a
- * result cannot be read, or writing failed), 2 (usage). */
-int compare_main(int argc, char **argv);
+/* The command "swstress compare A B [C ...] [--output DIR]" is
+ * compare_command (commands.h): exit status 0, 1 (a result cannot be
+ * read, or writing failed), 2 (usage). */
 
 #endif

@@ -157,6 +157,11 @@ bool config_pattern_timed(const struct sw_config *c, int pattern);
 /* Print the key table (name, default, meaning) for --help and the README. */
 void config_print_keys(FILE *f);
 
+/* Key i of the table (0, 1, ...): its name, and its default as file text
+ * (NULL: none) and help in *def and *help when they are not NULL; NULL
+ * past the last key. For the man page and shell completion. */
+const char *config_key(int i, const char **def, const char **help);
+
 /* One key's value as a file would hold it ("8, 1KiB, 64KiB", "20ms");
  * "" for the levels key not in use. 0, or -1 for an unknown key. */
 int config_format_value(const struct sw_config *c, const char *key, char *buf, size_t len);

@@ -83,6 +83,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
+#include "cli.h"
 #include "run.h"
 #include "sw.h"
 
@@ -163,7 +164,8 @@ struct health_verdict {
 	int nnotes;
 };
 
-/* Command-line options of judge and check. Pointers into argv. */
+/* Command-line options of judge and check. Pointers into argv. The
+ * command judge is judge_command (commands.h). */
 struct health_opts {
 	const char *result;             /* judge's RESULT (first positional) */
 	const char *baseline;           /* --baseline PATH */
@@ -171,7 +173,7 @@ struct health_opts {
 	const char *history;            /* --history FILE; NULL: default */
 	bool json;                      /* --json */
 	bool no_history;                /* --no-history */
-	const char *sets[32];           /* key=value words: judge applies them
+	const char *const *sets;        /* key=value words: judge applies them
 	                                 * on top of the judged run's config
 	                                 * (crit_drop=20 alpha=0.01) */
 	int nsets;
@@ -180,13 +182,8 @@ struct health_opts {
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN" ("UNKNOWN" when out of range). */
 const char *health_status_name(int status);
 
-/* Parse argv[first..] into o (zeroed first). Knows --baseline PATH,
- * --prom FILE, --json, --history FILE, --no-history; skips what run
- * takes (-c/--config FILE, --label L, --format F, --progress, --no-plot)
- * and collects key=value words into o->sets. The first other word is
- * o->result; a second one, or any other option, is an error. 0 or -1 with a message in err. */
-int health_parse_args(int argc, char **argv, int first, struct health_opts *o,
-		      char *err, size_t errlen);
+/* The options of judge and check from their parsed command line. */
+void health_opts_from_args(const struct cli_args *a, struct health_opts *o);
 
 /* The verdict of run r (analysis a, may be NULL) against baseline base
  * (analysis ba, may be NULL); r and base must not be NULL. Pure: prints

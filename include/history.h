@@ -43,6 +43,7 @@
 #define HISTORY_H
 
 #include <stdbool.h>
+#include <time.h>
 #include <stdio.h>
 #include "analysis.h"
 #include "run.h"
@@ -134,9 +135,11 @@ int history_list(const char *db, const char *since, struct history_run **out, si
 /* The schema version of db (PRAGMA user_version). -1 with err. */
 int history_schema_version(const char *db, char *err, size_t errlen);
 
-/* Check a --since value: YYYY-MM-DD, optionally followed by THH:MM[:SS][Z].
- * true when valid. */
-bool history_since_valid(const char *s);
+/* A --since value as a time: YYYY-MM-DD, optionally followed by
+ * [T| ]HH:MM[:SS[.frac]] and a zone (Z, +HH, +HHMM, +HH:MM; none = UTC),
+ * which covers date -I, -Is, -Ins, --rfc-3339; or as date -u (and date in
+ * UTC) and date -R print it. 0, or -1 when s is none of these. */
+int history_parse_time(const char *s, time_t *t);
 
 /* The CSV for plot/trend.gp, one row per run and cell, oldest run first:
  *   started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,

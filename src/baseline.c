@@ -57,19 +57,6 @@ int baseline_resolve(const char *arg, const char *db, struct history_member **m,
 /* ---------------------------------------------------------------- */
 /* The command                                                        */
 
-static void baseline_usage(FILE *f)
-{
-	fputs("usage: swstress baseline set NAME RESULT...    the set is exactly these runs\n"
-	      "       swstress baseline add NAME RESULT...    add runs (creates the set)\n"
-	      "       swstress baseline list [NAME]           the sets and their runs\n"
-	      "       swstress baseline remove NAME [RUN...]  drop runs (by name or folder), or the set\n"
-	      "  --history FILE  the history database (default: history.sqlite in the folder\n"
-	      "                  that holds the first RESULT, else results/history.sqlite)\n"
-	      "A baseline set is several runs of a healthy fabric; `check --baseline NAME`\n"
-	      "compares a night with their typical value and night-to-night spread.\n"
-	      "RESULT is a complete results folder (or its run.json).\n", f);
-}
-
 /* A results folder for the set: complete and readable; its absolute path,
  * run name and start into m. 0, or -1 with err. */
 static int member_of(const char *arg, struct history_member *m, char *err, size_t errlen)
@@ -161,42 +148,17 @@ static int list_sets(const char *db, const char *name)
 	return fflush(stdout) ? SW_EXIT_FAIL : SW_EXIT_OK;
 }
 
-int baseline_main(int argc, char **argv)
+static int baseline_main(const struct cli_args *a)
 {
-	const char *words[256], *history = NULL, *sub, *name;
+	const char *const *words = a->args, *history = a->opt[CLI_HISTORY], *sub, *name;
 	char db[SW_PATH_MAX + 32], err[1024];
-	int nwords = 0, rc = SW_EXIT_OK;
+	int nwords = a->nargs, rc = SW_EXIT_OK;
 
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			baseline_usage(stdout);
-			return SW_EXIT_OK;
-		}
-		if (!strcmp(a, "--history")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "swstress: baseline: option --history needs a file\n");
-				return SW_EXIT_USAGE;
-			}
-			history = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "swstress: baseline: unknown option '%s' (see swstress baseline --help)\n", a);
-			return SW_EXIT_USAGE;
-		} else if (nwords < (int)(sizeof(words) / sizeof(words[0]))) {
-			words[nwords++] = a;
-		} else {
-			fprintf(stderr, "swstress: baseline: too many arguments\n");
-			return SW_EXIT_USAGE;
-		}
-	}
 	sub = nwords ? words[0] : "";
 	name = nwords > 1 ? words[1] : NULL;
 	if (strcmp(sub, "set") && strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "remove")) {
-		fprintf(stderr, "swstress: baseline: %s%s%s (set, add, list or remove)\n",
-			nwords ? "unknown subcommand '" : "missing subcommand", sub, nwords ? "'" : "");
-		baseline_usage(stderr);
-		return SW_EXIT_USAGE;
+		return cli_usage_error(a, "baseline: %s%s%s (set, add, list or remove; see swstress baseline --help)",
+				       nwords ? "unknown subcommand '" : "missing subcommand", sub, nwords ? "'" : "");
 	}
 	if (name && !baseline_name_valid(name)) {
 		fprintf(stderr, "swstress: baseline: '%s' is not a set name (1-63 letters, digits, . _ -; "
@@ -266,3 +228,23 @@ int baseline_main(int argc, char **argv)
 	free(m);
 	return rc;
 }
+
+const struct cli_command baseline_command = {
+	.name = "baseline",
+	.synopsis = "set|add NAME RESULT... | list [NAME] | remove NAME [RUN...]",
+	.summary = "named baseline sets of healthy runs, for check and judge --baseline NAME",
+	.description =
+		"  swstress baseline set NAME RESULT...    the set is exactly these runs\n"
+		"  swstress baseline add NAME RESULT...    add runs (creates the set)\n"
+		"  swstress baseline list [NAME]           the sets and their runs\n"
+		"  swstress baseline remove NAME [RUN...]  drop runs (by name or folder), or the set\n"
+		"\n"
+		"A baseline set is several runs of a healthy fabric; check --baseline NAME compares\n"
+		"a night with their typical value and night-to-night spread. RESULT is a complete\n"
+		"results folder (or its run.json). The sets live in the history database: --history,\n"
+		"else history.sqlite in the folder that holds the first RESULT, else\n"
+		"results/history.sqlite.\n",
+	.options = CLI_OPT(CLI_HISTORY),
+	.max_args = CLI_MAX_WORDS,
+	.fn = baseline_main,
+};

@@ -1438,52 +1438,15 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 /* ---------------------------------------------------------------- */
 /* The command                                                        */
 
-static void usage(FILE *f)
+static int compare_main(const struct cli_args *a)
 {
-	fputs("usage: swstress compare RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]\n"
-	      "  RESULT: a results folder or its run.json; A is the reference\n"
-	      "  --output DIR   where compare.md, compare.json and the charts go\n"
-	      "                 (default: results/compare-YYYYmmdd-HHMMSS)\n"
-	      "  --no-plot      no charts\n", f);
-}
-
-int compare_main(int argc, char **argv)
-{
-	const char *paths[COMPARE_MAX_RUNS], *output = NULL;
+	const char *output = a->opt[CLI_OUTPUT];
 	char dir[SW_PATH_MAX], err[1024];
 	struct compare *c;
-	bool charts = true;
-	int n = 0, rc;
+	bool charts = !a->opt[CLI_NO_PLOT];
+	int n = a->nargs, rc;
+	const char *const *paths = a->args;
 
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				fprintf(stderr, "swstress: option '%s' needs a folder\n", a);
-				return SW_EXIT_USAGE;
-			}
-			output = argv[++i];
-		} else if (!strncmp(a, "--output=", 9) && a[9])
-			output = a + 9;
-		else if (!strcmp(a, "--no-plot"))
-			charts = false;
-		else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return SW_EXIT_OK;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "swstress: compare: unknown option '%s' (see swstress compare --help)\n", a);
-			return SW_EXIT_USAGE;
-		} else if (n == COMPARE_MAX_RUNS) {
-			fprintf(stderr, "swstress: compare: at most %d results\n", COMPARE_MAX_RUNS);
-			return SW_EXIT_USAGE;
-		} else
-			paths[n++] = a;
-	}
-	if (n < 2) {
-		fprintf(stderr, "swstress: compare needs at least 2 results (folders or run.json), got %d\n", n);
-		return SW_EXIT_USAGE;
-	}
 	c = compare_load(paths, n, err, sizeof(err));
 	if (!c) {
 		fprintf(stderr, "swstress: %s\n", err);
@@ -1509,3 +1472,15 @@ int compare_main(int argc, char **argv)
 	compare_free(c);
 	return rc ? SW_EXIT_FAIL : SW_EXIT_OK;
 }
+
+const struct cli_command compare_command = {
+	.name = "compare",
+	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]",
+	.summary = "switches side by side: medians, % worse, Mann-Whitney p, charts",
+	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
+		       "the comparison and writes compare.md, compare.json and the charts.\n",
+	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT),
+	.min_args = 2,
+	.max_args = COMPARE_MAX_RUNS,
+	.fn = compare_main,
+};

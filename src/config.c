@@ -1446,6 +1446,17 @@ void config_print_keys(FILE *f)
 	}
 }
 
+const char *config_key(int i, const char **def, const char **help)
+{
+	if (i < 0 || i >= NOPTS)
+		return NULL;
+	if (def)
+		*def = opts[i].def;
+	if (help)
+		*help = opts[i].help;
+	return opts[i].name;
+}
+
 int config_format_value(const struct sw_config *c, const char *key, char *buf, size_t len)
 {
 	int i = find_option(key);

@@ -55,49 +55,17 @@ static int worse(int a, int b)
 /* ---------------------------------------------------------------- */
 /* Arguments                                                          */
 
-int health_parse_args(int argc, char **argv, int first, struct health_opts *o,
-		      char *err, size_t errlen)
+void health_opts_from_args(const struct cli_args *a, struct health_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	for (int i = first; i < argc; i++) {
-		const char *a = argv[i];
-		bool has_next = i + 1 < argc;
-
-		if (!strcmp(a, "--baseline") || !strcmp(a, "--prom") || !strcmp(a, "--history")) {
-			if (!has_next || !argv[i + 1][0])
-				return sw_fail(err, errlen, "option %s needs a value", a);
-			const char *val = argv[++i];
-
-			if (!strcmp(a, "--baseline"))
-				o->baseline = val;
-			else if (!strcmp(a, "--prom"))
-				o->prom = val;
-			else
-				o->history = val;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--no-history")) {
-			o->no_history = true;
-		} else if (!strcmp(a, "-c") || !strcmp(a, "--config") || !strcmp(a, "--label") ||
-			   !strcmp(a, "--format")) {
-			if (!has_next)
-				return sw_fail(err, errlen, "option %s needs a value", a);
-			i++;   /* run's option: its value is run's business */
-		} else if (!strcmp(a, "--progress") || !strcmp(a, "--no-plot")) {
-			continue;
-		} else if (a[0] == '-' && a[1]) {
-			return sw_fail(err, errlen, "unknown option '%s' (see swstress --help)", a);
-		} else if (strchr(a, '=')) {
-			if (o->nsets >= (int)(sizeof(o->sets) / sizeof(o->sets[0])))
-				return sw_fail(err, errlen, "too many key=value words");
-			o->sets[o->nsets++] = a;
-		} else if (!o->result) {
-			o->result = a;
-		} else {
-			return sw_fail(err, errlen, "unexpected argument '%s' (one results folder only)", a);
-		}
-	}
-	return 0;
+	o->result = a->nargs ? a->args[0] : NULL;
+	o->baseline = a->opt[CLI_BASELINE];
+	o->prom = a->opt[CLI_PROM];
+	o->history = a->opt[CLI_HISTORY];
+	o->json = a->opt[CLI_JSON] != NULL;
+	o->no_history = a->opt[CLI_NO_HISTORY] != NULL;
+	o->sets = a->sets;
+	o->nsets = a->nsets;
 }
 
 void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len)
@@ -1593,36 +1561,31 @@ out_emit:
 	return status;
 }
 
-static void judge_usage(FILE *f)
-{
-	fputs("usage: swstress judge RESULT --baseline PATH [--prom FILE] [--json] [--history FILE]\n"
-	      "                      [--no-history] [key=value ...]\n"
-	      "Health verdict of a saved run against a baseline run of a healthy fabric.\n"
-	      "key=value (warn_drop, crit_drop, warn_inflation, crit_inflation, alpha, ...)\n"
-	      "override the judged run's config. Exit: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n", f);
-}
-
-int judge_main(int argc, char **argv)
+static int judge_main(const struct cli_args *a)
 {
 	struct health_opts o;
-	char err[512];
 
-	for (int i = 2; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			judge_usage(stdout);
-			return SW_NAGIOS_OK;
-		}
-	if (health_parse_args(argc, argv, 2, &o, err, sizeof(err))) {
-		printf("SWSTRESS UNKNOWN - bad arguments: %s\n", err);
-		return SW_NAGIOS_UNKNOWN;
-	}
-	if (!o.result) {
-		printf("SWSTRESS UNKNOWN - bad arguments: judge needs a results folder "
-		       "(swstress judge RESULT --baseline PATH)\n");
-		return SW_NAGIOS_UNKNOWN;
-	}
+	health_opts_from_args(a, &o);
 	return health_judge_dir(o.result, &o);
 }
+
+const struct cli_command judge_command = {
+	.name = "judge",
+	.synopsis = "RESULT --baseline PATH|NAME [options] [key=value ...]",
+	.summary = "health verdict of saved results against a baseline: a Nagios plugin",
+	.description =
+		"The verdict of a saved run (a results folder or its run.json) against a\n"
+		"baseline run of a healthy fabric, without MPI: status line with performance\n"
+		"data, then the worst cells and suspect ports. key=value (warn_drop, crit_drop,\n"
+		"warn_inflation, crit_inflation, alpha, ...) override the judged run's config.\n",
+	.options = CLI_OPT(CLI_BASELINE) | CLI_OPT(CLI_PROM) | CLI_OPT(CLI_JSON) | CLI_OPT(CLI_HISTORY) |
+		   CLI_OPT(CLI_NO_HISTORY),
+	.min_args = 1,
+	.max_args = 1,
+	.keys = true,
+	.nagios = true,
+	.fn = judge_main,
+};
 
 /* ---------------------------------------------------------------- */
 /* The check lock                                                     */

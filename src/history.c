@@ -745,26 +745,49 @@ out:
 /* ---------------------------------------------------------------- */
 /* Reading                                                            */
 
-bool history_since_valid(const char *s)
+/* The rest of an ISO date after YYYY-MM-DD: [T| ]HH:MM[:SS[.frac]][zone]. */
+static const char *iso_time(const char *p, struct tm *tm)
 {
+	if (*p != 'T' && *p != ' ')
+		return p;
+	if (!(p = strptime(p + 1, "%H:%M", tm)))
+		return NULL;
+	if (*p == ':' && !(p = strptime(p + 1, "%S", tm)))
+		return NULL;
+	if (*p == '.' || *p == ',')   /* date -Ins: fractions of a second */
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (*p && !(p = strptime(p, "%z", tm)))   /* Z, +HH, +HHMM, +HH:MM */
+		return NULL;
+	return p;
+}
+
+int history_parse_time(const char *s, time_t *t)
+{
+	static const char *const forms[] = {
+		"%a %b %e %H:%M:%S UTC %Y",     /* date -u, date in UTC */
+		"%a %b %e %H:%M:%S GMT %Y",
+		"%a, %d %b %Y %H:%M:%S %z",     /* date -R */
+	};
 	struct tm tm;
 	const char *end;
 
-	memset(&tm, 0, sizeof(tm));
-	if (strlen(s) < 10 || !(end = strptime(s, "%Y-%m-%d", &tm)))
-		return false;
-	if (!*end)
-		return true;
-	if (*end != 'T' && *end != ' ')
-		return false;
-	end = strptime(end + 1, "%H:%M", &tm);
-	if (!end)
-		return false;
-	if (*end == ':')
-		end = strptime(end + 1, "%S", &tm);
-	if (end && *end == 'Z')
-		end++;
-	return end && !*end;
+	for (size_t i = 0; i <= sizeof(forms) / sizeof(forms[0]); i++) {
+		memset(&tm, 0, sizeof(tm));
+		if (i < sizeof(forms) / sizeof(forms[0]))
+			end = strptime(s, forms[i], &tm);
+		else if ((end = strptime(s, "%Y-%m-%d", &tm)) && end - s == 10)
+			end = iso_time(end, &tm);
+		else
+			end = NULL;
+		if (end && !*end && labs(tm.tm_gmtoff) <= 14 * 3600) {
+			long off = tm.tm_gmtoff;   /* timegm resets it */
+
+			*t = timegm(&tm) - off;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /* The latest check of each run: a subquery used by the readers. */
@@ -1047,57 +1070,25 @@ out:
 /* ---------------------------------------------------------------- */
 /* The history command                                                */
 
-static void history_usage(FILE *f)
+static int history_main(const struct cli_args *a)
 {
-	fputs("usage: swstress history [--since DATE] [--format table|csv] [--history FILE]\n"
-	      "Past runs and checks with their verdicts, and the trend of every cell.\n"
-	      "DATE: YYYY-MM-DD[THH:MM[:SS]Z] (UTC). FILE: default results/history.sqlite.\n"
-	      "--format csv: one row per run and cell, for plot/trend.gp.\n", f);
-}
-
-int history_main(int argc, char **argv)
-{
-	const char *since = NULL, *file = NULL, *format = "table";
-	char def[SW_PATH_MAX], err[1024], since_buf[64];
+	const char *since = a->opt[CLI_SINCE], *file = a->opt[CLI_HISTORY];
+	const char *format = a->opt[CLI_FORMAT] ? a->opt[CLI_FORMAT] : "table";
+	char def[SW_PATH_MAX], err[1024], since_buf[32];
 	int rc;
 
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			history_usage(stdout);
-			return SW_EXIT_OK;
-		}
-		if ((!strcmp(a, "--since") || !strcmp(a, "--format") || !strcmp(a, "--history")) && i + 1 < argc) {
-			const char *v = argv[++i];
-
-			if (!strcmp(a, "--since"))
-				since = v;
-			else if (!strcmp(a, "--format"))
-				format = v;
-			else
-				file = v;
-		} else {
-			fprintf(stderr, "swstress: history: unexpected argument '%s'\n", a);
-			history_usage(stderr);
-			return SW_EXIT_USAGE;
-		}
-	}
-	if (since && !history_since_valid(since)) {
-		fprintf(stderr, "swstress: history: --since '%s' is not a date (YYYY-MM-DD[THH:MM[:SS]Z])\n", since);
-		return SW_EXIT_USAGE;
-	}
 	if (since) {   /* stored times are "YYYY-MM-DDTHH:MM:SSZ": compare alike */
-		snprintf(since_buf, sizeof(since_buf), "%s", since);
-		for (char *p = since_buf; *p; p++)
-			if (*p == ' ')
-				*p = 'T';
+		time_t t;
+		struct tm tm;
+
+		if (history_parse_time(since, &t))
+			return cli_usage_error(a, "option --since: '%s' is not a time (YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], "
+					       "or as date -u or date -R print it)", since);
+		strftime(since_buf, sizeof(since_buf), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 		since = since_buf;
 	}
-	if (strcmp(format, "table") && strcmp(format, "csv")) {
-		fprintf(stderr, "swstress: history: --format '%s' is not table or csv\n", format);
-		return SW_EXIT_USAGE;
-	}
+	if (strcmp(format, "table") && strcmp(format, "csv"))
+		return cli_usage_error(a, "option --format: '%s' is not table or csv", format);
 	if (!file) {
 		history_default_path("results", def, sizeof(def));
 		file = def;
@@ -1111,3 +1102,14 @@ int history_main(int argc, char **argv)
 	}
 	return fflush(stdout) ? SW_EXIT_FAIL : SW_EXIT_OK;
 }
+
+const struct cli_command history_command = {
+	.name = "history",
+	.synopsis = "[--since DATE] [--format table|csv] [--history FILE]",
+	.summary = "past runs and checks with their verdicts, and the trend of every cell",
+	.description = "From the history database that every run, check and judge appends to.\n"
+		       "DATE without a zone is UTC. --format csv: one row per run and cell, for\n"
+		       "plot/trend.gp.\n",
+	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_HISTORY),
+	.fn = history_main,
+};

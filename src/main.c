@@ -9,6 +9,7 @@
  * and every rank leaves together; a failure in the middle of a sweep goes
  * through MPI_Abort (engine.c).
  */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 #include "analysis.h"
 #include "baseline.h"
+#include "cli.h"
 #include "commands.h"
 #include "config.h"
 #include "engine.h"
@@ -28,148 +30,37 @@
 #include "report.h"
 #include "results.h"
 
-static void usage(FILE *f)
+/* The config of run, plan and check: the defaults, then the config file
+ * (-c FILE, or the one argument), the key=value words and --label.
+ * 0 or -1 with a message in err. */
+static int load_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen)
 {
-	fputs("usage: swstress COMMAND [options] [key=value ...]\n"
-	      "\n"
-	      "Network switch stress tester: pairs MPI ranks (one per node), loads 1, 2, ...\n"
-	      "N/2 pairs at once and reports per-hop latency and bandwidth at each load\n"
-	      "level, and how far they fall off from the unloaded switch, with confidence\n"
-	      "intervals and significance tests.\n"
-	      "\n"
-	      "commands:\n"
-	      "  run -c FILE [key=value ...]     measure (under mpiexec), write results/LABEL-TIME/\n"
-	      "      --label L     same as label=L\n"
-	      "      --format F    table (default) or classic (the mailing-list one-liners)\n"
-	      "      --progress    progress on stderr even when it is not a terminal\n"
-	      "      --no-plot     do not render charts at the end\n"
-	      "  plan -c FILE -n RANKS [key=value ...]   print levels, pairs, cells and an\n"
-	      "      estimate of the time, without MPI\n"
-	      "  report RESULT [key=value ...] [--format F]   recompute every statistic from\n"
-	      "      samples.csv (e.g. confidence=0.99 alpha=0.01) and print the report\n"
-	      "  plot RESULT [--svg] [--ports-per-size]   render the charts of a results\n"
-	      "      folder (degradation map, fall-off, drop, size, ports overview);\n"
-	      "      --ports-per-size adds a per-pair map for every message size\n"
-	      "      --history FILE  history database (default OUTPUT/history.sqlite); --no-history\n"
-	      "  compare RESULT_A RESULT_B [...] [--output DIR] [--no-plot]  switches side by\n"
-	      "      side: medians, %worse, Mann-Whitney p; compare.md, compare.json, charts\n"
-	      "  judge RESULT --baseline PATH|NAME [key=value ...]  health verdict of saved results\n"
-	      "      against a results folder or a named baseline set (typical value and\n"
-	      "      night-to-night spread of its runs; drift control chart over the nights)\n"
-	      "      (Nagios codes and perfdata); --prom FILE (node_exporter textfile),\n"
-	      "      --json, --history FILE, --no-history; thresholds warn_drop, crit_drop,\n"
-	      "      warn_inflation, crit_inflation as keys\n"
-	      "  check -c FILE --baseline PATH|NAME [run and judge options]   run the sweep (under\n"
-	      "      mpiexec), then judge it; bounded by the deadline key; a second check\n"
-	      "      while one runs exits UNKNOWN at once\n"
-	      "  history [--since DATE] [--format table|csv] [--history FILE]   past runs\n"
-	      "  publish RESULT... [--store STORE]   put complete runs (with [switch] model)\n"
-	      "      into the catalog store: an SQLite file (default results/catalog.sqlite)\n"
-	      "      or postgresql://USER@HOST/DB (shared); a run already there is kept once\n"
-	      "  site STORE OUTDIR               write the catalog web site (static HTML, SVG\n"
-	      "      charts, CSV/JSON downloads, switch comparisons) from a store\n"
-	      "  baseline set|add NAME RESULT... | list [NAME] | remove NAME [RUN...]\n"
-	      "      named baseline sets of healthy runs in the history database (--history FILE)\n"
-	      "  help, --help, -h                this text;  --version  the version\n"
-	      "\n"
-	      "example:\n"
-	      "  mpiexec -f hosts -n 48 swstress run -c configs/procurement.conf --label switchA\n"
-	      "\n"
-	      "exit status: 0 success; 1 measurement failed (watchdog, MPI error, I/O);\n"
-	      "  2 usage or config error. judge and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n"
-	      "\n"
-	      "fault injection (for tests):\n"
-	      "  SWSTRESS_FAULT_STALL=RANK[:LEVEL]  rank RANK stops answering at level LEVEL (default 1)\n"
-	      "  SWSTRESS_FAULT_DELAY=RANK:USEC     rank RANK waits USEC us before each message it sends\n"
-	      "\n"
-	      "config keys (INI file or key=value on the command line; bandwidth MB/s = 10^6 bytes/s):\n", f);
-	config_print_keys(f);
+	const char *file = a->opt[CLI_CONFIG];
+
+	config_defaults(c);
+	if (file && a->nargs)
+		return sw_fail(err, errlen, "unexpected argument '%s' (the config is -c %s)", a->args[0], file);
+	if (!file && a->nargs)
+		file = a->args[0];
+	if (file && config_load_file(c, file, err, errlen))
+		return -1;
+	for (int i = 0; i < a->nsets; i++)
+		if (config_set_arg(c, a->sets[i], err, errlen))
+			return -1;
+	if (a->opt[CLI_LABEL] && config_set(c, "label", a->opt[CLI_LABEL], "option --label", err, errlen))
+		return -1;
+	return config_validate(c, err, errlen);
 }
 
-/* ---------------------------------------------------------------- */
-/* Options shared by run, plan and report.                            */
-
-struct opts {
-	bool check;                /* set by the caller: accept check's options */
-	const char *config;
-	const char *history;       /* --history FILE */
-	bool no_history;
-	int nranks;
-	int format;
-	bool progress, no_plot, svg, ports_per_size;
-	const char *positional[16];
-	int npositional;
-};
-
-/* Parse argv[first..] into o and c (key=value and --label). 0 or -1 with a
- * message in err. */
-static int parse_args(int argc, char **argv, int first, struct opts *o, struct sw_config *c,
-		      bool want_config, char *err, size_t errlen)
+/* --format: table (default) or classic; -1 with a message in err. */
+static int report_format(const struct cli_args *a, char *err, size_t errlen)
 {
-	const char *sets[128];
-	int nsets = 0;
+	const char *f = a->opt[CLI_FORMAT];
+	int format = f ? report_format_find(f) : REPORT_TABLE;
 
-	o->format = REPORT_TABLE;
-	for (int i = first; i < argc; i++) {
-		const char *a = argv[i];
-
-		if ((!strcmp(a, "-c") || !strcmp(a, "--config")) && i + 1 < argc)
-			o->config = argv[++i];
-		else if (!strcmp(a, "-n") && i + 1 < argc) {
-			char *end;
-
-			o->nranks = (int)strtol(argv[++i], &end, 10);
-			if (*end || o->nranks < 2)
-				return sw_fail(err, errlen, "option -n: '%s' is not a rank count of at least 2", argv[i]);
-		} else if (!strcmp(a, "--label") && i + 1 < argc) {
-			static char buf[128];
-
-			snprintf(buf, sizeof(buf), "label=%s", argv[++i]);
-			if (nsets < 128)
-				sets[nsets++] = buf;
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			o->format = report_format_find(argv[++i]);
-			if (o->format < 0)
-				return sw_fail(err, errlen, "option --format: '%s' is not table or classic", argv[i]);
-		} else if (!strcmp(a, "--history") && i + 1 < argc)
-			o->history = argv[++i];
-		else if (!strcmp(a, "--no-history"))
-			o->no_history = true;
-		else if (o->check && (!strcmp(a, "--baseline") || !strcmp(a, "--prom")) && i + 1 < argc)
-			i++;       /* health_parse_args reads these */
-		else if (o->check && !strcmp(a, "--json"))
-			;
-		else if (!strcmp(a, "--progress"))
-			o->progress = true;
-		else if (!strcmp(a, "--no-plot"))
-			o->no_plot = true;
-		else if (!strcmp(a, "--svg"))
-			o->svg = true;
-		else if (!strcmp(a, "--ports-per-size"))
-			o->ports_per_size = true;
-		else if (a[0] == '-')
-			return sw_fail(err, errlen, "unknown option '%s' (see swstress --help)", a);
-		else if (strchr(a, '=')) {
-			if (nsets < 128)
-				sets[nsets++] = a;
-		} else if (o->npositional < 16)
-			o->positional[o->npositional++] = a;
-	}
-	/* run, plan and check also take the config as their one word. */
-	if (want_config && !o->config && o->npositional > 0) {
-		o->config = o->positional[0];
-		memmove(o->positional, o->positional + 1, (size_t)--o->npositional * sizeof(o->positional[0]));
-	}
-	if (want_config && o->npositional)
-		return sw_fail(err, errlen, "unexpected argument '%s' (key=value sets a key)", o->positional[0]);
-	if (want_config && !o->config)
-		return sw_fail(err, errlen, "missing -c CONFIG (ready ones are in configs/)");
-	if (o->config && config_load_file(c, o->config, err, errlen))
-		return -1;
-	for (int i = 0; i < nsets; i++)
-		if (config_set_arg(c, sets[i], err, errlen))
-			return -1;
-	return config_validate(c, err, errlen);
+	if (format < 0)
+		return sw_fail(err, errlen, "option --format: '%s' is not table or classic", f);
+	return format;
 }
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
@@ -252,6 +143,63 @@ static int finalize(int code)
 	return code;
 }
 
+/*
+ * The same hang, cured: finalize_preload.so (src/finalize_preload.c) must
+ * be loaded before MPI starts. With an MPICH older than 4.2 on UCX and the
+ * library not loaded yet, run and check execute themselves again with it
+ * in front of LD_PRELOAD (same process, same PMI descriptor, so mpiexec,
+ * srun and Slurm see nothing). The library is looked for beside the
+ * program (BUILD/) and in ../lib/swstress/ (make install).
+ * SWSTRESS_PRELOAD=0 turns this off; anything failing leaves the run as it
+ * was, with the 5 s guard above.
+ */
+static bool preload_needed(void)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	const char *p;
+	int len, major, minor;
+
+	if (MPI_Get_library_version(v, &len) != MPI_SUCCESS || !(p = strstr(v, "MPICH Version:")) ||
+	    sscanf(p + 14, "%d.%d", &major, &minor) != 2)
+		return false;
+	return (major < 4 || (major == 4 && minor < 2)) && (p = strstr(v, "MPICH Device:")) &&
+	       strstr(p, "ucx");
+}
+
+static void finalize_workaround(char **argv)
+{
+	static const char *const where[] = { "finalize_preload.so", "../lib/swstress/finalize_preload.so" };
+	char exe[SW_PATH_MAX], self[SW_PATH_MAX], lib[2 * SW_PATH_MAX + 64];
+	const char *env = getenv("SWSTRESS_PRELOAD"), *pre = getenv("LD_PRELOAD");
+	ssize_t n;
+	char *slash;
+
+	if ((env && !strcmp(env, "0")) || getenv("SWSTRESS_PRELOAD_TRIED") ||
+	    dlsym(RTLD_DEFAULT, "swstress_finalize_preload") || !preload_needed())
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || !(slash = memrchr(exe, '/', (size_t)n)))
+		return;
+	exe[n] = '\0';
+	memcpy(self, exe, (size_t)n + 1);   /* exec'ed by name: ps and comm still say swstress */
+	slash[1] = '\0';
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(lib, sizeof(lib), "%s%s", exe, where[i]);
+		if (access(lib, R_OK))
+			continue;
+		if (pre && pre[0])
+			sw_appendf(lib, sizeof(lib), ":%s", pre);
+		setenv("SWSTRESS_PRELOAD_TRIED", "1", 1);   /* once: no loop if it cannot load */
+		setenv("LD_PRELOAD", lib, 1);
+		execv(self, argv);
+		if (pre)   /* exec failed: carry on as we are */
+			setenv("LD_PRELOAD", pre, 1);
+		else
+			unsetenv("LD_PRELOAD");
+		return;
+	}
+}
+
 /* check: a backstop for hangs outside the engine's waits (start-up,
  * clock synchronisation). The engine's own deadline comes first. */
 static void check_deadline_alarm(int sig)
@@ -311,47 +259,44 @@ static int baseline_usable(const struct health_opts *ho, const struct sw_config 
  * run and check: the sweep. check adds the health options, the lock, the
  * deadline, Nagios exit codes, and the verdict at the end.
  */
-static int sweep(int argc, char **argv, bool check)
+static int sweep(const struct cli_args *a, bool check)
 {
 	struct sw_config cfg;
-	struct opts o = { .check = check };
 	struct health_opts ho = { 0 };
 	struct sw_plan *plan = NULL;
 	struct sw_run *r = NULL;
 	struct engine_env env;
 	struct run_ctx ctx = { 0 };
 	char err[1024] = "", shared_msg[256] = "", db[SW_PATH_MAX] = "";
-	int rank, nranks, status = SW_EXIT_OK, lock_fd = -1;
+	int argc = a->argc, rank, nranks, status = SW_EXIT_OK, lock_fd = -1, format = REPORT_TABLE;
+	char **argv = a->argv;
 	int bad = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_USAGE;
 	int failed = check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL;
 	bool shared = false;
 
+	finalize_workaround(argv);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	g_rank = rank;
 	config_defaults(&cfg);
 	if (rank == 0) {
-		if (parse_args(argc, argv, 2, &o, &cfg, true, err, sizeof(err)) == 0 &&
-		    (!check || health_parse_args(argc, argv, 2, &ho, err, sizeof(err)) == 0)) {
+		if (a->error[0])
+			snprintf(err, sizeof(err), "%s%s", check ? "bad arguments: " : "", a->error);
+		else if (load_config(a, &cfg, err, sizeof(err)) == 0 &&
+			 (format = report_format(a, err, sizeof(err))) >= 0) {
+			health_opts_from_args(a, &ho);
 			if (check && !ho.baseline)
 				snprintf(err, sizeof(err), "check needs --baseline PATH|NAME (a results folder of a "
 					 "healthy run, or a baseline set)");
 			else if (!check || baseline_usable(&ho, &cfg, err, sizeof(err)) == 0)
 				plan = plan_create(&cfg, nranks, err, sizeof(err));
 		}
-		if (plan && !o.no_history) {
-			if (o.history)
-				snprintf(db, sizeof(db), "%s", o.history);
-			else
-				history_default_path(cfg.output, db, sizeof(db));
-		}
+		if (plan && !ho.no_history)
+			health_history_path(&ho, cfg.output, db, sizeof(db));
 		char lockdb[SW_PATH_MAX];
 
-		if (db[0])
-			snprintf(lockdb, sizeof(lockdb), "%s", db);
-		else
-			history_default_path(cfg.output, lockdb, sizeof(lockdb));
+		health_history_path(&ho, cfg.output, lockdb, sizeof(lockdb));
 		if (plan && check && health_lock(lockdb, &lock_fd, err, sizeof(err))) {
 			plan_free(plan);
 			plan = NULL;
@@ -416,10 +361,10 @@ static int sweep(int argc, char **argv, bool check)
 			fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
 				"while waiting\n");
 	}
-	ctx.format = o.format;
+	ctx.format = format;
 	ctx.check = check ? &ho : NULL;
 	struct engine_opts eo = {
-		.progress = o.progress || isatty(2), .level_done = level_done, .ctx = &ctx,
+		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &ctx,
 		.fail_code = failed, .deadline = check ? cfg.deadline : 0,
 	};
 	engine_sweep(r, &cfg, plan, &env, &eo);
@@ -442,7 +387,7 @@ static int sweep(int argc, char **argv, bool check)
 			fprintf(stderr, "swstress: results in %s\n", final);
 			if (db[0] && history_record_run(db, r, ctx.a, NULL, err, sizeof(err)))
 				fprintf(stderr, "swstress: warning: history: %s\n", err);
-			if (!o.no_plot)
+			if (!a->opt[CLI_NO_PLOT])
 				render_charts(final, 0, true);
 		}
 		fflush(stdout);
@@ -456,93 +401,143 @@ static int sweep(int argc, char **argv, bool check)
 	return finalize(agree(status));
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(const struct cli_args *a)
 {
-	return sweep(argc, argv, false);
+	return sweep(a, false);
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(const struct cli_args *a)
 {
-	return sweep(argc, argv, true);
+	return sweep(a, true);
 }
+
+static const struct cli_command run_command = {
+	.name = "run",
+	.synopsis = "[CONFIG] [options] [key=value ...]",
+	.summary = "measure (under mpiexec or srun), write results/LABEL-YYYYmmdd-HHMMSS/",
+	.description =
+		"The sweep: every load level, pattern, message size and hop count of the config\n"
+		"(-c FILE or CONFIG; the built-in defaults without one), one rank per node. Prints\n"
+		"the report on stdout and writes the results folder, the history and the charts.\n"
+		"Run it under mpiexec -ppn 1 or srun --mpi=pmi2, e.g.\n"
+		"\n"
+		"  mpiexec -f hosts -ppn 1 -n 16 swstress run -c configs/quick.conf --label switchA\n"
+		"\n"
+		"Exit status: 0 success, 1 the measurement failed, 2 usage or config error.\n",
+	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_PROGRESS) |
+		   CLI_OPT(CLI_NO_PLOT) | CLI_OPT(CLI_HISTORY) | CLI_OPT(CLI_NO_HISTORY),
+	.max_args = 1,
+	.keys = true,
+	.mpi = true,
+	.fn = cmd_run,
+};
+
+static const struct cli_command check_command = {
+	.name = "check",
+	.synopsis = "[CONFIG] --baseline PATH|NAME [options] [key=value ...]",
+	.summary = "run the sweep (under mpiexec or srun), then judge it: a Nagios plugin",
+	.description =
+		"The nightly health check: run (as swstress run) and judge the fresh results\n"
+		"against the baseline (as swstress judge). Bounded by the deadline key; a second\n"
+		"check while one runs exits UNKNOWN at once. The verdict is on stdout, in the\n"
+		"plugin format, before MPI ends.\n",
+	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_PROGRESS) |
+		   CLI_OPT(CLI_NO_PLOT) | CLI_OPT(CLI_BASELINE) | CLI_OPT(CLI_PROM) | CLI_OPT(CLI_JSON) |
+		   CLI_OPT(CLI_HISTORY) | CLI_OPT(CLI_NO_HISTORY),
+	.max_args = 1,
+	.keys = true,
+	.nagios = true,
+	.mpi = true,
+	.fn = cmd_check,
+};
 
 /* ---------------------------------------------------------------- */
 /* plan and report: no MPI                                            */
 
-static int cmd_plan(int argc, char **argv)
+static int cmd_plan(const struct cli_args *a)
 {
 	struct sw_config cfg;
-	struct opts o = { 0 };
 	struct sw_plan *p;
 	char err[1024];
+	long n;
 
-	config_defaults(&cfg);
-	if (parse_args(argc, argv, 2, &o, &cfg, true, err, sizeof(err))) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_USAGE;
-	}
-	if (o.nranks < 2) {
-		fprintf(stderr, "swstress: plan needs -n RANKS\n");
-		return SW_EXIT_USAGE;
-	}
-	p = plan_create(&cfg, o.nranks, err, sizeof(err));
-	if (!p) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_USAGE;
-	}
+	if (!a->opt[CLI_RANKS])
+		return cli_usage_error(a, "plan needs -n RANKS");
+	if (sw_parse_long(a->opt[CLI_RANKS], 2, 1000000, &n))
+		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to 1000000", a->opt[CLI_RANKS]);
+	if (load_config(a, &cfg, err, sizeof(err)))
+		return cli_usage_error(a, "%s", err);
+	p = plan_create(&cfg, (int)n, err, sizeof(err));
+	if (!p)
+		return cli_usage_error(a, "%s", err);
 	plan_print(stdout, p, &cfg);
 	plan_free(p);
 	return SW_EXIT_OK;
 }
 
-static int cmd_report(int argc, char **argv)
+static const struct cli_command plan_command = {
+	.name = "plan",
+	.synopsis = "[CONFIG] -n RANKS [key=value ...]",
+	.summary = "levels, pairs, cells and an estimate of the time, without MPI",
+	.description = "What a run of the config (the defaults without one) on RANKS ranks will do:\n"
+		       "the load levels, the rank pairs of each level, the cells, and how long it takes.\n",
+	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_RANKS),
+	.max_args = 1,
+	.keys = true,
+	.fn = cmd_plan,
+};
+
+static int cmd_report(const struct cli_args *a)
 {
 	struct sw_config cfg;
-	struct opts o = { 0 };
 	struct sw_run *r;
-	struct sw_analysis *a;
+	struct sw_analysis *an;
 	char err[1024];
+	int format = report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
 
-	/* Parse once to find the folder, then apply the overrides on top of
-	 * the run's own config. */
-	config_defaults(&cfg);
-	if (parse_args(argc, argv, 2, &o, &cfg, false, err, sizeof(err))) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_USAGE;
-	}
-	if (o.npositional != 1) {
-		fprintf(stderr, "swstress: report needs one results folder (or its run.json)\n");
-		return SW_EXIT_USAGE;
-	}
-	r = results_load(o.positional[0], err, sizeof(err));
+	if (format < 0)
+		return cli_usage_error(a, "%s", err);
+	r = results_load(a->args[0], err, sizeof(err));
 	if (!r) {
 		fprintf(stderr, "swstress: %s\n", err);
 		return SW_EXIT_FAIL;
 	}
-	cfg = r->cfg;
-	for (int i = 2; i < argc; i++)
-		if (strchr(argv[i], '=') && argv[i][0] != '-' && config_set_arg(&cfg, argv[i], err, sizeof(err))) {
-			fprintf(stderr, "swstress: %s\n", err);
-			run_free(r);
-			return SW_EXIT_USAGE;
+	cfg = r->cfg;   /* the run's own config, the overrides on top */
+	for (int i = 0; i < a->nsets; i++)
+		if (config_set_arg(&cfg, a->sets[i], err, sizeof(err))) {
+			rc = cli_usage_error(a, "%s", err);
+			goto out;
 		}
 	if (config_validate(&cfg, err, sizeof(err))) {
-		fprintf(stderr, "swstress: %s\n", err);
-		run_free(r);
-		return SW_EXIT_USAGE;
+		rc = cli_usage_error(a, "%s", err);
+		goto out;
 	}
-	a = analysis_run(r, &cfg, err, sizeof(err));
-	if (!a) {
-		fprintf(stderr, "swstress: %s: %s\n", o.positional[0], err);
-		run_free(r);
-		return SW_EXIT_FAIL;
+	an = analysis_run(r, &cfg, err, sizeof(err));
+	if (!an) {
+		fprintf(stderr, "swstress: %s: %s\n", a->args[0], err);
+		goto out;
 	}
 	r->cfg = cfg;
-	report_print(stdout, r, a, o.format);
-	analysis_free(a);
+	report_print(stdout, r, an, format);
+	analysis_free(an);
+	rc = SW_EXIT_OK;
+out:
 	run_free(r);
-	return SW_EXIT_OK;
+	return rc;
 }
+
+static const struct cli_command report_command = {
+	.name = "report",
+	.synopsis = "RESULT [--format F] [key=value ...]",
+	.summary = "recompute every statistic from samples.csv and print the report",
+	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
+		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
+	.options = CLI_OPT(CLI_FORMAT),
+	.min_args = 1,
+	.max_args = 1,
+	.keys = true,
+	.fn = cmd_report,
+};
 
 /* Render the charts of dir; prints where they are. after_run: a missing
  * gnuplot is a note, not a failure. Returns an exit status. */
@@ -567,42 +562,32 @@ static int render_charts(const char *dir, unsigned flags, bool after_run)
 	return SW_EXIT_OK;
 }
 
-static int cmd_plot(int argc, char **argv)
+static int cmd_plot(const struct cli_args *a)
 {
-	struct opts o = { 0 };
-	struct sw_config cfg;
-	char err[1024];
-
-	config_defaults(&cfg);
-	if (parse_args(argc, argv, 2, &o, &cfg, false, err, sizeof(err)) || o.npositional != 1) {
-		fprintf(stderr, "swstress: %s\n", o.npositional != 1 ? "plot needs one results folder" : err);
-		return SW_EXIT_USAGE;
-	}
-	return render_charts(o.positional[0], (o.svg ? PLOT_SVG : 0) |
-			     (o.ports_per_size ? PLOT_PORTS_PER_SIZE : 0), false);
+	return render_charts(a->args[0], (a->opt[CLI_SVG] ? PLOT_SVG : 0) |
+			     (a->opt[CLI_PORTS_PER_SIZE] ? PLOT_PORTS_PER_SIZE : 0), false);
 }
+
+static const struct cli_command plot_command = {
+	.name = "plot",
+	.synopsis = "RESULT [--svg] [--ports-per-size]",
+	.summary = "render the charts of a results folder (gnuplot)",
+	.description = "Charts into the results folder: degradation map, fall-off, drop, size,\n"
+		       "ports overview.\n",
+	.options = CLI_OPT(CLI_SVG) | CLI_OPT(CLI_PORTS_PER_SIZE),
+	.min_args = 1,
+	.max_args = 1,
+	.fn = cmd_plot,
+};
+
+/* Every command; each is defined beside its function. */
+static const struct cli_command *const commands[] = {
+	&run_command, &plan_command, &report_command, &plot_command, &compare_command,
+	&judge_command, &check_command, &history_command, &publish_command, &site_command,
+	&baseline_command,
+};
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-		{ "run", cmd_run }, { "plan", cmd_plan }, { "report", cmd_report }, { "plot", cmd_plot },
-		{ "compare", compare_main }, { "judge", judge_main }, { "check", cmd_check },
-		{ "history", history_main }, { "publish", publish_main }, { "site", site_main },
-		{ "baseline", baseline_main },
-	};
-	const char *cmd = argc > 1 ? argv[1] : NULL;
-
-	if (!cmd || !strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		usage(cmd ? stdout : stderr);
-		return cmd ? SW_EXIT_OK : SW_EXIT_USAGE;
-	}
-	if (!strcmp(cmd, "--version")) {
-		printf("swstress %s\n", SW_VERSION);
-		return SW_EXIT_OK;
-	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(cmd, cmds[i].name))
-			return cmds[i].fn(argc, argv);
-	fprintf(stderr, "swstress: unknown command '%s' (see swstress --help)\n", cmd);
-	return SW_EXIT_USAGE;
+	return cli_main(commands, (int)(sizeof(commands) / sizeof(commands[0])), argc, argv);
 }

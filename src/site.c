@@ -995,32 +995,35 @@ out:
 }
 
 /* "swstress site STORE OUTDIR" */
-int site_main(int argc, char **argv)
+static int site_main(const struct cli_args *a)
 {
+	const char *store = a->args[0], *outdir = a->args[1];
 	char err[1024];
 	struct store *s;
 	int pages = 0, rc;
 
-	for (int i = 2; i < argc; i++)
-		if (argv[i][0] == '-') {
-			fprintf(stderr, "swstress: unknown option '%s' (see swstress --help)\n", argv[i]);
-			return SW_EXIT_USAGE;
-		}
-	if (argc != 4) {
-		fprintf(stderr, "swstress: site needs STORE (file or postgresql:// URL) and OUTDIR\n");
-		return SW_EXIT_USAGE;
-	}
-	s = store_open(argv[2], false, err, sizeof(err));
+	s = store_open(store, false, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "swstress: %s\n", err);
 		return SW_EXIT_FAIL;
 	}
-	rc = site_write(s, argv[3], &pages, err, sizeof(err));
+	rc = site_write(s, outdir, &pages, err, sizeof(err));
 	store_close(s);
 	if (rc) {
 		fprintf(stderr, "swstress: %s\n", err);
 		return SW_EXIT_FAIL;
 	}
-	fprintf(stderr, "swstress: %d pages in %s/ (open %s/index.html)\n", pages, argv[3], argv[3]);
+	fprintf(stderr, "swstress: %d pages in %s/ (open %s/index.html)\n", pages, outdir, outdir);
 	return SW_EXIT_OK;
 }
+
+const struct cli_command site_command = {
+	.name = "site",
+	.synopsis = "STORE OUTDIR",
+	.summary = "write the catalog web site from a store",
+	.description = "Static HTML, SVG charts, CSV/JSON downloads and switch comparisons from\n"
+		       "STORE (an SQLite file or a postgresql:// URL) into OUTDIR.\n",
+	.min_args = 2,
+	.max_args = 2,
+	.fn = site_main,
+};

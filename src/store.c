@@ -655,29 +655,13 @@ out:
 }
 
 /* "swstress publish RESULT... [--store URL]" */
-int publish_main(int argc, char **argv)
+static int publish_main(const struct cli_args *a)
 {
-	const char *url = NULL;
+	const char *url = a->opt[CLI_STORE];
 	char def[SW_PATH_MAX], err[1024];
 	struct store *s;
-	int nres = 0, status = SW_EXIT_OK, added = 0, present = 0;
+	int nres = a->nargs, status = SW_EXIT_OK, added = 0, present = 0;
 
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--store") && i + 1 < argc)
-			url = argv[++i];
-		else if (!strcmp(argv[i], "--store")) {
-			fprintf(stderr, "swstress: option --store needs a file or postgresql:// URL\n");
-			return SW_EXIT_USAGE;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "swstress: unknown option '%s' (see swstress --help)\n", argv[i]);
-			return SW_EXIT_USAGE;
-		} else
-			nres++;
-	}
-	if (!nres) {
-		fprintf(stderr, "swstress: publish needs at least one results folder\n");
-		return SW_EXIT_USAGE;
-	}
 	if (!url) {
 		store_default_path("results", def, sizeof(def));
 		url = def;
@@ -687,16 +671,11 @@ int publish_main(int argc, char **argv)
 		fprintf(stderr, "swstress: %s\n", err);
 		return SW_EXIT_FAIL;
 	}
-	for (int i = 2; i < argc; i++) {
-		int rc;
+	for (int i = 0; i < nres; i++) {
+		int rc = store_publish(s, a->args[i], err, sizeof(err));
 
-		if (!strcmp(argv[i], "--store")) {
-			i++;
-			continue;
-		}
-		rc = store_publish(s, argv[i], err, sizeof(err));
 		if (rc == STORE_ADDED || rc == STORE_PRESENT) {
-			printf("%s: %s\n", argv[i], rc == STORE_ADDED ? "published" : "already in the store");
+			printf("%s: %s\n", a->args[i], rc == STORE_ADDED ? "published" : "already in the store");
 			added += rc == STORE_ADDED;
 			present += rc == STORE_PRESENT;
 		} else {
@@ -709,3 +688,16 @@ int publish_main(int argc, char **argv)
 	store_close(s);
 	return fflush(stdout) ? SW_EXIT_FAIL : status;
 }
+
+const struct cli_command publish_command = {
+	.name = "publish",
+	.synopsis = "RESULT... [--store STORE]",
+	.summary = "put complete runs (with [switch] model) into the switch catalog store",
+	.description = "Each RESULT is a results folder. STORE is an SQLite file (default\n"
+		       "results/catalog.sqlite) or postgresql://USER@HOST/DB (shared); a run already\n"
+		       "there is kept once. Exit status 1 when a run is refused or the store fails.\n",
+	.options = CLI_OPT(CLI_STORE),
+	.min_args = 1,
+	.max_args = CLI_MAX_WORDS,
+	.fn = publish_main,
+};

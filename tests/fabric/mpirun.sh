@@ -16,6 +16,7 @@
 #   UCX_NET_DEVICES   MPI data only on the host's data port swd0 (through the
 #                     switch bridges and their tbf), never on management swm0
 #   LD_PRELOAD        the MPICH 4.0.2 / UCX TCP finalize-hang workaround
+#                     (--no-preload: none, and SWSTRESS_PRELOAD=0 for swstress)
 #
 # Everything is under `timeout` (default 600 s); on timeout or failure the
 # ranks left in the fabric's namespaces are killed. Exit status: the program's,
@@ -42,6 +43,8 @@ set -- -hosts "$hosts" -launcher ssh -launcher-exec "$DIR/launcher.sh" -iface sw
 if [ $preload = yes ]; then
 	sh "$DIR/build.sh" || { echo "mpirun.sh: cannot build finalize_preload.so" >&2; exit 1; }
 	set -- -genv LD_PRELOAD "$ROOT/build/fabric/finalize_preload.so" "$@"
+else   # nor the one swstress loads by itself
+	set -- -genv SWSTRESS_PRELOAD 0 "$@"
 fi
 [ -n "${FABRIC_VERBOSE:-}" ] && echo "+ ${MPIEXEC:-mpiexec} $*" >&2
 timeout -k 10 "$tmo" "${MPIEXEC:-mpiexec}" "$@"

@@ -2,7 +2,7 @@
  * driver.c - a small MPI-free stand-in for the swstress binary in the
  * health shell tests: it writes the synthetic fixture folders of
  * tests/unit/health_fixture.h and runs judge and history through the same
- * entry points main.c calls (judge_main, history_main), so the shell tests
+ * commands main.c lists (judge_command, history_command), so the shell tests
  * need neither MPI nor the command wiring.
  *
  *   driver fixtures DIR        DIR/base, DIR/ok, DIR/drop30 (30% stream
@@ -57,11 +57,11 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "fixtures"))
 		return fixtures(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "judge"))
-		return judge_main(argc, argv);
+		return cli_run(&judge_command, argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "history"))
-		return history_main(argc, argv);
+		return cli_run(&history_command, argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "baseline"))
-		return baseline_main(argc, argv);
+		return cli_run(&baseline_command, argc, argv);
 	fprintf(stderr, "usage: driver fixtures DIR | judge ARGS... | history ARGS... | baseline ARGS...\n");
 	return 2;
 }

@@ -2,7 +2,7 @@
 # run_tests.sh - shell tests of the health check outputs, with the real
 # consumers where they are installed:
 #   - judge exit codes and status lines on synthetic fixtures (driver.c:
-#     judge_main and history_main without MPI or main.c), and on
+#     the judge and history commands without MPI or main.c), and on
 #     build/swstress when it has the judge command;
 #   - the Prometheus textfile through `promtool check metrics` (Debian
 #     package prometheus);
@@ -83,7 +83,7 @@ expect_judge "judge other sizes" 3 "SWSTRESS UNKNOWN - 8 cells not compared (2 n
 	"$D" judge "$fx/mismatch" --baseline "$fx/base" --no-history
 expect_judge "judge missing baseline" 3 "SWSTRESS UNKNOWN - baseline unusable: $fx/nothing: No such file or directory" \
 	"$D" judge "$fx/ok" --baseline "$fx/nothing" --no-history
-expect_judge "judge without arguments" 3 "SWSTRESS UNKNOWN - bad arguments: judge needs a results folder" \
+expect_judge "judge without arguments" 3 "SWSTRESS UNKNOWN - bad arguments: judge needs an argument (usage: swstress judge RESULT" \
 	"$D" judge
 expect_judge "judge --json" 2 '{"status":"CRITICAL"' \
 	"$D" judge "$fx/drop30" --baseline "$fx/base" --no-history --json

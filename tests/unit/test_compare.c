@@ -552,7 +552,7 @@ static void quiet(void)
 
 static int run_cmd(int argc, const char **argv)
 {
-	return compare_main(argc, (char **)argv);
+	return cli_run(&compare_command, argc, (char **)argv);
 }
 
 Test(compare, command_exit_statuses, .init = quiet)

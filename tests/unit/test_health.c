@@ -198,7 +198,8 @@ Test(health, drop_below_threshold_is_ok)
 	/* It is significant (the details show a tiny p) but small. */
 	cr_assert_not_null(strstr(out, "worst: 8 nodes"), "%s", out);
 	/* The thresholds come from the judged run: lower warn_drop to 3 and it warns. */
-	struct health_opts o = { .baseline = bp, .no_history = true, .sets = { "warn_drop=3" }, .nsets = 1 };
+	static const char *const sets[] = { "warn_drop=3" };
+	struct health_opts o = { .baseline = bp, .no_history = true, .sets = sets, .nsets = 1 };
 
 	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
 }
@@ -408,9 +409,9 @@ Test(health, bad_arguments_are_unknown)
 
 	fflush(stdout);
 	dup2(fd, 1);
-	c1 = judge_main(2, argv1);
-	c2 = judge_main(4, argv2);
-	c3 = judge_main(4, argv3);
+	c1 = cli_run(&judge_command, 2, argv1);
+	c2 = cli_run(&judge_command, 4, argv2);
+	c3 = cli_run(&judge_command, 4, argv3);
 	fflush(stdout);
 	dup2(saved, 1);
 	lseek(fd, 0, SEEK_SET);
@@ -422,9 +423,10 @@ Test(health, bad_arguments_are_unknown)
 	cr_assert_eq(c2, SW_NAGIOS_UNKNOWN);
 	cr_assert_eq(c3, SW_NAGIOS_UNKNOWN);
 	cr_assert_str_eq(out,
-			 "SWSTRESS UNKNOWN - bad arguments: judge needs a results folder (swstress judge RESULT --baseline PATH)\n"
-			 "SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress --help)\n"
-			 "SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value\n");
+			 "SWSTRESS UNKNOWN - bad arguments: judge needs an argument (usage: swstress judge RESULT "
+			 "--baseline PATH|NAME [options] [key=value ...])\n"
+			 "SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress judge --help)\n"
+			 "SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value (PATH|NAME)\n");
 
 	struct fx_spec r;
 	char rp[512];
@@ -435,35 +437,46 @@ Test(health, bad_arguments_are_unknown)
 	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_UNKNOWN);
 	cr_assert(starts(out, "SWSTRESS UNKNOWN - bad arguments: missing --baseline PATH"), "%s", out);
 	o.baseline = rp;
-	o.sets[0] = "crit_drop=5";  /* below warn_drop 10 */
+	static const char *const sets[] = { "crit_drop=5" };   /* below warn_drop 10 */
+
+	o.sets = sets;
 	o.nsets = 1;
 	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_UNKNOWN);
 	cr_assert_not_null(strstr(out, "bad arguments: "), "%s", out);
 	cr_assert_not_null(strstr(out, "crit_drop"), "%s", out);
 }
 
-Test(health, parse_args_skips_run_options)
+static struct health_opts g_opts;
+
+static int options_of(const struct cli_args *a)
+{
+	health_opts_from_args(a, &g_opts);
+	return 0;
+}
+
+Test(health, options_from_the_command_line)
 {
 	char *argv[] = { "swstress", "check", "-c", "configs/health.conf", "--label", "nightly", "--baseline",
-			 "results/base", "--progress", "--no-plot", "--format", "classic", "reps=5", "--prom",
-			 "/tmp/x.prom", "--json", "--history", "/tmp/h.sqlite", NULL };
-	char *bad[] = { "swstress", "judge", "a", "b", NULL };
+			 "results/base", "--progress", "--no-plot", "--format", "classic", "reps=5", "--prom=/tmp/x.prom",
+			 "--json", "--history", "/tmp/h.sqlite", NULL };
+	const struct cli_command check = { .name = "check", .options = ~UINT64_C(0), .max_args = 1, .keys = true,
+					   .nagios = true, .fn = options_of };
 	struct health_opts o;
-	char err[256];
 
-	cr_assert_eq(health_parse_args(18, argv, 2, &o, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(cli_run(&check, 17, argv), 0);
+	o = g_opts;
 	cr_assert_null(o.result);
 	cr_assert_str_eq(o.baseline, "results/base");
 	cr_assert_str_eq(o.prom, "/tmp/x.prom");
 	cr_assert_str_eq(o.history, "/tmp/h.sqlite");
 	cr_assert(o.json);
+	cr_assert_not(o.no_history);
 	cr_assert_eq(o.nsets, 1);
 	cr_assert_str_eq(o.sets[0], "reps=5");
-	cr_assert_eq(health_parse_args(4, bad, 2, &o, err, sizeof(err)), -1);
-	cr_assert_str_eq(err, "unexpected argument 'b' (one results folder only)");
 
 	char buf[256];
 
+	o.history = NULL;
 	health_history_path(&o, "results", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "results/history.sqlite");
 	o.history = "/var/lib/h.sqlite";

@@ -15,8 +15,10 @@
  * ucp_worker_progress on the live workers, so the peers' flushes complete.
  * Nothing changes before the first disconnect, or for other descriptors.
  *
- * Build: cc -shared -fPIC -O2 -o finalize_preload.so finalize_preload.c -ldl
- * Use:   mpiexec -genv LD_PRELOAD /path/finalize_preload.so ...
+ * It ships with swstress: make builds it as BUILD/finalize_preload.so, make
+ * install puts it in PREFIX/lib/swstress/, and swstress run and check load it
+ * themselves when the MPI library needs it (main.c). Other programs:
+ *   mpiexec -genv LD_PRELOAD /path/finalize_preload.so ...
  * Debug: SWS_PRELOAD_DEBUG=1 reports on stderr how long each wait took.
  *
  * UCX types are declared here as opaque pointers, so no UCX headers are needed.
@@ -40,6 +42,9 @@ typedef int ucs_status_t;
 typedef void *ucs_status_ptr_t;
 
 #define MAX_WORKERS 64
+
+/* Its presence tells swstress that the library is loaded. */
+__attribute__((visibility("default"))) const int swstress_finalize_preload = 1;
 
 static ucp_worker_h workers[MAX_WORKERS];
 static int nworkers;

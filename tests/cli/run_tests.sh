@@ -1,0 +1,132 @@
+#!/bin/sh
+# run_tests.sh - the command line as users meet it, on build/swstress:
+#   - every command: --help and -h (exit 0, its usage), --version and -V;
+#   - --opt=value, --opt value and -oVALUE give the same result; run and plan
+#     without a config use the defaults; bad usage is one line, exit 2 (3 and
+#     stdout for judge and check);
+#   - the man page: no groff warnings, and every option of every command's
+#     --help is in that command's section;
+#   - bash completion of commands, options, config files and keys;
+#   - make install with BUILD elsewhere, into DESTDIR: the installed program
+#     finds and loads its finalize workaround by itself; make uninstall
+#     leaves no file behind.
+# Last line: "N passed, N failed, N skipped".
+#
+#   sh tests/cli/run_tests.sh      (from the repository, after make)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+SW=$PWD/build/swstress
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+skipped() { skip=$((skip + 1)); echo "skip: $1"; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi; }
+tmp=$(mktemp -d /tmp/swcli.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+export UCX_TLS=${UCX_TLS:-self,sm,tcp}
+
+# --- help and version, every command ------------------------------------------
+cmds=$("$SW" help --list=commands)
+[ "$(echo "$cmds" | wc -w)" -ge 9 ] && ok "help --list=commands: $(echo $cmds)" || bad "command list: $cmds"
+for c in $cmds; do
+	for h in --help -h; do
+		out=$("$SW" "$c" "$h" 2>&1)
+		check "$c $h: exit 0, usage line" "$?:$(echo "$out" | head -n 1 | cut -d' ' -f1-3)" "0:usage: swstress $c"
+	done
+	for v in --version -V; do
+		out=$("$SW" "$c" "$v" 2>&1)
+		check "$c $v" "$?:$out" "0:swstress $("$SW" --version | cut -d' ' -f2)"
+	done
+done
+
+# --- one grammar ----------------------------------------------------------------
+a=$("$SW" plan -c configs/quick.conf -n 8 2>&1) || bad "plan -c configs/quick.conf -n 8: $a"
+b=$("$SW" plan --config=configs/quick.conf --ranks=8 2>&1)
+d=$("$SW" plan --ranks 8 --config configs/quick.conf 2>&1)
+if [ "$a" = "$b" ] && [ "$a" = "$d" ]; then ok "plan: -c F -n 8 = --config=F --ranks=8 = --ranks 8 --config F"; else bad "plan forms differ"; fi
+c=$("$SW" plan configs/quick.conf -n6 sizes=8 --ranks 8 sizes=1KiB..4KiB 2>&1)
+if [ "$c" != "$a" ] && echo "$c" | grep -q '^ranks 8,.* 18 cells' && echo "$c" | grep -q ' stream  *4KiB'; then ok "plan: the last -n and key=value win"; else bad "plan with keys: $c"; fi
+"$SW" plan -n 4 >/dev/null 2>&1 && ok "plan without a config: the defaults" || bad "plan -n 4 without config"
+out=$("$SW" plan -n 4 --bogus 2>&1); rc=$?
+check "plan --bogus: exit 2, one line" "$rc:$out" "2:swstress: unknown option '--bogus' (see swstress plan --help)"
+out=$("$SW" report 2>&1); rc=$?
+check "report without RESULT: exit 2" "$rc:$(echo "$out" | wc -l)" "2:1"
+out=$("$SW" judge --bogus 2>/dev/null); rc=$?
+check "judge --bogus: UNKNOWN on stdout, exit 3" "$rc:$out" "3:SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress judge --help)"
+out=$("$SW" history --since=soon 2>&1); rc=$?
+check "history --since=soon: exit 2" "$rc" "2"
+out=$(mpiexec -n 2 "$SW" check --baseline 2>/dev/null); rc=$?
+check "check --baseline without value under mpiexec: one UNKNOWN line, exit 3" "$rc:$out" \
+	"3:SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value (PATH|NAME)"
+out=$(cd "$tmp" && timeout 120 mpiexec -n 2 "$SW" run allow_shared_node=yes nodes=2 sizes=8 patterns=pingpong \
+	repetitions=3 --label=nocfg --no-plot --no-history 2>&1); rc=$?
+if [ "$rc" = 0 ] && [ -f "$tmp"/results/nocfg-*/run.json ]; then ok "run without -c: the defaults, --label=L"; else bad "run without -c (exit $rc): $out"; fi
+
+# --- the man page ---------------------------------------------------------------
+man=build/swstress.1
+if ! command -v groff >/dev/null 2>&1; then
+	skipped "groff not installed (Debian package groff-base): man page not checked"
+else
+	warn=$(groff -man -ww -z "$man" 2>&1)
+	check "man page: groff -ww has no warnings" "$warn" ""
+	groff -man -Tascii -P-cbu "$man" 2>/dev/null > "$tmp/man.txt"
+	missing=""
+	for c in $cmds; do
+		# the command's section: from its heading to the next one
+		awk -v c="$c" '/^   swstress /{on = ($2 == c)} on' "$tmp/man.txt" > "$tmp/sec"
+		"$SW" "$c" --help | sed -n 's/^  \(-.\)*[, ]*\(--[a-z-]*\).*/\2/p' | grep -v -e --help -e --version |
+			while read -r o; do grep -q -- "$o" "$tmp/sec" || echo "$c $o"; done >> "$tmp/missing"
+		[ -s "$tmp/sec" ] || echo "$c (no section)" >> "$tmp/missing"
+	done
+	missing=$(cat "$tmp/missing" 2>/dev/null)
+	check "man page: every command's --help options in its section" "$missing" ""
+	"$SW" help --man | cmp -s - "$man" && ok "build/swstress.1 is what swstress help --man prints" || bad "stale $man"
+fi
+
+# --- bash completion ------------------------------------------------------------
+if command -v bash >/dev/null 2>&1; then
+	comp() {   # comp WORD... : what completing the last word offers
+		bash -c '. src/completion.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _swstress 2>/dev/null
+			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' comp "$@"
+	}
+	check "complete: swstress ch" "$(comp "$SW" ch)" "check "
+	check "complete: swstress run --con" "$(comp "$SW" run --con)" "--config "
+	check "complete: swstress run -c configs/q" "$(comp "$SW" run -c configs/q)" "configs/quick.conf "
+	check "complete: swstress run --config=configs/h" "$(comp "$SW" run --config = configs/h)" "configs/health.conf "
+	check "complete: swstress check warn_d" "$(comp "$SW" check warn_d)" "warn_drop= "
+	check "complete: swstress history --format " "$(comp "$SW" history --format '')" "classic csv table "
+else
+	skipped "bash not installed: completion not checked"
+fi
+
+# --- make install / uninstall ---------------------------------------------------
+# BUILD elsewhere: a copy of build/ whose program is marked, so that the
+# installed one must come from BUILD.
+mkdir -p "$tmp/b" && cp -a build/obj build/libswstress.a build/swstress build/finalize_preload.so "$tmp/b/"
+printf 'BUILD-MARK' >> "$tmp/b/swstress"
+root=$tmp/root
+if make -s install BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >"$tmp/install.log" 2>&1; then
+	cmp -s "$root/usr/bin/swstress" "$tmp/b/swstress" && ok "make install: the program of BUILD" || bad "installed program is not BUILD's"
+	for f in usr/lib/swstress/finalize_preload.so usr/share/man/man1/swstress.1 \
+		usr/share/bash-completion/completions/swstress usr/share/swstress/plot/falloff.gp \
+		usr/share/swstress/configs/health.conf; do
+		[ -f "$root/$f" ] || bad "make install: no /$f"
+	done
+	ok "make install: preload, man page, completion, plots, configs"
+	out=$(cd "$tmp" && SWS_PRELOAD_DEBUG=1 timeout 120 mpiexec -n 2 "$root/usr/bin/swstress" run allow_shared_node=yes \
+		nodes=2 sizes=8 patterns=pingpong repetitions=3 --no-plot --no-history --label=inst 2>&1); rc=$?
+	n=$(echo "$out" | grep -c '^finalize_preload\[')
+	check "installed swstress loads lib/swstress/finalize_preload.so itself (2 ranks)" "$rc:$n" "0:2"
+	out=$(cd "$tmp" && SWSTRESS_PRELOAD=0 SWS_PRELOAD_DEBUG=1 timeout 120 mpiexec -n 2 "$root/usr/bin/swstress" run \
+		allow_shared_node=yes nodes=2 sizes=8 patterns=pingpong repetitions=3 --no-plot --no-history --label=inst 2>&1)
+	check "SWSTRESS_PRELOAD=0: not loaded" "$?:$(echo "$out" | grep -c '^finalize_preload\[')" "0:0"
+	make -s uninstall BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >>"$tmp/install.log" 2>&1
+	left=$(find "$root" -type f | sed "s|^$root||")
+	check "make uninstall: no file left" "$left" ""
+else
+	bad "make install: $(tail -n 3 "$tmp/install.log")"
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
