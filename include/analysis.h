@@ -150,6 +150,8 @@ struct sw_fit {
 	double r2;
 };
 
+struct sw_isolated;
+
 struct sw_analysis {
 	int ncells;
 	struct sw_cell_stats *cell;
@@ -159,6 +161,9 @@ struct sw_analysis {
 	struct sw_suspect *suspect;
 	int nfits;
 	struct sw_fit *fit;
+	int nisolated;
+	struct sw_isolated *isolated;  /* isolate_judge of the run's probes;
+	                                * a cleared host is no suspect */
 	char method[1024];     /* one line: unit, confidence, tests, stopping rule */
 };
 

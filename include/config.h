@@ -86,6 +86,8 @@ struct sw_config {
 	double timeout;                  /* s, per cell watchdog */
 	bool allow_shared_node;
 	int yield;                       /* enum cfg_yield */
+	int isolate;                     /* enum cfg_auto: re-pair the hosts of
+	                                  * flagged pairs (auto: for check) */
 	char label[64];
 	char output[SW_PATH_MAX];        /* parent folder of result folders */
 

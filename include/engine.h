@@ -37,6 +37,8 @@ struct engine_opts {
 	double deadline;           /* s from the start of the sweep for the whole
 	                            * sweep (check's deadline), 0 for none */
 	int fail_code;             /* exit status on a watchdog failure */
+	bool isolate;              /* after the sweep, isolate the hosts of
+	                            * flagged pairs (isolate.h) */
 	engine_level_fn level_done;
 	void *ctx;
 };

@@ -54,6 +54,11 @@
  *   latency_inflation, bandwidth_drop, aggregate_drop {pct, lo, hi,
  *   level_median, baseline_median, p, significant}, ...}}],
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
+ *   probes [{rank_a, rank_b, host_rank, cell, rep, t_start_s, t_end_s,
+ *   seconds, hops}] (the isolation stage; host_rank -1: the control pair),
+ *   isolation [{host, verdict (slow, cleared, unclear), pattern, size_bytes,
+ *   bandwidth, slow, tested, partners [{host, value}], control, evidence}]
+ *   (value and control: bytes/s when bandwidth, else s per hop),
  *   outliers [{cell, pair, host_a, host_b, z}], fits [...], method
  *
  * report.txt  the terminal report

@@ -26,6 +26,18 @@ struct sw_sample {
 	long hops;
 };
 
+/* One sample of the isolation stage (isolate.h): ranks a (initiator) and
+ * b alone on the switch, running the pattern and size of cell; host is
+ * the rank under test, -1 for the control pair. Times as in sw_sample. */
+struct sw_probe {
+	int a, b, host;
+	int cell;
+	int rep;
+	double t_start, t_end;
+	double seconds;
+	long hops;
+};
+
 /* Why a cell stopped repeating. */
 enum sw_stop {
 	SW_STOP_FIXED = 0,    /* repetitions = N, all done       */
@@ -70,6 +82,8 @@ struct sw_run {
 	struct sw_sample *sample;      /* owned, in cell order */
 	size_t ncpu, cap_cpu;
 	struct sw_cpu *cpu;            /* owned */
+	size_t nprobes, cap_probes;
+	struct sw_probe *probe;        /* owned, isolation stage */
 
 	bool complete;                 /* every cell ran */
 	char failure[512];             /* why it stopped early, "" if complete */
@@ -83,10 +97,15 @@ void run_free(struct sw_run *r);
 /* Append a sample; 0 or -1 on ENOMEM. */
 int run_add_sample(struct sw_run *r, const struct sw_sample *s);
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
+int run_add_probe(struct sw_run *r, const struct sw_probe *p);
 
 /* Per-hop latency (s) and per-pair bandwidth (bytes/s) of a sample. */
 double run_sample_latency(const struct sw_run *r, const struct sw_sample *s);
 double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s);
+
+/* The same for a probe (its cell's pattern and size). */
+double run_probe_latency(const struct sw_run *r, const struct sw_probe *p);
+double run_probe_bandwidth(const struct sw_run *r, const struct sw_probe *p);
 
 /* Samples of one cell are contiguous: first index and count (0 if none). */
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);

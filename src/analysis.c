@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "isolate.h"
 #include "pattern.h"
 
 #define OUTLIER_Z 3.5
@@ -622,6 +623,30 @@ static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, reps);
 }
 
+/* The isolation stage's verdicts; a host cleared there (healthy with
+ * every healthy partner) and never found slow is dropped from the
+ * suspects. -1 on ENOMEM. */
+static int isolation_apply(const struct sw_run *r, const struct sw_config *cfg, struct sw_analysis *a)
+{
+	int k = 0;
+
+	if (isolate_judge(r, cfg, a, &a->isolated, &a->nisolated))
+		return -1;
+	for (int i = 0; i < a->nsuspects; i++) {
+		bool cleared = false, slow = false;
+
+		for (int j = 0; j < a->nisolated; j++)
+			if (!strcmp(a->isolated[j].host, a->suspect[i].host)) {
+				cleared |= a->isolated[j].verdict == ISOLATE_CLEARED;
+				slow |= a->isolated[j].verdict != ISOLATE_CLEARED;
+			}
+		if (!cleared || slow)
+			a->suspect[k++] = a->suspect[i];
+	}
+	a->nsuspects = k;
+	return 0;
+}
+
 struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config *cfg,
 				 char *err, size_t errlen)
 {
@@ -677,7 +702,7 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	for (int c = 0; c < ncells; c++)
 		if (pairs_compute(r, cfg, c, a, &nvalid[c]))
 			goto out_nomem;
-	if (suspects_compute(r, a, nvalid) || fits_compute(r, a))
+	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a))
 		goto out_nomem;
 	method_line(cfg, a->method, sizeof(a->method));
 	goto out_free;
@@ -708,6 +733,7 @@ void analysis_free(struct sw_analysis *a)
 	free(a->pair);
 	free(a->suspect);
 	free(a->fit);
+	free(a->isolated);
 	free(a);
 }
 

@@ -1010,6 +1010,9 @@ static const struct cfg_opt opts[] = {
 	  "allow ranks that share a host (yes for one-machine runs; measures no switch)" },
 	{ "yield", "sweep", &T_AUTO, OFF(yield), 0, "auto", 0, 0, 0,
 	  "give up the CPU while waiting: auto (when ranks outnumber cores), yes, no" },
+	{ "isolate", "sweep", &T_AUTO, OFF(isolate), 0, "auto", 0, 0, 0,
+	  "after the sweep, re-pair each host of a flagged pair with 3 healthy hosts, one pair at a time, "
+	  "to name the slow one alone: auto = for check, yes, no" },
 	{ "label", "sweep", &T_LABEL, OFF(label), 0, "swstress", 0, 0, 0,
 	  "name of the run, starts the results folder name (letters, digits, . _ -)" },
 	{ "output", "sweep", &T_PATH, OFF(output), 0, "results", 0, 0, 0,

@@ -23,6 +23,7 @@
 #include "analysis.h"
 #include "stats.h"
 #include "pattern.h"
+#include "isolate.h"
 
 enum {
 	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
@@ -30,8 +31,9 @@ enum {
 };
 
 /* ROUND: run one sample. PING: rank 0 is alive (sent each round to the
- * ranks the level leaves idle). HOLD: rank 0 is ending the run; wait. */
-enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD };
+ * ranks the level leaves idle). HOLD: rank 0 is ending the run; wait.
+ * PROBE: a round of the isolation stage: one pair, a and b of the ctrl. */
+enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD, CMD_PROBE };
 
 #define GRACE_SECONDS 2.0
 /* How long past timeout a rank waits for word from rank 0 (which may be
@@ -49,6 +51,7 @@ struct ctrl {
 	int record;       /* 0: warm-up or calibration round */
 	long hops;
 	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
+	int a, b;              /* CMD_PROBE: the pair */
 };
 
 struct sample_msg {
@@ -80,6 +83,9 @@ struct eng {
 	                                 * there sees only pattern messages */
 	MPI_Request *ring;              /* 2 * window requests, timed patterns */
 	double lead;                    /* rank 0: from sending ROUND to t_go */
+	const struct sw_pair *round_pair;  /* the pairs of the current round */
+	int round_k;
+	struct sw_pair probe_pair;      /* a PROBE round's one pair */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
 	int delay_rank;
@@ -214,12 +220,29 @@ static int wait_patient(MPI_Request *req, double deadline)
 /* ---------------------------------------------------------------- */
 /* Failure                                                            */
 
-static int pair_of_rank(const struct sw_plan *p, int level, int rank, int *partner, bool *initiator)
+/* The pairs of round c: the first pairs of the plan, as many as the
+ * cell's level has, or a PROBE's one pair. */
+static void round_pairs(struct eng *e, const struct ctrl *c)
 {
-	for (int i = 0; i < p->level_pairs[level]; i++) {
-		if (p->pair[i].a == rank || p->pair[i].b == rank) {
-			*initiator = p->pair[i].a == rank;
-			*partner = *initiator ? p->pair[i].b : p->pair[i].a;
+	if (c->cmd == CMD_PROBE) {
+		e->probe_pair = (struct sw_pair){ c->a, c->b };
+		e->round_pair = &e->probe_pair;
+		e->round_k = 1;
+	} else {
+		e->round_pair = e->plan->pair;
+		e->round_k = e->plan->level_pairs[e->plan->cell[c->cell].level];
+	}
+}
+
+/* rank's pair in the current round: its index, or -1 when it has none. */
+static int pair_of_rank(const struct eng *e, int rank, int *partner, bool *initiator)
+{
+	for (int i = 0; i < e->round_k; i++) {
+		const struct sw_pair *p = &e->round_pair[i];
+
+		if (p->a == rank || p->b == rank) {
+			*initiator = p->a == rank;
+			*partner = *initiator ? p->b : p->a;
 			return i;
 		}
 	}
@@ -290,7 +313,7 @@ static void fail_rank0(struct eng *e, const int *missing, int nmissing, const st
 			       "within %g s:", e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern),
 			       sz, e->cfg->timeout);
 	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
-		const struct sw_pair *pp = &e->plan->pair[missing[i]];
+		const struct sw_pair *pp = &e->round_pair[missing[i]];
 		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
 
 		run_host_name(e->run, pp->a, ha);
@@ -466,9 +489,9 @@ typedef int (*timed_fn)(struct eng *e, int peer, bool initiator, uint64_t size, 
 			struct sample_msg *m);
 
 /* What a receiver tells its sender, every so many messages and at the
- * end: messages received so far (flow control), those received by the
- * deadline and when the last of them came, and when this rank began
- * sending (bidir; common clock). */
+ * end: messages received so far (flow control); at the end, the messages
+ * received by the deadline and the window's end (flow_window), and when
+ * this rank began sending (bidir; common clock). */
 struct flow_ack {
 	double received, in_window, t_last, t_start;
 	double chunk;      /* the receiver acks every chunk messages from now */
@@ -476,10 +499,10 @@ struct flow_ack {
 };
 #define FLOW_ACK_DOUBLES 6
 
-/* Share of a timed sample that the messages in flight may take to drain:
- * MPI over TCP moves the messages in flight side by side, so they arrive
- * together, and a pair's window can end no finer than this. */
-#define FLOW_DRAIN_SHARE 0.03
+/* Share of a timed sample that the messages in flight may take to drain
+ * (enough to keep a link busy while a rank waits for the CPU; not so much
+ * that a slow port's drain stretches every round). */
+#define FLOW_DRAIN_SHARE 0.1
 
 /* Messages that drain in FLOW_DRAIN_SHARE of span at n messages in
  * elapsed seconds, within lo..hi. */
@@ -498,15 +521,36 @@ static long flow_cap(long n, double elapsed, double span, long lo, long hi)
  * and what drains in FLOW_DRAIN_SHARE of the sample at the rate seen so
  * far, but never below twice the receiver's ack interval (which it
  * announces in each ack, from the same rule; so neither side waits for
- * the other). The receiver counts the messages that arrived by t_stop
- * and when the last of them did (at least the first message, whenever it
- * came): bytes that arrive after the deadline load an emptier switch and
- * are not counted. Each receive slot is
+ * the other). The receiver counts what arrived by t_stop (flow_window):
+ * bytes that arrive after the deadline load an emptier switch and are not
+ * counted. Each receive slot is
  * reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
  * rest of the ring is cancelled (nothing else can match: the peer sends
  * nothing more on e->flow). *mine: this rank's receiving window (recv),
  * *peer_ack: the peer's final ack (send). 0, or -1 at the round deadline.
  */
+/*
+ * A receiver's count at the deadline: n1 messages had arrived by t1 <=
+ * t_stop, n messages by t_final, the end of the drain. The messages in
+ * flight move side by side (MPI over TCP), so they arrive in bursts; the
+ * link was busy from t1 to t_final (the sender kept messages in flight
+ * until t_stop), so the count at t_stop is n1 plus the share of the
+ * n - n1 later messages that time gives, and the window ends at t_stop.
+ * When nothing arrived after t_stop, it is n at t_final. Into *w (common
+ * clock: minus offset).
+ */
+static void flow_window(struct flow_ack *w, long n1, double t1, long n, double t_final, double t_stop,
+			double offset)
+{
+	if (t_final > t_stop && t_final > t1 && n > n1) {
+		w->in_window = (double)n1 + (double)(n - n1) * (t_stop - t1) / (t_final - t1);
+		w->t_last = t_stop - offset;
+	} else {
+		w->in_window = (double)n;
+		w->t_last = t_final - offset;
+	}
+}
+
 /* The receive buffer of ring slot i (slots share buffers as the
  * windowed patterns' receives do). */
 static char *ring_buf(const struct eng *e, int i)
@@ -519,9 +563,9 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 {
 	int w = e->cfg->window, cnt = (int)size, flag, rc = 0;
 	MPI_Request *sr = e->ring, *rr = e->ring + w, ack_in = MPI_REQUEST_NULL, ack_out = MPI_REQUEST_NULL;
-	long s_post = 0, s_done = 0, r_done = 0, r_acked = 0, chunk = 1, cap = 2;
+	long s_post = 0, s_done = 0, r_done = 0, r_acked = 0, chunk = 1, cap = 2, n1 = 0;
 	bool s_last = !send, r_last = !recv, peer_done = !send;
-	double t0 = MPI_Wtime(), span = t_stop - t0;
+	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
 	unsigned polls = 0;
 
 	memset(mine, 0, sizeof(*mine));
@@ -576,14 +620,15 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 				busy = true;
 				r_last = st.MPI_TAG == TAG_LAST;
 				if (!r_last) {
-					double now = MPI_Wtime();
-
-					r_done++;
-					if (now <= t_stop || r_done == 1) {
-						mine->in_window = (double)r_done;
-						mine->t_last = now - e->offset;
+					t_final = MPI_Wtime();
+					if (t_final <= t_stop) {
+						n1 = r_done + 1;
+						t1 = t_final;
 					}
+					r_done++;
 					MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
+				} else {
+					flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
 				}
 				if (r_last || r_done - r_acked >= chunk) {
 					chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
@@ -619,8 +664,15 @@ static double window_seconds(double t_start, double t_last)
 	return t_last - t_start > 1e-9 ? t_last - t_start : 1e-9;
 }
 
+/* A window's count as hops: rounded, at least 1. */
+static long window_hops(double n)
+{
+	return lround(n) > 1 ? lround(n) : 1;
+}
+
 /* One way: the window runs from the sender's (initiator's) start to the
- * last message that arrived by the deadline, on the receiver. */
+ * receiver's end of window (flow_window); hops: its count, rounded (at
+ * least 1). */
 static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
 			struct sample_msg *m)
 {
@@ -628,7 +680,7 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 
 	if (timed_flow(e, peer, initiator, !initiator, size, t_stop, &mine, &theirs))
 		return -1;
-	m->hops = (long)theirs.in_window;
+	m->hops = window_hops(theirs.in_window);
 	m->t_start = mine.t_start;
 	m->seconds = window_seconds(mine.t_start, theirs.t_last);
 	m->t_end = m->t_start + m->seconds;
@@ -636,8 +688,7 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 }
 
 /* Both ways, a window per direction: hops and seconds are the means of
- * the two (bytes = 2 * size * hops; hops rounded down); the sample spans
- * both windows. */
+ * the two (bytes = 2 * size * hops); the sample spans both windows. */
 static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
 		       struct sample_msg *m)
 {
@@ -646,7 +697,7 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 	(void)initiator;
 	if (timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
 		return -1;
-	m->hops = (long)(mine.in_window + theirs.in_window) / 2;
+	m->hops = window_hops((mine.in_window + theirs.in_window) / 2);
 	m->seconds = (window_seconds(mine.t_start, theirs.t_last) + window_seconds(theirs.t_start, mine.t_last)) / 2;
 	m->t_start = fmin(mine.t_start, theirs.t_start);
 	m->t_end = fmax(mine.t_last, theirs.t_last);
@@ -740,7 +791,8 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	double t0, t1;
 	struct sample_msg m;
 
-	if (pair_of_rank(e->plan, cell->level, e->env->rank, &peer, &init) < 0)
+	round_pairs(e, c);
+	if (pair_of_rank(e, e->env->rank, &peer, &init) < 0)
 		return 0;
 	*peer_out = peer;
 	/* Handshake first, so the sample does not include the time the
@@ -927,12 +979,15 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 			 int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
-	int k = e->plan->level_pairs[cell->level], nr = e->env->nranks, rc, peer = -1, mine;
-	MPI_Request *creq = req + k;
+	int k, nr = e->env->nranks, rc, peer = -1, mine;
+	MPI_Request *creq;
 	struct ctrl ping = { .cmd = CMD_PING };
 	struct notice nt;
 	bool dummy;
 
+	round_pairs(e, c);
+	k = e->round_k;
+	creq = req + k;
 	e->deadline = MPI_Wtime() + e->cfg->timeout;
 	if (e->sweep_deadline > 0) {
 		if (MPI_Wtime() > e->sweep_deadline)
@@ -949,7 +1004,7 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 	for (int i = 0; i < nr; i++)
 		creq[i] = MPI_REQUEST_NULL;
 	for (int i = 0; i < k; i++) {
-		const struct sw_pair *p = &e->plan->pair[i];
+		const struct sw_pair *p = &e->round_pair[i];
 
 		req[i] = MPI_REQUEST_NULL;
 		if (p->a != 0)
@@ -962,7 +1017,7 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 	for (int i = 1; i < nr; i++)
 		if (creq[i] == MPI_REQUEST_NULL)
 			send_ctrl(&ping, i, &creq[i]);
-	mine = pair_of_rank(e->plan, cell->level, 0, &peer, &dummy);
+	mine = pair_of_rank(e, 0, &peer, &dummy);
 	rc = do_round(e, c, mine >= 0 ? &res[mine] : NULL, &peer);
 	if (rc < 0) {
 		int stuck = mine;
@@ -1132,6 +1187,44 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 		e->o->level_done(r, level, e->o->ctx);
 }
 
+/*
+ * The isolation stage (isolate.h), after the last cell: the statistics of
+ * the sweep so far name the flagged pairs; each probe pair then runs
+ * alone, a warm-up round and ISOLATE_REPS recorded rounds of its cell,
+ * into r->probe. The other ranks stay idle (PING) meanwhile.
+ */
+static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *req, int *missing)
+{
+	enum { MAX_PROBES = 64 };
+	struct sw_probe probe[MAX_PROBES];
+	char err[256];
+	struct sw_analysis *a = analysis_run(e->run, e->cfg, err, sizeof(err));
+	int n = a ? isolate_plan(e->run, a, probe, MAX_PROBES) : 0;
+
+	analysis_free(a);
+	for (int i = 0; i < n; i++) {
+		struct ctrl c = { .cmd = CMD_PROBE, .cell = probe[i].cell, .a = probe[i].a, .b = probe[i].b,
+				  .hops = e->plan->cell[probe[i].cell].hops };
+
+		e->cell = c.cell;
+		leader_round(e, &c, res, req, missing);   /* warm-up */
+		c.record = 1;
+		for (int rep = 0; rep < ISOLATE_REPS; rep++) {
+			struct sw_probe p = probe[i];
+
+			c.rep = rep;
+			leader_round(e, &c, res, req, missing);
+			p.rep = rep;
+			p.t_start = res[0].t_start;
+			p.t_end = res[0].t_end;
+			p.seconds = res[0].seconds;
+			p.hops = res[0].hops;
+			if (run_add_probe(e->run, &p))
+				fatal_rank0(e, "out of memory (probes)");
+		}
+	}
+}
+
 static int leader(struct eng *e)
 {
 	struct sw_run *r = e->run;
@@ -1211,6 +1304,8 @@ static int leader(struct eng *e)
 		r->duration = MPI_Wtime() - t_sweep;
 		if (e->o->progress)
 			progress_line(e, ci + 1, t_sweep);
+		if (ci + 1 == e->plan->ncells && e->o->isolate)
+			leader_isolate(e, res, req, missing);
 		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level)
 			leader_level_end(e, &ru0, req, ci + 1 == e->plan->ncells);
 	}

@@ -366,6 +366,7 @@ static int sweep(const struct cli_args *a, bool check)
 	struct engine_opts eo = {
 		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &ctx,
 		.fail_code = failed, .deadline = check ? cfg.deadline : 0,
+		.isolate = cfg.isolate == CFG_YES || (check && cfg.isolate == CFG_AUTO),
 	};
 	engine_sweep(r, &cfg, plan, &env, &eo);
 	if (rank == 0) {

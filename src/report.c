@@ -8,6 +8,7 @@
 #include <string.h>
 #include "report.h"
 #include "pattern.h"
+#include "isolate.h"
 
 int report_format_find(const char *name)
 {
@@ -133,6 +134,15 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	for (int i = 0; i < a->nsuspects; i++)
 		fprintf(f, "%ssuspect port: %s (flagged in %d of %d cells)\n", i == 0 ? "\n" : "",
 			a->suspect[i].host, a->suspect[i].flagged, a->suspect[i].cells);
+	for (int i = 0; i < a->nisolated; i++) {
+		char ev[512];
+
+		if (i == 0)
+			fprintf(f, "\nisolation (each host of a flagged pair with %d hosts in no flagged pair, one pair "
+				"at a time; a cleared host is no suspect):\n", ISOLATE_PARTNERS);
+		isolate_evidence(&a->isolated[i], ev, sizeof(ev));
+		fprintf(f, "  %s: %s\n", isolate_verdict_name(a->isolated[i].verdict), ev);
+	}
 	for (int c = 0; c < a->ncells; c++) {
 		const struct sw_cell_stats *cs = &a->cell[c];
 		const struct sw_cell *cell = &r->plan->cell[c];

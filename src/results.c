@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "results.h"
+#include "isolate.h"
 #include "pattern.h"
 
 #define MBPS(x) ((x) / 1e6)
@@ -339,8 +340,35 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 						     "rank", r->cpu[i].rank, "user_s", results_json_number(r->cpu[i].user),
 						     "sys_s", results_json_number(r->cpu[i].sys)));
 	json_object_set_new(root, "cpu", cpu);
+	json_t *probes = json_array();
+	for (size_t i = 0; i < r->nprobes; i++) {
+		const struct sw_probe *q = &r->probe[i];
+
+		json_array_append_new(probes, json_pack("{s:i,s:i,s:i,s:i,s:i,s:o,s:o,s:o,s:I}", "rank_a", q->a,
+			"rank_b", q->b, "host_rank", q->host, "cell", q->cell, "rep", q->rep,
+			"t_start_s", results_json_number(q->t_start), "t_end_s", results_json_number(q->t_end),
+			"seconds", results_json_number(q->seconds), "hops", (json_int_t)q->hops));
+	}
+	json_object_set_new(root, "probes", probes);
 	if (a) {
-		json_t *sus = json_array(), *out = json_array(), *fits = json_array();
+		json_t *sus = json_array(), *out = json_array(), *fits = json_array(), *iso = json_array();
+
+		for (int i = 0; i < a->nisolated; i++) {
+			const struct sw_isolated *x = &a->isolated[i];
+			json_t *parts = json_array();
+			char ev[512];
+
+			for (int k = 0; k < x->tested; k++)
+				json_array_append_new(parts, json_pack("{s:s,s:o}", "host", x->partner[k],
+								       "value", results_json_number(x->value[k])));
+			isolate_evidence(x, ev, sizeof(ev));
+			json_array_append_new(iso, json_pack("{s:s,s:s,s:s,s:I,s:b,s:i,s:i,s:o,s:o,s:s}", "host", x->host,
+				"verdict", isolate_verdict_name(x->verdict), "pattern", pattern_name(x->pattern),
+				"size_bytes", (json_int_t)x->size, "bandwidth", pattern_info(x->pattern)->bandwidth,
+				"slow", x->slow, "tested", x->tested, "partners", parts,
+				"control", results_json_number(x->control), "evidence", ev));
+		}
+		json_object_set_new(root, "isolation", iso);
 
 		for (int i = 0; i < a->nsuspects; i++)
 			json_array_append_new(sus, json_pack("{s:s,s:i,s:i}", "host", a->suspect[i].host,
@@ -545,6 +573,33 @@ out:
 	return rc;
 }
 
+/* run.json probes (absent in older runs): every field checked. */
+static int load_probes(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		const json_t *o = json_array_get(arr, i);
+		struct sw_probe q = {
+			.a = (int)json_integer_value(json_object_get(o, "rank_a")),
+			.b = (int)json_integer_value(json_object_get(o, "rank_b")),
+			.host = (int)json_integer_value(json_object_get(o, "host_rank")),
+			.cell = (int)json_integer_value(json_object_get(o, "cell")),
+			.rep = (int)json_integer_value(json_object_get(o, "rep")),
+			.t_start = json_number_value(json_object_get(o, "t_start_s")),
+			.t_end = json_number_value(json_object_get(o, "t_end_s")),
+			.seconds = json_number_value(json_object_get(o, "seconds")),
+			.hops = (long)json_integer_value(json_object_get(o, "hops")),
+		};
+
+		if (q.a < 0 || q.a >= r->nranks || q.b < 0 || q.b >= r->nranks || q.a == q.b || q.host < -1 ||
+		    q.host >= r->nranks || q.cell < 0 || q.cell >= r->plan->ncells || q.rep < 0 ||
+		    !(q.seconds > 0) || q.hops < 1)
+			return sw_fail(err, errlen, "%s: probe %zu: bad ranks, cell, time or hops", path, i);
+		if (run_add_probe(r, &q))
+			return sw_fail(err, errlen, "%s: out of memory", path);
+	}
+	return 0;
+}
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
 {
 	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512];
@@ -693,6 +748,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	r->yield = json_is_true(json_object_get(root, "yield"));
 	r->complete = json_is_true(json_object_get(root, "complete"));
 	r->duration = json_number_value(json_object_get(root, "duration_s"));
+	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen))
+		goto fail;
 	if (load_samples(r, spath, err, errlen))
 		goto fail;
 	json_decref(root);

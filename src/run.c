@@ -51,6 +51,7 @@ void run_free(struct sw_run *r)
 	free(r->cell);
 	free(r->sample);
 	free(r->cpu);
+	free(r->probe);
 	free(r);
 }
 
@@ -89,6 +90,26 @@ int run_add_cpu(struct sw_run *r, const struct sw_cpu *c)
 		return -1;
 	r->cpu[r->ncpu++] = *c;
 	return 0;
+}
+
+int run_add_probe(struct sw_run *r, const struct sw_probe *p)
+{
+	if (grow((void **)&r->probe, &r->cap_probes, r->nprobes + 1, sizeof(*p)))
+		return -1;
+	r->probe[r->nprobes++] = *p;
+	return 0;
+}
+
+double run_probe_latency(const struct sw_run *r, const struct sw_probe *p)
+{
+	return pattern_latency(r->plan->cell[p->cell].pattern, p->hops, p->seconds);
+}
+
+double run_probe_bandwidth(const struct sw_run *r, const struct sw_probe *p)
+{
+	const struct sw_cell *c = &r->plan->cell[p->cell];
+
+	return pattern_bandwidth(c->pattern, c->size, p->hops, p->seconds);
 }
 
 double run_sample_latency(const struct sw_run *r, const struct sw_sample *s)

@@ -159,7 +159,8 @@ timeout 60 $FAB down >/dev/null 2>&1
 #     capacity within 5%, measured here with one stream through the trunk
 #     between two fast ports;
 #   a slow port (fault rate 20mbit on swsN05) must make swsN05 a suspect port,
-#     with its fixed partner swsN01 and nobody else;
+#     with its fixed partner swsN01 and nobody else; a check (isolation on)
+#     re-pairs both with healthy hosts and names swsN05 alone;
 #   time-bounded samples (stream's default): pairs overlap in time (>= 0.97)
 #     at every level, with and without a slow port; with a port at a quarter
 #     rate (25mbit on swsN05) and 2 pairs, the aggregate is at least 0.9 x
@@ -258,6 +259,17 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			sh -c "[ $hrc = 2 ] && head -n 1 '$TMP/hcheck.out' | grep -q '^SWSTRESS CRITICAL'"
 		check "health check after the fault: names swsN05 as a suspect port" \
 			sh -c "head -n 1 '$TMP/hcheck.out' | grep -q 'swsN05'"
+		# isolation (on for check): swsN05 and its partner swsN01, each with 3
+		# healthy hosts, one pair at a time: swsN05 alone is named
+		check "health check after the fault: isolation clears swsN05's partner swsN01: $(head -n 1 "$TMP/hcheck.out" | grep -o 'suspect port[^;]*')" \
+			sh -c "head -n 1 '$TMP/hcheck.out' | grep -q 'suspect port swsN05;'"
+		hres=$(ls -td "$TMP/res/hcheck"-*/ 2>/dev/null | head -1)
+		iso=$([ -n "$hres" ] && python3 $F/swres.py "${hres%/}" 2>/dev/null | sed -n 's/^isolation=//p')
+		check "health check after the fault: isolation verdicts (run.json): ${iso:-none} (want swsN01:cleared,swsN05:slow)" \
+			test "$iso" = "swsN01:cleared,swsN05:slow"
+		check "health check after the fault: report.txt gives the evidence" \
+			sh -c "grep -q '^  slow: host swsN05: slow with 3 different partners' '${hres%/}/report.txt' &&
+			       grep -q '^  cleared: host swsN01: healthy with 3 others' '${hres%/}/report.txt'"
 		ran fault
 		s=$(fact fault suspects)
 		v=$(grep '^pair cell=0 pair=1 ' "$TMP/fault.facts" | sed -n 's/.* bw=\([^ ]*\).*/\1/p')

@@ -7,6 +7,7 @@ KEY=VALUE, where the shell tests pick them up:
 
   complete=1  yield=1  ranks=8  hosts=swsN00,...   (host of each rank, in rank order)
   suspects=swsN01,swsN05                            (run.json suspects, sorted)
+  isolation=swsN01:cleared,swsN05:slow              (run.json isolation verdicts, sorted)
   outlier_hosts=...                                 (hosts of flagged pairs)
   bytes=N                                           (payload of all timed samples)
   pairs=K bw=MB/s drop=% sig=0|1 agg=MB/s ideal=MB/s overlap=... span_agg=MB/s
@@ -35,6 +36,7 @@ def main():
     print("ranks=%d" % len(ranks))
     print("hosts=%s" % ",".join(r["host"] for r in ranks))
     print("suspects=%s" % ",".join(sorted(s["host"] for s in j.get("suspects", []))))
+    print("isolation=%s" % ",".join(sorted("%s:%s" % (x["host"], x["verdict"]) for x in j.get("isolation", []))))
     oh = set()
     for o in j.get("outliers", []):
         oh.update((o["host_a"], o["host_b"]))

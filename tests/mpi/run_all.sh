@@ -235,6 +235,37 @@ test_slow_rank_is_suspect() {
 	else fail "slow rank suspect port" "$TMP/out"; cat "$TMP/err" | tail -5; fi
 }
 
+# The bad port alone (isolate = yes): node05 and its partner node04 are each
+# re-paired with 3 healthy hosts; node05 is slow with all of them and is the
+# one suspect, node04 is healthy with all of them and cleared.
+test_isolate_names_the_slow_host_alone() {
+	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
+		echo "skip - isolation (needs root and unshare)"; return
+	fi
+	c=$(conf isolate "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8" "isolate = yes")
+	args=""
+	for i in 0 1 2 3 4 5 6 7; do
+		[ -n "$args" ] && args="$args :"
+		args="$args -n 1 unshare --uts sh -c 'hostname node0$i; exec \"\$0\" \"\$@\"' $SW run -c $c --no-plot"
+	done
+	if eval "SWSTRESS_FAULT_DELAY=5:10000 timeout 120 $MPIEXEC $args" > "$TMP/out" 2> "$TMP/err" &&
+		[ "$(grep '^suspect port' "$TMP/out" | cut -d' ' -f3)" = node05 ] &&
+		grep -q "^  slow: host node05: slow with 3 different partners (" "$TMP/out" &&
+		grep -q "^  cleared: host node04: healthy with 3 others (" "$TMP/out" &&
+		python3 - "$(folder isolate)" >> "$TMP/err" 2>&1 <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert [s["host"] for s in run["suspects"]] == ["node05"], run["suspects"]
+v = {x["host"]: x["verdict"] for x in run["isolation"]}
+assert v == {"node05": "slow", "node04": "cleared"}, v
+# 3 partners each and a control pair, a warm-up and 3 recorded rounds each
+assert len(run["probes"]) == 7 * 3, len(run["probes"])
+assert all(p["rank_a"] not in (4, 5) for p in run["probes"])
+EOF
+	then ok "isolate: only the slowed host is named; its partner is cleared with evidence"
+	else fail "isolate: slowed host alone" "$TMP/out"; tail -5 "$TMP/err"; fi
+}
+
 # check: a healthy baseline, then a check against it; a stalled rank ends
 # the check CRITICAL within its deadline; a second check meanwhile exits
 # UNKNOWN at once.
@@ -295,7 +326,7 @@ test_rank0_stalled() {
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
-test_check test_long_cell_is_not_stuck test_rank0_stalled}"
+test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_rank0_stalled}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
