@@ -18,6 +18,13 @@
 #           the values found in `in`.
 #   hops    only rows with this hop count (0 or unset: every row)
 #   conf    confidence level in percent, for legends (default 95)
+#   min_overlap, min_sample_us, timed_sample_us   when a cell is not to be
+#           trusted (map.gp hatches it, drop.gp rings it): its pairs
+#           overlapped less than min_overlap (default 0.9, the report's
+#           threshold) or its samples were shorter than min_sample_us
+#           (default 1000: 1 ms, where a 1 us timer tick or a 10 us start
+#           skew is 1 %): hops x per-hop latency, or timed_sample_us for a
+#           time-bounded cell (hops 0; default unknown: not marked)
 #   table   a text file that receives what the chart drew: every series
 #           as "series PANEL|NAME|#RRGGBB|MARKER" (marker: gnuplot point
 #           type, 0 for a line without markers), and chart-specific lines
@@ -40,6 +47,9 @@ if (!exists("hops")) { hops = 0 }
 if (!exists("conf")) { conf = '95' }
 if (!exists("scale")) { scale = 1 }
 if (!exists("table")) { table = '' }
+if (!exists("min_overlap")) { min_overlap = 0.9 }
+if (!exists("min_sample_us")) { min_sample_us = 1000 }
+if (!exists("timed_sample_us")) { timed_sample_us = NaN }
 
 set encoding utf8
 if (term eq 'svg') {
@@ -71,6 +81,9 @@ hop_match(_) = (hops + 0 == 0) || (column('hops') == hops + 0)
 # min and max that ignore a NaN second argument
 mn(a, b) = (b == b && b < a) ? b : a
 mx(a, b) = (b == b && b > a) ? b : a
+# The row's sample length (us) and whether not to trust it (see above).
+sample_us(_) = column('hops') > 0 ? column('hops') * num('lat_median_us', NaN) : timed_sample_us
+distrust(_) = (num('overlap', 1) < min_overlap || sample_us(0) < min_sample_us) ? 1 : 0
 addw(l, s) = (strstrt(' '.l.' ', ' '.s.' ') == 0 ? (l eq '' ? s : l.' '.s) : l)
 widx(l, v) = sum [j=1:words(l)] ((word(l, j) + 0) == v ? j : 0)
 

@@ -6,7 +6,7 @@
 # (small multiples) on the same axes. Filled markers are significant changes
 # (p < alpha and beyond min_effect), open ones are not; the dashed line is
 # min_effect. A grey ring marks a cell whose pairs did not overlap in time
-# (overlap < min_overlap) or whose samples were too short (as in map.gp).
+# (overlap < min_overlap) or whose samples were too short (see common.gp).
 #
 # Robust axis: the y range covers the changes and their CIs, except that
 # a size whose change is far beyond the others' (more than 4 x their upper
@@ -22,8 +22,8 @@
 #        change is NaN and drawn as 0; a NaN CI is drawn without a band.
 # Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
 #        for pingpong, else 'bw'), min_effect (percent, default 2),
-#        min_overlap (0.9), min_sample_us (1000), timed_sample_us (see
-#        map.gp), label, date, sizes,
+#        min_overlap, min_sample_us, timed_sample_us (see common.gp),
+#        label, date, sizes,
 #        nodes, hops, conf, term, width, height (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; out='drop.png'; pattern='stream'; min_effect=2" plot/drop.gp
@@ -36,9 +36,6 @@ load _dir.'common.gp'
 if (!exists("pattern")) { print "drop.gp: set pattern='stream'"; exit status 2 }
 if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
 if (!exists("min_effect")) { min_effect = 2 }
-if (!exists("min_overlap")) { min_overlap = 0.9 }
-if (!exists("min_sample_us")) { min_sample_us = 1000 }
-if (!exists("timed_sample_us")) { timed_sample_us = NaN }
 min_effect = min_effect + 0.0
 
 c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')
@@ -52,8 +49,6 @@ what = (metric eq 'lat' ? 'latency inflation' : 'bandwidth drop')
 # size's most positive and most negative change, EHI/ELO the same with the
 # CIs, for the robust range.
 pct(_) = bad(strcol(c_pct)) ? (column('nodes') == nodes_lo ? 0 : NaN) : column(c_pct)
-sample_us(_) = column('hops') > 0 ? column('hops') * num('lat_median_us', NaN) : timed_sample_us
-suspect(_) = (num('overlap', 1) < min_overlap || sample_us(0) < min_sample_us) ? 1 : 0
 array PHI[nsizes]
 array PLO[nsizes]
 array EHI[nsizes]
@@ -63,7 +58,7 @@ seen(v, a, b) = (PHI[i] = mx(PHI[i], v), PLO[i] = mn(PLO[i], v), \
 do for [i = 1:nsizes] {
 	PHI[i] = 0; PLO[i] = 0; EHI[i] = 0; ELO[i] = 0
 	eval sprintf('set table $D%d', i)
-	plot in using 'nodes':(pct(0)):(num(c_lo, pct(0))):(num(c_hi, pct(0))):(num(c_sig, 0)):(suspect(0)) \
+	plot in using 'nodes':(pct(0)):(num(c_lo, pct(0))):(num(c_hi, pct(0))):(num(c_sig, 0)):(distrust(0)) \
 		with table if (strcol('pattern') eq pattern && column('size_bytes') == size_i(i) && hop_match(0) && \
 			seen(pct(0), num(c_lo, NaN), num(c_hi, NaN)))
 	unset table

@@ -12,21 +12,17 @@
 # changing (the printed value does not).
 # Significant changes (p < alpha and beyond min_effect, the *_sig column)
 # are outlined in black with the value in bold. Cells whose pairs did not
-# overlap (overlap < min_overlap) or whose samples were too short (hops x
-# per-hop latency, or timed_sample_us, < min_sample_us: 1 ms, where a 1 us
-# timer tick or a 10 us start skew is 1 %) are hatched: their number
-# is shown but should not be trusted.
+# overlap or whose samples were too short (distrust() in common.gp) are
+# hatched: their number is shown but should not be trusted.
 #
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        overlap, lat_median_us, and lat_infl_pct, lat_infl_sig (metric
 #        'lat') or bw_drop_pct, bw_drop_sig (metric 'bw').
 # Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
 #        for pingpong, else 'bw'), min_effect (percent, default 2),
-#        min_overlap (default 0.9, as the report's warning), min_sample_us
-#        (default 1000), timed_sample_us (the length of a time-bounded
-#        sample, whose cell has hops 0; default unknown: not marked), table (see common.gp: here the plot area in
-#        pixels and every cell drawn), label, date, sizes, nodes, hops,
-#        term, width, height (optional, see common.gp).
+#        min_overlap, min_sample_us, timed_sample_us, table (here: the
+#        plot area in pixels and every cell drawn), label, date, sizes,
+#        nodes, hops, term, width, height (optional, see common.gp).
 # By hand:
 #   gnuplot -e "in='results/X/summary.csv'; out='map.png'; pattern='stream'" plot/map.gp
 
@@ -38,9 +34,6 @@ load _dir.'common.gp'
 if (!exists("pattern")) { print "map.gp: set pattern='stream'"; exit status 2 }
 if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
 if (!exists("min_effect")) { min_effect = 2 }
-if (!exists("min_overlap")) { min_overlap = 0.9 }
-if (!exists("min_sample_us")) { min_sample_us = 1000 }
-if (!exists("timed_sample_us")) { timed_sample_us = NaN }
 
 c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')
 c_sig = (metric eq 'lat' ? 'lat_infl_sig' : 'bw_drop_sig')
@@ -53,11 +46,9 @@ cpos(v) = (v == v) ? (v >= 0 ? 1 : -1) * mn(1, log10(1 + abs(v) / 2) / log10(1 +
 # Cells: column, row, change (0 when missing), significant, hatched, nodes,
 # size, sample (us), overlap, 1 if the change is there (NaN fields would
 # make gnuplot skip the row).
-sample_us(_) = column('hops') > 0 ? column('hops') * num('lat_median_us', NaN) : timed_sample_us
-hatched(_) = (num('overlap', 1) < min_overlap || sample_us(0) < min_sample_us) ? 1 : 0
 set table $M
 plot in using (widx(nodes, column('nodes'))):(widx(sizes, column('size_bytes'))):(num(c_pct, 0)):\
-	(num(c_sig, 0)):(hatched(0)):(strcol('nodes')):(strcol('size_bytes')):(sample_us(0)):(num('overlap', 1)):(bad(strcol(c_pct)) ? 0 : 1) \
+	(num(c_sig, 0)):(distrust(0)):(strcol('nodes')):(strcol('size_bytes')):(sample_us(0)):(num('overlap', 1)):(bad(strcol(c_pct)) ? 0 : 1) \
 	with table if (strcol('pattern') eq pattern && hop_match(0))
 unset table
 set datafile separator whitespace
