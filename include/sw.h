@@ -38,6 +38,7 @@ enum sw_nagios {
 #define SW_MAX_PATTERNS 8  /* patterns in one sweep */
 #define SW_HOST_MAX 64     /* bytes of a host name, with the NUL */
 #define SW_PATH_MAX 512
+#define SW_MAX_RANKS 65536 /* ranks of one run (plan -n, run.json) */
 
 /* snprintf into err if err is not NULL; returns -1 so callers can
  * "return sw_fail(err, errlen, ...)". */
@@ -96,6 +97,11 @@ int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err
 int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
 		  char *err, size_t errlen);
 int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen);
+
+/* Open path for reading if it is a regular file of at most max bytes
+ * (a FIFO, a device such as /dev/zero or a directory is refused without
+ * blocking). NULL with "PATH: what is wrong" in err. */
+FILE *sw_fopen_read(const char *path, long long max, char *err, size_t errlen);
 
 /* fopen for a file that must not be reached through a symlink (O_NOFOLLOW):
  * mode "w" (truncate) or "a" (append); created 0644. NULL with errno set. */

@@ -464,8 +464,9 @@ static int cmd_plan(const struct cli_args *a)
 
 	if (!a->opt[CLI_RANKS])
 		return cli_usage_error(a, "plan needs -n RANKS");
-	if (sw_parse_long(a->opt[CLI_RANKS], 2, 1000000, &n))
-		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to 1000000", a->opt[CLI_RANKS]);
+	if (sw_parse_long(a->opt[CLI_RANKS], 2, SW_MAX_RANKS, &n))
+		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to %d", a->opt[CLI_RANKS],
+				       SW_MAX_RANKS);
 	if (load_config(a, &cfg, err, sizeof(err)))
 		return cli_usage_error(a, "%s", err);
 	p = plan_create(&cfg, (int)n, err, sizeof(err));

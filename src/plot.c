@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@ extern char **environ;
 #define PLOT_MAX_VALUES 1024   /* distinct sizes or levels we chart */
 #define PLOT_MAX_PATTERNS 16
 #define PLOT_LINE_MAX 8192
+#define PLOT_MAX_BYTES (1LL << 30)  /* a CSV file the charts read */
 
 /* Columns each script reads (documented at the top of each script). */
 static const char *const summary_columns[] = {
@@ -81,9 +83,9 @@ static int csv_open(struct csv *c, const char *path, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->path = path;
-	c->f = fopen(path, "r");
+	c->f = sw_fopen_read(path, PLOT_MAX_BYTES, err, errlen);
 	if (!c->f)
-		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
 	while (fgets(c->header, sizeof(c->header), c->f)) {
 		c->lineno++;
 		if (c->header[0] == '#' || c->header[strspn(c->header, " \t\r\n")] == '\0')
@@ -133,6 +135,28 @@ static int csv_require(const struct csv *c, const char *const *columns, char *er
 	for (size_t i = 0; columns[i]; i++)
 		if (csv_col(c, columns[i]) < 0)
 			return sw_fail(err, errlen, "%s: missing column '%s'", c->path, columns[i]);
+	return 0;
+}
+
+/* The numbers of a row that the scripts draw (the named columns but the
+ * text ones): NaN (not known: gnuplot skips it) or finite, and times,
+ * bandwidths and ratios not negative. 0, or -1 naming line and column. */
+static int csv_check_numbers(const struct csv *c, char **field, const char *const *columns,
+			     char *err, size_t errlen)
+{
+	for (size_t i = 0; columns[i]; i++) {
+		const char *name = columns[i], *v = field[csv_col(c, name)];
+		size_t n = strlen(name);
+		bool positive = (n > 3 && !strcmp(name + n - 3, "_us")) || (n > 5 && !strcmp(name + n - 5, "MBps")) ||
+				(n > 4 && !strcmp(name + n - 4, "_rel"));
+		double x;
+
+		if (!strcmp(name, "pattern") || !strncmp(name, "host_", 5) || !strcasecmp(v, "nan"))
+			continue;
+		if (sw_parse_double(v, positive ? 0 : -1e300, 1e300, &x))
+			return sw_fail(err, errlen, "%s:%ld: %s: '%.32s' is not a finite%s number", c->path, c->lineno,
+				       name, v, positive ? ", non-negative" : "");
+	}
 	return 0;
 }
 
@@ -240,6 +264,9 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 				     field[csv_col(c, bad)]);
 			goto out_close;
 		}
+		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
+		if (rc < 0)
+			goto out_close;
 		/* the pattern and the size become chart file names: only known ones */
 		if (pattern_find(field[i_pat]) < 0) {
 			rc = sw_fail(err, errlen, "%s:%ld: pattern: unknown pattern '%.32s'",
@@ -321,6 +348,7 @@ static int scan_pairs(const char *path, struct plot_facts *pf, char *err, size_t
 			rc = sw_fail(err, errlen, "%s:%ld: bad pair '%s'", path, c->lineno, field[i_pair]);
 			break;
 		}
+		rc = csv_check_numbers(c, field, pairs_columns, err, errlen);
 		if (p + 1 > pf->npairs)
 			pf->npairs = (int)p + 1;
 	}

@@ -3,6 +3,7 @@
  * results.h for the files and their columns.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,13 @@
 #include "results.h"
 #include "isolate.h"
 #include "pattern.h"
+
+/* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
+#define RESULTS_MAX_JSON (256LL << 20)      /* run.json bytes */
+#define RESULTS_MAX_CSV (4LL << 30)         /* samples.csv bytes */
+#define RESULTS_MAX_CELLS (1 << 22)
+#define RESULTS_MIN_SECONDS 1e-9            /* a sample: 1 ns .. */
+#define RESULTS_MAX_SECONDS 1e6             /* .. 11 days */
 
 #define MBPS(x) ((x) / 1e6)
 #define US(x) ((x) * 1e6)
@@ -449,6 +457,39 @@ out_unlink:
 /* ---------------------------------------------------------------- */
 /* Reading                                                            */
 
+/* An integer member key of o within [lo, hi] into *out, or an error
+ * "PATH: WHEREKEY: what is wrong" (where: "cells[3]." or ""). */
+static int jint(json_t *o, const char *key, long long lo, long long hi, long long *out, const char *path,
+		const char *where, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		return sw_fail(err, errlen, "%s: %s%s: %s", path, where, key, v ? "not an integer" : "missing");
+	*out = json_integer_value(v);
+	if (*out < lo || *out > hi)
+		return sw_fail(err, errlen, "%s: %s%s: %lld is outside %lld..%lld", path, where, key, *out, lo, hi);
+	return 0;
+}
+
+/* A number member within [lo, hi], or null / missing (NaN: not known). */
+static int jnum(json_t *o, const char *key, double lo, double hi, double *out, const char *path,
+		const char *where, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return sw_fail(err, errlen, "%s: %s%s: not a number", path, where, key);
+	*out = json_number_value(v);
+	if (!(*out >= lo && *out <= hi))
+		return sw_fail(err, errlen, "%s: %s%s: %g is outside %g..%g", path, where, key, *out, lo, hi);
+	return 0;
+}
+
 static int get_str(json_t *o, const char *key, char *buf, size_t len)
 {
 	json_t *v = json_object_get(o, key);
@@ -490,20 +531,66 @@ static int check_samples(const struct sw_run *r, const char *path, char *err, si
 	return 0;
 }
 
+/* The columns of samples.csv the reader uses, in parse_sample's order. */
+static const char *const sample_cols[] = { "cell", "rep", "pair", "t_start_s", "t_end_s", "seconds", "hops" };
+#define NSAMPLE_COLS 7
+
+/* One sample row of samples.csv (col: where each of sample_cols is):
+ * every field numeric and in range, or an error naming the line and the
+ * field. */
+static int parse_sample(const struct sw_run *r, char **fld, const int *col, struct sw_sample *s,
+			const char *path, int lineno, char *err, size_t errlen)
+{
+	static const char *const why[] = {
+		"not a cell of run.json", "not a repetition the cell ran", "not a pair of the cell's level",
+		"not a finite number", "before t_start_s, or not a finite number",
+		"must be finite, from 1 ns to 1e6 s", "not the cell's hop count, or below 1",
+	};
+	const struct sw_plan *p = r->plan;
+	long v[3] = { 0 }, hops = 0, h;
+	int bad = -1;
+
+	if (sw_parse_long(fld[col[0]], 0, p->ncells - 1, &v[0]))
+		bad = 0;
+	else if (sw_parse_long(fld[col[1]], 0, r->cell[v[0]].reps - 1, &v[1]))
+		bad = 1;
+	else if (sw_parse_long(fld[col[2]], 0, p->level_pairs[p->cell[v[0]].level] - 1, &v[2]))
+		bad = 2;
+	else if (sw_parse_double(fld[col[3]], -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s->t_start))
+		bad = 3;
+	else if (sw_parse_double(fld[col[4]], s->t_start, RESULTS_MAX_SECONDS, &s->t_end))
+		bad = 4;
+	else if (sw_parse_double(fld[col[5]], RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s->seconds))
+		bad = 5;
+	else if (h = p->cell[v[0]].hops, sw_parse_long(fld[col[6]], h ? h : 1, h ? h : LONG_MAX, &hops))
+		bad = 6;
+	if (bad >= 0)
+		return sw_fail(err, errlen, "%s:%d: %s: '%.40s' %s", path, lineno, sample_cols[bad], fld[col[bad]],
+			       why[bad]);
+	if (r->nsamples && r->sample[r->nsamples - 1].cell > v[0])
+		return sw_fail(err, errlen, "%s:%d: cell: %ld comes after cell %d (rows are in cell order)", path,
+			       lineno, v[0], r->sample[r->nsamples - 1].cell);
+	s->cell = (int)v[0];
+	s->rep = (int)v[1];
+	s->pair = (int)v[2];
+	s->hops = hops;
+	return 0;
+}
+
 static int load_samples(struct sw_run *r, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = sw_fopen_read(path, RESULTS_MAX_CSV, err, errlen);
 	char line[4096], *fld[32];
-	int lineno = 0, rc = -1;
-	int col_cell = -1, col_rep = -1, col_pair = -1, col_ts = -1, col_te = -1, col_s = -1, col_h = -1, ncol = 0;
+	int lineno = 0, rc = -1, col[NSAMPLE_COLS], ncol = 0;
 
 	if (!f)
-		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
 		if (!strchr(line, '\n')) {
 			sw_fail(err, errlen, "%s:%d: %s", path, lineno,
-				feof(f) ? "last line cut short (no newline)" : "line too long");
+				feof(f) ? "last line cut short (no newline, or a NUL byte)"
+					: "line longer than 4095 bytes, or a NUL byte in it");
 			goto out;
 		}
 		if (line[0] == '#' || line[0] == '\n')
@@ -515,25 +602,18 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 			goto out;
 		}
 
-		if (col_cell < 0) {
-			for (int i = 0; i < n; i++) {
-				const char *h = fld[i];
-
-				if (!strcmp(h, "cell")) col_cell = i;
-				else if (!strcmp(h, "rep")) col_rep = i;
-				else if (!strcmp(h, "pair")) col_pair = i;
-				else if (!strcmp(h, "t_start_s")) col_ts = i;
-				else if (!strcmp(h, "t_end_s")) col_te = i;
-				else if (!strcmp(h, "seconds")) col_s = i;
-				else if (!strcmp(h, "hops")) col_h = i;
+		if (ncol == 0) {
+			for (int k = 0; k < NSAMPLE_COLS; k++) {
+				col[k] = -1;
+				for (int i = 0; i < n; i++)
+					if (!strcmp(fld[i], sample_cols[k]))
+						col[k] = i;
+				if (col[k] < 0) {
+					sw_fail(err, errlen, "%s:%d: header lacks column '%s'", path, lineno, sample_cols[k]);
+					goto out;
+				}
 			}
 			ncol = n;
-			if (col_cell < 0 || col_rep < 0 || col_pair < 0 || col_ts < 0 || col_te < 0 || col_s < 0 ||
-			    col_h < 0) {
-				sw_fail(err, errlen, "%s:%d: header lacks cell, rep, pair, hops, t_start_s, t_end_s or seconds",
-					path, lineno);
-				goto out;
-			}
 			continue;
 		}
 		if (n != ncol) {
@@ -541,29 +621,19 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 			goto out;
 		}
 		struct sw_sample s;
-		char *end1, *end2, *end3, *end4;
 
-		s.cell = atoi(fld[col_cell]);
-		s.rep = atoi(fld[col_rep]);
-		s.pair = atoi(fld[col_pair]);
-		s.t_start = strtod(fld[col_ts], &end1);
-		s.t_end = strtod(fld[col_te], &end2);
-		s.seconds = strtod(fld[col_s], &end3);
-		s.hops = strtol(fld[col_h], &end4, 10);
-		if (*end1 || *end2 || *end3 || *end4 || !(s.seconds > 0) || s.cell < 0 || s.cell >= r->plan->ncells ||
-		    s.hops < 1 || (r->plan->cell[s.cell].hops && s.hops != r->plan->cell[s.cell].hops) ||
-		    s.pair < 0 || s.pair >= r->plan->level_pairs[r->plan->cell[s.cell].level] || s.rep < 0 ||
-		    s.rep >= r->cell[s.cell].reps ||
-		    (r->nsamples && r->sample[r->nsamples - 1].cell > s.cell)) {
-			sw_fail(err, errlen, "%s:%d: bad sample", path, lineno);
+		if (parse_sample(r, fld, col, &s, path, lineno, err, errlen))
 			goto out;
-		}
 		if (run_add_sample(r, &s)) {
 			sw_fail(err, errlen, "%s: out of memory", path);
 			goto out;
 		}
 	}
-	if (col_cell < 0) {
+	if (ferror(f)) {
+		sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (ncol == 0) {
 		sw_fail(err, errlen, "%s: empty (no header line)", path);
 		goto out;
 	}
@@ -602,10 +672,11 @@ static int load_probes(struct sw_run *r, const json_t *arr, const char *path, ch
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
 {
-	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512];
+	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512], where[48];
+	char *used = NULL;  /* ranks already in a pair */
 	struct stat st;
 	json_error_t je;
-	json_t *root = NULL, *v;
+	json_t *root = NULL;
 	struct sw_run *r = NULL;
 	struct sw_plan *p = NULL;
 	struct sw_config cfg;
@@ -629,19 +700,24 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	}
 	snprintf(jpath, sizeof(jpath), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
 	snprintf(spath, sizeof(spath), "%s/samples.csv", dir);
-	root = json_load_file(jpath, 0, &je);
+	FILE *jf = sw_fopen_read(jpath, RESULTS_MAX_JSON, err, errlen);
+
+	if (!jf)
+		return NULL;
+	root = json_loadf(jf, JSON_REJECT_DUPLICATES, &je);
+	fclose(jf);
 	if (!root) {
-		if (access(jpath, R_OK))
-			sw_fail(err, errlen, "%s: cannot read: %s", jpath, strerror(errno));
-		else
-			sw_fail(err, errlen, "%s:%d: not valid JSON: %s", jpath, je.line, je.text);
+		sw_fail(err, errlen, "%s:%d: not valid JSON: %s", jpath, je.line, je.text);
 		return NULL;
 	}
-	v = json_object_get(root, "schema_version");
-	if (!json_is_integer(v) || json_integer_value(v) > SW_SCHEMA_VERSION) {
-		sw_fail(err, errlen, "%s: missing or unknown schema_version", jpath);
+	long long x, y;
+
+	if (!json_is_object(root)) {
+		sw_fail(err, errlen, "%s: not a JSON object", jpath);
 		goto fail;
 	}
+	if (jint(root, "schema_version", 1, SW_SCHEMA_VERSION, &x, jpath, "", err, errlen))
+		goto fail;
 	config_defaults(&cfg);
 	if (config_from_json(&cfg, json_object_get(root, "config"), msg, sizeof(msg))) {
 		sw_fail(err, errlen, "%s: config: %s", jpath, msg);
@@ -655,49 +731,71 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		sw_fail(err, errlen, "%s: missing ranks, pairs, levels or cells", jpath);
 		goto fail;
 	}
+	if (json_array_size(ranks) > SW_MAX_RANKS || json_array_size(cells) > RESULTS_MAX_CELLS ||
+	    json_array_size(pairs) > json_array_size(ranks) / 2 || json_array_size(levels) > json_array_size(pairs)) {
+		sw_fail(err, errlen, "%s: %zu ranks, %zu pairs, %zu levels, %zu cells: more than a run can have", jpath,
+			json_array_size(ranks), json_array_size(pairs), json_array_size(levels), json_array_size(cells));
+		goto fail;
+	}
 	int nranks = (int)json_array_size(ranks), npairs = (int)json_array_size(pairs);
 	p = plan_alloc(nranks, npairs, (int)json_array_size(levels), (int)json_array_size(cells));
 	if (!p) {
 		sw_fail(err, errlen, "%s: out of memory", jpath);
 		goto fail;
 	}
+	used = calloc((size_t)nranks, 1);
+	if (!used) {
+		sw_fail(err, errlen, "%s: out of memory", jpath);
+		goto fail;
+	}
 	for (int i = 0; i < npairs; i++) {
-		json_t *pr = json_array_get(pairs, (size_t)i);
-		int a = (int)json_integer_value(json_array_get(pr, 0)), b = (int)json_integer_value(json_array_get(pr, 1));
+		json_t *pr = json_array_get(pairs, (size_t)i), *a = json_array_get(pr, 0), *b = json_array_get(pr, 1);
 
-		if (a < 0 || b < 0 || a >= nranks || b >= nranks) {
-			sw_fail(err, errlen, "%s: pair %d out of range", jpath, i);
+		if (!json_is_array(pr) || json_array_size(pr) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+		    (x = json_integer_value(a)) < 0 || x >= nranks || (y = json_integer_value(b)) < 0 || y >= nranks ||
+		    x == y || used[x] || used[y]) {
+			sw_fail(err, errlen, "%s: pairs[%d]: not two distinct ranks of 0..%d, each in one pair only",
+				jpath, i, nranks - 1);
 			goto fail;
 		}
-		p->pair[i] = (struct sw_pair){ a, b };
+		used[x] = used[y] = 1;
+		p->pair[i] = (struct sw_pair){ (int)x, (int)y };
 	}
 	for (int l = 0; l < p->nlevels; l++) {
-		int k = (int)json_integer_value(json_object_get(json_array_get(levels, (size_t)l), "pairs"));
-
-		if (k < 1 || k > npairs) {
-			sw_fail(err, errlen, "%s: level %d has a bad pair count", jpath, l);
+		snprintf(where, sizeof(where), "levels[%d].", l);
+		if (jint(json_array_get(levels, (size_t)l), "pairs", l ? p->level_pairs[l - 1] + 1 : 1, npairs, &x,
+			 jpath, where, err, errlen))
 			goto fail;
-		}
-		p->level_pairs[l] = k;
+		p->level_pairs[l] = (int)x;
 	}
 	for (int ci = 0; ci < p->ncells; ci++) {
 		json_t *c = json_array_get(cells, (size_t)ci);
 		const char *pat = json_string_value(json_object_get(c, "pattern"));
-		int level = (int)json_integer_value(json_object_get(c, "level"));
+		int s;
 
-		if (!pat || pattern_find(pat) < 0 || level < 0 || level >= p->nlevels) {
-			sw_fail(err, errlen, "%s: cell %d: bad pattern or level", jpath, ci);
+		snprintf(where, sizeof(where), "cells[%d].", ci);
+		if (!pat || pattern_find(pat) < 0) {
+			sw_fail(err, errlen, "%s: %spattern: not one of pingpong, stream, bidir", jpath, where);
+			goto fail;
+		}
+		if (jint(c, "level", 0, p->nlevels - 1, &x, jpath, where, err, errlen) ||
+		    jint(c, "size_bytes", 1, INT64_MAX, &y, jpath, where, err, errlen))
+			goto fail;
+		for (s = 0; s < cfg.nsizes && cfg.sizes[s] != (uint64_t)y; s++)
+			;
+		if (s == cfg.nsizes) {
+			sw_fail(err, errlen, "%s: %ssize_bytes: %lld is not one of the config's sizes", jpath, where, y);
 			goto fail;
 		}
 		p->cell[ci] = (struct sw_cell){
-			.level = level, .pattern = pattern_find(pat),
-			.size = (uint64_t)json_integer_value(json_object_get(c, "size_bytes")),
-			.hops = (long)json_integer_value(json_object_get(c, "hops")),
+			.level = (int)x, .pattern = pattern_find(pat), .size = (uint64_t)y, .size_index = s,
 			.timed = config_pattern_timed(&cfg, pattern_find(pat)),
 		};
-		for (int s = 0; s < cfg.nsizes; s++)
-			if (cfg.sizes[s] == p->cell[ci].size)
-				p->cell[ci].size_index = s;
+		/* hops 0: a timed cell (each sample counts its own), or auto hops never resolved */
+		if (jint(c, "hops", p->cell[ci].timed ? 0 : cfg.nhops ? 1 : 0, p->cell[ci].timed ? 0 : LONG_MAX, &x,
+			 jpath, where, err, errlen))
+			goto fail;
+		p->cell[ci].hops = (long)x;
 	}
 	r = run_create(&cfg, p, nranks);
 	if (!r) {
@@ -708,34 +806,51 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	for (int i = 0; i < nranks; i++) {
 		const char *h = json_string_value(json_object_get(json_array_get(ranks, (size_t)i), "host"));
 
-		snprintf(r->host[i], SW_HOST_MAX, "%s", h ? h : "?");
+		if (!h || !*h || strlen(h) >= SW_HOST_MAX) {
+			sw_fail(err, errlen, "%s: ranks[%d].host: missing, empty or longer than %d bytes", jpath, i,
+				SW_HOST_MAX - 1);
+			goto fail;
+		}
+		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
 	}
 	for (int ci = 0; ci < r->plan->ncells; ci++) {
 		json_t *c = json_array_get(cells, (size_t)ci);
 		const char *stop = json_string_value(json_object_get(c, "stop"));
 
-		json_int_t reps = json_integer_value(json_object_get(c, "reps"));
-
-		if (reps < 0 || reps > r->cfg.rep_max) {
-			sw_fail(err, errlen, "%s: cell %d: %lld repetitions, outside 0..%d (repetitions in its config)",
-				jpath, ci, (long long)reps, r->cfg.rep_max);
+		snprintf(where, sizeof(where), "cells[%d].", ci);
+		if (jint(c, "reps", 0, r->cfg.rep_max, &x, jpath, where, err, errlen))
+			goto fail;
+		if (!stop || run_stop_find(stop) < 0) {
+			sw_fail(err, errlen, "%s: %sstop: not a known reason to stop", jpath, where);
 			goto fail;
 		}
-		r->cell[ci].reps = (int)reps;
-		r->cell[ci].stop = stop && run_stop_find(stop) >= 0 ? run_stop_find(stop) : SW_STOP_NOT_RUN;
-		r->cell[ci].wall = json_number_value(json_object_get(c, "wall_s"));
-		r->cell[ci].timed = json_number_value(json_object_get(c, "timed_s"));
+		if (r->plan->cell[ci].hops == 0 && !r->plan->cell[ci].timed && x > 0) {
+			sw_fail(err, errlen, "%s: %shops: 0, but the cell ran %lld repetitions", jpath, where, x);
+			goto fail;
+		}
+		r->cell[ci].reps = (int)x;
+		r->cell[ci].stop = run_stop_find(stop);
+		if (jnum(c, "wall_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].wall, jpath, where, err, errlen) ||
+		    jnum(c, "timed_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].timed, jpath, where, err, errlen))
+			goto fail;
 	}
 	json_t *cpu = json_object_get(root, "cpu");
 	for (size_t i = 0; i < json_array_size(cpu); i++) {
 		json_t *o = json_array_get(cpu, i);
-		struct sw_cpu u = {
-			(int)json_integer_value(json_object_get(o, "level")),
-			(int)json_integer_value(json_object_get(o, "rank")),
-			json_number_value(json_object_get(o, "user_s")),
-			json_number_value(json_object_get(o, "sys_s")),
-		};
-		run_add_cpu(r, &u);
+		struct sw_cpu u;
+
+		snprintf(where, sizeof(where), "cpu[%zu].", i);
+		if (jint(o, "level", 0, r->plan->nlevels - 1, &x, jpath, where, err, errlen) ||
+		    jint(o, "rank", 0, nranks - 1, &y, jpath, where, err, errlen) ||
+		    jnum(o, "user_s", 0, RESULTS_MAX_SECONDS, &u.user, jpath, where, err, errlen) ||
+		    jnum(o, "sys_s", 0, RESULTS_MAX_SECONDS, &u.sys, jpath, where, err, errlen))
+			goto fail;
+		u.level = (int)x;
+		u.rank = (int)y;
+		if (run_add_cpu(r, &u)) {
+			sw_fail(err, errlen, "%s: out of memory", jpath);
+			goto fail;
+		}
 	}
 	get_str(root, "tool_version", r->tool_version, sizeof(r->tool_version));
 	get_str(root, "mpi_version", r->mpi_version, sizeof(r->mpi_version));
@@ -743,18 +858,25 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
 	get_str(root, "name", r->name, sizeof(r->name));
 	get_str(root, "failure", r->failure, sizeof(r->failure));
-	r->wtick = json_number_value(json_object_get(root, "wtick"));
+	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
+	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))
+		goto fail;
 	r->wtime_global = json_is_true(json_object_get(root, "wtime_global"));
 	r->yield = json_is_true(json_object_get(root, "yield"));
+	if (!json_is_boolean(json_object_get(root, "complete"))) {
+		sw_fail(err, errlen, "%s: complete: missing or not true/false", jpath);
+		goto fail;
+	}
 	r->complete = json_is_true(json_object_get(root, "complete"));
-	r->duration = json_number_value(json_object_get(root, "duration_s"));
 	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen))
 		goto fail;
 	if (load_samples(r, spath, err, errlen))
 		goto fail;
+	free(used);
 	json_decref(root);
 	return r;
 fail:
+	free(used);
 	plan_free(p);
 	run_free(r);
 	json_decref(root);

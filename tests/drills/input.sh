@@ -20,14 +20,15 @@ fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] &&
 skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
 
 # expect NAME STATUS MESSAGE CMD...: CMD exits with STATUS and its stderr
-# holds MESSAGE (a fixed string).
+# (or, for judge and check, its status line on stdout) holds MESSAGE (a
+# fixed string).
 expect() {
 	name=$1 want=$2 msg=$3
 	shift 3
 	"$@" > "$TMP/out" 2> "$TMP/err"
 	rc=$?
-	if [ "$rc" = "$want" ] && grep -qF -- "$msg" "$TMP/err"; then
-		ok "$name: exit $rc, '$(grep -F -m1 -- "$msg" "$TMP/err")'"
+	if [ "$rc" = "$want" ] && cat "$TMP/err" "$TMP/out" | grep -qF -- "$msg"; then
+		ok "$name: exit $rc, '$(cat "$TMP/err" "$TMP/out" | grep -F -m1 -- "$msg" | cut -c1-200)'"
 	else fail "$name: exit $rc (want $want and '$msg')" "$TMP/err"; fi
 }
 
@@ -150,7 +151,41 @@ os.symlink(sys.argv[1], sys.argv[2] + "/sw.prom")' "$TMP/victim" "$TMP/prom"
 	[ "$(cat "$TMP/victim")" = precious ] && ok "the link's target is untouched" || fail "plot wrote through plot.log"
 }
 
-drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links}"
+# Results files are checked field by field; devices and huge values are
+# refused at once (these used to hang, run away, or answer silently wrong).
+drill_results_values() {
+	B=$(small_run B)
+	cp -r "$B" "$TMP/inf"
+	awk -F, -v OFS=, '!/^#/ && NR > 2 && !done { $16 = "inf"; done = 1 } { print }' "$B/samples.csv" > "$TMP/inf/samples.csv"
+	expect "samples.csv seconds = inf: report" 1 "samples.csv:3: seconds: 'inf' must be finite, from 1 ns to 1e6 s" \
+		"$SW" report "$TMP/inf"
+	expect "samples.csv seconds = inf: compare" 1 "samples.csv:3: seconds: 'inf' must be finite" \
+		"$SW" compare "$TMP/inf" "$B" --output "$TMP/cmp"
+	expect "samples.csv seconds = inf: judge" 3 "samples.csv:3: seconds: 'inf' must be finite" \
+		"$SW" judge "$TMP/inf" --baseline "$B" --no-history
+	cp -r "$B" "$TMP/hops"
+	python3 - "$TMP/hops/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["cells"][0]["hops"] = -1
+json.dump(r, open(sys.argv[1], "w"))
+PY
+	expect "run.json hops = -1: report" 1 "run.json: cells[0].hops: -1 is outside 1.." "$SW" report "$TMP/hops"
+	cp -r "$FIXTURE" "$TMP/zero"
+	ln -sf /dev/zero "$TMP/zero/summary.csv"
+	expect "summary.csv a link to /dev/zero: plot" 1 "summary.csv: cannot read: not a regular file" \
+		timeout 10 "$SW" plot "$TMP/zero"
+	cp -r "$FIXTURE" "$TMP/neg"
+	sed -i '3s/^\([^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)[^,]*/\1-5/' "$TMP/neg/summary.csv"
+	expect "summary.csv lat_median_us = -5: plot" 1 "summary.csv:3: lat_median_us: '-5' is not a finite, non-negative number" \
+		"$SW" plot "$TMP/neg"
+	expect "plan -n 99999999999" 2 "option --ranks: '99999999999' is not a rank count from 2 to 65536" \
+		timeout 10 "$SW" plan -c /dev/null -n 99999999999
+	expect "plan -n 4294967298 (wrapped to 2 before)" 2 "option --ranks: '4294967298' is not a rank count" \
+		timeout 10 "$SW" plan -c /dev/null -n 4294967298
+}
+
+drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values}"
 for d in $drills; do $d; done
 echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

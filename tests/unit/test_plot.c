@@ -884,7 +884,7 @@ Test(plot, missing_summary)
 
 	copy_fixture(dir, sizeof(dir), "summary.csv");
 	cr_assert_eq(plot_render(dir, NULL, 0, &charts, err, sizeof(err)), -1);
-	snprintf(want, sizeof(want), "%s/summary.csv: cannot open: No such file or directory", dir);
+	snprintf(want, sizeof(want), "%s/summary.csv: cannot read: No such file or directory", dir);
 	if (plot_available())
 		cr_expect_str_eq(err, want);
 	cr_expect_eq(charts.n, 0);
@@ -948,7 +948,7 @@ Test(plot, check_csv)
 	cr_assert_eq(plot_check_csv(FIXTURE "/pairs.csv", nope, NULL, err, sizeof(err)), -1);
 	cr_expect_str_eq(err, FIXTURE "/pairs.csv: missing column 'bandwidth'");
 	cr_assert_eq(plot_check_csv(FIXTURE "/nothing.csv", cols, NULL, err, sizeof(err)), -1);
-	cr_expect_str_eq(err, FIXTURE "/nothing.csv: cannot open: No such file or directory");
+	cr_expect_str_eq(err, FIXTURE "/nothing.csv: cannot read: No such file or directory");
 }
 
 Test(plot, script_dir)

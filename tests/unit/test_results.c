@@ -250,7 +250,7 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(dir, err, sizeof(err)));
-	cr_assert(strstr(err, "samples.csv:3: bad sample"), "%s", err);
+	cr_assert(strstr(err, "samples.csv:3: rep: '2000000000' not a repetition the cell ran"), "%s", err);
 
 	/* The same repetition of a pair twice. */
 	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
@@ -306,6 +306,165 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(dir, err, sizeof(err)));
-	cr_assert(strstr(err, "samples.csv:3: bad sample"), "%s", err);
+	cr_assert(strstr(err, "samples.csv:3: hops: '99' not the cell's hop count"), "%s", err);
+	run_free(r);
+}
+
+/* Set the member at a dotted path of run.json ("cells.0.hops") to v
+ * (owned), or remove it when v is NULL. */
+static void mutate_json(const char *path, json_t *v)
+{
+	char jpath[128], key[64], *save = NULL;
+	json_error_t je;
+	json_t *root, *o;
+
+	snprintf(jpath, sizeof(jpath), "%s/run.json", dir);
+	root = json_load_file(jpath, 0, &je);
+	cr_assert_not_null(root, "%s", je.text);
+	snprintf(key, sizeof(key), "%s", path);
+	o = root;
+	char *tok = strtok_r(key, ".", &save), *next;
+	for (; (next = strtok_r(NULL, ".", &save)); tok = next)
+		o = json_is_array(o) ? json_array_get(o, (size_t)atoi(tok)) : json_object_get(o, tok);
+	cr_assert_not_null(o, "%s", path);
+	if (json_is_array(o))
+		json_array_set_new(o, (size_t)atoi(tok), v);
+	else if (v)
+		json_object_set_new(o, tok, v);
+	else
+		json_object_del(o, tok);
+	cr_assert_eq(json_dump_file(root, jpath, 0), 0);
+	json_decref(root);
+}
+
+/* Issue #11: every field of run.json is checked for type and range, and
+ * the error names the field (these all used to load, some giving 0 us or
+ * negative bandwidth with exit 0). */
+Test(results, every_run_json_field_is_checked)
+{
+	struct {
+		const char *path;
+		json_t *v;
+		const char *msg;
+	} t[] = {
+		{ "cells.0.hops", json_integer(0), "run.json: cells[0].hops: 0 is outside 1..", },
+		{ "cells.0.hops", json_integer(-1), "run.json: cells[0].hops: -1 is outside 1..", },
+		{ "cells.0.hops", json_string("x"), "run.json: cells[0].hops: not an integer" },
+		{ "cells.1.hops", NULL, "run.json: cells[1].hops: missing" },
+		{ "cells.0.size_bytes", json_integer(-1), "run.json: cells[0].size_bytes: -1 is outside 1.." },
+		{ "cells.0.size_bytes", json_integer(12345), "cells[0].size_bytes: 12345 is not one of the config's sizes" },
+		{ "cells.0.level", json_integer(7), "run.json: cells[0].level: 7 is outside 0..1" },
+		{ "cells.0.pattern", json_string("../x"), "cells[0].pattern: not one of pingpong, stream, bidir" },
+		{ "cells.0.stop", json_string("bogus"), "run.json: cells[0].stop: not a known reason to stop" },
+		{ "cells.0.reps", json_integer(4), "run.json: cells[0].reps: 4 is outside 0..3" },
+		{ "cells.0.wall_s", json_real(-1), "run.json: cells[0].wall_s: -1 is outside 0..1e+06" },
+		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..1" },
+		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..1" },
+		{ "schema_version", json_string("1"), "run.json: schema_version: not an integer" },
+		{ "pairs.0", json_pack("[ii]", 0, 0), "run.json: pairs[0]: not two distinct ranks of 0..3" },
+		{ "pairs.1", json_pack("[ii]", 1, 2), "run.json: pairs[1]: not two distinct ranks of 0..3, each in one pair only" },
+		{ "pairs.0", json_pack("[is]", 0, "1"), "run.json: pairs[0]: not two distinct ranks" },
+		{ "levels.1.pairs", json_integer(1), "run.json: levels[1].pairs: 1 is outside 2..2" },
+		{ "ranks.1.host", json_string(""), "run.json: ranks[1].host: missing, empty" },
+		{ "cpu.0.user_s", json_real(-0.5), "run.json: cpu[0].user_s: -0.5 is outside 0..1e+06" },
+		{ "cpu.0.rank", json_integer(9), "run.json: cpu[0].rank: 9 is outside 0..3" },
+		{ "complete", json_string("yes"), "run.json: complete: missing or not true/false" },
+		{ "wtick", json_real(5), "run.json: wtick: 5 is outside 0..1" },
+	};
+	struct sw_run *r = make_run(), *b;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		mutate_json(t[i].path, t[i].v);
+		b = results_load(dir, err, sizeof(err));
+		cr_expect_null(b, "%s accepted", t[i].path);
+		run_free(b);
+		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
+	}
+	/* a key given twice is not silently the last one */
+	char jpath[128];
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(jpath, sizeof(jpath), "%s/run.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(jpath, 0, &je);
+	cr_assert_not_null(root);
+	char *text = json_dumps(root, JSON_COMPACT);
+	json_decref(root);
+	FILE *f = fopen(jpath, "w");
+	cr_assert(f && text && text[0] == '{');
+	fprintf(f, "{\"complete\":false,%s", text + 1);   /* "complete" is in text too */
+	fclose(f);
+	free(text);
+	b = results_load(dir, err, sizeof(err));
+	cr_expect_null(b);
+	cr_expect(strstr(err, "run.json:1: not valid JSON: duplicate object key"), "%s", err);
+	run_free(b);
+	run_free(r);
+}
+
+/* Issue #11: every field of samples.csv the reader uses is numeric and in
+ * range (atoi read "abc" as 0; one inf sample moved a median 8-fold). */
+Test(results, every_samples_field_is_checked)
+{
+	struct {
+		const char *row, *msg;
+	} t[] = {
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
+		{ "abc,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
+		{ "0,0,2,1,pingpong,8,100,abc,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
+		{ "0,0,2,1,pingpong,8,1e2,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
+		{ "-1,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
+	};
+	struct sw_run *r = make_run(), *b;
+	char err[512], row[256];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		snprintf(row, sizeof(row), "%s\n", t[i].row);
+		cut_samples(2, row);
+		b = results_load(dir, err, sizeof(err));
+		cr_expect_null(b, "%s accepted", t[i].row);
+		run_free(b);
+		cr_expect(strstr(err, t[i].msg), "got '%s', want '%s'", err, t[i].msg);
+	}
+	run_free(r);
+}
+
+/* Issue #11: caps on what is read: a device, a FIFO, a directory, a line
+ * without end. */
+Test(results, devices_fifos_and_long_lines_are_refused)
+{
+	struct sw_run *r = make_run();
+	char err[512], path[128], cmd[256];
+
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	unlink(path);
+	cr_assert_eq(symlink("/dev/zero", path), 0);
+	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect(strstr(err, "samples.csv: cannot read: not a regular file"), "%s", err);
+	unlink(path);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect(strstr(err, "samples.csv: cannot read: not a regular file"), "%s", err);
+	unlink(path);
+	snprintf(cmd, sizeof(cmd), "head -c 10000 /dev/zero | tr '\\0' 1 > %s", path);
+	cr_assert_eq(system(cmd), 0);
+	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect(strstr(err, "samples.csv:1: line longer than 4095 bytes"), "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	unlink(path);
+	cr_assert_eq(symlink("/dev/zero", path), 0);
+	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect(strstr(err, "run.json: cannot read: not a regular file"), "%s", err);
 	run_free(r);
 }
