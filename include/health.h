@@ -125,6 +125,7 @@ struct health_cell {
 	                                 * them (geometric mean), s or B/s */
 	double spread_pct;              /* their night-to-night SD, % (NaN:
 	                                 * fewer than HEALTH_MIN_NIGHTS runs) */
+	double sd_pct;                  /* the SD sigma is counted in, % */
 	double sigma;                   /* tonight's degradation in night-to-
 	                                 * night SDs, > 0 worse; NaN unknown */
 	double p_night;                 /* one-sided t p of sigma */

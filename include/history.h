@@ -146,9 +146,12 @@ int history_parse_time(const char *s, time_t *t);
  *   lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,
  *   base_lat_median_us,base_lat_lo_us,base_lat_hi_us,
  *   base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,
- *   change_pct,cell_status,status,verdict
+ *   change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift
  * base_* and change_pct come from the run's latest check (NaN without
- * one), cell_status and status are Nagios codes (-1 without a check). A
+ * one), cell_status and status are Nagios codes (-1 without a check);
+ * sigma, ewma, ewma_limit (night-to-night SDs) and drift (1: the drift
+ * chart raised WARNING, 0 not, -1 no check) when it was against a
+ * baseline set (NaN otherwise). A
  * first "# swstress history ..." comment line. 0 or -1 with err. */
 int history_write_csv(FILE *f, const char *db, const char *since, char *err, size_t errlen);
 

@@ -23,6 +23,13 @@
 #                         3 UNKNOWN, -1 not judged
 #          status, verdict  the whole check's Nagios code and name ("run"
 #                         when not judged)
+#          sigma, ewma, ewma_limit, drift   against a baseline set: the
+#                         change in night-to-night SDs, the drift control
+#                         chart's EWMA and its limit (same unit), drift 1
+#                         when the chart raised WARNING (NaN / -1 otherwise)
+# With a baseline set, a third panel draws the drift chart: the EWMA, its
+# control limit (dashed), and a ring on every night where it raised
+# WARNING; the same nights are ringed in the two panels above.
 # Takes  in, out, pattern, size (bytes), nodes (required); label (title),
 #        term, width, height (optional, see common.gp).
 # By hand:
@@ -41,10 +48,14 @@ if (!exists("pattern") || !exists("size") || !exists("nodes")) {
 }
 cell_size = size + 0
 
-# The cell's rows: t lat lo hi bw lo hi blat_lo blat_hi bbw_lo bbw_hi status
+# The cell's rows: t lat lo hi bw lo hi blat_lo blat_hi bbw_lo bbw_hi
+# status(+10 when the drift chart raised WARNING) ewma limit (gnuplot's
+# table takes 14 columns at most)
 rows = 0
 t_min = 1e300; t_max = -1e300
 lat_min = 1e300; lat_max = -1e300; bw_min = 1e300; bw_max = -1e300
+charted = 0
+seen_chart(e) = (charted = charted + (e == e ? 1 : 0), 1)
 seen(t, l1, l2, l3, b1, b2, b3) = (rows = rows + 1, t_min = mn(t_min, t), t_max = mx(t_max, t), \
 	lat_min = mn(mn(mn(lat_min, l1), l2), l3), lat_max = mx(mx(mx(lat_max, l1), l2), l3), \
 	bw_min = mn(mn(mn(bw_min, b1), b2), b3), bw_max = mx(mx(mx(bw_max, b1), b2), b3), 1)
@@ -53,9 +64,10 @@ plot in using 'epoch_s':(num('lat_median_us', NaN)):(num('lat_lo_us', num('lat_m
 	(num('lat_hi_us', num('lat_median_us', NaN))):(num('bw_median_MBps', NaN)):\
 	(num('bw_lo_MBps', num('bw_median_MBps', NaN))):(num('bw_hi_MBps', num('bw_median_MBps', NaN))):\
 	(num('base_lat_lo_us', NaN)):(num('base_lat_hi_us', NaN)):(num('base_bw_lo_MBps', NaN)):\
-	(num('base_bw_hi_MBps', NaN)):'cell_status' \
+	(num('base_bw_hi_MBps', NaN)):(column('cell_status') + (num('drift', -1) == 1 ? 10 : 0)):\
+	(num('ewma', NaN)):(num('ewma_limit', NaN)) \
 	with table if (strcol('pattern') eq pattern && column('size_bytes') == cell_size && \
-		column('nodes') == cell_nodes && \
+		column('nodes') == cell_nodes && seen_chart(num('ewma', NaN)) && \
 		seen(column('epoch_s'), num('lat_median_us', NaN), num('base_lat_lo_us', NaN), \
 		     num('base_lat_hi_us', NaN), num('bw_median_MBps', NaN), num('base_bw_lo_MBps', NaN), \
 		     num('base_bw_hi_MBps', NaN)))
@@ -68,6 +80,8 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 
 # Verdict colours (Okabe-Ito): OK green, WARNING orange, CRITICAL vermillion.
+st(s) = (s >= 10 ? s - 10 : s)
+drifted(s) = (s >= 10)
 status_rgb(s) = (s == 0 ? 0x009E73 : s == 1 ? 0xE69F00 : s == 2 ? 0xD55E00 : s == 3 ? 0x999999 : 0x000000)
 judged(s) = (s >= 0)
 
@@ -78,7 +92,7 @@ set format x "%Y-%m-%d\n%H:%M" timedate
 set xrange [t_min - pad_t : t_max + pad_t]
 set key outside below center horizontal samplen 2 spacing 1.1
 
-set multiplot layout 2, 1 title run_title(sprintf('Trend: %s, %s, %d nodes', pattern, fmt_size(cell_size), cell_nodes), \
+set multiplot layout (charted ? 3 : 2), 1 title run_title(sprintf('Trend: %s, %s, %d nodes', pattern, fmt_size(cell_size), cell_nodes), \
 	'nightly runs') font ',15'
 
 set ylabel 'per-hop latency (us)'
@@ -89,21 +103,32 @@ unset xlabel
 plot $T using 1:8:9 with filledcurves lc rgb '#0072B2' title 'baseline median CI', \
 	'' using 1:2 with lines lc rgb '#909090' lw 1 notitle, \
 	'' using 1:2:3:4 with yerrorbars lc rgb '#404040' pt 0 notitle, \
-	'' using 1:($12 >= 0 ? $2 : NaN):(status_rgb($12)) with points pt 7 ps 1.4 lc rgb variable notitle, \
-	'' using 1:($12 < 0 ? $2 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle, \
+	'' using 1:(st($12) >= 0 ? $2 : NaN):(status_rgb(st($12))) with points pt 7 ps 1.4 lc rgb variable notitle, \
+	'' using 1:(st($12) < 0 ? $2 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle, \
 	NaN with points pt 7 ps 1.4 lc rgb '#009E73' title 'OK', \
 	NaN with points pt 7 ps 1.4 lc rgb '#E69F00' title 'WARNING', \
 	NaN with points pt 7 ps 1.4 lc rgb '#D55E00' title 'CRITICAL', \
 	NaN with points pt 7 ps 1.4 lc rgb '#999999' title 'UNKNOWN', \
-	NaN with points pt 6 ps 1.4 lc rgb '#000000' title 'not judged'
+	NaN with points pt 6 ps 1.4 lc rgb '#000000' title 'not judged', \
+	'' using 1:(drifted($12) ? $2 : NaN) with points pt 6 ps 2.6 lw 2 lc rgb '#CC79A7' title 'drift chart raised WARNING'
 
 set ylabel 'per-pair bandwidth (MB/s = 10^6 B/s)'
 pad = mx((bw_max - bw_min) * 0.1, bw_max * 0.02)
 set yrange [mx(0, bw_min - pad) : bw_max + pad]
-set xlabel 'run start (UTC)'
+if (!charted) { set xlabel 'run start (UTC)' }
 plot $T using 1:10:11 with filledcurves lc rgb '#0072B2' notitle, \
 	'' using 1:5 with lines lc rgb '#909090' lw 1 notitle, \
 	'' using 1:5:6:7 with yerrorbars lc rgb '#404040' pt 0 notitle, \
-	'' using 1:($12 >= 0 ? $5 : NaN):(status_rgb($12)) with points pt 7 ps 1.4 lc rgb variable notitle, \
-	'' using 1:($12 < 0 ? $5 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle
+	'' using 1:(st($12) >= 0 ? $5 : NaN):(status_rgb(st($12))) with points pt 7 ps 1.4 lc rgb variable notitle, \
+	'' using 1:(st($12) < 0 ? $5 : NaN) with points pt 6 ps 1.4 lc rgb '#000000' notitle, \
+	'' using 1:(drifted($12) ? $5 : NaN) with points pt 6 ps 2.6 lw 2 lc rgb '#CC79A7' notitle
+
+if (charted) {
+	set ylabel 'drift: EWMA (SDs)'
+	set xlabel 'run start (UTC)'
+	set autoscale y
+	plot $T using 1:13 with linespoints pt 7 ps 0.8 lc rgb '#0072B2' title 'EWMA of tonight''s change in SDs', \
+		'' using 1:14 with lines dt 2 lw 2 lc rgb '#D55E00' title 'control limit', \
+		'' using 1:(drifted($12) ? $13 : NaN) with points pt 6 ps 2.6 lw 2 lc rgb '#CC79A7' notitle
+}
 unset multiplot

@@ -131,7 +131,7 @@ static void cell_blank(struct health_cell *hc)
 	hc->lat.median = hc->lat.lo = hc->lat.hi = NAN;
 	hc->bw = hc->base_lat = hc->base_bw = hc->lat;
 	hc->change = hc->lo = hc->hi = hc->p = NAN;
-	hc->typical = hc->spread_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
+	hc->typical = hc->spread_pct = hc->sd_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
 	hc->ewma = hc->ewma_limit = NAN;
 	hc->status = SW_NAGIOS_OK;
 }
@@ -315,7 +315,7 @@ static const char *change_name(const struct health_cell *hc, bool key)
 }
 
 /* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
- * ", 9.3 sd of nightly spread 1.2%" and the chart's ", drifting: EWMA
+ * ", 9.3 sd of 1.2% (healthy nights)" and the chart's ", drifting: EWMA
  * 1.42 sd > limit 0.93 over 6 nights". */
 static void change_text(const struct health_cell *hc, char *buf, size_t len)
 {
@@ -324,7 +324,7 @@ static void change_text(const struct health_cell *hc, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s %+.1f%%", change_name(hc, false), hc->change);
 	if (hc->nightly)
-		sw_appendf(buf, len, ", %.1f sd of nightly spread %.1f%%", hc->sigma, hc->spread_pct);
+		sw_appendf(buf, len, ", %.1f sd of %.1f%% (healthy nights)", hc->sigma, hc->sd_pct);
 	if (hc->drift)
 		sw_appendf(buf, len, ", drifting: EWMA %.2f sd > limit %.2f over %d nights", hc->ewma,
 			   hc->ewma_limit, hc->chart_nights);
@@ -410,7 +410,7 @@ static void hosts_check(struct health_verdict *v, const struct sw_run *r, const 
 /* The status line text once every cell is judged. */
 static void summarize(struct health_verdict *v, const struct health_cell *worst)
 {
-	char name[128], ch[128], sus[256] = "", buf[1024];
+	char name[128], ch[256], sus[256] = "", buf[1024];
 	size_t ns = 0;
 	int nbad = v->ncritical + v->nwarning;
 
@@ -570,6 +570,7 @@ static void compare_nightly(struct health_cell *hc, const struct sw_run *r, cons
 	hc->spread_pct = expm1(s.spread) * 100.0;
 	hc->sigma = lat ? s.score : -s.score;
 	hc->night_sd = s.night * sqrt(1.0 + 1.0 / k);
+	hc->sd_pct = expm1(s.sd) * 100.0;
 	hc->p_night = lat ? s.p_up : 1.0 - s.p_up;
 	hc->p = hc->p_night;
 	hc->status = SW_NAGIOS_OK;
@@ -950,6 +951,13 @@ int health_perfdata(const struct health_verdict *v, char *buf, size_t len)
 			snprintf(rest, sizeof(rest), "%s;;;0;", num);
 		}
 		rc = perf_add(&ps, buf, len, label, fb, rest);
+		if (rc == 0 && hc->nightly) {   /* how unusual: night-to-night SDs */
+			snprintf(label, sizeof(label), "sd_%s", base);
+			snprintf(fb, sizeof(fb), "sd_cell%d", hc->cell);
+			perf_num(hc->sigma, num, sizeof(num));
+			snprintf(rest, sizeof(rest), "%s;~:%g;~:%g;;", num, v->nightly_sigma, v->nightly_sigma);
+			rc = perf_add(&ps, buf, len, label, fb, rest);
+		}
 	}
 	if (rc == 0) {
 		int total = v->ncompared + v->nfailed;
@@ -980,7 +988,7 @@ static void clean_line(char *s)
 
 static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
 {
-	char name[128], ch[128], now[48], was[48];
+	char name[128], ch[256], now[48], was[64], rule[32] = "";
 	bool lat = hc->metric == HEALTH_LATENCY;
 	const struct health_est *e = lat ? &hc->lat : &hc->bw, *b = lat ? &hc->base_lat : &hc->base_bw;
 	double k = lat ? 1e6 : 1e-6;
@@ -992,11 +1000,16 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 	}
 	change_text(hc, ch, sizeof(ch));
 	snprintf(now, sizeof(now), "%.4g", e->median * k);
-	snprintf(was, sizeof(was), "%.4g", b->median * k);
-	fprintf(f, "  %-8s  %s: %s p=%.2g, %s %s now, %s in baseline (warn %g%%, crit %g%% %s)\n",
+	if (hc->nightly) {
+		snprintf(was, sizeof(was), "%.4g typical of %d baseline runs", hc->typical * k, hc->base_runs);
+		snprintf(rule, sizeof(rule), " and >= %g sd", v->nightly_sigma);
+	} else {
+		snprintf(was, sizeof(was), "%.4g in baseline", b->median * k);
+	}
+	fprintf(f, "  %-8s  %s: %s p=%.2g, %s %s now, %s (warn %g%%, crit %g%% %s%s)\n",
 		health_status_name(hc->status), name, ch, hc->p, now, lat ? "us" : "MB/s", was,
 		lat ? v->warn_inflation : v->warn_drop, lat ? v->crit_inflation : v->crit_drop,
-		lat ? "inflation" : "drop");
+		lat ? "inflation" : "drop", rule);
 }
 
 void health_print_nagios(FILE *f, const struct health_verdict *v)
@@ -1028,8 +1041,14 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 		fprintf(f, " | %s", first);
 	fputc('\n', f);
 	if (v->ncompared + v->nfailed > 0 && order) {
-		fprintf(f, "cells, worst first (change against baseline %s, positive = worse, %g%% CI and p "
-			"on per-repetition medians, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
+		if (v->nspread_unknown)
+			fprintf(f, "cells, worst first (change against baseline %s, positive = worse, %g%% CI and p "
+				"on per-repetition medians, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
+		if (v->ncompared > v->nspread_unknown)
+			fprintf(f, "%s (change against the typical value of baseline %s, %d runs, positive = worse; "
+				"%g%% interval of healthy nights plus tonight's noise; sd: the change in night-to-night "
+				"SDs, one-sided t p):\n", v->nspread_unknown ? "cells with the night-to-night spread"
+				: "cells, worst first", v->baseline, v->base_runs, v->confidence * 100);
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[order[i]];
 
@@ -1102,6 +1121,9 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			 "critical", v->ncritical, "failed", v->nfailed, "perfdata", perf);
 	if (!root || !cells || !missing || !sus || !notes)
 		goto out;
+	json_object_set_new(root, "baseline_runs", json_integer(v->base_runs));
+	json_object_set_new(root, "baseline_set", json_boolean(v->baseline_set));
+	json_object_set_new(json_object_get(root, "thresholds"), "nightly_sigma", json_real(v->nightly_sigma));
 	for (int i = 0; i < v->ncells; i++) {
 		const struct health_cell *hc = &v->cell[i];
 		json_t *o = json_pack("{s:i, s:i, s:s, s:I, s:i, s:i, s:I, s:s}",
@@ -1123,6 +1145,21 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
 			json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));
 			json_object_set_new(o, "baseline_bandwidth_MBps", jest(&hc->base_bw, 1e-6));
+			json_object_set_new(o, "baseline_runs", json_integer(hc->base_runs));
+			if (hc->nightly) {
+				double k = hc->metric == HEALTH_LATENCY ? 1e6 : 1e-6;
+
+				json_object_set_new(o, "baseline_typical", results_json_number(hc->typical * k));
+				json_object_set_new(o, "nightly_spread_pct", results_json_number(hc->spread_pct));
+				json_object_set_new(o, "sd_pct", results_json_number(hc->sd_pct));
+				json_object_set_new(o, "sigma", results_json_number(hc->sigma));
+			}
+			if (isfinite(hc->ewma)) {
+				json_object_set_new(o, "drift_ewma", results_json_number(hc->ewma));
+				json_object_set_new(o, "drift_limit", results_json_number(hc->ewma_limit));
+				json_object_set_new(o, "drift_nights", json_integer(hc->chart_nights));
+				json_object_set_new(o, "drift", json_boolean(hc->drift));
+			}
 			if (hc->why[0])
 				json_object_set_new(o, "reason", json_string(hc->why));
 			json_array_append_new(cells, o);
@@ -1229,6 +1266,50 @@ static double iso_to_epoch(const char *s)
 	return (double)timegm(&tm);
 }
 
+/* The night-to-night families: spread, how unusual tonight is, and the
+ * drift chart, for the cells judged against a baseline set. */
+static void prom_nightly(FILE *f, const struct health_verdict *v)
+{
+	static const struct { const char *name, *help; } fam[] = {
+		{ "swstress_nightly_spread_percent", "How far a healthy night's median of a cell may fall from the baseline set's typical value: 1 SD, percent." },
+		{ "swstress_change_sigma", "Degradation of a cell against the baseline set in night-to-night SDs (> 0 worse)." },
+		{ "swstress_drift_ewma", "Drift control chart of a cell: EWMA of the nightly SDs and its control limit." },
+		{ "swstress_cell_drift", "1 when the drift control chart of a cell is beyond its limit, else 0." },
+	};
+	int n = 0;
+
+	for (int i = 0; i < v->ncells; i++)
+		n += v->cell[i].nightly;
+	if (!n)
+		return;
+	for (int k = 0; k < 4; k++) {
+		bool any = false;
+
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+			const char *m = metric_name(hc->metric);
+
+			if (!hc->nightly || (k >= 2 && !isfinite(hc->ewma)))
+				continue;
+			if (!any)
+				prom_family(f, fam[k].name, fam[k].help);
+			any = true;
+			if (k == 0 || k == 1) {
+				prom_cell(f, v, fam[k].name, hc, "metric", m, NULL, NULL);
+				prom_value(f, k == 0 ? hc->sd_pct : hc->sigma);
+			} else if (k == 2) {
+				prom_cell(f, v, fam[k].name, hc, "metric", m, "stat", "value");
+				prom_value(f, hc->ewma);
+				prom_cell(f, v, fam[k].name, hc, "metric", m, "stat", "limit");
+				prom_value(f, hc->ewma_limit);
+			} else {
+				prom_cell(f, v, fam[k].name, hc, "metric", m, NULL, NULL);
+				fprintf(f, " %d\n", hc->drift);
+			}
+		}
+	}
+}
+
 static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdict *v)
 {
 	static const char *const stat_names[] = { "median", "ci_lo", "ci_hi", "baseline_median" };
@@ -1293,6 +1374,11 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 			prom_value(f, hc->p);
 		}
 	}
+	if (v->baseline_set || v->base_runs > 1) {
+		prom_family(f, "swstress_baseline_runs", "Runs in the baseline the last check compared with.");
+		fprintf(f, "swstress_baseline_runs %d\n", v->base_runs);
+	}
+	prom_nightly(f, v);
 	if (v->ncompared + v->nfailed) {
 		prom_family(f, "swstress_cell_status", "Verdict of a cell (Nagios: 0 OK, 1 WARNING, 2 CRITICAL).");
 		for (int i = 0; i < v->ncells; i++) {

@@ -903,7 +903,7 @@ static const char *const sql_rows =
 	" c.lat_median_s, c.lat_lo_s, c.lat_hi_s, c.bw_median_Bps, c.bw_lo_Bps, c.bw_hi_Bps,"
 	" x.base_lat_median_s, x.base_lat_lo_s, x.base_lat_hi_s,"
 	" x.base_bw_median_Bps, x.base_bw_lo_Bps, x.base_bw_hi_Bps, x.change_pct, x.status,"
-	" k.status, k.verdict"
+	" k.status, k.verdict, x.sigma, x.ewma, x.ewma_limit, x.drift"
 	" FROM runs r JOIN cells c ON c.run_id = r.id"
 	" LEFT JOIN checks k ON k.id = " LATEST_CHECK
 	" LEFT JOIN check_cells x ON x.check_id = k.id AND x.cell = c.cell"
@@ -928,7 +928,7 @@ int history_write_csv(FILE *f, const char *path, const char *since, char *err, s
 	      "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
 	      "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
 	      "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
-	      "change_pct,cell_status,status,verdict\n", f);
+	      "change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift\n", f);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *started = (const char *)sqlite3_column_text(st, 0);
 		double t = iso_epoch(started);
@@ -955,7 +955,9 @@ int history_write_csv(FILE *f, const char *path, const char *since, char *err, s
 		fprintf(f, ",%d,%d,", sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 22),
 			sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 23));
 		fputs(sqlite3_column_type(st, 24) == SQLITE_NULL ? "run" : (const char *)sqlite3_column_text(st, 24), f);
-		fputc('\n', f);
+		for (int c = 25; c <= 27; c++)
+			csv_num(f, st, c, 1);
+		fprintf(f, ",%d\n", sqlite3_column_type(st, 28) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 28));
 	}
 	if (s != SQLITE_DONE) {
 		db_fail(db, path, err, errlen);

@@ -8,11 +8,14 @@
  *   driver fixtures DIR        DIR/base, DIR/ok, DIR/drop30 (30% stream
  *                              drop at 8 nodes and a slow pair node07-08),
  *                              DIR/mismatch (other sizes)
+ *   driver drift DIR PCT       DIR/base1..5 and DIR/night1..7, a port
+ *                              PCT % slower every night (see drift())
  *   driver judge ARGS...       as `swstress judge ARGS...`
  *   driver history ARGS...     as `swstress history ARGS...`
  *   driver baseline ARGS...    as `swstress baseline ARGS...`
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "health_fixture.h"
@@ -52,8 +55,43 @@ fail:
 	return 1;
 }
 
+/*
+ * A week of nights on a 2-node check (one pair, so the port's slowdown is
+ * the cell's): DIR/base1..base5 healthy (the baseline set), then
+ * DIR/night1..night7 with the pair PCT_PER_NIGHT % slower each night
+ * (night i: sample time x (1 + i * pct / 100)). Nights start a day apart,
+ * after the baseline runs.
+ */
+static int drift(const char *dir, double pct)
+{
+	struct fx_spec s;
+	char path[1024], err[512], name[32];
+
+	for (int i = 1; i <= 12; i++) {
+		fx_defaults(&s);
+		s.nranks = 2;
+		s.pairs = "1";
+		s.noise_seed = (uint64_t)i;   /* the start day: 2026-03-(i+1) */
+		if (i <= 5) {
+			snprintf(name, sizeof(name), "base%d", i);
+		} else {
+			snprintf(name, sizeof(name), "night%d", i - 5);
+			s.slow_pair = 0;
+			s.slow_pair_factor = 1.0 + (i - 5) * pct / 100.0;
+		}
+		s.name = name;
+		if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err))) {
+			fprintf(stderr, "driver: %s\n", err);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 4 && !strcmp(argv[1], "drift"))
+		return drift(argv[2], atof(argv[3]));
 	if (argc >= 3 && !strcmp(argv[1], "fixtures"))
 		return fixtures(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "judge"))

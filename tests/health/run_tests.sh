@@ -137,6 +137,47 @@ expect_exit "baseline unknown subcommand" 2 "$D" baseline drop nightly --history
 expect_exit "baseline remove whole set" 0 "$D" baseline remove nightly --history "$bdb"
 expect_exit "baseline list of a removed set" 1 "$D" baseline list nightly --history "$bdb"
 
+# --- slow drift: a week of nights through judge --------------------------------
+# A 2-node check whose port gets 2% slower every night (planted: night i's
+# sample time x (1 + 0.02 i), so its 64KiB stream bandwidth drops by
+# 1 - 1/(1 + 0.02 i): 9.1% at night 5, 10.7% at night 6; latency +2i%).
+# No single night crosses warn_drop (10%) or warn_inflation (20%) before
+# night 6; the drift chart must raise WARNING before that, and say so.
+wk="$tmp/week"
+if "$D" drift "$wk" 2 && "$D" baseline set week "$wk"/base1 "$wk"/base2 "$wk"/base3 "$wk"/base4 "$wk"/base5 \
+	>/dev/null 2>&1; then
+	first_warn="" states=""
+	for i in 1 2 3 4 5 6 7; do
+		"$D" judge "$wk/night$i" --baseline week >"$tmp/night$i.out" 2>"$tmp/night$i.err"
+		code=$?
+		states="$states $i:$code"
+		if [ -z "$first_warn" ] && [ "$code" -ne 0 ]; then first_warn=$i; fi
+	done
+	line=$(head -n 1 "$tmp/night${first_warn:-1}.out")
+	# the judge's own numbers on that night: every pct_ perfdata below its warn threshold
+	below=$(printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^'pct_\([a-z]*\)_[^']*'=\([-0-9.]*\)%;~:\([0-9.]*\);.*/\2 \3/p" |
+		awk '{ if ($1 >= $2) bad = 1 } END { print bad ? "no" : "yes" }')
+	if [ -n "$first_warn" ] && [ "$first_warn" -lt 6 ] && [ "$first_warn" -ge 2 ]; then
+		ok "drift: first WARNING on night $first_warn, before the first night over a threshold (6) (exit codes$states)"
+	else
+		bad "drift: first WARNING on night ${first_warn:-never}, want 2..5 (exit codes$states)"
+	fi
+	case "$line" in
+	"SWSTRESS WARNING - "*"drifting: EWMA "*) ok "drift: the WARNING comes from the control chart" ;;
+	*) bad "drift: status line does not name the drift: $line" ;;
+	esac
+	if [ "$below" = yes ]; then ok "drift: that night no cell's change reaches its threshold"; else bad "drift: a cell crossed a threshold that night: $line"; fi
+	"$D" history --history "$wk/history.sqlite" --format csv >"$tmp/week.csv"
+	if awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i } NR > 2 && $col["run"] == "night'"${first_warn:-0}"'" && $col["pattern"] == "stream" && $col["size_bytes"] == 65536 { print $col["drift"], $col["ewma"], $col["ewma_limit"] }' "$tmp/week.csv" |
+		awk '{ if ($1 == 1 && $2 > $3) found = 1 } END { exit !found }'; then
+		ok "drift: history csv marks the night with its EWMA over the limit"
+	else
+		bad "drift: history csv lacks drift, ewma, ewma_limit for night $first_warn"
+	fi
+else
+	bad "drift fixtures"
+fi
+
 # --- Prometheus textfile ------------------------------------------------------
 mkdir -p "$tmp/textfile"
 prom="$tmp/textfile/swstress.prom"
