@@ -774,15 +774,17 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, const cha
 		}
 		z[n] = hc->sigma;
 		free(pt);
-		/* Each night clipped at 2L night SDs: one bad night (a fault since
-		 * repaired) leaves the chart within days. */
-		stats_ewma(z, n + 1, lambda, L, 2.0 * L, e, lim);
+		/* Each night counts at most L SDs: then one night alone, however
+		 * bad, stays at or under the limit (lambda L at the first night,
+		 * below it later): the chart speaks of several nights, the
+		 * thresholds of one. A fault since repaired leaves it in days. */
+		stats_ewma(z, n + 1, lambda, L, L, e, lim);
 		hc->chart_nights = (int)n + 1;
 		hc->ewma = e[n];
 		hc->ewma_limit = lim[n];
 		free(z);
 		charted++;
-		if (hc->ewma > hc->ewma_limit) {
+		if (hc->ewma > hc->ewma_limit + 1e-9) {   /* not by rounding alone */
 			hc->drift = true;
 			drifting++;
 			if (hc->status == SW_NAGIOS_OK) {

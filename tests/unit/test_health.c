@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "commands.h"
 #include "health.h"
+#include "history.h"
 #include "health_fixture.h"
 
 static char tmpdir[64];
@@ -758,4 +759,170 @@ Test(health, second_check_lock_fails_at_once_with_pid)
 	snprintf(lp, sizeof(lp), "%s.lock", db);
 	cr_assert_eq(atol(slurp(lp)), (long)getpid());
 	health_unlock(fd);
+}
+
+/* ---------------------------------------------------------------- */
+/* Baseline sets: the night-to-night spread                           */
+
+/* Five baseline runs base1..base5 whose pingpong cells vary from night to
+ * night by the planted factors (a fabric whose latency moves +-20%), and
+ * a set "nightly" of them in db. */
+static void make_set(char *db, size_t dblen, const double *night_factor, int k)
+{
+	struct history_member m[8];
+	char path[512], err[512], name[16];
+	struct fx_spec s;
+
+	cr_assert(k <= 8);
+	snprintf(db, dblen, "%s/history.sqlite", tmpdir);
+	for (int j = 0; j < k; j++) {
+		snprintf(name, sizeof(name), "base%d", j + 1);
+		healthy(&s, name, (uint64_t)j + 1);
+		s.slow_pattern = PAT_PINGPONG;
+		s.slow_all_levels = true;
+		s.slow_factor = night_factor[j];
+		make(&s, path, sizeof(path));
+		memset(&m[j], 0, sizeof(m[j]));
+		snprintf(m[j].run, sizeof(m[j].run), "%s", name);
+		snprintf(m[j].folder, sizeof(m[j].folder), "%s", path);
+		snprintf(m[j].started, sizeof(m[j].started), "2026-03-%02dT02:00:00Z", j + 2);
+	}
+	cr_assert_eq(history_baseline_put(db, "nightly", m, (size_t)k, true, err, sizeof(err)), 0, "%s", err);
+}
+
+static int judge_set(const char *result, const char *db, char *out, size_t len, const char *set1)
+{
+	struct health_opts o = { .baseline = "nightly", .history = db, .sets = { set1 }, .nsets = set1 ? 1 : 0 };
+
+	return judge(result, &o, out, len);
+}
+
+/*
+ * The issue's case: latency that moves +-20% between healthy nights. One
+ * baseline run sees tonight's +25% as a WARNING (its interval knows only
+ * tonight's samples); a set of five that spans the same moves calls it
+ * ordinary (well under 3 night-to-night SDs): OK.
+ */
+Test(health, ordinary_night_to_night_change_is_ok_against_a_set)
+{
+	static const double f[5] = { 1.0, 1.2, 0.85, 1.15, 0.95 };
+	char db[600], rp[512], out[32768], line[4096];
+	struct fx_spec r;
+
+	make_set(db, sizeof(db), f, 5);
+	healthy(&r, "tonight", 9);
+	r.slow_pattern = PAT_PINGPONG;
+	r.slow_all_levels = true;
+	r.slow_factor = 1.25;
+	make(&r, rp, sizeof(rp));
+	char b1[600];
+
+	snprintf(b1, sizeof(b1), "%s/base1", tmpdir);
+	cr_assert_eq(judge_pair(rp, b1, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert_not_null(strstr(line, "night-to-night spread unknown (1 baseline run)"), "%s", line);
+	cr_assert_eq(judge_set(rp, db, out, sizeof(out), NULL), SW_NAGIOS_OK, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS OK - 8 cells within thresholds vs baseline nightly"), "%s", line);
+	cr_assert_null(strstr(out, "spread unknown"), "%s", out);
+	/* the perfdata carries how unusual each cell is: the pingpong cells
+	 * score 0.5..2 night-to-night SDs (planted: ln 1.25 - mean ln f over
+	 * their SD, about 1.1) */
+	double sd;
+	const char *p = strstr(line, "'sd_pp_8B_n2'=");
+
+	cr_assert_not_null(p, "%s", line);
+	cr_assert_eq(sscanf(p, "'sd_pp_8B_n2'=%lf;~:3;~:3;;", &sd), 1, "%s", p);
+	cr_assert(sd > 0.5 && sd < 2.0, "sd %g", sd);
+}
+
+/* A 40% bandwidth drop against the same set: CRITICAL, and the rule says
+ * both the size of the change and how unusual it is. */
+Test(health, planted_drop_against_a_set_is_critical_with_sigma)
+{
+	static const double f[5] = { 1.0, 1.02, 0.99, 1.01, 0.98 };
+	char db[600], rp[512], out[32768], line[4096];
+	struct fx_spec r;
+	double pct, lo, hi, sd, spread;
+
+	make_set(db, sizeof(db), f, 5);
+	healthy(&r, "tonight", 9);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.6;
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_set(rp, db, out, sizeof(out), NULL), SW_NAGIOS_CRITICAL, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS CRITICAL - 8 nodes 64KiB stream: bandwidth drop +"), "%s", line);
+	const char *p = strstr(line, "bandwidth drop ");
+
+	cr_assert_eq(sscanf(p, "bandwidth drop %lf%% [%lf,%lf], %lf sd of %lf%%", &pct, &lo, &hi, &sd, &spread), 5,
+		     "%s", p);
+	cr_assert(pct > 38 && pct < 42, "planted 40%% drop: %g", pct);
+	cr_assert(lo < pct && pct < hi, "%g [%g, %g]", pct, lo, hi);
+	cr_assert(sd >= 3, "sd %g", sd);
+	/* recomputable: the score is -ln(1 - drop) over ln(1 + the SD shown) */
+	cr_assert(fabs(-log1p(-pct / 100) / log1p(spread / 100) - sd) < 0.15 * sd, "%g %g %g", pct, spread, sd);
+	cr_assert_not_null(strstr(out, "(warn 10%, crit 25% drop and >= 3 sd)"), "%s", out);
+	/* with a demand of 100 SDs nothing is unusual enough */
+	cr_assert_eq(judge_set(rp, db, out, sizeof(out), "nightly_sigma=100"), SW_NAGIOS_OK, "%s", out);
+}
+
+/* check adds OK nights to a named set when baseline_window is set, and
+ * keeps only the newest N of them (the marked runs stay). */
+Test(health, rolling_window_keeps_the_newest_ok_nights)
+{
+	static const double f[3] = { 1.0, 1.01, 0.99 };
+	char db[600], rp[512], out[32768], err[512], name[16];
+	struct history_member *m;
+	size_t n;
+	int rolling = 0;
+
+	make_set(db, sizeof(db), f, 3);
+	for (int i = 0; i < 3; i++) {
+		struct fx_spec r;
+
+		snprintf(name, sizeof(name), "ok%d", i + 1);
+		healthy(&r, name, (uint64_t)i + 10);
+		make(&r, rp, sizeof(rp));
+		cr_assert_eq(judge_set(rp, db, out, sizeof(out), "baseline_window=2"), SW_NAGIOS_OK, "%s", out);
+	}
+	cr_assert_eq(history_baseline_members(db, "nightly", &m, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 5, "3 marked + 2 rolling, got %zu", n);
+	for (size_t i = 0; i < n; i++) {
+		rolling += m[i].rolling;
+		cr_assert(strcmp(m[i].run, "ok1"), "the oldest OK night left the window");
+	}
+	cr_assert_eq(rolling, 2);
+	free(m);
+	/* a night that is not OK does not join */
+	struct fx_spec r;
+
+	healthy(&r, "bad", 20);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 2.0;
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_set(rp, db, out, sizeof(out), "baseline_window=2"), SW_NAGIOS_CRITICAL, "%s", out);
+	cr_assert_eq(history_baseline_members(db, "nightly", &m, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 5);
+	free(m);
+}
+
+/* A set member whose folder is gone: left out, said, UNKNOWN at least. */
+Test(health, missing_set_member_is_named)
+{
+	static const double f[4] = { 1.0, 1.01, 0.99, 1.0 };
+	char db[600], rp[512], out[32768], gone[600];
+	struct fx_spec r;
+
+	make_set(db, sizeof(db), f, 4);
+	snprintf(gone, sizeof(gone), "%s/base2/run.json", tmpdir);
+	cr_assert_eq(unlink(gone), 0);
+	healthy(&r, "tonight", 9);
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_set(rp, db, out, sizeof(out), NULL), SW_NAGIOS_UNKNOWN, "%s", out);
+	cr_assert_not_null(strstr(out, "note: baseline run base2 unreadable, left out"), "%s", out);
+	/* the three others still give the spread */
+	cr_assert_null(strstr(out, "spread unknown"), "%s", out);
 }

@@ -229,15 +229,19 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 			 "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
 			 "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
 			 "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
-			 "change_pct,cell_status,status,verdict");
+			 "change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift");
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		int commas = 0;
 
 		for (char *c = line; *c; c++)
 			commas += *c == ',';
-		cr_assert_eq(commas, 25, "%s", line);
+		cr_assert_eq(commas, 29, "%s", line);
+		/* one baseline run: no night-to-night spread, no drift chart */
+		char *tail = strstr(line, ",2,CRITICAL,NaN,NaN,NaN,0");
+
+		cr_assert_not_null(tail, "%s", line);
+		*tail = '\0';
 		cr_assert_null(strstr(line, "NaN"), "judged row without baseline: %s", line);
-		cr_assert(strstr(line, ",2,CRITICAL"), "%s", line);
 		rows++;
 	}
 	cr_assert_eq(rows, 8);
@@ -342,4 +346,46 @@ Test(history, command_table_csv_and_errors)
 	analysis_free(a2);
 	run_free(r1);
 	run_free(r2);
+}
+
+/* A schema 1 database (as swstress 0.1.0 left it, with a run in it) is
+ * upgraded in place to schema 2 on the next open: the run stays, the
+ * baseline table and the night-to-night columns appear. */
+Test(history, schema_1_database_is_upgraded)
+{
+	char p[512], err[512];
+	struct sw_analysis *a;
+	struct sw_run *r = load_run("health-20260301-020000", 1, 0, p, sizeof(p), &a);
+	struct history_member m = { .rolling = false }, *got;
+	size_t n;
+	sqlite3 *h;
+
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+	/* take it back to schema 1 */
+	cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, "DROP TABLE baseline_runs;"
+				  "ALTER TABLE check_cells DROP COLUMN base_runs;"
+				  "ALTER TABLE check_cells DROP COLUMN typical;"
+				  "ALTER TABLE check_cells DROP COLUMN spread_pct;"
+				  "ALTER TABLE check_cells DROP COLUMN sigma;"
+				  "ALTER TABLE check_cells DROP COLUMN ewma;"
+				  "ALTER TABLE check_cells DROP COLUMN ewma_limit;"
+				  "ALTER TABLE check_cells DROP COLUMN drift;"
+				  "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	cr_assert_eq(history_schema_version(db, err, sizeof(err)), 1);
+	snprintf(m.run, sizeof(m.run), "%s", r->name);
+	snprintf(m.folder, sizeof(m.folder), "%s", p);
+	snprintf(m.started, sizeof(m.started), "%s", r->started);
+	cr_assert_eq(history_baseline_put(db, "nightly", &m, 1, true, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_schema_version(db, err, sizeof(err)), 2);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs"), 1);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM pragma_table_info('check_cells') WHERE name = 'drift'"), 1);
+	cr_assert_eq(history_baseline_members(db, "nightly", &got, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(got[0].folder, p);
+	cr_assert_str_eq(got[0].set, "nightly");
+	free(got);
+	analysis_free(a);
+	run_free(r);
 }

@@ -442,3 +442,118 @@ Test(stats, median_ratio_bonett_price)
 	cr_assert_eq(stats_median_ratio(t1, 3, t1, 3, 0.95, &ratio, &lo, &hi, &p), 0);
 	cr_assert(ratio == 1.0 && p == 1.0);
 }
+
+/* NIST/SEMATECH e-Handbook of Statistical Methods, 6.3.2.4 "EWMA Control
+ * Charts": target 50, s = 2.0539, lambda = 0.3, k = 3; the EWMA values
+ * as the handbook's table rounds them (2 decimals), and its limits
+ * 47.4115, 52.5884. */
+Test(stats, ewma_nist_handbook_example)
+{
+	static const double x[20] = { 52.0, 47.0, 53.0, 49.3, 50.1, 47.0, 51.0, 50.1, 51.2, 50.5,
+				      49.6, 47.6, 49.9, 51.3, 47.8, 51.2, 52.6, 52.4, 53.6, 52.1 };
+	static const double want[20] = { 50.60, 49.52, 50.56, 50.18, 50.16, 49.21, 49.75, 49.85, 50.26, 50.33,
+					 50.11, 49.36, 49.52, 50.05, 49.38, 49.92, 50.73, 51.23, 51.94, 51.99 };
+	double z[20], e[20], lim[20];
+
+	for (int i = 0; i < 20; i++)
+		z[i] = (x[i] - 50.0) / 2.0539;
+	cr_assert_eq(stats_ewma(z, 20, 0.3, 3.0, 0.0, e, lim), 0);
+	for (int i = 0; i < 20; i++)
+		cr_assert(fabs(50.0 + 2.0539 * e[i] - want[i]) < 0.006, "EWMA %d: %.4f, handbook %.2f", i + 1,
+			  50.0 + 2.0539 * e[i], want[i]);
+	/* after 20 points the limit is the handbook's asymptotic one */
+	cr_assert(fabs(50.0 + 2.0539 * lim[19] - 52.5884) < 0.0005, "UCL %.4f", 50.0 + 2.0539 * lim[19]);
+	cr_assert(fabs(50.0 - 2.0539 * lim[19] - 47.4115) < 0.0005);
+	/* the first limits are narrower: 3 sqrt(0.3/1.7 (1 - 0.7^2)) */
+	cr_assert(fabs(lim[0] - 3.0 * sqrt(0.3 / 1.7 * (1 - 0.49))) < 1e-12);
+	/* clipping: one huge night counts as clip */
+	z[0] = 100.0;
+	cr_assert_eq(stats_ewma(z, 1, 0.3, 3.0, 6.0, e, lim), 0);
+	cr_assert(fabs(e[0] - 1.8) < 1e-12);
+	cr_assert_eq(stats_ewma(z, 1, 0.0, 3.0, 0.0, e, lim), -1);
+}
+
+/* A deterministic normal generator for simulations with a known truth
+ * (xorshift64*, Box-Muller). */
+static uint64_t sim_state = 88172645463325252ULL;
+static double sim_uniform(void)
+{
+	sim_state ^= sim_state >> 12;
+	sim_state ^= sim_state << 25;
+	sim_state ^= sim_state >> 27;
+	return ((double)((sim_state * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
+}
+static double sim_normal(void)
+{
+	return sqrt(-2.0 * log(sim_uniform())) * cos(2.0 * M_PI * sim_uniform());
+}
+
+/* One simulated night: 10 repetition values exp(mu + night + noise). */
+static void sim_night(double *v, double mu, double tau, double sw)
+{
+	double night = tau * sim_normal();
+
+	for (int i = 0; i < 10; i++)
+		v[i] = exp(mu + night + sw * sim_normal());
+}
+
+/*
+ * Known truth: healthy nights vary by tau = 10% between nights and 3%
+ * inside a night. Tonight from the same fabric must fall inside the 95%
+ * interval about 95% of the time (the interval is a t prediction interval,
+ * slightly wider when the runs' own noise is the larger term), and a
+ * change of 6 night-to-night SDs must score >= 3 in most fabrics
+ * (noncentral t, df 4).
+ */
+Test(stats, nightly_prediction_covers_healthy_nights)
+{
+	double y[5][10], x[10];
+	const double *yp[5] = { y[0], y[1], y[2], y[3], y[4] };
+	size_t ny[5] = { 10, 10, 10, 10, 10 };
+	int covered = 0, detected = 0, false_alarms = 0, sims = 2000;
+	double spread_sum = 0.0;
+
+	stats_init();
+	for (int s = 0; s < sims; s++) {
+		struct stats_nightly r;
+		double tot = sqrt(0.1 * 0.1 + 0.03 * 0.03 * 1.57 / 10);   /* sd of a night's ln median */
+
+		for (int j = 0; j < 5; j++)
+			sim_night(y[j], 2.0, 0.1, 0.03);
+		sim_night(x, 2.0, 0.1, 0.03);
+		cr_assert_eq(stats_nightly(yp, ny, 5, x, 10, 0.0, 0.95, &r), 0);
+		covered += r.lo <= 0.0 && r.hi >= 0.0;   /* the true change is 0 */
+		false_alarms += r.score >= 3.0;
+		spread_sum += r.spread;
+		for (int i = 0; i < 10; i++)   /* the same night, 6 SDs slower */
+			x[i] *= exp(6.0 * tot);
+		cr_assert_eq(stats_nightly(yp, ny, 5, x, 10, 0.0, 0.95, &r), 0);
+		detected += r.score >= 3.0;
+		cr_assert(fabs(log(r.typical) - 2.0) < 0.5);
+	}
+	cr_assert(covered >= 0.93 * sims && covered <= 0.985 * sims, "coverage %d of %d", covered, sims);
+	/* P(t_4 >= 3 sqrt(1 + 1/5)... ) is about 1.5%: a healthy night rarely scores 3 */
+	cr_assert(false_alarms <= 0.04 * sims, "healthy nights scoring >= 3: %d of %d", false_alarms, sims);
+	cr_assert(detected >= 0.75 * sims, "6-SD changes scoring >= 3: %d of %d", detected, sims);
+	/* E[S] for df 4 is 0.94 sigma: the mean spread is near the truth */
+	cr_assert(fabs(spread_sum / sims / 0.1 - 0.94) < 0.06, "mean spread %.4f", spread_sum / sims);
+}
+
+Test(stats, nightly_floor_and_refusals)
+{
+	double y[3][4] = { { 10, 10, 10, 10 }, { 10, 10, 10, 10 }, { 10, 10, 10, 10 } }, x[4] = { 11, 11, 11, 11 };
+	const double *yp[3] = { y[0], y[1], y[2] };
+	size_t ny[3] = { 4, 4, 4 };
+	struct stats_nightly r;
+
+	/* identical baseline runs: the spread is 0, the floor (2%) takes over */
+	cr_assert_eq(stats_nightly(yp, ny, 3, x, 4, log(1.02), 0.95, &r), 0);
+	cr_assert(fabs(r.spread) < 1e-12);
+	cr_assert(fabs(r.night - log(1.02)) < 1e-12);
+	cr_assert(fabs(r.d - log(1.1)) < 1e-12);
+	cr_assert(fabs(r.score - log(1.1) / (log(1.02) * sqrt(4.0 / 3.0))) < 1e-9, "score %g", r.score);
+	cr_assert(fabs(r.typical - 10.0) < 1e-9);
+	cr_assert_eq(stats_nightly(yp, ny, 1, x, 4, 0.0, 0.95, &r), -1, "one baseline run has no spread");
+	y[1][2] = -1.0;
+	cr_assert_eq(stats_nightly(yp, ny, 3, x, 4, 0.0, 0.95, &r), -1, "non-positive values");
+}
