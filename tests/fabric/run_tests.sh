@@ -281,6 +281,54 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		check "fault: report.txt names swsN05 as a suspect port" \
 			grep -q '^suspect port: swsN05 ' "$res/report.txt"
 
+		# ---- (d) a baseline set of healthy runs: healthy re-checks all OK,
+		# a shaped port CRITICAL every time, naming its host
+		BSETS="pairs=4 sample_time=200ms repetitions=5"
+		bset=""
+		for i in 1 2 3; do
+			# shellcheck disable=SC2086
+			sw "bl$i" 90 -- $BSETS
+			bset="$bset $res"
+		done
+		# shellcheck disable=SC2086
+		build/swstress baseline set fabric $bset >"$TMP/bset.out" 2>&1
+		check "baseline set fabric of 3 healthy runs: $(head -n 1 "$TMP/bset.out")" \
+			grep -q '^baseline fabric: 3 runs$' "$TMP/bset.out"
+		# bcheck NAME: a check against the set; its status line in $TMP/NAME.out, exit in $hrc
+		bcheck() {
+			# shellcheck disable=SC2086
+			timeout -k 5 105 sh $F/mpirun.sh --timeout 90 build/swstress check -c "$SWCFG" --no-plot \
+				label="$1" output="$TMP/res" $BSETS --baseline fabric </dev/null >"$TMP/$1.out" 2>"$TMP/$1.err"
+			hrc=$?
+		}
+		nok=0 codes=""
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			bcheck "healthy$i"
+			codes="$codes $hrc"
+			if [ "$hrc" = 0 ] && head -n 1 "$TMP/healthy$i.out" | grep -q '^SWSTRESS OK - .* vs baseline fabric'; then
+				nok=$((nok + 1))
+			else
+				echo "  healthy re-check $i: $(head -n 1 "$TMP/healthy$i.out" | cut -c1-300)"
+			fi
+		done
+		check "baseline set: 10 healthy re-checks all OK ($nok OK; exit codes$codes)" test "$nok" = 10
+		check "baseline set: the verdict knows the night-to-night spread (perfdata sd_)" \
+			sh -c "head -n 1 '$TMP/healthy10.out' | grep -q \"'sd_st_64KiB_n8'=\""
+		timeout 30 $FAB fault swsN05 rate 20mbit >/dev/null 2>&1
+		ncrit=0 codes=""
+		for i in 1 2 3; do
+			bcheck "shaped$i"
+			codes="$codes $hrc"
+			if [ "$hrc" = 2 ] && head -n 1 "$TMP/shaped$i.out" | grep -q '^SWSTRESS CRITICAL - .*swsN05'; then
+				ncrit=$((ncrit + 1))
+			else
+				echo "  shaped check $i: $(head -n 1 "$TMP/shaped$i.out" | cut -c1-300)"
+			fi
+		done
+		timeout 30 $FAB fault swsN05 clear >/dev/null 2>&1
+		check "baseline set: swsN05 shaped to 20mbit: CRITICAL naming swsN05 every time ($ncrit of 3; exit codes$codes)" \
+			test "$ncrit" = 3
+
 		# ---- (d) a port at a quarter rate: the pairs still overlap, and the
 		# aggregate of 2 pairs is the healthy pair's rate plus the slow port's
 		# (fixed-hop samples gave half of one healthy pair: the span was the
