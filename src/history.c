@@ -617,29 +617,69 @@ static void col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
 	snprintf(buf, len, "%s", t ? (const char *)t : "");
 }
 
-/* Grow *v (elements of size sz) to hold one more; NULL on ENOMEM. */
-static void *grow(void **v, size_t *cap, size_t cnt, size_t sz)
-{
-	if (cnt == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		void *p = realloc(*v, nc * sz);
+/* One row into elem (zeroed); false skips the row. */
+typedef bool (*row_fn)(sqlite3_stmt *st, void *elem);
 
-		if (!p)
-			return NULL;
-		*v = p;
-		*cap = nc;
+/* Step st (prepared on db, parameters bound) to its end, each row through
+ * fn into a growing array of size-byte elements: *out (malloc'ed, caller
+ * frees; NULL when empty) and *n. Finalizes st and closes db. 0 or -1
+ * with "DB: reason" in err. */
+static int collect(sqlite3 *db, const char *path, sqlite3_stmt *st, size_t size, row_fn fn, void **out,
+		   size_t *n, char *err, size_t errlen)
+{
+	char *v = NULL;
+	size_t cnt = 0, cap = 0;
+	int rc = -1, s;
+
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char *p = realloc(v, nc * size);
+
+			if (!p) {
+				sw_fail(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			v = p;
+			cap = nc;
+		}
+		memset(v + cnt * size, 0, size);
+		cnt += fn(st, v + cnt * size);
 	}
-	return (char *)*v + cnt * sz;
+	if (s != SQLITE_DONE) {
+		db_fail(db, path, err, errlen);
+		goto out;
+	}
+	*out = cnt ? v : NULL;
+	*n = cnt;
+	if (cnt)
+		v = NULL;
+	rc = 0;
+out:
+	free(v);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+static bool member_row(sqlite3_stmt *st, void *elem)
+{
+	struct history_member *m = elem;
+
+	col_text(st, 0, m->set, sizeof(m->set));
+	col_text(st, 1, m->run, sizeof(m->run));
+	col_text(st, 2, m->folder, sizeof(m->folder));
+	col_text(st, 3, m->started, sizeof(m->started));
+	col_text(st, 4, m->added, sizeof(m->added));
+	m->rolling = sqlite3_column_int(st, 5);
+	return true;
 }
 
 int history_baseline_members(const char *path, const char *set, struct history_member **out, size_t *n,
 			     char *err, size_t errlen)
 {
 	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st = NULL;
-	struct history_member *v = NULL, *m;
-	size_t cnt = 0, cap = 0;
-	int rc = -1, s;
+	sqlite3_stmt *st;
 
 	*out = NULL;
 	*n = 0;
@@ -648,53 +688,42 @@ int history_baseline_members(const char *path, const char *set, struct history_m
 	if (!PREPARE(db, "SELECT baseline, run, folder, started, added, rolling FROM baseline_runs"
 		     " WHERE ?1 IS NULL OR baseline = ?1 ORDER BY baseline, started, run", &st)) {
 		db_fail(db, path, err, errlen);
-		goto out;
+		sqlite3_close(db);
+		return -1;
 	}
 	if (set)
 		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!(m = grow((void **)&v, &cap, cnt, sizeof(*v)))) {
-			sw_fail(err, errlen, "%s: out of memory", path);
-			goto out;
-		}
-		cnt++;
-		col_text(st, 0, m->set, sizeof(m->set));
-		col_text(st, 1, m->run, sizeof(m->run));
-		col_text(st, 2, m->folder, sizeof(m->folder));
-		col_text(st, 3, m->started, sizeof(m->started));
-		col_text(st, 4, m->added, sizeof(m->added));
-		m->rolling = sqlite3_column_int(st, 5);
-	}
-	if (s != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	*out = v;
-	*n = cnt;
-	v = NULL;
-	rc = 0;
-out:
-	free(v);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return rc;
+	return collect(db, path, st, sizeof(**out), member_row, (void **)out, n, err, errlen);
+}
+
+/* A night of a series; rows without the metric are skipped. */
+static bool point_row(sqlite3_stmt *st, void *elem)
+{
+	struct history_point *p = elem;
+
+	if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+		return false;
+	col_text(st, 0, p->run, sizeof(p->run));
+	col_text(st, 1, p->started, sizeof(p->started));
+	p->value = sqlite3_column_double(st, 2);
+	return true;
 }
 
 int history_cell_series(const char *path, const char *baseline, const char *after, const char *except,
 			const char *pattern, unsigned long long size, int nodes, long hops, bool latency,
 			struct history_point **out, size_t *n, char *err, size_t errlen)
 {
-	static const char *const sql =
-		"SELECT r.name, r.started, c.lat_median_s, c.bw_median_Bps FROM runs r JOIN cells c ON c.run_id = r.id"
-		" WHERE r.started > ?1 AND r.name <> ?2 AND c.pattern = ?3 AND c.size_bytes = ?4 AND c.nodes = ?5"
-		" AND (?6 < 0 OR c.hops = ?6)"
-		" AND EXISTS (SELECT 1 FROM checks k WHERE k.run_id = r.id AND k.baseline = ?7)"
-		" ORDER BY r.started, r.id";
+	static const char *const sql[2] = {
+#define SERIES(col) "SELECT r.name, r.started, c." col " FROM runs r JOIN cells c ON c.run_id = r.id" \
+		" WHERE r.started > ?1 AND r.name <> ?2 AND c.pattern = ?3 AND c.size_bytes = ?4 AND c.nodes = ?5" \
+		" AND (?6 < 0 OR c.hops = ?6)" \
+		" AND EXISTS (SELECT 1 FROM checks k WHERE k.run_id = r.id AND k.baseline = ?7)" \
+		" ORDER BY r.started, r.id"
+		SERIES("bw_median_Bps"), SERIES("lat_median_s"),
+#undef SERIES
+	};
 	sqlite3 *db;
-	sqlite3_stmt *st = NULL;
-	struct history_point *v = NULL, *p;
-	size_t cnt = 0, cap = 0;
-	int rc = -1, s;
+	sqlite3_stmt *st;
 
 	*out = NULL;
 	*n = 0;
@@ -702,9 +731,10 @@ int history_cell_series(const char *path, const char *baseline, const char *afte
 		return 0;
 	if (!(db = db_open(path, false, err, errlen)))
 		return -1;
-	if (!PREPARE(db, sql, &st)) {
+	if (!PREPARE(db, sql[latency], &st)) {
 		db_fail(db, path, err, errlen);
-		goto out;
+		sqlite3_close(db);
+		return -1;
 	}
 	sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, except ? except : "", -1, SQLITE_TRANSIENT);
@@ -713,33 +743,7 @@ int history_cell_series(const char *path, const char *baseline, const char *afte
 	sqlite3_bind_int(st, 5, nodes);
 	sqlite3_bind_int64(st, 6, hops);
 	sqlite3_bind_text(st, 7, baseline, -1, SQLITE_TRANSIENT);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		int col = latency ? 2 : 3;
-
-		if (sqlite3_column_type(st, col) == SQLITE_NULL)
-			continue;
-		if (!(p = grow((void **)&v, &cap, cnt, sizeof(*v)))) {
-			sw_fail(err, errlen, "%s: out of memory", path);
-			goto out;
-		}
-		cnt++;
-		col_text(st, 0, p->run, sizeof(p->run));
-		col_text(st, 1, p->started, sizeof(p->started));
-		p->value = sqlite3_column_double(st, col);
-	}
-	if (s != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	*out = v;
-	*n = cnt;
-	v = NULL;
-	rc = 0;
-out:
-	free(v);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return rc;
+	return collect(db, path, st, sizeof(**out), point_row, (void **)out, n, err, errlen);
 }
 
 /* ---------------------------------------------------------------- */
@@ -793,6 +797,24 @@ int history_parse_time(const char *s, time_t *t)
 /* The latest check of each run: a subquery used by the readers. */
 #define LATEST_CHECK "(SELECT MAX(id) FROM checks k WHERE k.run_id = r.id)"
 
+static bool run_row(sqlite3_stmt *st, void *elem)
+{
+	struct history_run *h = elem;
+
+	h->id = sqlite3_column_int64(st, 0);
+	col_text(st, 1, h->name, sizeof(h->name));
+	col_text(st, 2, h->label, sizeof(h->label));
+	col_text(st, 3, h->started, sizeof(h->started));
+	h->nranks = sqlite3_column_int(st, 4);
+	h->complete = sqlite3_column_int(st, 5);
+	h->ncells = sqlite3_column_int(st, 6);
+	h->status = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
+	snprintf(h->verdict, sizeof(h->verdict), "%s",
+		 sqlite3_column_type(st, 8) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(st, 8));
+	col_text(st, 9, h->summary, sizeof(h->summary));
+	return true;
+}
+
 int history_list(const char *path, const char *since, struct history_run **out, size_t *n,
 		 char *err, size_t errlen)
 {
@@ -803,10 +825,7 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		" FROM runs r LEFT JOIN checks k ON k.id = " LATEST_CHECK
 		" WHERE r.started >= ?1 ORDER BY r.started, r.id";
 	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st = NULL;
-	struct history_run *v = NULL;
-	size_t cnt = 0, cap = 0;
-	int rc = -1, s;
+	sqlite3_stmt *st;
 
 	*out = NULL;
 	*n = 0;
@@ -814,51 +833,11 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		return -1;
 	if (!PREPARE(db, sql, &st)) {
 		db_fail(db, path, err, errlen);
-		goto out;
+		sqlite3_close(db);
+		return -1;
 	}
 	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		struct history_run *h;
-
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			struct history_run *p = realloc(v, nc * sizeof(*v));
-
-			if (!p) {
-				sw_fail(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			v = p;
-			cap = nc;
-		}
-		h = &v[cnt++];
-		memset(h, 0, sizeof(*h));
-		h->id = sqlite3_column_int64(st, 0);
-		snprintf(h->name, sizeof(h->name), "%s", (const char *)sqlite3_column_text(st, 1));
-		snprintf(h->label, sizeof(h->label), "%s", (const char *)sqlite3_column_text(st, 2));
-		snprintf(h->started, sizeof(h->started), "%s", (const char *)sqlite3_column_text(st, 3));
-		h->nranks = sqlite3_column_int(st, 4);
-		h->complete = sqlite3_column_int(st, 5);
-		h->ncells = sqlite3_column_int(st, 6);
-		h->status = sqlite3_column_type(st, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 7);
-		snprintf(h->verdict, sizeof(h->verdict), "%s",
-			 sqlite3_column_type(st, 8) == SQLITE_NULL ? "-" : (const char *)sqlite3_column_text(st, 8));
-		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
-			snprintf(h->summary, sizeof(h->summary), "%s", (const char *)sqlite3_column_text(st, 9));
-	}
-	if (s != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	*out = v;
-	*n = cnt;
-	v = NULL;
-	rc = 0;
-out:
-	free(v);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return rc;
+	return collect(db, path, st, sizeof(**out), run_row, (void **)out, n, err, errlen);
 }
 
 static void csv_num(FILE *f, sqlite3_stmt *st, int col, double k)

@@ -282,8 +282,10 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			grep -q '^suspect port: swsN05 ' "$res/report.txt"
 
 		# ---- (d) a baseline set of healthy runs: healthy re-checks all OK,
-		# a shaped port CRITICAL every time, naming its host
-		BSETS="pairs=4 sample_time=200ms repetitions=5"
+		# a shaped port CRITICAL every time, naming its host. Three sizes, so
+		# that a suspect port must be slow in 2 of its 3 cells (one pair that
+		# a busy machine starves in one cell is not a port).
+		BSETS="pairs=4 sizes=8KiB,16KiB,64KiB sample_time=200ms repetitions=5"
 		bset=""
 		for i in 1 2 3; do
 			# shellcheck disable=SC2086
