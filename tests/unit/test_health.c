@@ -792,7 +792,8 @@ static void make_set(char *db, size_t dblen, const double *night_factor, int k)
 
 static int judge_set(const char *result, const char *db, char *out, size_t len, const char *set1)
 {
-	struct health_opts o = { .baseline = "nightly", .history = db, .sets = { set1 }, .nsets = set1 ? 1 : 0 };
+	const char *sets[1] = { set1 };
+	struct health_opts o = { .baseline = "nightly", .history = db, .sets = sets, .nsets = set1 ? 1 : 0 };
 
 	return judge(result, &o, out, len);
 }
