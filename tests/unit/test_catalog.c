@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "health_fixture.h"
+#include "report.h"
 #include "site.h"
 #include "store.h"
 
@@ -162,4 +163,35 @@ Test(catalog, site_pages_escape_and_numbers)
 	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", tmp);
 	free(slurp(path));
 	store_close(s);
+}
+
+/* The report names the switch and the hosts' side from the config. */
+Test(catalog, report_shows_switch_and_host)
+{
+	struct sw_config cfg;
+	struct sw_plan *plan;
+	struct sw_run *r;
+	char err[512], *text;
+
+	config_defaults(&cfg);
+	cr_assert_eq(config_set_arg(&cfg, "pairs=1", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "vendor=Acme", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "model=Fabric 9000", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "ports_used=32", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "topology=leaf-spine", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "oversubscription=3:1", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "nic=ConnectX-6", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "transport=ucx/rc", err, sizeof(err)), 0, "%s", err);
+	plan = plan_create(&cfg, 2, err, sizeof(err));
+	cr_assert_not_null(plan, "%s", err);
+	r = run_create(&cfg, plan, 2);
+	cr_assert_not_null(r);
+	snprintf(r->mpi_version, sizeof(r->mpi_version), "MPICH Version: 4.0.2\nMPICH Release date: ...");
+	text = report_string(r, NULL, REPORT_TABLE);
+	cr_assert_not_null(text);
+	cr_assert(strstr(text, "switch: Acme, model Fabric 9000, ports used 32, topology leaf-spine, "
+			       "oversubscription 3:1\n"), "%s", text);
+	cr_assert(strstr(text, "hosts: NIC ConnectX-6, MPI transport ucx/rc, MPI MPICH Version: 4.0.2\n"), "%s", text);
+	free(text);
+	run_free(r);
 }
