@@ -70,9 +70,9 @@ j["complete"], j["failure"] = False, "watchdog: pair 2 stalled"
 json.dump(j, open(r + "/late-20261201-130000/run.json", "w"))
 with open(r + "/bad-20261201-130000/samples.csv", "a") as f:
     f.write("0,0,2,1,pingpong,8,1000,0,0,0,1,node01,node02,x,y,z,1,1\n")
-s = open(r + "/other/samples.csv").read().splitlines(True)
-s[5] = s[5].replace(",0.0", ",0.1", 1)
-open(r + "/other/samples.csv", "w").write("".join(s))
+j = json.load(open(r + "/other/run.json"))          # same name, another run
+j["command_line"] += " --label other"
+json.dump(j, open(r + "/other/run.json", "w"))
 EOF
 CONC="$R/conc-20261202-000001 $R/conc-20261202-000002 $R/conc-20261202-000003 $R/conc-20261202-000004
 $R/conc-20261202-000005 $R/conc-20261202-000006 $R/conc-20261202-000007 $R/conc-20261202-000008"
