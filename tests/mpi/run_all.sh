@@ -279,6 +279,14 @@ test_check() {
 	if [ "$rc" -le 2 ] && grep -Eq "^SWSTRESS (OK|WARNING|CRITICAL) - .*\|" "$TMP/out" && grep -q "^swstress_check_status $rc$" "$TMP/sw.prom"; then
 		ok "check: Nagios status line with perfdata, exit $rc, Prometheus file agrees"
 	else fail "check: rc=$rc" "$TMP/out"; fi
+	# a baseline set name that does not exist: UNKNOWN before any sweep
+	start=$(date +%s)
+	timeout 60 $MPIEXEC -n 4 "$SW" check -c "$c" label=hnoset --baseline nosuchset > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 3 ] && grep -q "^SWSTRESS UNKNOWN - baseline unusable: 'nosuchset' is neither a results folder nor a baseline set" "$TMP/out" &&
+		[ -z "$(folder hnoset)" ]; then
+		ok "check: an unknown baseline set is UNKNOWN before the sweep (no results folder)"
+	else fail "check --baseline nosuchset: rc=$rc" "$TMP/out"; fi
 	c2=$(conf hstall "pairs = 1, 2" "sizes = 8" "patterns = stream" "hops = 50" "repetitions = 5" "timeout = 60" "deadline = 4")
 	start=$(date +%s)
 	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" check -c "$c2" --baseline "$base" > "$TMP/out" 2> "$TMP/err" &
