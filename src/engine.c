@@ -513,6 +513,20 @@ static long flow_cap(long n, double elapsed, double span, long lo, long hi)
 	return m < (double)lo ? lo : m > (double)hi ? hi : (long)m;
 }
 
+/* Share of a timed sample between two reads of the clock by a sender or a
+ * receiver: MPI_Wtime costs ~276 ns here, more than a small message
+ * (osu_bw moves 8 B in ~0.2 us), so it is read every so many messages. */
+#define FLOW_CLOCK_SHARE 0.001
+
+/* Messages until the next clock read, at n messages in elapsed seconds:
+ * those that pass in FLOW_CLOCK_SHARE of span, within 1..hi. */
+static long clock_stride(long n, double elapsed, double span, long hi)
+{
+	double m = elapsed > 0 ? (double)n / elapsed * span * FLOW_CLOCK_SHARE : 1;
+
+	return m < 1 ? 1 : m > (double)hi ? hi : (long)m;
+}
+
 /*
  * Send and/or receive with messages in flight until t_stop; then the
  * sender sends an empty TAG_LAST and the receiver drains what is in
@@ -523,7 +537,11 @@ static long flow_cap(long n, double elapsed, double span, long lo, long hi)
  * announces in each ack, from the same rule; so neither side waits for
  * the other). The receiver counts what arrived by t_stop (flow_window):
  * bytes that arrive after the deadline load an emptier switch and are not
- * counted. Each receive slot is
+ * counted. Both sides read the clock every clock_stride() messages, not at
+ * each (a read costs more than a small message): the sender may send that
+ * many past t_stop, and the receiver's counts go with the time of the same
+ * read, so they stay consistent; the flow control (once per ack) reads it
+ * afresh. Each receive slot is
  * reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
  * rest of the ring is cancelled (nothing else can match: the peer sends
  * nothing more on e->flow). *mine: this rank's receiving window (recv),
@@ -564,8 +582,9 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 	int w = e->cfg->window, cnt = (int)size, flag, rc = 0;
 	MPI_Request *sr = e->ring, *rr = e->ring + w, ack_in = MPI_REQUEST_NULL, ack_out = MPI_REQUEST_NULL;
 	long s_post = 0, s_done = 0, r_done = 0, r_acked = 0, chunk = 1, cap = 2, n1 = 0;
+	long s_clock = 1, r_clock = 1, r_read = 0;   /* counts at the next and the last clock read */
 	bool s_last = !send, r_last = !recv, peer_done = !send;
-	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
+	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0, now;
 	unsigned polls = 0;
 
 	memset(mine, 0, sizeof(*mine));
@@ -583,7 +602,11 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 		bool busy = false;
 
 		if (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
-			s_last = s_post > 0 && MPI_Wtime() >= t_stop;   /* one data message at least */
+			if (s_post >= s_clock) {    /* one data message at least */
+				now = MPI_Wtime();
+				s_last = now >= t_stop;
+				s_clock = s_post + clock_stride(s_post, now - t0, span, w);
+			}
 			if (!s_last && s_post % w == 0)
 				fault_delay(e);
 			MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA, e->flow,
@@ -620,16 +643,20 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 				busy = true;
 				r_last = st.MPI_TAG == TAG_LAST;
 				if (!r_last) {
-					t_final = MPI_Wtime();
-					if (t_final <= t_stop) {
-						n1 = r_done + 1;
-						t1 = t_final;
-					}
 					r_done++;
 					MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
-				} else {
-					flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
 				}
+				if (r_last ? r_read < r_done : r_done >= r_clock) {
+					t_final = MPI_Wtime();
+					r_read = r_done;
+					if (t_final <= t_stop) {
+						n1 = r_done;
+						t1 = t_final;
+					}
+					r_clock = r_done + clock_stride(r_done, t_final - t0, span, w);
+				}
+				if (r_last)
+					flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
 				if (r_last || r_done - r_acked >= chunk) {
 					chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
 					chunk = chunk > 1 ? chunk : 1;
