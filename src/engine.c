@@ -502,7 +502,7 @@ struct flow_ack {
 /* Share of a timed sample that the messages in flight may take to drain
  * (enough to keep a link busy while a rank waits for the CPU; not so much
  * that a slow port's drain stretches every round). */
-#define FLOW_DRAIN_SHARE 0.1
+#define FLOW_DRAIN_SHARE 0.25
 
 /* Messages that drain in FLOW_DRAIN_SHARE of span at n messages in
  * elapsed seconds, within lo..hi. */
