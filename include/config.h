@@ -168,6 +168,10 @@ const char *config_key(int i, const char **def, const char **help);
  * "" for the levels key not in use. 0, or -1 for an unknown key. */
 int config_format_value(const struct sw_config *c, const char *key, char *buf, size_t len);
 
+/* True when key (as typed: case and '-' for '_' do not matter) names an
+ * option. */
+bool config_has_key(const char *key);
+
 /* The effective config as a config file, each line ending with a comment
  * that says where the value came from ("# configs/quick.conf:7"). */
 void config_print(FILE *f, const struct sw_config *c);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "config.h"
 #include "sw.h"
@@ -105,12 +106,27 @@ int cli_usage_error(const struct cli_args *a, const char *fmt, ...)
 	return cli_usage_status(a->cmd);
 }
 
+/* A word is a key=value setting when what precedes '=' could be a key
+ * (letters, digits, '_', '-') and, unless it is a known key, the word
+ * names no existing file: results/a=b and x=1 (a folder) are paths. */
+static bool is_setting(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	char key[64];
+	size_t n = eq ? (size_t)(eq - w) : 0;
+
+	if (!n || n >= sizeof(key) ||
+	    strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") < n)
+		return false;
+	memcpy(key, w, n);
+	key[n] = '\0';
+	return config_has_key(key) || access(w, F_OK) != 0;
+}
+
 /* One word that is not an option. */
 static int add_word(struct cli_args *a, const char *w)
 {
-	const char *eq = strchr(w, '=');
-
-	if (a->cmd->keys && eq && eq != w) {
+	if (a->cmd->keys && is_setting(w)) {
 		if (a->nsets == CLI_MAX_WORDS)
 			return sw_fail(a->error, sizeof(a->error), "more than %d key=value words", CLI_MAX_WORDS);
 		a->sets[a->nsets++] = w;

@@ -28,6 +28,8 @@
 
 #define MSG_MAX 400          /* one message without its place */
 #define TEXT_MAX 2048        /* one value as text (64 list entries fit) */
+#define CFG_LINE_MAX 198     /* one line of a config file, or one key=value word */
+#define CFG_FILE_MAX (1 << 20)
 #define SIZE_UNITS "units: B, KiB, MiB, GiB, KB, MB, GB"
 #define DURATION_UNITS "units: s, ms, us, min"
 #define LEVEL_MAX_SENTINEL INT64_MAX  /* "max" while a level list is parsed */
@@ -1196,6 +1198,9 @@ int config_set_arg(struct sw_config *c, const char *arg, char *err, size_t errle
 
 	if (!eq)
 		return sw_fail(err, errlen, "command line: expected key=value, got '%s'", arg);
+	if (strlen(arg) > CFG_LINE_MAX)
+		return sw_fail(err, errlen, "command line: '%.*s...' is longer than %d characters (as a config file line)",
+			       (int)(eq - arg) + 1, arg, CFG_LINE_MAX);
 	if ((size_t)(eq - arg) >= sizeof(key))
 		return sw_fail(err, errlen, "command line: unknown key '%.*s'", (int)(eq - arg), arg);
 	memcpy(key, arg, (size_t)(eq - arg));
@@ -1213,8 +1218,10 @@ struct load_ctx {
 	int long_line;       /* first line too long for inih, or 0 */
 	int max_len;
 	int err_line;        /* first line a key failed on, or 0 */
+	int line_of[64];     /* line that set each option in this file, or 0 */
 	char err[MSG_MAX + CFG_WHERE_MAX];
 };
+_Static_assert(NOPTS <= 64, "load_ctx.line_of holds every option");
 
 /* inih reader: the next line without its leading blanks, so that indented
  * lines are plain lines (never inih continuation lines). */
@@ -1235,8 +1242,8 @@ static char *load_reader(char *str, int num, void *stream)
 		skip++;
 	p += skip;
 	n -= skip;
-	x->max_len = num - 2;
-	if (n > (size_t)num - 1) {
+	x->max_len = num - 2 < CFG_LINE_MAX ? num - 2 : CFG_LINE_MAX;
+	if (n > (size_t)num - 1 || n - (n && p[n - 1] == '\n') - (n > 1 && p[n - 2] == '\r') > CFG_LINE_MAX) {
 		if (!x->long_line)
 			x->long_line = x->lineno;
 		n = (size_t)num - 1;
@@ -1263,10 +1270,25 @@ static int load_handler(void *user, const char *section, const char *name, const
 			break;
 		}
 	snprintf(where, sizeof(where), "%s:%d", x->path, x->lineno);
+	/* a key given twice, or nodes and pairs both, is an error naming both lines */
+	int i = find_option(name);
+	for (int j = 0; i >= 0 && j < NOPTS; j++) {
+		if (!x->line_of[j] || (j != i && !(opts[i].type == &T_LEVELS && opts[j].type == &T_LEVELS)))
+			continue;
+		if (j == i)
+			snprintf(x->err, sizeof(x->err), "%s: duplicate key '%s' (first set at line %d)", where,
+				 opts[i].name, x->line_of[j]);
+		else
+			snprintf(x->err, sizeof(x->err), "%s: '%s' conflicts with '%s' at line %d (levels are nodes or pairs, not both)",
+				 where, opts[i].name, opts[j].name, x->line_of[j]);
+		x->err_line = x->lineno;
+		return 0;
+	}
 	if (config_set(x->c, name, v, where, x->err, sizeof(x->err))) {
 		x->err_line = x->lineno;
 		return 0;
 	}
+	x->line_of[i] = x->lineno;
 	return 1;
 }
 
@@ -1309,6 +1331,10 @@ int config_load_file(struct sw_config *c, const char *path, char *err, size_t er
 		}
 		got = fread(buf + x.len, 1, cap - x.len, f);
 		x.len += got;
+		if (x.len > CFG_FILE_MAX) {
+			sw_fail(err, errlen, "%s: more than %d bytes: not a config file", path, CFG_FILE_MAX);
+			goto out_close;
+		}
 		if (got == 0) {
 			if (ferror(f)) {
 				sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno ? errno : EIO));
@@ -1318,6 +1344,15 @@ int config_load_file(struct sw_config *c, const char *path, char *err, size_t er
 		}
 	}
 	x.buf = buf ? buf : "";
+	const char *nul = memchr(x.buf, '\0', x.len);
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = x.buf; p < nul; p++)
+			line += *p == '\n';
+		sw_fail(err, errlen, "%s:%d: a NUL byte: not a text file", path, line);
+		goto out_close;
+	}
 	snprintf(c->file, sizeof(c->file), "%s", path);
 
 	ret = ini_parse_stream(load_reader, &x, load_handler, &x);
@@ -1458,6 +1493,11 @@ const char *config_key(int i, const char **def, const char **help)
 	if (help)
 		*help = opts[i].help;
 	return opts[i].name;
+}
+
+bool config_has_key(const char *key)
+{
+	return find_option(key) >= 0;
 }
 
 int config_format_value(const struct sw_config *c, const char *key, char *buf, size_t len)

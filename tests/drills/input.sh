@@ -36,7 +36,7 @@ expect() {
 small_run() {
 	[ -d "$TMP/runs/$1" ] || {
 		timeout 60 $MPIEXEC -n 2 "$SW" run -c /dev/null allow_shared_node=yes timeout=20 pairs=1 sizes=8 \
-			patterns=pingpong hops=20 repetitions=3 output="$TMP/runs" label="$1" --no-plot > /dev/null 2>&1
+			patterns=pingpong hops=20 repetitions=3 output="$TMP/runs" label="$1" --no-plot > /dev/null 2> "$TMP/small_run.err" || cat "$TMP/small_run.err" >&2
 		mv "$TMP"/runs/"$1"-* "$TMP/runs/$1"
 	}
 	echo "$TMP/runs/$1"
@@ -185,7 +185,32 @@ PY
 		timeout 10 "$SW" plan -c /dev/null -n 4294967298
 }
 
-drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values}"
+# Config corners: each refused with both lines named, or accepted where a
+# path holds '='.
+drill_config_corners() {
+	printf 'pairs = 1,2\nsizes = 8\nnodes = 4\n' > "$TMP/conflict.conf"
+	expect "pairs then nodes in one file" 2 "conflict.conf:3: 'nodes' conflicts with 'pairs' at line 1" \
+		"$SW" plan -c "$TMP/conflict.conf" -n 8
+	printf 'sizes = 8\nwindow = 4\nsizes = 16\n' > "$TMP/dup.conf"
+	expect "a key twice in one file" 2 "dup.conf:3: duplicate key 'sizes' (first set at line 1)" \
+		"$SW" plan -c "$TMP/dup.conf" -n 8
+	printf 'label = ab\000cd\n' > "$TMP/nul.conf"
+	expect "a NUL byte in a config" 2 "nul.conf:1: a NUL byte: not a text file" "$SW" plan -c "$TMP/nul.conf" -n 8
+	expect "plan -c /dev/zero" 2 "/dev/zero: more than 1048576 bytes: not a config file" \
+		timeout 10 "$SW" plan -c /dev/zero -n 8
+	expect "run --label --no-plot" 2 "label: '--no-plot' may not start with '-'" \
+		"$SW" run -c /dev/null --label --no-plot
+	long=$(printf 'a%.0s' $(seq 200))
+	expect "a 206-character key=value on the command line" 2 "is longer than 198 characters (as a config file line)" \
+		"$SW" plan -c /dev/null -n 8 "label=$long"
+	B=$(small_run B)
+	mkdir -p "$TMP/eq/a=b" && cp -r "$B" "$TMP/eq/a=b/r=1"
+	(cd "$TMP/eq" && "$SW" report "a=b/r=1" > "$TMP/out" 2> "$TMP/err") && (cd "$TMP/eq/a=b" && "$SW" report "r=1" confidence=0.9 >> "$TMP/out" 2>> "$TMP/err") &&
+		(cd "$TMP/eq/a=b" && "$SW" judge "r=1" --baseline "r=1" --no-history > /dev/null 2>> "$TMP/err") &&
+		ok "report and judge take paths holding '=' (a=b/r=1, r=1)" || fail "a path holding '='" "$TMP/err"
+}
+
+drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values drill_config_corners}"
 for d in $drills; do $d; done
 echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

@@ -627,11 +627,59 @@ Test(config, file_not_found)
 	load_fails(DATA, DATA ": cannot read: Is a directory");
 }
 
-Test(config, file_duplicate_key_later_wins)
+/* Issue #11: a key given twice in one file is an error naming both lines
+ * (it used to win silently), and so are nodes and pairs together (the
+ * pairs were silently dropped). */
+Test(config, file_duplicate_and_conflicting_keys_name_both_lines)
 {
-	cr_assert_eq(config_load_file(&cfg, DATA "duplicate.conf", err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(cfg.window, 16);
-	cr_assert_str_eq(config_where(&cfg, "window"), DATA "duplicate.conf:4");
+	char path[64], want[256];
+
+	load_fails(DATA "duplicate.conf", DATA "duplicate.conf:4: duplicate key 'window' (first set at line 2)");
+	config_defaults(&cfg);
+	temp_file(path, sizeof(path), "pairs = 1,2\nsizes = 8\nnodes = 4\n");
+	snprintf(want, sizeof(want), "%s:3: 'nodes' conflicts with 'pairs' at line 1 (levels are nodes or pairs, not both)",
+		 path);
+	load_fails(path, want);
+	unlink(path);
+	config_defaults(&cfg);
+	temp_file(path, sizeof(path), "Window = 3\n[stats]\nwindow = 4\n");
+	snprintf(want, sizeof(want), "%s:3: duplicate key 'window' (first set at line 1)", path);
+	load_fails(path, want);
+	unlink(path);
+	/* the command line still wins over the file */
+	config_defaults(&cfg);
+	cr_assert_eq(config_load_file(&cfg, DATA "valid.conf", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set_arg(&cfg, "pairs=1", err, sizeof(err)), 0, "%s", err);
+}
+
+/* Issue #11: NUL bytes, devices that never end, and one length limit for
+ * a file line and a command-line word. */
+Test(config, nul_bytes_endless_files_and_one_length_limit)
+{
+	char path[64], word[400], want[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/swstress-cfg-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fwrite("window = 3\nlabel = ab\0cd\n", 1, 25, f);
+	fclose(f);
+	snprintf(want, sizeof(want), "%s:2: a NUL byte: not a text file", path);
+	load_fails(path, want);
+	unlink(path);
+	config_defaults(&cfg);
+	load_fails("/dev/zero", "/dev/zero: more than 1048576 bytes: not a config file");
+	/* 198 characters pass on the command line as in a file, 199 do not */
+	config_defaults(&cfg);
+	memset(word, 0, sizeof(word));
+	memcpy(word, "label=", 6);
+	memset(word + 6, 'a', 198 - 6);
+	cr_expect_neq(config_set_arg(&cfg, word, err, sizeof(err)), 0);   /* too long a label, but not a line */
+	cr_expect(strstr(err, "label: 'aaa") != NULL, "%s", err);
+	word[198] = 'a';
+	cr_expect_neq(config_set_arg(&cfg, word, err, sizeof(err)), 0);
+	cr_expect_str_eq(err, "command line: 'label=...' is longer than 198 characters (as a config file line)");
 }
 
 Test(config, file_layout_crlf_bom_indent_comments)
