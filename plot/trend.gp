@@ -30,27 +30,41 @@
 # With a baseline set, a third panel draws the drift chart: the EWMA, its
 # control limit (dashed), and a ring on every night where it raised
 # WARNING; the same nights are ringed in the two panels above.
-# Takes  in, out, pattern, size (bytes), nodes (required); label (title),
-#        term, width, height (optional, see common.gp).
+# Takes  in, out (required); pattern, size (bytes), nodes: the cell (all
+#        three, or none for the first cell in the file); label (title),
+#        term, width, height (optional, see common.gp). Writes out only
+#        when there is a chart to draw (exit status 1 and no file when the
+#        cell has no rows, 2 for bad variables).
 # By hand:
 #   swstress history --format csv > history.csv
+#   gnuplot -e "in='history.csv'; out='trend.png'" plot/trend.gp
 #   gnuplot -e "in='history.csv'; out='trend.png'; pattern='stream'; size=65536; nodes=16" plot/trend.gp
 
 if (!exists("width")) { width = 1200 }
 if (!exists("height")) { height = 820 }
+_given = exists("pattern") + exists("size") + exists("nodes")
 # common.gp reads nodes as a word list: hand it the one level as text.
 if (exists("nodes")) { cell_nodes = nodes + 0; nodes = sprintf('%d', cell_nodes) }
+# No file until there is a chart: common.gp opens /dev/null, out comes last.
+if (exists("out")) { _out = out; out = '/dev/null' }
 _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
-if (!exists("pattern") || !exists("size") || !exists("nodes")) {
-	print "trend.gp: set pattern='stream'; size=65536; nodes=16"; exit status 2
+if (_given != 0 && _given != 3) {
+	print "trend.gp: set all of pattern='stream'; size=65536; nodes=16, or none (the first cell)"; exit status 2
+}
+if (_given == 0) {   # the first cell in the file
+	_first = 1
+	stats in using (_first ? (pattern = strcol('pattern'), size = column('size_bytes'), \
+		cell_nodes = column('nodes'), _first = 0) : 0) nooutput
+	if (_first) { print sprintf("trend.gp: no rows in %s", in); exit status 1 }
 }
 cell_size = size + 0
 
 # The cell's rows: t lat lo hi bw lo hi blat_lo blat_hi bbw_lo bbw_hi
 # status(+10 when the drift chart raised WARNING) ewma limit (gnuplot's
 # table takes 14 columns at most)
+# t is written as an integer: the table's default %g would round it to 10^4 s.
 rows = 0
 t_min = 1e300; t_max = -1e300
 lat_min = 1e300; lat_max = -1e300; bw_min = 1e300; bw_max = -1e300
@@ -60,7 +74,7 @@ seen(t, l1, l2, l3, b1, b2, b3) = (rows = rows + 1, t_min = mn(t_min, t), t_max 
 	lat_min = mn(mn(mn(lat_min, l1), l2), l3), lat_max = mx(mx(mx(lat_max, l1), l2), l3), \
 	bw_min = mn(mn(mn(bw_min, b1), b2), b3), bw_max = mx(mx(mx(bw_max, b1), b2), b3), 1)
 set table $T
-plot in using 'epoch_s':(num('lat_median_us', NaN)):(num('lat_lo_us', num('lat_median_us', NaN))):\
+plot in using (sprintf('%.0f', column('epoch_s'))):(num('lat_median_us', NaN)):(num('lat_lo_us', num('lat_median_us', NaN))):\
 	(num('lat_hi_us', num('lat_median_us', NaN))):(num('bw_median_MBps', NaN)):\
 	(num('bw_lo_MBps', num('bw_median_MBps', NaN))):(num('bw_hi_MBps', num('bw_median_MBps', NaN))):\
 	(num('base_lat_lo_us', NaN)):(num('base_lat_hi_us', NaN)):(num('base_bw_lo_MBps', NaN)):\
@@ -78,6 +92,8 @@ if (rows == 0) {
 }
 set datafile separator whitespace
 set datafile nocolumnheaders
+set output _out
+if (table ne '') { set print table; print sprintf("cell %s %d %d", pattern, cell_size, cell_nodes); print $T; unset print }
 
 # Verdict colours (Okabe-Ito): OK green, WARNING orange, CRITICAL vermillion.
 st(s) = (s >= 10 ? s - 10 : s)

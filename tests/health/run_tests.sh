@@ -279,11 +279,28 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		bad "trend.gp: $(cat "$tmp/gp.log")"
 	fi
+	# the README's command: the first cell, each run at its exact second
+	if (cd "$tmp" && gnuplot -e "in='h.csv'; out='trend1.png'; table='trend1.txt'" "$OLDPWD/plot/trend.gp") 2>"$tmp/gp3.log" &&
+		[ "$(head -c 4 "$tmp/trend1.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		ok "trend.gp as the README shows it (no cell given: the first one) renders a PNG"
+	else
+		bad "trend.gp README command: $(cat "$tmp/gp3.log")"
+	fi
+	want=$(python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+f = rows[0]
+print(" ".join(r["epoch_s"] for r in rows if (r["pattern"], r["size_bytes"], r["nodes"]) == (f["pattern"], f["size_bytes"], f["nodes"])))
+' "$tmp/h.csv")
+	got=$(awk 'NF > 3 && $1 ~ /^[0-9]+$/ {printf "%s%s", sep, $1; sep = " "}' "$tmp/trend1.txt" 2>/dev/null)
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "trend.gp: every point at its run's epoch second ($got)"; else bad "trend.gp times: got '$got', want '$want'"; fi
 	if gnuplot -e "in='$tmp/h.csv'; out='$tmp/none.png'; pattern='bidir'; size=8; nodes=8" \
 		plot/trend.gp 2>"$tmp/gp2.log"; then
 		bad "trend.gp with no matching rows should fail"
+	elif [ -e "$tmp/none.png" ]; then
+		bad "trend.gp with no matching rows left $tmp/none.png behind"
 	elif grep -q 'no rows for bidir' "$tmp/gp2.log"; then
-		ok "trend.gp says when a cell has no rows"
+		ok "trend.gp says when a cell has no rows, and writes no file"
 	else
 		bad "trend.gp no-rows message: $(cat "$tmp/gp2.log")"
 	fi
