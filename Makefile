@@ -36,7 +36,7 @@ CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test mpi-test cli-test health-test fabric-test bench plot install uninstall clean test-asan \
+.PHONY: all setup run test unit-test mpi-test cli-test slurm-test health-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
@@ -88,7 +88,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test
+	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
@@ -96,9 +96,15 @@ unit-test: build/unit_tests
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh
 
-# The command line: help, grammar, man page, completion, install/uninstall.
+# The command line: help, grammar, man page, completion, install/uninstall,
+# the crontab example under env -i.
 cli-test: all
 	sh tests/cli/run_tests.sh
+
+# A real Slurm cluster on the emulated fabric (root; installs slurmctld,
+# slurmd, slurm-client, munge; SKIP otherwise).
+slurm-test: all
+	sh tests/slurm/run_tests.sh
 
 health-test: build/swstress
 	sh tests/health/run_tests.sh
@@ -173,18 +179,23 @@ MANDIR  := $(DESTDIR)$(PREFIX)/share/man/man1
 COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 
 install: all
-	install -d $(BINDIR) $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(MANDIR) $(COMPDIR)
+	install -d $(BINDIR) $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR)/slurm $(DATADIR)/cron \
+		$(MANDIR) $(COMPDIR)
 	install -m 755 $(BUILD)/swstress $(BINDIR)/swstress
 	install -m 644 $(BUILD)/finalize_preload.so $(LIBDIR)/finalize_preload.so
 	install -m 644 plot/*.gp $(DATADIR)/plot/
 	install -m 644 configs/*.conf $(DATADIR)/configs/
+	install -m 755 configs/slurm/swstress-check.sbatch $(DATADIR)/slurm/
+	install -m 644 configs/slurm/scrontab configs/slurm/swstress.nhc $(DATADIR)/slurm/
+	install -m 644 configs/cron/crontab $(DATADIR)/cron/
 	install -m 644 $(BUILD)/swstress.1 $(MANDIR)/swstress.1
 	install -m 644 src/completion.bash $(COMPDIR)/swstress
 
 uninstall:
 	rm -f $(BINDIR)/swstress $(LIBDIR)/finalize_preload.so $(MANDIR)/swstress.1 $(COMPDIR)/swstress
-	rm -f $(patsubst %,$(DATADIR)/%,$(wildcard plot/*.gp configs/*.conf))
-	-rmdir $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR) 2>/dev/null
+	rm -f $(patsubst %,$(DATADIR)/%,$(wildcard plot/*.gp configs/*.conf)) \
+		$(patsubst configs/%,$(DATADIR)/%,$(wildcard configs/slurm/* configs/cron/*))
+	-rmdir $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR)/slurm $(DATADIR)/cron $(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build

@@ -9,7 +9,9 @@
 #   - bash completion of commands, options, config files and keys;
 #   - make install with BUILD elsewhere, into DESTDIR: the installed program
 #     finds and loads its finalize workaround by itself; make uninstall
-#     leaves no file behind.
+#     leaves no file behind;
+#   - configs/cron/crontab run as cron runs it (env -i, the crontab's PATH):
+#     silent when OK, the verdict printed (mailed) on UNKNOWN.
 # Last line: "N passed, N failed, N skipped".
 #
 #   sh tests/cli/run_tests.sh      (from the repository, after make)
@@ -109,11 +111,13 @@ root=$tmp/root
 if make -s install BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >"$tmp/install.log" 2>&1; then
 	cmp -s "$root/usr/bin/swstress" "$tmp/b/swstress" && ok "make install: the program of BUILD" || bad "installed program is not BUILD's"
 	for f in usr/lib/swstress/finalize_preload.so usr/share/man/man1/swstress.1 \
+		usr/share/swstress/slurm/swstress-check.sbatch usr/share/swstress/slurm/swstress.nhc \
+		usr/share/swstress/cron/crontab \
 		usr/share/bash-completion/completions/swstress usr/share/swstress/plot/falloff.gp \
 		usr/share/swstress/configs/health.conf; do
 		[ -f "$root/$f" ] || bad "make install: no /$f"
 	done
-	ok "make install: preload, man page, completion, plots, configs"
+	ok "make install: preload, man page, completion, plots, configs, Slurm and cron examples"
 	out=$(cd "$tmp" && SWS_PRELOAD_DEBUG=1 timeout 120 mpiexec -n 2 "$root/usr/bin/swstress" run allow_shared_node=yes \
 		nodes=2 sizes=8 patterns=pingpong repetitions=3 --no-plot --no-history --label=inst 2>&1); rc=$?
 	n=$(echo "$out" | grep -c '^finalize_preload\[')
@@ -126,6 +130,37 @@ if make -s install BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >"$tmp/install.log
 	check "make uninstall: no file left" "$left" ""
 else
 	bad "make install: $(tail -n 3 "$tmp/install.log")"
+fi
+
+# --- the crontab example, run as cron runs it ---------------------------------
+# make install PREFIX=$tmp/prefix; the crontab's variables and command with
+# its paths moved into $tmp and mpiexec on this machine; run under env -i
+# (cron's empty environment) with the crontab's variables only.
+prefix=$tmp/prefix work=$tmp/cronwork
+mkdir -p "$work"
+if make -s install PREFIX="$prefix" >"$tmp/install2.log" 2>&1; then
+	vars=$(grep -E '^[A-Z]+=' configs/cron/crontab | sed "s|/usr/local|$prefix|g" | tr '\n' ' ')
+	line=$(grep -E '^[0-9*]' configs/cron/crontab | cut -d' ' -f6-)
+	# a quick sweep on 2 local ranks; a drop threshold of 100% no noise reaches: OK is certain
+	quick="allow_shared_node=yes sizes=64KiB patterns=stream repetitions=4 warn_drop=99.9 crit_drop=100"
+	cmd=$(echo "$line" | sed -e "s|/usr/local|$prefix|g" -e "s|/var/lib/swstress|$work|" \
+		-e "s|/var/lib/prometheus/node-exporter|$work|" -e "s|mpiexec -f /etc/swstress/hosts -ppn 1 -n 16|mpiexec -n 2|" \
+		-e "s|--baseline nightly|--baseline nightly $quick|")
+	cron() { env -i $vars UCX_TLS="$UCX_TLS" sh -c "$cmd"; }
+	out=$(cron 2>&1); rc=$?
+	check "crontab under env -i without a baseline: the UNKNOWN verdict printed (mail)" \
+		"$(echo "$out" | grep -c '^SWSTRESS UNKNOWN - baseline unusable')" "1"
+	(cd "$work" && env -i PATH="$prefix/bin:/usr/bin:/bin" UCX_TLS="$UCX_TLS" mpiexec -n 2 swstress run \
+		"$prefix/share/swstress/configs/health.conf" $quick --label=base --no-plot >/dev/null 2>&1 &&
+		env -i PATH="$prefix/bin:/usr/bin:/bin" swstress baseline set nightly results/base-* >/dev/null 2>&1) ||
+		bad "cron: baseline run and baseline set"
+	out=$(cron 2>&1); rc=$?
+	check "crontab under env -i, healthy: exit 0 and nothing printed (no mail)" "$rc:$out" "0:"
+	grep -q '^SWSTRESS OK' "$work/check.last" && [ -f "$work/swstress.prom" ] &&
+		ok "crontab: the verdict in check.last, the textfile written" || bad "cron: check.last $(head -n 1 "$work/check.last")"
+	make -s uninstall PREFIX="$prefix" >/dev/null 2>&1
+else
+	bad "make install PREFIX: $(tail -n 3 "$tmp/install2.log")"
 fi
 
 echo "$pass passed, $fail failed, $skip skipped"

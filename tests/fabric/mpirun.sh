@@ -1,7 +1,7 @@
 #!/bin/sh
 # mpirun.sh - run an MPI program with one rank on each host of the fabric.
 #
-#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload] [--np N] PROGRAM [ARGS...]
+#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload|--own-preload] [--np N] PROGRAM [ARGS...]
 #
 # The one place that knows how to launch through the fabric. It runs:
 #
@@ -16,7 +16,8 @@
 #   UCX_NET_DEVICES   MPI data only on the host's data port swd0 (through the
 #                     switch bridges and their tbf), never on management swm0
 #   LD_PRELOAD        the MPICH 4.0.2 / UCX TCP finalize-hang workaround
-#                     (--no-preload: none, and SWSTRESS_PRELOAD=0 for swstress)
+#                     (--no-preload: none, and SWSTRESS_PRELOAD=0 for swstress;
+#                     --own-preload: none given, swstress loads its own)
 #
 # Everything is under `timeout` (default 600 s); on timeout or failure the
 # ranks left in the fabric's namespaces are killed. Exit status: the program's,
@@ -29,6 +30,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) tmo=$2; shift 2 ;;
 	--no-preload) preload=no; shift ;;
+	--own-preload) preload=own; shift ;;
 	--np) np=$2; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
@@ -43,7 +45,7 @@ set -- -hosts "$hosts" -launcher ssh -launcher-exec "$DIR/launcher.sh" -iface sw
 if [ $preload = yes ]; then
 	sh "$DIR/build.sh" || { echo "mpirun.sh: cannot build finalize_preload.so" >&2; exit 1; }
 	set -- -genv LD_PRELOAD "$ROOT/build/fabric/finalize_preload.so" "$@"
-else   # nor the one swstress loads by itself
+elif [ $preload = no ]; then   # nor the one swstress loads by itself
 	set -- -genv SWSTRESS_PRELOAD 0 "$@"
 fi
 [ -n "${FABRIC_VERBOSE:-}" ] && echo "+ ${MPIEXEC:-mpiexec} $*" >&2

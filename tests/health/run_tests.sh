@@ -189,6 +189,24 @@ else
 fi
 if ls "$tmp/textfile" | grep -q '\.tmp$'; then bad "temporary prom file left behind"; else ok "no temporary file left"; fi
 
+# configs/slurm/swstress.nhc (an NHC check) on that verdict: node07 fails,
+# node01 passes, a stale file fails when a maximum age is given
+nhc() { HOSTNAME=$1 bash -c '. configs/slurm/swstress.nhc; die() { echo "die $*"; return "$1"; }
+	check_swstress_port "$@"' nhc "$prom" ${2:-}; }
+n7=$(nhc node07.cluster)
+n7rc=$?
+n1=$(nhc node01)
+n1rc=$?
+touch -d '3 days ago' "$prom"
+old=$(nhc node01 86400)
+if [ "$n7rc" = 1 ] && [ "$n7" = "die 1 swstress: node07 is a suspect port in the last fabric check ($prom)" ] &&
+	[ "$n1rc" = 0 ] && [ -z "$n1" ] && echo "$old" | grep -q "^die 1 swstress: verdict .* s old (limit 86400 s)"; then
+	ok "swstress.nhc: drains the suspect node07, not node01; a stale verdict fails"
+else
+	bad "swstress.nhc: node07 '$n7' ($n7rc), node01 '$n1' ($n1rc), stale '$old'"
+fi
+touch "$prom"
+
 if command -v promtool >/dev/null 2>&1; then
 	lint=$(promtool check metrics <"$prom" 2>&1)
 	code=$?
