@@ -90,6 +90,7 @@ struct sw_config {
 	                                  * flagged pairs (auto: for check) */
 	char label[64];
 	char output[SW_PATH_MAX];        /* parent folder of result folders */
+	int keep_days;                   /* retention, days; 0: keep all */
 
 	/* [stats] */
 	double confidence;               /* 0.95 */

@@ -141,6 +141,17 @@ int history_schema_version(const char *db, char *err, size_t errlen);
  * UTC) and date -R print it. 0, or -1 when s is none of these. */
 int history_parse_time(const char *s, time_t *t);
 
+/* Retention (the keep_days key): remove the results folders in output
+ * whose names end in -YYYYmmdd-HHMMSS (UTC) of a time before cutoff and
+ * that hold a run.json (complete runs; .partial folders and anything else
+ * stay), and the runs of db (with their cells, suspects and checks) that
+ * started before cutoff; the runs of every baseline set in db, and their
+ * folders, stay. A missing db prunes folders only. Counts into *nfolders
+ * and *nruns. 0, or -1 with "PATH: reason" in err (what was removed until
+ * then stays removed). */
+int history_prune(const char *db, const char *output, time_t cutoff, int *nfolders, int *nruns,
+		  char *err, size_t errlen);
+
 /* The CSV for plot/trend.gp, one row per run and cell, oldest run first:
  *   started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,
  *   lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,

@@ -1019,6 +1019,9 @@ static const struct cfg_opt opts[] = {
 	  "name of the run, starts the results folder name (letters, digits, . _ -)" },
 	{ "output", "sweep", &T_PATH, OFF(output), 0, "results", 0, 0, 0,
 	  "folder that receives the result folders" },
+	{ "keep_days", "sweep", &T_INT, OFF(keep_days), 0, "0", 0, 36500, 0,
+	  "retention: after a run or check, delete result folders in output and history runs older "
+	  "than this many days (the runs of baseline sets stay); 0 keeps everything" },
 	/* [stats] */
 	{ "confidence", "stats", &T_DOUBLE, OFF(confidence), 0, "0.95", 0.5, 1, OPEN_MIN | OPEN_MAX,
 	  "confidence level of the intervals" },

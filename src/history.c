@@ -3,7 +3,10 @@
  * command; see history.h for the schema. Every statement is prepared with
  * bound parameters; the only SQL built at run time is none.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1045,6 +1048,97 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- */
+/* Retention                                                          */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The folder's time from its name's -YYYYmmdd-HHMMSS tail; -1 if none. */
+static time_t folder_time(const char *name)
+{
+	size_t n = strlen(name);
+	struct tm tm = { 0 };
+	const char *end;
+
+	if (n < 17 || name[n - 16] != '-' || !(end = strptime(name + n - 15, "%Y%m%d-%H%M%S", &tm)) || *end)
+		return -1;
+	return timegm(&tm);
+}
+
+int history_prune(const char *db, const char *output, time_t cutoff, int *nfolders, int *nruns,
+		  char *err, size_t errlen)
+{
+	struct history_member *m = NULL;
+	size_t nm = 0;
+	char path[SW_PATH_MAX + 300], json[SW_PATH_MAX + 320], real[PATH_MAX], iso[32];
+	struct dirent *e;
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	struct tm tm;
+	DIR *d;
+	int rc = -1;
+
+	*nfolders = *nruns = 0;
+	if (access(db, F_OK) == 0 && history_baseline_members(db, NULL, &m, &nm, err, errlen))
+		return -1;
+	d = opendir(output);
+	if (!d) {
+		sw_fail(err, errlen, "%s: %s", output, strerror(errno));
+		goto out;
+	}
+	while ((e = readdir(d))) {
+		time_t t = folder_time(e->d_name);
+		bool kept = false;
+
+		if (t < 0 || t >= cutoff)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", output, e->d_name);
+		snprintf(json, sizeof(json), "%s/run.json", path);
+		if (access(json, F_OK) || !realpath(path, real))
+			continue;
+		for (size_t i = 0; i < nm && !kept; i++)
+			kept = !strcmp(m[i].folder, real);
+		if (kept)
+			continue;
+		if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS)) {
+			sw_fail(err, errlen, "%s: cannot remove: %s", path, strerror(errno));
+			closedir(d);
+			goto out;
+		}
+		(*nfolders)++;
+	}
+	closedir(d);
+	rc = 0;
+	if (access(db, F_OK))
+		goto out;
+	rc = -1;
+	h = db_open(db, false, err, errlen);
+	if (!h)
+		goto out;
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&cutoff, &tm));
+	if (!PREPARE(h, "DELETE FROM runs WHERE started < ?1 AND name NOT IN (SELECT run FROM baseline_runs)", &st)) {
+		db_fail(h, db, err, errlen);
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, iso, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(h, db, err, errlen);
+		goto out;
+	}
+	*nruns = sqlite3_changes(h);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	free(m);
 	return rc;
 }
 

@@ -237,6 +237,23 @@ static int agree(int status)
 
 static int render_charts(const char *dir, unsigned flags, bool after_run);
 
+/* Retention after a run or check (keep_days): a note of what went, a
+ * warning when it fails (the run's status stays). */
+static void prune(const struct sw_config *c, const struct health_opts *ho)
+{
+	char db[SW_PATH_MAX], err[1024];
+	int nf, nr;
+
+	if (c->keep_days <= 0)
+		return;
+	health_history_path(ho, c->output, db, sizeof(db));
+	if (history_prune(db, c->output, time(NULL) - (time_t)c->keep_days * 86400, &nf, &nr, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: retention: %s\n", err);
+	else if (nf || nr)
+		fprintf(stderr, "swstress: retention (keep_days = %d): %d results folders and %d history runs removed\n",
+			c->keep_days, nf, nr);
+}
+
 /* check: a baseline set named on the command line must exist before the
  * sweep, not be found missing after it. 0 or -1 with err. */
 static int baseline_usable(const struct health_opts *ho, const struct sw_config *cfg, char *err, size_t errlen)
@@ -392,6 +409,7 @@ static int sweep(const struct cli_args *a, bool check)
 				render_charts(final, 0, true);
 		}
 		fflush(stdout);
+		prune(&cfg, &ho);
 		health_unlock(lock_fd);
 		analysis_free(ctx.a);
 		free(ctx.report);

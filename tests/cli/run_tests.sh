@@ -158,6 +158,16 @@ if make -s install PREFIX="$prefix" >"$tmp/install2.log" 2>&1; then
 	check "crontab under env -i, healthy: exit 0 and nothing printed (no mail)" "$rc:$out" "0:"
 	grep -q '^SWSTRESS OK' "$work/check.last" && [ -f "$work/swstress.prom" ] &&
 		ok "crontab: the verdict in check.last, the textfile written" || bad "cron: check.last $(head -n 1 "$work/check.last")"
+	# retention: keep_days=1 removes an old complete folder, not the recent ones
+	mkdir -p "$work/results/old-20200101-000000" && echo '{}' >"$work/results/old-20200101-000000/run.json"
+	(cd "$work" && mpiexec -n 2 "$prefix/bin/swstress" run $quick keep_days=1 --label=prune --no-plot \
+		>/dev/null 2>"$tmp/prune.err")
+	if [ ! -e "$work/results/old-20200101-000000" ] && ls -d "$work"/results/base-* >/dev/null 2>&1 &&
+		grep -q 'retention (keep_days = 1): 1 results folders' "$tmp/prune.err"; then
+		ok "keep_days=1: the old results folder removed, the recent ones kept"
+	else
+		bad "retention: $(ls "$work/results") $(cat "$tmp/prune.err")"
+	fi
 	make -s uninstall PREFIX="$prefix" >/dev/null 2>&1
 else
 	bad "make install PREFIX: $(tail -n 3 "$tmp/install2.log")"

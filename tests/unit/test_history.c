@@ -389,3 +389,72 @@ Test(history, schema_1_database_is_upgraded)
 	analysis_free(a);
 	run_free(r);
 }
+
+/* A results folder under dir, with a run.json when json. */
+static void folder(const char *dir, const char *name, bool json)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	cr_assert_eq(mkdir(p, 0755), 0, "%s", p);
+	if (json) {
+		snprintf(p, sizeof(p), "%s/%s/run.json", dir, name);
+		FILE *f = fopen(p, "w");
+
+		cr_assert_not_null(f);
+		fputs("{}\n", f);
+		fclose(f);
+	}
+}
+
+Test(history, retention_keeps_baselines_new_and_partial_runs)
+{
+	char p1[512], p2[512], out[512], err[512], path[600];
+	struct sw_analysis *a1, *a2;
+	struct sw_run *r1 = load_run("health-20260301-020000", 1, 0, p1, sizeof(p1), &a1);
+	struct sw_run *r2 = load_run("health-20260302-020000", 2, 0, p2, sizeof(p2), &a2);
+	struct history_member m = { .set = "nightly", .started = "2026-03-02T02:00:00Z",
+				    .added = "2026-03-05T00:00:00Z" };
+	const char *gone[] = { "a-20200101-000000" };
+	const char *kept[] = { "b-20200101-000000", "c-20200101-000000.partial", "d-20990101-000000",
+			       "e-20200101-000000", "notes" };
+	int nf, nr;
+
+	snprintf(out, sizeof(out), "%s/prune", tmpdir);
+	cr_assert_eq(mkdir(out, 0755), 0);
+	folder(out, gone[0], true);
+	folder(out, kept[0], false);     /* no run.json: not a results folder */
+	folder(out, kept[1], true);      /* unfinished */
+	folder(out, kept[2], true);      /* newer than the cutoff */
+	folder(out, kept[3], true);      /* a baseline's */
+	folder(out, kept[4], true);
+	cr_assert_eq(history_record_run(db, r1, a1, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r2, a2, NULL, err, sizeof(err)), 0, "%s", err);
+	snprintf(m.run, sizeof(m.run), "%s", r1->name);
+	snprintf(path, sizeof(path), "%s/%s", out, kept[3]);
+	cr_assert_not_null(realpath(path, m.folder));
+	cr_assert_eq(history_baseline_put(db, "nightly", &m, 1, true, err, sizeof(err)), 0, "%s", err);
+
+	/* cutoff 2026-03-10: both runs are older; r1 is in the baseline set */
+	cr_assert_eq(history_prune(db, out, 1773100800, &nf, &nr, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(nf, 1);
+	cr_assert_eq(nr, 1);
+	snprintf(path, sizeof(path), "%s/%s", out, gone[0]);
+	cr_assert_neq(access(path, F_OK), 0, "%s still there", path);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", out, kept[i]);
+		cr_assert_eq(access(path, F_OK), 0, "%s removed", path);
+	}
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs"), 1);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs WHERE name = 'health-20260301-020000'"), 1);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM cells WHERE run_id NOT IN (SELECT id FROM runs)"), 0);
+	/* again: nothing more to do */
+	cr_assert_eq(history_prune(db, out, 1773100800, &nf, &nr, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(nf + nr, 0);
+	cr_assert_eq(history_prune(db, "/nonexistent/out", 1773100800, &nf, &nr, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "/nonexistent/out: No such file or directory"), "%s", err);
+	analysis_free(a1);
+	analysis_free(a2);
+	run_free(r1);
+	run_free(r2);
+}
