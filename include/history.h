@@ -107,11 +107,11 @@ struct history_point {
 };
 
 /* The cell (pattern, size, nodes, hops; hops < 0: any) of every run that a
- * check judged against baseline `baseline`, started after `after`, other
- * than run `except`, oldest first: per-hop latency median when latency,
- * else per-pair bandwidth median. A missing database gives none. 0 or -1
- * with err. */
-int history_cell_series(const char *db, const char *baseline, const char *after, const char *except,
+ * check judged against baseline `baseline`, started after `after` and not
+ * after run r (the night being judged, itself left out), oldest first:
+ * per-hop latency median when latency, else per-pair bandwidth median. A
+ * missing database gives none. 0 or -1 with err. */
+int history_cell_series(const char *db, const char *baseline, const char *after, const struct sw_run *r,
 			const char *pattern, unsigned long long size, int nodes, long hops, bool latency,
 			struct history_point **out, size_t *n, char *err, size_t errlen);
 

@@ -754,7 +754,7 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, const cha
 
 		if (!hc->compared || !hc->nightly || !(hc->night_sd > 0))
 			continue;
-		if (history_cell_series(db, v->baseline, after, r->name, pattern_name(hc->pattern),
+		if (history_cell_series(db, v->baseline, after, r, pattern_name(hc->pattern),
 					(unsigned long long)hc->size, hc->nodes, r->cfg.nhops ? hc->hops : -1, lat,
 					&pt, &n, err, errlen))
 			return -1;

@@ -712,13 +712,14 @@ static bool point_row(sqlite3_stmt *st, void *elem)
 	return true;
 }
 
-int history_cell_series(const char *path, const char *baseline, const char *after, const char *except,
+int history_cell_series(const char *path, const char *baseline, const char *after, const struct sw_run *r,
 			const char *pattern, unsigned long long size, int nodes, long hops, bool latency,
 			struct history_point **out, size_t *n, char *err, size_t errlen)
 {
 	static const char *const sql[2] = {
 #define SERIES(col) "SELECT r.name, r.started, c." col " FROM runs r JOIN cells c ON c.run_id = r.id" \
-		" WHERE r.started > ?1 AND r.name <> ?2 AND c.pattern = ?3 AND c.size_bytes = ?4 AND c.nodes = ?5" \
+		" WHERE r.started > ?1 AND r.started <= ?8 AND r.name <> ?2 AND c.pattern = ?3 AND c.size_bytes = ?4" \
+		" AND c.nodes = ?5" \
 		" AND (?6 < 0 OR c.hops = ?6)" \
 		" AND EXISTS (SELECT 1 FROM checks k WHERE k.run_id = r.id AND k.baseline = ?7)" \
 		" ORDER BY r.started, r.id"
@@ -740,12 +741,13 @@ int history_cell_series(const char *path, const char *baseline, const char *afte
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, except ? except : "", -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, r->name, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, pattern, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)size);
 	sqlite3_bind_int(st, 5, nodes);
 	sqlite3_bind_int64(st, 6, hops);
 	sqlite3_bind_text(st, 7, baseline, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 8, r->started[0] ? r->started : "9999", -1, SQLITE_TRANSIENT);
 	return collect(db, path, st, sizeof(**out), point_row, (void **)out, n, err, errlen);
 }
 

@@ -174,6 +174,36 @@ if "$D" drift "$wk" 2 && "$D" baseline set week "$wk"/base1 "$wk"/base2 "$wk"/ba
 	else
 		bad "drift: history csv lacks drift, ewma, ewma_limit for night $first_warn"
 	fi
+	# the night-to-night families in the Prometheus file, linted like the others
+	# (judged again: its chart holds nights 1..3 only, not the later ones)
+	"$D" judge "$wk/night3" --baseline week --prom "$tmp/week.prom" >/dev/null 2>&1
+	if grep -q '^swstress_change_sigma{nodes="2",pattern="stream",size_bytes="65536",metric="bandwidth"} ' "$tmp/week.prom" ||
+		grep -q '^swstress_change_sigma{.*pattern="stream".*size_bytes="65536"' "$tmp/week.prom"; then
+		if grep -q '^swstress_cell_drift{.*pattern="stream".*size_bytes="65536".*} 1$' "$tmp/week.prom" &&
+			grep -q '^swstress_baseline_runs 5$' "$tmp/week.prom"; then
+			ok "drift: prom file carries sigma, the drift flag and the baseline runs"
+		else
+			bad "drift: prom file lacks swstress_cell_drift 1 or swstress_baseline_runs 5"
+		fi
+	else
+		bad "drift: prom file lacks swstress_change_sigma"
+	fi
+	if command -v promtool >/dev/null 2>&1; then
+		lint=$(promtool check metrics <"$tmp/week.prom" 2>&1)
+		if [ $? -eq 0 ] && [ -z "$lint" ]; then ok "drift: promtool check metrics"; else bad "drift: promtool: $lint"; fi
+	else
+		skipped "promtool not installed (Debian package prometheus)"
+	fi
+	if command -v gnuplot >/dev/null 2>&1; then
+		if gnuplot -e "in='$tmp/week.csv'; out='$tmp/week.png'; pattern='stream'; size=65536; nodes=2" \
+			plot/trend.gp 2>"$tmp/gpw.log" && [ "$(head -c 4 "$tmp/week.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+			ok "drift: trend.gp renders the chart with its control limit"
+		else
+			bad "drift: trend.gp: $(cat "$tmp/gpw.log")"
+		fi
+	else
+		skipped "gnuplot not installed (Debian package gnuplot-nox)"
+	fi
 else
 	bad "drift fixtures"
 fi

@@ -448,10 +448,15 @@ Test(health, bad_arguments_are_unknown)
 }
 
 static struct health_opts g_opts;
+static const char *g_sets[8];
 
 static int options_of(const struct cli_args *a)
 {
 	health_opts_from_args(a, &g_opts);
+	/* the array of key=value words lives in a, which cli_run frees */
+	for (int i = 0; i < g_opts.nsets && i < 8; i++)
+		g_sets[i] = g_opts.sets[i];
+	g_opts.sets = g_sets;
 	return 0;
 }
 
