@@ -1503,25 +1503,41 @@ static void roll_baseline(const struct health_verdict *v, const struct sw_run *r
 			r->name, v->baseline, r->cfg.baseline_window);
 }
 
-static void emit(const struct health_verdict *v, const struct health_opts *o, const struct sw_run *r,
-		 const struct sw_analysis *a, const char *result_dir)
+/* A trail the operator relies on is broken (history row lost, --prom not
+ * written): at least WARNING, and the status line says why. The switch was
+ * judged, so not UNKNOWN; nothing says the fabric is bad, so not CRITICAL. */
+static void trail_lost(struct health_verdict *w, const char *what, const char *err)
+{
+	if (w->status == SW_NAGIOS_OK)
+		w->status = SW_NAGIOS_WARNING;
+	sw_appendf(w->summary, sizeof(w->summary), "; %s: %s", what, err);
+	fprintf(stderr, "swstress: warning: %s: %s\n", what, err);
+}
+
+/* Record the history row and write --prom first, so that a failure of
+ * either shows in the one status line; then print the verdict. Returns
+ * the status printed. */
+static int emit(const struct health_verdict *v, const struct health_opts *o, const struct sw_run *r,
+		const struct sw_analysis *a, const char *result_dir)
 {
 	char err[1024], db[SW_PATH_MAX + 32];
+	struct health_verdict w = *v;   /* the cells and suspects stay v's */
 
+	if (!o->no_history && r) {
+		health_judge_history(o->history, result_dir, db, sizeof(db));
+		if (history_record_check(db, r, a, v, err, sizeof(err)))
+			trail_lost(&w, "history row lost", err);
+		else
+			roll_baseline(v, r, result_dir, db);
+	}
+	if (o->prom && health_write_prom(o->prom, r, &w, err, sizeof(err)))
+		trail_lost(&w, "--prom not written", err);
 	if (o->json)
-		health_print_json(stdout, v);
+		health_print_json(stdout, &w);
 	else
-		health_print_nagios(stdout, v);
+		health_print_nagios(stdout, &w);
 	fflush(stdout);
-	if (o->prom && health_write_prom(o->prom, r, v, err, sizeof(err)))
-		fprintf(stderr, "swstress: warning: %s\n", err);
-	if (o->no_history || !r)
-		return;
-	health_judge_history(o->history, result_dir, db, sizeof(db));
-	if (history_record_check(db, r, a, v, err, sizeof(err)))
-		fprintf(stderr, "swstress: warning: history: %s\n", err);
-	else
-		roll_baseline(v, r, result_dir, db);
+	return w.status;
 }
 
 /* Load the baseline runs: o->baseline as a results folder, or as the
@@ -1634,8 +1650,7 @@ out_emit:
 		status = SW_NAGIOS_UNKNOWN;
 	} else {
 		snprintf(v->run_path, sizeof(v->run_path), "%s", result_dir);
-		emit(v, o, r, a, result_dir);
-		status = v->status;
+		status = emit(v, o, r, a, result_dir);
 	}
 	health_verdict_free(v);
 	for (int j = 0; j < k; j++) {

@@ -210,7 +210,21 @@ drill_config_corners() {
 		ok "report and judge take paths holding '=' (a=b/r=1, r=1)" || fail "a path holding '='" "$TMP/err"
 }
 
-drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values drill_config_corners}"
+# judge/check: a lost history row or an unwritten --prom file is WARNING
+# (it was a warning on stderr only, the verdict OK), said in the one status
+# line; a worse verdict stays.
+drill_trail_lost() {
+	B=$(small_run B)
+	mkdir -p "$TMP/hist.sqlite"      # a folder where the database should be
+	expect "judge with the history database unwritable" 1 "SWSTRESS WARNING - " \
+		"$SW" judge "$B" --baseline "$B" --history "$TMP/hist.sqlite"
+	grep -q "^SWSTRESS WARNING - .*; history row lost: " "$TMP/out" && [ "$(grep -c '^SWSTRESS' "$TMP/out")" = 1 ] &&
+		ok "one status line, naming the lost history row" || fail "status line: $(head -n 1 "$TMP/out")"
+	expect "judge --prom into a missing folder" 1 "; --prom not written: $TMP/none/x.prom: cannot write" \
+		"$SW" judge "$B" --baseline "$B" --no-history --prom "$TMP/none/x.prom"
+}
+
+drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values drill_config_corners drill_trail_lost}"
 for d in $drills; do $d; done
 echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]
