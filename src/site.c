@@ -581,6 +581,16 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 
 /* ---- a switch's page ---- */
 
+/* The rows of a run's provenance table (empty values are left out). */
+static const struct { const char *label; int col; } PROVENANCE[] = {
+	{ "Started (UTC)", R_STARTED }, { "Published (UTC)", R_PUBLISHED }, { "Vendor", R_VENDOR },
+	{ "Model", R_MODEL }, { "Firmware", R_FIRMWARE }, { "Port speed", R_PORT_SPEED },
+	{ "Ports used", R_PORTS_USED }, { "Topology", R_TOPOLOGY }, { "Oversubscription", R_OVERSUB },
+	{ "Cabling", R_CABLING }, { "Notes", R_NOTES }, { "NIC", R_NIC }, { "MPI library", R_MPI },
+	{ "MPI transport", R_TRANSPORT }, { "swstress version", R_TOOL }, { "Ranks", R_NRANKS },
+	{ "Largest node count", R_MAXNODES }, { "Hosts", R_HOSTS }, { "Command line", R_CMD },
+};
+
 static void prov_row(FILE *f, const char *name, const char *value)
 {
 	if (!*value)
@@ -659,25 +669,11 @@ static int write_switch(FILE *f, const void *arg)
 
 		fprintf(f, "<section id=\"%s\">\n<h2>Run %s</h2>\n", name, name);
 		fputs("<table>\n<caption>Provenance</caption>\n<tbody>\n", f);
-		prov_row(f, "Started (UTC)", val(t, r, R_STARTED));
-		prov_row(f, "Published (UTC)", val(t, r, R_PUBLISHED));
-		prov_row(f, "Vendor", val(t, r, R_VENDOR));
-		prov_row(f, "Model", val(t, r, R_MODEL));
-		prov_row(f, "Firmware", val(t, r, R_FIRMWARE));
-		prov_row(f, "Port speed", val(t, r, R_PORT_SPEED));
-		prov_row(f, "Ports used", strcmp(val(t, r, R_PORTS_USED), "0") ? val(t, r, R_PORTS_USED) : "");
-		prov_row(f, "Topology", val(t, r, R_TOPOLOGY));
-		prov_row(f, "Oversubscription", val(t, r, R_OVERSUB));
-		prov_row(f, "Cabling", val(t, r, R_CABLING));
-		prov_row(f, "Notes", val(t, r, R_NOTES));
-		prov_row(f, "NIC", val(t, r, R_NIC));
-		prov_row(f, "MPI library", val(t, r, R_MPI));
-		prov_row(f, "MPI transport", val(t, r, R_TRANSPORT));
-		prov_row(f, "swstress version", val(t, r, R_TOOL));
-		prov_row(f, "Ranks", val(t, r, R_NRANKS));
-		prov_row(f, "Largest node count", val(t, r, R_MAXNODES));
-		prov_row(f, "Hosts", val(t, r, R_HOSTS));
-		prov_row(f, "Command line", val(t, r, R_CMD));
+		for (size_t k = 0; k < sizeof(PROVENANCE) / sizeof(PROVENANCE[0]); k++) {
+			const char *v = val(t, r, PROVENANCE[k].col);
+
+			prov_row(f, PROVENANCE[k].label, PROVENANCE[k].col == R_PORTS_USED && !strcmp(v, "0") ? "" : v);
+		}
 		fputs("<tr><th scope=\"row\">Suspect ports</th><td>", f);
 		int nsus = 0;
 
