@@ -37,7 +37,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 .PHONY: all setup run test unit-test mpi-test cli-test slurm-test health-test fabric-test bench plot install uninstall clean test-asan \
-	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test
+	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
 
@@ -65,6 +65,9 @@ $(BUILD)/finalize_preload.so: $(PRELOAD_SRC) | $(BUILD)/obj
 $(BUILD)/swstress.1: $(BUILD)/swstress
 	$(BUILD)/swstress help --man > $@.tmp && mv $@.tmp $@
 
+$(BUILD)/calibrate: tests/calibration/calibrate.c $(BUILD)/libswstress.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswstress.a $(LDLIBS)
+
 $(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress.a -lcriterion $(LDLIBS)
 
@@ -88,10 +91,16 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test
+	$(MAKE) unit-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
+
+# The statistics against simulations with a known truth (seeded; make
+# bench runs it with more datasets): CI coverage, false "significant",
+# power, false alarms of nightly checks, suspect ports.
+calibration-test: build/calibrate
+	./build/calibrate 400
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh

@@ -44,10 +44,11 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
  * which are kept here so that every printed change can be recomputed from
  * the two numbers printed beside it. Estimate, CI and p come from one
  * statistic on those values (stats_median_ratio: Bonett-Price standard
- * errors of the log medians, Welch-Satterthwaite t), so the CI excludes 0
+ * errors of the log medians, each side its own), so the CI excludes 0
  * exactly when p < 1 - confidence. valid is false when it cannot be
  * computed (fewer than 2 repetitions on either side, a value not
- * positive), and then every number is NaN.
+ * positive), and then every number is NaN; with fewer than
+ * ANALYSIS_MIN_REPS only lo, hi and p are NaN.
  */
 struct sw_change {
 	bool valid;
@@ -57,6 +58,12 @@ struct sw_change {
 	bool significant;     /* p < alpha, the CI excludes 0, |pct| >
 	                       * min_effect, and neither side is marked short */
 };
+
+/* Fewer repetitions than this on either side: a level's median CI is
+ * marked as needing more (min..max shown), a change gets its estimate but
+ * no CI, no p and is never significant. Below 5 values the Bonett-Price
+ * interval is too unsteady to keep its size (tests/calibration). */
+#define ANALYSIS_MIN_REPS 5
 
 /* The one name of the change of metric in every output: "latency
  * inflation" / "bandwidth drop" as text, "latency_inflation" /
@@ -102,19 +109,34 @@ struct sw_cell_stats {
 	                                * the per-repetition values) */
 };
 
-/* One pair in one cell against the other pairs of that cell. There is one
+/*
+ * One pair in one cell against the other pairs of that cell. There is one
  * entry for every pair of every cell, in cell order then pair order; a pair
- * without samples has NaN medians. z is NaN in cells with fewer than 3
- * pairs with samples (no comparison possible). */
+ * without samples has NaN medians.
+ *
+ * The slow-pair test (cells with >= 3 pairs with samples; else effect and z
+ * are NaN): each sample's log per-hop latency less the median of its
+ * repetition (so the switch's shared state cancels; bandwidth is the
+ * inverse of the same time, so latency serves every pattern). A pair's
+ * effect is the median of its values (a slowness: positive = slower than
+ * the level's typical pair); sigma is the robust spread of the values
+ * around their pair's effect (1.4826 MAD, never below 1.2533 times the
+ * mean absolute deviation nor 0.1% or the timer's resolution over the
+ * median sample time, so it cannot collapse to 0); z = effect / (1.2533
+ * sigma / sqrt(repetitions)). Flagged: one-sided (slower only), z above
+ * the normal quantile 1 - alpha / pairs (Bonferroni over the pairs of the
+ * cell) and the effect above suspect_min_effect %. Designed false-alarm
+ * rate: at most alpha per cell that a pair is flagged by noise, before
+ * the effect floor and the consistency rule of struct sw_suspect, which
+ * make it far smaller (tests/calibration: nightly no-change runs).
+ */
 struct sw_pair_stats {
 	int cell, pair;
-	double lat_median;     /* s */
-	double bw_median;      /* bytes/s */
-	double z;              /* robust z of the pair's latency median (stats_robust_z) */
-	bool flagged;          /* |z| > 3.5 and the pair's median differs from
-	                        * the median of the cell's pair medians by more
-	                        * than min_effect %: a consistent but tiny
-	                        * difference is not worth naming */
+	double lat_median;     /* s, of the pair's samples */
+	double bw_median;      /* bytes/s, of the pair's samples */
+	double effect;         /* %, slower than the typical pair (> 0 slower) */
+	double z;              /* the effect in standard errors */
+	bool flagged;
 };
 
 /* A host flagged in at least half of the cells it took part in. Only cells
@@ -165,6 +187,7 @@ struct sw_analysis {
 	struct sw_isolated *isolated;  /* isolate_judge of the run's probes;
 	                                * a cleared host is no suspect */
 	char method[1024];     /* one line: unit, confidence, tests, stopping rule */
+	double alpha, suspect_min_effect;   /* of the config the analysis used */
 };
 
 /* Analyse run r with the statistics settings of cfg (confidence, alpha,
@@ -179,10 +202,14 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 				 char *err, size_t errlen);
 void analysis_free(struct sw_analysis *a);
 
-/* Adaptive repetitions: true when the median CI (stats_median_ci) of the
- * per-repetition values x at confidence has a relative half-width
- * ((hi - lo) / 2 / median) of at most target. The engine passes one value
- * per repetition (the median over its pairs), as analysis does. */
+/* Adaptive repetitions: true when the relative half-width of the median
+ * CI of the per-repetition values x, as estimated by
+ * stats_median_halfwidth (Student t, the SD of the logs), is at most
+ * target both with all n values and without the last one. The engine
+ * passes one value per repetition (the median over its pairs), as
+ * analysis does. The estimate is steadier than the interval's own order
+ * statistics, so the rule does not stop on a lucky narrow interval and
+ * the reported CI keeps its coverage (tests/calibration). */
 bool analysis_converged(const double *x, size_t n, double confidence, double target);
 
 /* Median CI of per-repetition values x into s->med_lo/med_hi

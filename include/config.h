@@ -96,6 +96,7 @@ struct sw_config {
 	double confidence;               /* 0.95 */
 	double alpha;                    /* 0.05 */
 	double min_effect;               /* %, 2 */
+	double suspect_min_effect;       /* %, effect floor of a slow pair */
 	double ci_target;                /* relative half-width, 0.02 */
 	double cell_budget;              /* s, adaptive repetitions per cell */
 	int bootstrap;                   /* resamples, >= 2000 */

@@ -37,7 +37,8 @@
  *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig
  *
  * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
- *   over the cell's median; z: robust z of latency; flagged: 0/1)
+ *   over the cell's median; z: the slow-pair test's z, positive = slower,
+ *   see struct sw_pair_stats; flagged: 0/1)
  *   cell,level,nodes,pairs,pattern,size_bytes,hops,pair,rank_a,rank_b,
  *   host_a,host_b,lat_median_us,bw_median_MBps,lat_rel,bw_rel,z,flagged
  *
@@ -59,7 +60,7 @@
  *   isolation [{host, verdict (slow, cleared, unclear), pattern, size_bytes,
  *   bandwidth, slow, tested, partners [{host, value}], control, evidence}]
  *   (value and control: bytes/s when bandwidth, else s per hop),
- *   outliers [{cell, pair, host_a, host_b, z}], fits [...], method
+ *   outliers [{cell, pair, host_a, host_b, slower_pct, z}], fits [...], method
  *
  * report.txt  the terminal report
  */

@@ -52,68 +52,50 @@ int stats_median_ci_ranks(size_t n, double confidence, size_t *j, size_t *k, dou
  */
 int stats_log_median_se(const double *x, size_t n, double *lm, double *se);
 
-/* The quantile that stats_median_ci and stats_median_ratio use for a
- * two-sided interval at confidence with the given degrees of freedom:
- * Student t (df > 0), which keeps small samples near their nominal
- * coverage. */
-double stats_crit(double confidence, double df);
-
-/* CI of the median of x at confidence: exp(ln median +- t se) with se from
- * stats_log_median_se and n - 1 degrees of freedom. 0 or -1 (as
- * stats_log_median_se). */
+/* CI of the median of x at confidence: exp(ln median +- z se), se from
+ * stats_log_median_se, z the normal quantile (as Bonett and Price 2002).
+ * 0 or -1 (as stats_log_median_se). */
 int stats_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi);
+
+/* For stopping rules: the relative half-width ((hi - lo) / 2 / median)
+ * of exp(ln median +- t se), se from stats_log_median_se, t Student's
+ * with n - 1 degrees of freedom: wider than stats_median_ci when n is
+ * small, so that a rule stopping at the first narrow interval does not
+ * stop on an se that is small by chance. 0 or -1. */
+int stats_median_halfwidth(const double *x, size_t n, double confidence, double *h);
 
 /*
  * The ratio of the medians of x and y (x over y), a CI of it and a
- * two-sided p-value, all from one statistic: d = ln median(x) - ln
- * median(y) with se = sqrt(se_x^2 + se_y^2) (stats_log_median_se of each
- * sample: each keeps its own spread, so unequal spreads do not change the
- * size), Student t with Welch-Satterthwaite degrees of freedom (n - 1 per
- * sample). The CI excludes 1 exactly when p < 1 - confidence. When both
- * se are 0 (every value of each sample tied) p is 1 for equal medians and
- * 0 otherwise. 0 or -1 (as stats_log_median_se).
+ * two-sided p-value, all from one statistic (Bonett and Price 2002): d =
+ * ln median(x) - ln median(y) with se = sqrt(se_x^2 + se_y^2)
+ * (stats_log_median_se of each sample: each keeps its own spread, so
+ * unequal spreads do not change the size), against the normal
+ * distribution. The CI excludes 1 exactly when p < 1 - confidence. When
+ * both se are 0 (every value of each sample tied) p is 1 for equal
+ * medians and 0 otherwise. 0 or -1 (as stats_log_median_se).
  */
 int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, double confidence,
 		       double *ratio, double *lo, double *hi, double *p);
-
-/* Mann-Whitney U two-sided test of x against y. *u gets U of x (the number
- * of pairs with x > y, ties counting 1/2). The p-value is exact (the null
- * distribution counted) when nx, ny <= 20 and no value is tied; otherwise
- * the normal approximation with tie correction and continuity correction.
- * All values tied: p = 1. 0 or -1 (an empty sample, ENOMEM). */
-int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-		       double *u, double *p);
-
-/* Percentile bootstrap CI of (median(x) / median(y) - 1) * 100, with
- * resamples draws (each resamples x and y independently, with replacement)
- * from GSL's MT19937 seeded with seed: the same seed gives the same CI.
- * 0 or -1 (empty sample, resamples < 2, ratio undefined: median(y) = 0). */
-int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
-			     int resamples, double confidence, uint64_t seed,
-			     double *lo, double *hi);
 
 /* Percentile bootstrap CI, in percentage points, of the difference of two
  * changes: change(set[3] vs set[2]) - change(set[1] vs set[0]), where
  * change(l vs b) is (median(l) / median(b) - 1) * 100, or its negative
  * (1 - median(l) / median(b)) * 100 when drop. Each of the four samples is
  * resampled independently, with replacement; RNG, seeding and quantile
- * rule as stats_bootstrap_ratio_ci. 0 or -1 (an empty sample, resamples
+ * rule: GSL's MT19937 seeded with seed (the same seed gives the same CI),
+ * percentiles of the resampled statistic. 0 or -1 (an empty sample, resamples
  * < 2, a ratio undefined in more than 1% of the resamples, ENOMEM). */
 int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
 			    int resamples, double confidence, uint64_t seed,
 			    double *lo, double *hi);
 
-/* Robust z of each x: 0.6745 (x - median) / MAD, into z[0..n-1]. When the
- * MAD is 0 (half the values or more equal the median), the scale falls
- * back to 1.253314 * mean absolute deviation from the median, so one value
- * a timer tick off does not get an infinite z; when that is 0 too (all
- * values equal), every z is 0. 0 or -1 (n == 0, ENOMEM). */
-int stats_robust_z(const double *x, size_t n, double *z);
-
 /* Least squares y = c0 + c1 x (gsl_fit_linear), with R^2 = 1 - SSE/TSS
  * (1 when every y is equal). 0 or -1 (n < 2, every x equal, GSL failure). */
 int stats_linear_fit(const double *x, const double *y, size_t n,
 		     double *c0, double *c1, double *r2);
+
+/* The standard normal quantile: x with P(Z <= x) = p. */
+double stats_normal_quantile(double p);
 
 /* Median of x (copies). NaN if n == 0. */
 double stats_median(const double *x, size_t n);

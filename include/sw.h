@@ -17,7 +17,12 @@
 #include <stdio.h>
 
 #define SW_VERSION "0.1.0"
-#define SW_SCHEMA_VERSION 1
+/* run.json's schema. 2: a cell summary's latency_s, bandwidth_Bps and
+ * aggregate_Bps are over per-repetition values (latency_samples_s and
+ * bandwidth_samples_Bps describe single samples), changes are positive =
+ * worse with the two medians they come from. Version 1 folders still
+ * load: report, compare and check recompute everything from samples.csv. */
+#define SW_SCHEMA_VERSION 2
 
 /* Exit statuses of every command but check/judge (which use Nagios codes). */
 enum sw_exit {

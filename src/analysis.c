@@ -16,7 +16,14 @@
 #include "isolate.h"
 #include "pattern.h"
 
-#define OUTLIER_Z 3.5
+/* Slow pairs: MAD and mean absolute deviation scaled to estimate a
+ * normal sigma; the standard error of a median of n is MEDIAN_SE sigma /
+ * sqrt(n); SIGMA_FLOOR keeps the scale of a cell whose samples are all
+ * equal above 0 (0.1%, in logs). */
+#define MAD_SCALE 1.482602
+#define MEANAD_SCALE 1.253314
+#define MEDIAN_SE 1.253314
+#define SIGMA_FLOOR 1e-3
 #define OUTLIER_MIN_PAIRS 3
 /* Hockney split: a step between neighbouring sizes is an eager/rendezvous
  * jump when latency rises by at least JUMP_RATIO and the step's slope
@@ -166,6 +173,8 @@ void analysis_change(const double *x, size_t nx, const double *base, size_t nb, 
 	ch->valid = true;
 	ch->level = stats_median(x, nx);
 	ch->base = stats_median(base, nb);
+	if (nx < ANALYSIS_MIN_REPS || nb < ANALYSIS_MIN_REPS)
+		lo = hi = p = NAN;   /* an estimate, but too few repetitions to test it */
 	if (metric == SW_METRIC_LATENCY) {
 		ch->pct = (ratio - 1.0) * 100.0;
 		ch->lo = (lo - 1.0) * 100.0;
@@ -191,7 +200,7 @@ const char *analysis_change_name(int metric, bool key)
 
 void analysis_rep_ci(const double *x, size_t n, double confidence, struct stats_summary *s)
 {
-	s->med_ci_ok = stats_median_ci(x, n, confidence, &s->med_lo, &s->med_hi) == 0;
+	s->med_ci_ok = n >= ANALYSIS_MIN_REPS && stats_median_ci(x, n, confidence, &s->med_lo, &s->med_hi) == 0;
 	if (!s->med_ci_ok) {
 		s->med_lo = s->min;
 		s->med_hi = s->max;
@@ -318,24 +327,105 @@ static int find_baseline(const struct sw_plan *p, int c)
 	return -1;
 }
 
+/* One usable sample for the slow-pair test: its repetition, pair and log
+ * per-hop latency (later: less the log median of its repetition). */
+struct rpv {
+	int rep, pair;
+	double v;
+};
+
+static int cmp_rpv(const void *a, const void *b)
+{
+	const struct rpv *x = a, *y = b;
+
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
 /*
- * Per pair of cell c: median latency and bandwidth; robust z of the
- * latency medians when at least OUTLIER_MIN_PAIRS pairs have samples.
+ * The slow-pair test of one cell (see struct sw_pair_stats): x[0..n) are
+ * its samples' log latencies; eff (log slowness) and z get per pair
+ * (NaN without values). Sorted by repetition, each value becomes its distance from the
+ * median of its repetition (repetitions with fewer than
+ * OUTLIER_MIN_PAIRS pairs are left out): the shared state of the switch
+ * cancels. -1 on ENOMEM.
+ */
+static int slow_pair_test(struct rpv *x, size_t n, int pairs, double sigma_floor,
+			  double *eff, double *z)
+{
+	double *d = malloc((n ? n : 1) * sizeof(*d)), *res = malloc((n ? n : 1) * sizeof(*res));
+	int *np = calloc((size_t)pairs, sizeof(*np));
+	size_t m = 0, nres = 0;
+	double sigma, mad, meanad = 0.0;
+	int ret = -1;
+
+	if (!d || !res || !np)
+		goto out_free;
+	qsort(x, n, sizeof(*x), cmp_rpv);
+	for (size_t i = 0, j; i < n; i = j) {
+		double med;
+
+		for (j = i + 1; j < n && x[j].rep == x[i].rep; j++)
+			;
+		if (j - i < OUTLIER_MIN_PAIRS)
+			continue;
+		med = (j - i) % 2 ? x[i + (j - i) / 2].v : (x[i + (j - i) / 2 - 1].v + x[i + (j - i) / 2].v) / 2;
+		for (size_t t = i; t < j; t++)
+			x[m++] = (struct rpv){ x[t].rep, x[t].pair, x[t].v - med };
+	}
+	for (int p = 0; p < pairs; p++) {
+		size_t k = 0;
+
+		for (size_t t = 0; t < m; t++)
+			if (x[t].pair == p)
+				d[k++] = x[t].v;
+		eff[p] = stats_median(d, k);
+		np[p] = (int)k;
+		for (size_t t = 0; t < k; t++)
+			res[nres++] = d[t] - eff[p];
+	}
+	/* the spread of one sample around its pair's level: robust (MAD),
+	 * never below the mean absolute deviation's estimate (half the
+	 * residuals may be 0 when repetitions have 2 or 3 pairs) nor the
+	 * floor (the timer's resolution) */
+	for (size_t t = 0; t < nres; t++) {
+		meanad += fabs(res[t]);
+		d[t] = fabs(res[t]);
+	}
+	mad = nres ? stats_median(d, nres) : NAN;
+	sigma = nres ? fmax(fmax(MAD_SCALE * mad, MEANAD_SCALE * meanad / (double)nres), sigma_floor)
+		     : NAN;
+	for (int p = 0; p < pairs; p++)
+		z[p] = np[p] ? eff[p] / (MEDIAN_SE * sigma / sqrt((double)np[p])) : NAN;
+	ret = 0;
+out_free:
+	free(d);
+	free(res);
+	free(np);
+	return ret;
+}
+
+/*
+ * Per pair of cell c: median latency and bandwidth of its samples, and the
+ * slow-pair test when at least OUTLIER_MIN_PAIRS pairs have samples.
  * Appends run_cell_pairs(c) entries to a->pair. -1 on ENOMEM.
  */
 static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, int c,
 			 struct sw_analysis *a, int *nvalid)
 {
-	size_t first, cnt = run_cell_samples(r, c, &first);
+	size_t first, cnt = run_cell_samples(r, c, &first), nx = 0;
 	int pairs = run_cell_pairs(r, c), nv = 0;
 	double *lat = malloc((cnt ? cnt : 1) * sizeof(double));
 	double *bw = malloc((cnt ? cnt : 1) * sizeof(double));
-	double *med = malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
+	double *eff = malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
 	double *z = malloc((size_t)(pairs > 0 ? pairs : 1) * sizeof(double));
+	struct rpv *x = malloc((cnt ? cnt : 1) * sizeof(*x));
 	struct sw_pair_stats *ps = &a->pair[a->npairstats];
+	double secs = NAN;
 	int ret = -1;
 
-	if (!lat || !bw || !med || !z)
+	if (!lat || !bw || !eff || !z || !x)
 		goto out_free;
 	for (int p = 0; p < pairs; p++) {
 		size_t n = 0;
@@ -347,30 +437,34 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 				continue;
 			lat[n] = run_sample_latency(r, s);
 			bw[n] = run_sample_bandwidth(r, s);
+			if (lat[n] > 0.0 && isfinite(lat[n]))
+				x[nx++] = (struct rpv){ s->rep, p, log(lat[n]) };
 			n++;
 		}
-		ps[p].cell = c;
-		ps[p].pair = p;
-		ps[p].lat_median = stats_median(lat, n);
-		ps[p].bw_median = stats_median(bw, n);
-		ps[p].z = NAN;
-		ps[p].flagged = false;
-		if (n)
-			med[nv++] = ps[p].lat_median;
+		ps[p] = (struct sw_pair_stats){ .cell = c, .pair = p, .lat_median = stats_median(lat, n),
+						.bw_median = stats_median(bw, n), .effect = NAN, .z = NAN,
+						.flagged = false };
+		nv += n > 0;
 	}
 	if (nv >= OUTLIER_MIN_PAIRS) {
-		double m = stats_median(med, (size_t)nv);
-		int k = 0;
+		/* one-sided: slower only; multiplicity: Bonferroni over the pairs */
+		double zcrit = stats_normal_quantile(1.0 - cfg->alpha / nv);
+		double floor = log1p(cfg->suspect_min_effect / 100.0);
+		size_t n = 0;
 
-		if (stats_robust_z(med, (size_t)nv, z))
+		for (size_t i = first; i < first + cnt; i++)
+			if (analysis_sample_ok(r, c, &r->sample[i]))
+				lat[n++] = r->sample[i].seconds;
+		secs = stats_median(lat, n);
+
+		if (slow_pair_test(x, nx, pairs, fmax(SIGMA_FLOOR, r->wtick / secs), eff, z))
 			goto out_free;
 		for (int p = 0; p < pairs; p++) {
 			if (isnan(ps[p].lat_median))
 				continue;
-			ps[p].z = z[k++];
-			ps[p].flagged = fabs(ps[p].z) > OUTLIER_Z &&
-					m > 0.0 &&
-					fabs(ps[p].lat_median / m - 1.0) * 100.0 > cfg->min_effect;
+			ps[p].effect = expm1(eff[p]) * 100.0;
+			ps[p].z = z[p];
+			ps[p].flagged = z[p] > zcrit && eff[p] > floor;
 		}
 	}
 	a->npairstats += (size_t)pairs;
@@ -379,8 +473,9 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 out_free:
 	free(lat);
 	free(bw);
-	free(med);
+	free(eff);
 	free(z);
+	free(x);
 	return ret;
 }
 
@@ -605,22 +700,24 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 
 static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 {
-	char reps[128];
+	char reps[192];
 
 	if (cfg->rep_min == cfg->rep_max)
 		snprintf(reps, sizeof(reps), "fixed %d", cfg->rep_min);
 	else
 		snprintf(reps, sizeof(reps),
-			 "adaptive %d..%d until the per-repetition median CI half-width is within %g%%, "
-			 "cell budget %g s", cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
+			 "adaptive %d..%d until the latency CI half-width (t, from the SD of the log "
+			 "per-repetition values, now and one repetition earlier) is within %g%%, cell budget %g s",
+			 cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
 	snprintf(buf, len,
 		 "unit of replication: the repetition (its value: the median over the level's pairs); "
 		 "level and aggregate: median of the per-repetition values, %g%% CI from its Bonett-Price "
-		 "standard error (t, reps - 1 df); changes vs baseline level: ratio of the per-repetition "
-		 "medians, CI and p from one Welch t on their logs; significant when p < alpha %g, the CI "
+		 "standard error; changes vs baseline level: ratio of the per-repetition medians, CI and p "
+		 "from one normal statistic on their logs (Bonett-Price); significant when p < alpha %g, the CI "
 		 "excludes 0 and |change| > min effect %g%%; p1/p99/sd describe single samples; "
-		 "repetitions: %s",
-		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, reps);
+		 "slow pairs: one-sided, > %g%% slower than the repetition's median pair and z beyond "
+		 "the Bonferroni limit; repetitions: %s",
+		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, cfg->suspect_min_effect, reps);
 }
 
 /* The isolation stage's verdicts; a host cleared there (healthy with
@@ -705,6 +802,8 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a))
 		goto out_nomem;
 	method_line(cfg, a->method, sizeof(a->method));
+	a->alpha = cfg->alpha;
+	a->suspect_min_effect = cfg->suspect_min_effect;
 	goto out_free;
 
 out_nomem:
@@ -739,9 +838,10 @@ void analysis_free(struct sw_analysis *a)
 
 bool analysis_converged(const double *x, size_t n, double confidence, double target)
 {
-	double lo, hi, m = stats_median(x, n);
+	double h1, h2;
 
-	if (stats_median_ci(x, n, confidence, &lo, &hi) || !(m > 0.0))
-		return false;
-	return (hi - lo) / 2.0 / m <= target;
+	/* narrow enough now and one repetition ago: one lucky repetition
+	 * does not end the cell */
+	return n >= 3 && stats_median_halfwidth(x, n, confidence, &h1) == 0 &&
+	       stats_median_halfwidth(x, n - 1, confidence, &h2) == 0 && h1 <= target && h2 <= target;
 }

@@ -720,6 +720,8 @@ static void fmt_change(char *buf, size_t len, const struct sw_change *ch)
 {
 	if (!ch->valid)
 		snprintf(buf, len, "baseline");
+	else if (!isfinite(ch->lo))
+		snprintf(buf, len, "%+.1f%% ~", ch->pct);   /* too few repetitions to test */
 	else
 		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", ch->pct, ch->lo, ch->hi, ch->significant ? " *" : "");
 }

@@ -1029,6 +1029,8 @@ static const struct cfg_opt opts[] = {
 	  "significance level of the tests" },
 	{ "min_effect", "stats", &T_DOUBLE, OFF(min_effect), 0, "2", 0, 1000, PERCENT,
 	  "smallest change (%) reported as a real difference" },
+	{ "suspect_min_effect", "stats", &T_DOUBLE, OFF(suspect_min_effect), 0, "10", 0, 1000, PERCENT,
+	  "a pair is flagged only when at least this much (%) slower than its level's typical pair" },
 	{ "ci_target", "stats", &T_DOUBLE, OFF(ci_target), 0, "0.02", 0, 1, OPEN_MIN | OPEN_MAX,
 	  "MIN..MAX repetitions stop when CI half-width / median is below this" },
 	{ "cell_budget", "stats", &T_DURATION, OFF(cell_budget), 0, "30s", 0, 86400, OPEN_MIN,

@@ -38,6 +38,10 @@ static void fmt_change(char *buf, size_t len, const char *what, const struct sw_
 		snprintf(buf, len, "-");
 		return;
 	}
+	if (!isfinite(c->lo)) {
+		snprintf(buf, len, "%s %+.1f%% ~", what, c->pct);   /* too few repetitions to test */
+		return;
+	}
 	fmt_p(p, sizeof(p), c->p);
 	snprintf(buf, len, "%s %+.1f%% [%+.1f, %+.1f], %s%s", what, c->pct, c->lo, c->hi, p,
 		 c->significant ? " *" : "");
@@ -125,11 +129,13 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (!ps->flagged)
 			continue;
 		if (flagged++ == 0)
-			fprintf(f, "\noutliers (robust z of the pair's median latency, |z| > 3.5):\n");
+			fprintf(f, "\nslow pairs (slower than the level's typical pair by more than %g%%, "
+				"z beyond the Bonferroni limit for its pairs at alpha %g):\n",
+				a->suspect_min_effect, a->alpha);
 		config_format_size(c->size, sz, sizeof(sz));
-		fprintf(f, "  %d nodes %s %s: pair %d (ranks %d-%d, %s - %s) z = %+.1f\n",
+		fprintf(f, "  %d nodes %s %s: pair %d (ranks %d-%d, %s - %s) %+.1f%% slower, z = %.1f\n",
 			2 * r->plan->level_pairs[c->level], pattern_name(c->pattern), sz, ps->pair, pp->a, pp->b,
-			r->host[pp->a], r->host[pp->b], ps->z);
+			r->host[pp->a], r->host[pp->b], ps->effect, ps->z);
 	}
 	for (int i = 0; i < a->nsuspects; i++)
 		fprintf(f, "%ssuspect port: %s (flagged in %d of %d cells)\n", i == 0 ? "\n" : "",

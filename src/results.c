@@ -386,9 +386,11 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 
 			if (!ps->flagged)
 				continue;
-			json_array_append_new(out, json_pack("{s:i,s:i,s:s,s:s,s:o}", "cell", ps->cell, "pair", ps->pair,
+			json_array_append_new(out, json_pack("{s:i,s:i,s:s,s:s,s:o,s:o}", "cell", ps->cell, "pair", ps->pair,
 							     "host_a", r->host[p->pair[ps->pair].a],
-							     "host_b", r->host[p->pair[ps->pair].b], "z", results_json_number(ps->z)));
+							     "host_b", r->host[p->pair[ps->pair].b],
+							     "slower_pct", results_json_number(ps->effect),
+							     "z", results_json_number(ps->z)));
 		}
 		for (int i = 0; i < a->nfits; i++) {
 			const struct sw_fit *f = &a->fit[i];

@@ -20,10 +20,6 @@
 #include <gsl/gsl_statistics_double.h>
 #include "stats.h"
 
-/* Largest group sizes for which stats_mann_whitney counts the exact null
- * distribution (C(40,20) ~ 1.4e11 arrangements: exact in a double). */
-#define MWU_EXACT_MAX 20
-
 /* Scale of the mean absolute deviation that makes it estimate sigma for
  * normal data (sqrt(pi/2)), used when the MAD is 0. */
 #define MEANAD_SCALE 1.253314
@@ -174,112 +170,6 @@ int stats_summarize(const double *x, size_t n, double confidence, struct stats_s
 	return 0;
 }
 
-/*
- * Exact two-sided p-value of U for group sizes m and n without ties:
- * the number of arrangements with U = u is the coefficient of q^u in the
- * Gaussian binomial [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) /
- * (1 - q^i), built one factor at a time (each partial product is again a
- * polynomial with integer coefficients below 2^53).
- */
-static int mwu_exact_p(size_t m, size_t n, double u, double *p)
-{
-	size_t deg = m * n, i, d;
-	double *a = calloc(deg + 1, sizeof(*a));
-	double total = 0.0, low = 0.0, umin;
-
-	if (!a)
-		return -1;
-	a[0] = 1.0;
-	for (i = 1; i <= m; i++) {
-		/* multiply by (1 - q^(n+i)); degree so far (i-1)n, then i n + i */
-		for (d = deg; d >= n + i; d--)
-			a[d] -= a[d - n - i];
-		/* divide by (1 - q^i): b[d] = a[d] + b[d - i] */
-		for (d = i; d <= deg; d++)
-			a[d] += a[d - i];
-	}
-	for (d = 0; d <= deg; d++)
-		total += a[d];
-	umin = fmin(u, (double)deg - u);
-	for (d = 0; d <= deg && (double)d <= umin + 1e-9; d++)
-		low += a[d];
-	free(a);
-	*p = fmin(1.0, 2.0 * low / total);
-	return 0;
-}
-
-/* A value and its group (0: x, 1: y), sorted by value. */
-struct tagged {
-	double v;
-	int g;
-};
-
-static int cmp_tagged(const void *a, const void *b)
-{
-	double u = ((const struct tagged *)a)->v, v = ((const struct tagged *)b)->v;
-
-	return (u > v) - (u < v);
-}
-
-int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-		       double *u, double *p)
-{
-	size_t n = nx + ny, i, j;
-	struct tagged *all;
-	double rx = 0.0, ties = 0.0, ux, mu, var, z;
-	int ret = -1;
-
-	if (nx == 0 || ny == 0)
-		return -1;
-	all = malloc(n * sizeof(*all));
-	if (!all)
-		return -1;
-	for (i = 0; i < nx; i++) {
-		all[i].v = x[i];
-		all[i].g = 0;
-	}
-	for (i = 0; i < ny; i++) {
-		all[nx + i].v = y[i];
-		all[nx + i].g = 1;
-	}
-	qsort(all, n, sizeof(*all), cmp_tagged);
-	/* midranks; t^3 - t summed over tie groups */
-	for (i = 0; i < n; i = j) {
-		double r, t;
-
-		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
-			;
-		t = (double)(j - i);
-		r = ((double)i + 1.0 + (double)j) / 2.0;   /* mean of ranks i+1..j */
-		for (size_t q = i; q < j; q++)
-			if (all[q].g == 0)
-				rx += r;
-		ties += t * t * t - t;
-	}
-	ux = rx - (double)nx * ((double)nx + 1.0) / 2.0;
-	*u = ux;
-	if (ties == 0.0 && nx <= MWU_EXACT_MAX && ny <= MWU_EXACT_MAX) {
-		ret = mwu_exact_p(nx, ny, ux, p);
-		goto out_free;
-	}
-	mu = (double)nx * (double)ny / 2.0;
-	var = (double)nx * (double)ny / 12.0 *
-	      (((double)n + 1.0) - ties / ((double)n * ((double)n - 1.0)));
-	if (!(var > 0.0)) {   /* every value tied: no evidence of a difference */
-		*p = 1.0;
-		ret = 0;
-		goto out_free;
-	}
-	z = (fabs(ux - mu) - 0.5) / sqrt(var);
-	if (z < 0.0)
-		z = 0.0;
-	*p = fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(z));
-	ret = isfinite(*p) ? 0 : -1;
-out_free:
-	free(all);
-	return ret;
-}
-
 /* Median of a resample: n draws with replacement from x into buf. */
 static double resample_median(const gsl_rng *rng, const double *x, size_t n, double *buf)
 {
@@ -315,43 +205,6 @@ static int percentile_ci(double *est, size_t nest, int resamples, double confide
 	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
 	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
 	return 0;
-}
-
-int stats_bootstrap_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
-			     int resamples, double confidence, uint64_t seed,
-			     double *lo, double *hi)
-{
-	gsl_rng *rng;
-	double *bx = NULL, *by = NULL, *est = NULL;
-	size_t nest = 0;
-	int ret = -1;
-
-	if (nx == 0 || ny == 0 || resamples < 2 || !(confidence > 0.0 && confidence < 1.0))
-		return -1;
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng)
-		return -1;
-	gsl_rng_set(rng, fold_seed(seed));
-	bx = malloc(nx * sizeof(*bx));
-	by = malloc(ny * sizeof(*by));
-	est = malloc((size_t)resamples * sizeof(*est));
-	if (!bx || !by || !est)
-		goto out_free;
-	for (int i = 0; i < resamples; i++) {
-		double mx = resample_median(rng, x, nx, bx);
-		double my = resample_median(rng, y, ny, by);
-		double r = (mx / my - 1.0) * 100.0;
-
-		if (isfinite(r))
-			est[nest++] = r;
-	}
-	ret = percentile_ci(est, nest, resamples, confidence, lo, hi);
-out_free:
-	free(est);
-	free(by);
-	free(bx);
-	gsl_rng_free(rng);
-	return ret;
 }
 
 int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
@@ -396,42 +249,6 @@ out_free:
 	free(est);
 	free(buf);
 	gsl_rng_free(rng);
-	return ret;
-}
-
-int stats_robust_z(const double *x, size_t n, double *z)
-{
-	double *dev, med, mad, scale;
-	int ret = -1;
-
-	if (n == 0)
-		return -1;
-	med = stats_median(x, n);
-	dev = malloc(n * sizeof(*dev));
-	if (!dev || isnan(med))
-		goto out_free;
-	for (size_t i = 0; i < n; i++)
-		dev[i] = fabs(x[i] - med);
-	mad = stats_median(dev, n);
-	if (isnan(mad))
-		goto out_free;
-	if (mad > 0.0) {
-		scale = mad / 0.6745;
-	} else {
-		/* Half the values or more equal the median: fall back to the
-		 * mean absolute deviation, scaled to estimate sigma (IBM SPSS,
-		 * Iglewicz-Hoaglin). If that is 0 too, all values are equal. */
-		double sum = 0.0;
-
-		for (size_t i = 0; i < n; i++)
-			sum += dev[i];
-		scale = MEANAD_SCALE * sum / (double)n;
-	}
-	for (size_t i = 0; i < n; i++)
-		z[i] = scale > 0.0 ? (x[i] - med) / scale : 0.0;
-	ret = 0;
-out_free:
-	free(dev);
 	return ret;
 }
 
@@ -547,44 +364,35 @@ int stats_log_median_se(const double *x, size_t n, double *lm, double *se)
 	return isfinite(*se) && isfinite(*lm) ? 0 : -1;
 }
 
-double stats_crit(double confidence, double df)
-{
-	return gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, df);
-}
-
 int stats_median_ci(const double *x, size_t n, double confidence, double *lo, double *hi)
 {
-	double lm, se, t;
+	double lm, se, z = gsl_cdf_ugaussian_Pinv(1.0 - (1.0 - confidence) / 2.0);
 
 	if (stats_log_median_se(x, n, &lm, &se))
 		return -1;
-	t = stats_crit(confidence, (double)(n - 1));
-	*lo = exp(lm - t * se);
-	*hi = exp(lm + t * se);
+	*lo = exp(lm - z * se);
+	*hi = exp(lm + z * se);
 	return 0;
 }
 
 int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, double confidence,
 		       double *ratio, double *lo, double *hi, double *p)
 {
-	double lx, sx, ly, sy, d, v, df, t;
+	double lx, sx, ly, sy, d, se, z = gsl_cdf_ugaussian_Pinv(1.0 - (1.0 - confidence) / 2.0);
 
 	if (stats_log_median_se(x, nx, &lx, &sx) || stats_log_median_se(y, ny, &ly, &sy))
 		return -1;
 	d = lx - ly;
 	*ratio = exp(d);
-	v = sx * sx + sy * sy;
-	if (!(v > 0.0)) {
+	se = sqrt(sx * sx + sy * sy);
+	if (!(se > 0.0)) {
 		*lo = *hi = *ratio;
 		*p = d == 0.0 ? 1.0 : 0.0;
 		return 0;
 	}
-	/* Welch-Satterthwaite: each variance estimate with n - 1 df */
-	df = v * v / (sx * sx * sx * sx / (double)(nx - 1) + sy * sy * sy * sy / (double)(ny - 1));
-	t = stats_crit(confidence, df);
-	*lo = exp(d - t * sqrt(v));
-	*hi = exp(d + t * sqrt(v));
-	*p = 2.0 * gsl_cdf_tdist_Q(fabs(d) / sqrt(v), df);
+	*lo = exp(d - z * se);
+	*hi = exp(d + z * se);
+	*p = 2.0 * gsl_cdf_ugaussian_Q(fabs(d) / se);
 	return 0;
 }
 
@@ -596,4 +404,25 @@ void stats_format_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "< 0.001");
 	else
 		snprintf(buf, len, "%.3f", p);
+}
+
+int stats_median_halfwidth(const double *x, size_t n, double confidence, double *h)
+{
+	double *l, mean, sd;
+
+	if (n < 2 || !(l = malloc(n * sizeof(*l))))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		l[i] = x[i] > 0.0 ? log(x[i]) : NAN;
+	mean_sd(l, n, &mean, &sd);
+	free(l);
+	/* sqrt(pi / 2) sd / sqrt(n): the standard error of a normal median */
+	*h = sinh(gsl_cdf_tdist_Pinv(1.0 - (1.0 - confidence) / 2.0, (double)(n - 1)) *
+		  MEANAD_SCALE * sd / sqrt((double)n));
+	return isfinite(*h) ? 0 : -1;
+}
+
+double stats_normal_quantile(double p)
+{
+	return gsl_cdf_ugaussian_Pinv(p);
 }

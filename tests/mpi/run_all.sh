@@ -48,7 +48,7 @@ check_folder() {
 import json, sys, csv
 d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
-assert run["schema_version"] == 1 and run["complete"] is True, "incomplete run"
+assert run["schema_version"] == 2 and run["complete"] is True, "incomplete run"
 rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
 cfg = run["config"]
 reps = int(cfg["repetitions"].split("..")[0])

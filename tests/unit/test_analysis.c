@@ -24,6 +24,7 @@ static struct sw_config test_cfg(void)
 	c.confidence = 0.95;
 	c.alpha = 0.05;
 	c.min_effect = 2.0;
+	c.suspect_min_effect = 10.0;
 	c.ci_target = 0.02;
 	c.bootstrap = 2000;
 	c.seed = 1;
@@ -167,7 +168,7 @@ Test(analysis, repetition_shift_is_not_significant)
 	struct sw_run *r = synth(16, 2, lp, 1, sz, PAT_STREAM, HOPS, 6, timing_rep_shift);
 	char err[256] = "";
 	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
-	double pooled[2][48], *rv = NULL, u, p;
+	double pooled[2][48], *rv = NULL, ratio, lo, hi, p;
 	size_t np[2] = { 0, 0 }, nrv;
 
 	cr_assert_not_null(a, "%s", err);
@@ -175,7 +176,7 @@ Test(analysis, repetition_shift_is_not_significant)
 	for (size_t i = 0; i < r->nsamples; i++)
 		pooled[r->sample[i].cell][np[r->sample[i].cell]++] = run_sample_latency(r, &r->sample[i]);
 	cr_assert(np[0] == 48 && np[1] == 48);
-	cr_assert_eq(stats_mann_whitney(pooled[1], 48, pooled[0], 48, &u, &p), 0);
+	cr_assert_eq(stats_median_ratio(pooled[1], 48, pooled[0], 48, 0.95, &ratio, &lo, &hi, &p), 0);
 	cr_assert(p < 0.001, "pooled p %g", p);
 	/* one value per repetition: the median over its 8 pairs */
 	cr_assert_eq(analysis_rep_values(r, 1, SW_METRIC_LATENCY, &rv, &nrv), 0);
@@ -383,7 +384,7 @@ Test(analysis, suspect_needs_half_of_its_cells)
 }
 
 /* Very steady pairs, pair 1 steadily 1% slower: a huge z, but a 1%
- * difference is below min_effect (2%) and not worth naming. */
+ * difference is below suspect_min_effect (10%) and not worth naming. */
 static void timing_one_pct(int level, int si, int pair, int rep, double *start, double *sec)
 {
 	*start = rep * 1.0;
@@ -396,12 +397,15 @@ Test(analysis, outlier_needs_min_effect)
 	const uint64_t sz[1] = { SIZE_1M };
 	struct sw_run *r = synth(8, 1, lp, 1, sz, PAT_PINGPONG, HOPS, 8, timing_one_pct);
 	struct sw_config c = r->cfg;
-	struct sw_analysis *a = analysis_run(r, &c, NULL, 0), *b;
+	struct sw_analysis *a, *b;
 
+	c.suspect_min_effect = 10;
+	a = analysis_run(r, &c, NULL, 0);
 	cr_assert_not_null(a);
-	cr_assert(a->pair[1].z > 3.5, "z %g", a->pair[1].z);
+	cr_assert(a->pair[1].z > 10, "z %g", a->pair[1].z);
+	cr_assert(fabs(a->pair[1].effect - 1.0) < 0.05, "effect %g", a->pair[1].effect);
 	cr_assert(!a->pair[1].flagged);
-	c.min_effect = 0.5;
+	c.suspect_min_effect = 0.5;
 	b = analysis_run(r, &c, NULL, 0);
 	cr_assert_not_null(b);
 	cr_assert(b->pair[1].flagged && !b->pair[0].flagged && !b->pair[2].flagged);
@@ -535,13 +539,14 @@ Test(analysis, converged)
 	}
 	cr_assert(analysis_converged(tight, 50, 0.95, 0.02));
 	cr_assert(!analysis_converged(wide, 50, 0.95, 0.02));
-	/* Bonett-Price on 1..50 (Price and Bonett 2001, worked here with
-	 * Python's math and statistics modules): c = round(25.5 - sqrt(50))
-	 * = 18, tail P(B <= 17) = 0.0164196, z = 2.134045, se = (ln 33 -
-	 * ln 18) / (2 z) = 0.1420157; t(0.975, 49) = 2.009575 (table): CI
-	 * exp(ln 25.5 +- t se) = [19.1689, 33.9222], half-width 0.28928 */
-	cr_assert(analysis_converged(wide, 50, 0.95, 0.2894));
-	cr_assert(!analysis_converged(wide, 50, 0.95, 0.2892));
+	/* The rule's half-width, worked in Python (statistics.stdev): the SD
+	 * of ln 1..50 is 0.8891592, of ln 1..49 0.8878019; with t(0.975, 49)
+	 * = 2.009575 and t(0.975, 48) = 2.010635 (tables), sinh(t sqrt(pi/2)
+	 * sd / sqrt(n)) = 0.322029 at n = 50 and 0.325072 at n = 49. Both
+	 * must be within the target. */
+	cr_assert(analysis_converged(wide, 50, 0.95, 0.3251));
+	cr_assert(!analysis_converged(wide, 50, 0.95, 0.3240), "the previous repetition was wider");
+	cr_assert(!analysis_converged(wide, 50, 0.95, 0.3219));
 	cr_assert(!analysis_converged(tight, 1, 0.95, 0.5), "n = 1 has no median CI");
 }
 
@@ -592,6 +597,34 @@ Test(analysis, one_machine_names_no_suspect)
 		flagged += a->pair[i].flagged;
 	cr_assert_eq(flagged, 4, "the slow pair, in each of its 4 cells");
 	cr_assert_eq(a->nsuspects, 0);
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* Pair 2 is 30% faster, pair 1 50% slower; the other pairs are exactly
+ * alike (a MAD of 0: before, the scale fell back and capped z so that a
+ * pair 50% slower was never flagged). Slower only, and the slow one is. */
+static void timing_fast_and_slow(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	(void)level;
+	(void)si;
+	*start = rep * 1.0;
+	*sec = T0 * (pair == 2 ? 0.7 : pair == 1 ? 1.5 : 1.0);
+}
+
+Test(analysis, slower_only_and_a_scale_that_cannot_collapse)
+{
+	const int lp[1] = { 4 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 1, lp, 1, sz, PAT_PINGPONG, HOPS, 8, timing_fast_and_slow);
+	struct sw_analysis *a = analysis_run(r, &r->cfg, NULL, 0);
+
+	cr_assert_not_null(a);
+	cr_assert(a->pair[1].flagged, "z %g effect %g", a->pair[1].z, a->pair[1].effect);
+	cr_assert(!a->pair[2].flagged && a->pair[2].effect < -25, "effect %g", a->pair[2].effect);
+	cr_assert(!a->pair[0].flagged && !a->pair[3].flagged);
+	/* pair 1 is hosts node02 and node03: both named, nobody else */
+	cr_assert_eq(a->nsuspects, 2);
 	analysis_free(a);
 	synth_free(r);
 }

@@ -212,14 +212,13 @@ Test(health, large_but_not_significant_is_ok)
 	struct sw_run *rr, *bb;
 	struct health_verdict *v;
 
-	/* One pair, 3 repetitions a side, +-40% noise: a 40% drop is within
-	 * what 3 such values can show by chance. */
+	/* One pair, 3 repetitions a side: a 40% drop is estimated, but 3
+	 * values a side are too few to test it (ANALYSIS_MIN_REPS). */
 	healthy(&b, "base", 1);
 	b.nranks = 2;
 	b.pairs = "1";
 	b.reps = "3";
 	b.patterns = "stream";
-	b.noise = 0.4;
 	r = b;
 	r.name = "now";
 	r.noise_seed = 2;
@@ -237,8 +236,8 @@ Test(health, large_but_not_significant_is_ok)
 	cr_assert_eq(v->ncompared, 2);
 	for (int i = 0; i < v->ncells; i++) {
 		cr_assert(v->cell[i].compared);
-		cr_assert(v->cell[i].change > 10, "%g (beyond warn_drop)", v->cell[i].change);
-		cr_assert(v->cell[i].p >= 0.05, "p %g", v->cell[i].p);
+		cr_assert(v->cell[i].change > 38 && v->cell[i].change < 42, "%g", v->cell[i].change);
+		cr_assert(isnan(v->cell[i].p) && isnan(v->cell[i].lo), "p %g", v->cell[i].p);
 	}
 	health_verdict_free(v);
 	run_free(rr);

@@ -358,8 +358,8 @@ Test(results, every_run_json_field_is_checked)
 		{ "cells.0.stop", json_string("bogus"), "run.json: cells[0].stop: not a known reason to stop" },
 		{ "cells.0.reps", json_integer(4), "run.json: cells[0].reps: 4 is outside 0..3" },
 		{ "cells.0.wall_s", json_real(-1), "run.json: cells[0].wall_s: -1 is outside 0..1e+06" },
-		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..1" },
-		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..1" },
+		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..2" },
+		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..2" },
 		{ "schema_version", json_string("1"), "run.json: schema_version: not an integer" },
 		{ "pairs.0", json_pack("[ii]", 0, 0), "run.json: pairs[0]: not two distinct ranks of 0..3" },
 		{ "pairs.1", json_pack("[ii]", 1, 2), "run.json: pairs[1]: not two distinct ranks of 0..3, each in one pair only" },
@@ -466,5 +466,47 @@ Test(results, devices_fifos_and_long_lines_are_refused)
 	cr_assert_eq(symlink("/dev/zero", path), 0);
 	cr_expect_null(results_load(dir, err, sizeof(err)));
 	cr_expect(strstr(err, "run.json: cannot read: not a regular file"), "%s", err);
+	run_free(r);
+}
+
+/* A folder of schema 1 (before per-repetition summaries) still loads: the
+ * statistics are recomputed from samples.csv; a newer schema is refused
+ * with its number. */
+Test(results, old_schema_loads_newer_is_refused_by_number)
+{
+	char path[128], err[512] = "", *text;
+	struct sw_run *r = make_run(), *back;
+	FILE *f;
+	long len;
+
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	for (int v = 0; v < 2; v++) {
+		char *p = strstr(text, "\"schema_version\": 2");
+
+		cr_assert_not_null(p, "%.80s", text);
+		p[strlen("\"schema_version\": ")] = v == 0 ? '1' : '9';
+		f = fopen(path, "w");
+		fputs(text, f);
+		fclose(f);
+		back = results_load(dir, err, sizeof(err));
+		if (v == 0) {
+			cr_assert_not_null(back, "%s", err);
+			run_free(back);
+		} else {
+			cr_assert_null(back);
+			cr_assert(strstr(err, "run.json: schema_version: 9 is outside 1..2"), "%s", err);
+		}
+		p[strlen("\"schema_version\": ")] = '2';
+	}
+	free(text);
 	run_free(r);
 }

@@ -1,0 +1,364 @@
+/*
+ * calibrate.c - the statistics of swstress against simulations with a
+ * known truth, pushed through the library's real analysis (analysis_run,
+ * analysis_converged, health_judge): no formula of the library is repeated
+ * here, only the planted truth.
+ *
+ * A synthetic sample of pair p in repetition r of a level takes
+ *     seconds = hops * t0 * f * exp(R[r] + P[p] + S[p] + E)
+ * with R ~ N(0, rep_sd) shared by every pair of the repetition (the
+ * switch's state at that moment), E ~ N(0, sample_sd) of each sample, P ~
+ * N(0, pair_sd) a persistent difference of each pair (its cables, the same
+ * every night), S a planted slow or fast port, f the planted load effect.
+ * All noise is symmetric in logs, so the true median per-hop latency is
+ * t0 f and the true bandwidth size / (t0 f).
+ *
+ * Measured (each over many seeded datasets; GSL's MT19937, seed 12):
+ *   coverage   of every 95% CI of a level (latency, bandwidth, aggregate)
+ *              and of a change (inflation, drop, aggregate drop) at 1, 4,
+ *              16, 48 pairs, and of the latency CI where the adaptive rule
+ *              stopped (16 pairs, 4% repetition noise);
+ *   size       how often "significant" is claimed with no change, 1 pair
+ *              against 16 (unequal spreads), 5, 10 and 20 repetitions;
+ *   power      how often a 10% bandwidth drop is significant;
+ *   nightly    runs shaped like configs/health.conf (8-24 pairs, 2-5% noise,
+ *              1% persistent pair differences) judged against the night
+ *              before: CRITICAL without any change, any suspect named;
+ *   ports      a port 20% slow is named; a pair 20% fast never is.
+ * Prints one table; exits 1 when a figure misses its target (each target
+ * allows the simulation's own error: 2.5 binomial standard errors).
+ *
+ *   calibrate [N]    N datasets per figure (default 400; make bench: 2000)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include "analysis.h"
+#include "config.h"
+#include "health.h"
+#include "pattern.h"
+#include "plan.h"
+#include "run.h"
+
+#define T0 1e-5          /* s per hop */
+#define HOPS 1000
+#define SIZE 8192
+
+static gsl_rng *rng;
+static int failures;
+
+struct model {
+	int nlevels, level_pairs[2];
+	int npatterns, patterns[2];
+	int nsizes;
+	int reps;
+	double rep_sd, sample_sd, pair_sd;
+	double f[2];                 /* load effect per level */
+	double slow[64];             /* S[p]: log factor of pair p */
+	const double *pair_fx;       /* P[p], NULL for none */
+};
+
+static struct sw_config calib_cfg(int reps)
+{
+	struct sw_config c;
+
+	config_defaults(&c);
+	c.confidence = 0.95;
+	c.alpha = 0.05;
+	c.rep_min = c.rep_max = reps;
+	return c;
+}
+
+/* A run of model m: adjacent pairs (hosts h00 h01 | h02 h03 | ...), cells
+ * level by level, then pattern, then size. */
+static struct sw_run *simulate(const struct model *m, const struct sw_config *cfg)
+{
+	int maxk = m->level_pairs[m->nlevels - 1], per = m->npatterns * m->nsizes;
+	struct sw_plan *p = plan_alloc(2 * maxk, maxk, m->nlevels, m->nlevels * per);
+	struct sw_run *r;
+	int c = 0;
+
+	if (!p)
+		abort();
+	for (int i = 0; i < maxk; i++)
+		p->pair[i] = (struct sw_pair){ 2 * i, 2 * i + 1 };
+	for (int l = 0; l < m->nlevels; l++)
+		p->level_pairs[l] = m->level_pairs[l];
+	for (int l = 0; l < m->nlevels; l++)
+		for (int pt = 0; pt < m->npatterns; pt++)
+			for (int s = 0; s < m->nsizes; s++)
+				p->cell[c++] = (struct sw_cell){ .level = l, .pattern = m->patterns[pt],
+								 .size = (uint64_t)SIZE << (4 * s), .hops = HOPS,
+								 .size_index = s };
+	r = run_create(cfg, p, 2 * maxk);
+	if (!r)
+		abort();
+	for (int i = 0; i < 2 * maxk; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "h%02d", i);
+	r->complete = true;
+	r->wtick = 1e-9;
+	for (c = 0; c < p->ncells; c++) {
+		int l = p->cell[c].level, k = p->level_pairs[l];
+
+		for (int rep = 0; rep < m->reps; rep++) {
+			double R = gsl_ran_gaussian(rng, m->rep_sd);
+
+			for (int i = 0; i < k; i++) {
+				double sec = HOPS * T0 * (double)(1 << (2 * p->cell[c].size_index)) * m->f[l] *
+					     exp(R + (m->pair_fx ? m->pair_fx[i] : 0.0) + m->slow[i] +
+						 gsl_ran_gaussian(rng, m->sample_sd));
+				struct sw_sample s = { .cell = c, .rep = rep, .pair = i, .t_start = rep,
+						       .t_end = rep + sec, .seconds = sec, .hops = HOPS };
+
+				if (run_add_sample(r, &s))
+					abort();
+			}
+		}
+		r->cell[c].reps = m->reps;
+		r->cell[c].stop = SW_STOP_FIXED;
+	}
+	return r;
+}
+
+static bool covers(double lo, double hi, double truth)
+{
+	return isfinite(lo) && isfinite(hi) && lo <= truth && truth <= hi;
+}
+
+/* Print one figure and check it against [lo, hi] widened by 2.5 binomial
+ * standard errors of n trials. */
+static void figure(const char *what, int hits, int n, double lo, double hi)
+{
+	double rate = (double)hits / n, se = sqrt(fmax(rate * (1 - rate), 0.25 / n) / n);
+	bool ok = rate >= lo - 2.5 * se && rate <= hi + 2.5 * se;
+
+	printf("%-64s %6.1f%%  target %5.1f..%5.1f%%  %s\n", what, 100 * rate, 100 * lo, 100 * hi,
+	       ok ? "ok" : "MISSED");
+	failures += !ok;
+}
+
+/* The true median of the aggregate bandwidth per pair of a repetition of
+ * k pairs, relative to size / t0 (by simulation: agg / k = size / (t0 f)
+ * * exp(-(R + max E)) with every pair starting together). */
+static double agg_truth(int k, double rep_sd, double sample_sd)
+{
+	enum { M = 200001 };
+	double *x = malloc(M * sizeof(*x)), med;
+
+	for (int i = 0; i < M; i++) {
+		double mx = -INFINITY;
+
+		for (int p = 0; p < k; p++)
+			mx = fmax(mx, gsl_ran_gaussian(rng, sample_sd));
+		x[i] = gsl_ran_gaussian(rng, rep_sd) + mx;
+	}
+	med = stats_median(x, M);
+	free(x);
+	return exp(-med);
+}
+
+static void coverage(int n)
+{
+	static const int ks[4] = { 1, 4, 16, 48 };
+
+	for (int ki = 0; ki < 4; ki++) {
+		int k = ks[ki], hit[6] = { 0 };
+		struct model m = { .nlevels = 2, .level_pairs = { 1, k }, .npatterns = 1,
+				   .patterns = { PAT_STREAM }, .nsizes = 1, .reps = 10, .rep_sd = 0.02,
+				   .sample_sd = 0.02, .f = { 1.0, 1.10 } };
+		struct sw_config cfg = calib_cfg(m.reps);
+		double a1 = agg_truth(1, m.rep_sd, m.sample_sd), ak = agg_truth(k, m.rep_sd, m.sample_sd);
+		double bw = SIZE / (T0 * 1.10);
+		char what[96];
+
+		for (int d = 0; d < n; d++) {
+			struct sw_run *r = simulate(&m, &cfg);
+			struct sw_analysis *a = analysis_run(r, &cfg, NULL, 0);
+			const struct sw_cell_stats *cs = &a->cell[1];
+
+			hit[0] += covers(cs->lat.med_lo, cs->lat.med_hi, T0 * 1.10);
+			hit[1] += covers(cs->bw.med_lo, cs->bw.med_hi, bw);
+			hit[2] += covers(cs->agg.med_lo, cs->agg.med_hi, k * bw * ak);
+			hit[3] += covers(cs->inflation.lo, cs->inflation.hi, 10.0);
+			hit[4] += covers(cs->drop.lo, cs->drop.hi, (1 - 1 / 1.10) * 100);
+			hit[5] += covers(cs->agg_drop.lo, cs->agg_drop.hi, (1 - ak / a1 / 1.10) * 100);
+			analysis_free(a);
+			run_free(r);
+		}
+		static const char *const names[6] = { "latency", "bandwidth", "aggregate", "inflation",
+						      "drop", "aggregate drop" };
+		for (int i = 0; i < 6; i++) {
+			snprintf(what, sizeof(what), "coverage, %2d pairs, 10 reps, 2%%+2%% noise: %s CI", k, names[i]);
+			figure(what, hit[i], n, 0.93, 0.975);
+		}
+	}
+}
+
+/* Adaptive repetitions, 16 pairs, 4% repetition noise: reps 5..100 until
+ * the latency CI is within 2%, the engine's rule (analysis_converged on
+ * analysis_rep_values of the repetitions so far). */
+static void adaptive(int n)
+{
+	struct model m = { .nlevels = 1, .level_pairs = { 16 }, .npatterns = 1, .patterns = { PAT_PINGPONG },
+			   .nsizes = 1, .reps = 100, .rep_sd = 0.04, .sample_sd = 0.02, .f = { 1.0 } };
+	struct sw_config cfg = calib_cfg(100);
+	int hit = 0;
+	double reps = 0;
+
+	cfg.rep_min = 5;
+	cfg.ci_target = 0.02;
+	for (int d = 0; d < n; d++) {
+		struct sw_run *r = simulate(&m, &cfg);
+		double *x;
+		size_t nx, stop = 100;
+		struct sw_analysis *a;
+
+		if (analysis_rep_values(r, 0, SW_METRIC_LATENCY, &x, &nx))
+			abort();
+		for (size_t j = 5; j <= nx; j++)
+			if (analysis_converged(x, j, cfg.confidence, cfg.ci_target)) {
+				stop = j;
+				break;
+			}
+		free(x);
+		r->nsamples = stop * 16;   /* the repetitions the engine ran */
+		r->cell[0].reps = (int)stop;
+		a = analysis_run(r, &cfg, NULL, 0);
+		hit += covers(a->cell[0].lat.med_lo, a->cell[0].lat.med_hi, T0);
+		reps += (double)stop;
+		analysis_free(a);
+		run_free(r);
+	}
+	printf("adaptive: stopped after %.1f repetitions on average\n", reps / n);
+	figure("coverage, adaptive 5..100 reps to 2%, 16 pairs, 4% rep noise", hit, n, 0.93, 0.975);
+}
+
+static void size_and_power(int n)
+{
+	static const int rs[3] = { 5, 10, 20 };
+	char what[96];
+
+	for (int ri = 0; ri < 3; ri++) {
+		struct model m = { .nlevels = 2, .level_pairs = { 1, 16 }, .npatterns = 1,
+				   .patterns = { PAT_STREAM }, .nsizes = 1, .reps = rs[ri], .rep_sd = 0.02,
+				   .sample_sd = 0.03, .f = { 1.0, 1.0 } };
+		struct sw_config cfg = calib_cfg(m.reps);
+		int sig = 0;
+
+		cfg.min_effect = 0;   /* the test alone */
+		for (int d = 0; d < n; d++) {
+			struct sw_run *r = simulate(&m, &cfg);
+			struct sw_analysis *a = analysis_run(r, &cfg, NULL, 0);
+
+			sig += a->cell[1].drop.significant;
+			analysis_free(a);
+			run_free(r);
+		}
+		snprintf(what, sizeof(what), "false significant, no change, 1 vs 16 pairs, %2d reps (alpha 5%%)", rs[ri]);
+		figure(what, sig, n, 0.0, 0.05);
+	}
+	struct model m = { .nlevels = 2, .level_pairs = { 1, 4 }, .npatterns = 1, .patterns = { PAT_STREAM },
+			   .nsizes = 1, .reps = 10, .rep_sd = 0.02, .sample_sd = 0.02, .f = { 1.0, 1.0 / 0.9 } };
+	struct sw_config cfg = calib_cfg(m.reps);
+	int sig = 0;
+
+	for (int d = 0; d < n; d++) {
+		struct sw_run *r = simulate(&m, &cfg);
+		struct sw_analysis *a = analysis_run(r, &cfg, NULL, 0);
+
+		sig += a->cell[1].drop.significant;
+		analysis_free(a);
+		run_free(r);
+	}
+	figure("power, 10% bandwidth drop, 1 vs 4 pairs, 10 reps, 2%+2% noise", sig, n, 0.8, 1.0);
+}
+
+static bool named(const struct sw_analysis *a, int pair)
+{
+	char h[2][16];
+
+	snprintf(h[0], sizeof(h[0]), "h%02d", 2 * pair);
+	snprintf(h[1], sizeof(h[1]), "h%02d", 2 * pair + 1);
+	for (int i = 0; i < a->nsuspects; i++)
+		if (!strcmp(a->suspect[i].host, h[0]) || !strcmp(a->suspect[i].host, h[1]))
+			return true;
+	return false;
+}
+
+/*
+ * Nightly checks shaped like configs/health.conf: levels 1 and k pairs (k
+ * cycling 8, 16, 24), pingpong and stream at 3 sizes, 10 repetitions,
+ * repetition and sample noise each between 2% and 5%, 1% persistent pair
+ * differences shared by both nights. slow: the log factor of pair 3
+ * tonight (0: no change).
+ */
+static void nightly(int n, double slow, int *critical, int *suspect, int *slow_named)
+{
+	static const int ks[3] = { 8, 16, 24 };
+	double pfx[24];
+
+	*critical = *suspect = *slow_named = 0;
+	for (int d = 0; d < n; d++) {
+		struct model m = { .nlevels = 2, .level_pairs = { 1, ks[d % 3] }, .npatterns = 2,
+				   .patterns = { PAT_PINGPONG, PAT_STREAM }, .nsizes = 3, .reps = 10,
+				   .rep_sd = gsl_ran_flat(rng, 0.02, 0.05),
+				   .sample_sd = gsl_ran_flat(rng, 0.02, 0.05), .f = { 1.0, 1.0 }, .pair_fx = pfx };
+		struct sw_config cfg;
+		struct sw_run *b, *r;
+		struct sw_analysis *ba, *a;
+		struct health_verdict *v;
+
+		config_defaults(&cfg);
+		cfg.rep_min = cfg.rep_max = m.reps;
+		for (int i = 0; i < 24; i++)
+			pfx[i] = gsl_ran_gaussian(rng, 0.01);
+		b = simulate(&m, &cfg);
+		m.slow[3] = slow;
+		r = simulate(&m, &cfg);
+		ba = analysis_run(b, &cfg, NULL, 0);
+		a = analysis_run(r, &cfg, NULL, 0);
+		v = health_judge(r, a, b, ba);
+		if (!v || !a || !ba)
+			abort();
+		*critical += v->status == SW_NAGIOS_CRITICAL;
+		*suspect += a->nsuspects > 0 && !(slow != 0.0 && named(a, 3) && a->nsuspects <= 2);
+		*slow_named += named(a, 3);
+		health_verdict_free(v);
+		analysis_free(a);
+		analysis_free(ba);
+		run_free(r);
+		run_free(b);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 400, crit, sus, hit;
+
+	if (n < 20) {
+		fprintf(stderr, "calibrate: N must be at least 20\n");
+		return 2;
+	}
+	stats_init();
+	gsl_rng_env_setup();
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 12);
+	printf("swstress statistics calibration, %d datasets per figure (seed 12)\n", n);
+	coverage(n);
+	adaptive(n);
+	size_and_power(n);
+	nightly(n, 0.0, &crit, &sus, &hit);
+	figure("nightly, no change (health.conf shape): CRITICAL", crit, n, 0.0, 0.005);
+	figure("nightly, no change: any suspect port named", sus, n, 0.0, 0.005);
+	nightly(n, log(1.25), &crit, &sus, &hit);
+	figure("nightly, one port 20% slow (x1.25 time): named", hit, n, 0.99, 1.0);
+	figure("nightly, one port 20% slow: another host named too", sus, n, 0.0, 0.005);
+	nightly(n, log(0.8), &crit, &sus, &hit);
+	figure("nightly, one pair 20% fast: named", hit, n, 0.0, 0.0);
+	gsl_rng_free(rng);
+	printf("calibration: %s\n", failures ? "targets MISSED" : "every target met");
+	return failures ? 1 : 0;
+}
