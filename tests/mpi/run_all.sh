@@ -22,10 +22,13 @@ conf() {
 	name=$1; shift
 	{
 		echo "# test config"
-		echo "allow_shared_node = yes"
-		echo "output = $TMP/results"
-		echo "label = $name"
-		echo "timeout = 20"
+		# Defaults for the keys the test does not set itself (a key twice is an error).
+		for kv in "allow_shared_node = yes" "output = $TMP/results" "label = $name" "timeout = 20"; do
+			key=${kv%% =*}
+			given=no
+			for a in "$@"; do [ "${a%% =*}" = "$key" ] && given=yes; done
+			[ $given = yes ] || echo "$kv"
+		done
 		for kv in "$@"; do echo "$kv"; done
 	} > "$TMP/$name.conf"
 	echo "$TMP/$name.conf"
