@@ -19,6 +19,7 @@ for p in $parts; do
 	efficiency) sh "$B/efficiency.sh" || rc=1;;
 	adaptive) sh "$B/adaptive.sh" || rc=1;;
 	scale) sh "$B/scale.sh" || rc=1;;
+	calibration) make -s build/calibrate && ./build/calibrate 2000 | tee build/bench/calibration.txt || rc=1;;
 	fabric48) sh "$B/fabric48.sh" || rc=1;;
 	exitstatus) sh "$B/exitstatus.sh" "${EXIT_RUNS:-50}" || rc=1;;
 	*) echo "bench: unknown part '$p'" >&2; rc=2;;
