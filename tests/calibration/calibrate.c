@@ -236,6 +236,22 @@ static void adaptive(int n)
 	figure("coverage, adaptive 5..100 reps to 2%, 16 pairs, 4% rep noise", hit, n, 0.93, 0.975);
 }
 
+/* How many of n datasets of m call the drop at level 1 significant. */
+static int significant_drops(const struct model *m, const struct sw_config *cfg, int n)
+{
+	int sig = 0;
+
+	for (int d = 0; d < n; d++) {
+		struct sw_run *r = simulate(m, cfg);
+		struct sw_analysis *a = analysis_run(r, cfg, NULL, 0);
+
+		sig += a->cell[1].drop.significant;
+		analysis_free(a);
+		run_free(r);
+	}
+	return sig;
+}
+
 static void size_and_power(int n)
 {
 	static const int rs[3] = { 5, 10, 20 };
@@ -246,34 +262,17 @@ static void size_and_power(int n)
 				   .patterns = { PAT_STREAM }, .nsizes = 1, .reps = rs[ri], .rep_sd = 0.02,
 				   .sample_sd = 0.03, .f = { 1.0, 1.0 } };
 		struct sw_config cfg = calib_cfg(m.reps);
-		int sig = 0;
 
 		cfg.min_effect = 0;   /* the test alone */
-		for (int d = 0; d < n; d++) {
-			struct sw_run *r = simulate(&m, &cfg);
-			struct sw_analysis *a = analysis_run(r, &cfg, NULL, 0);
-
-			sig += a->cell[1].drop.significant;
-			analysis_free(a);
-			run_free(r);
-		}
 		snprintf(what, sizeof(what), "false significant, no change, 1 vs 16 pairs, %2d reps (alpha 5%%)", rs[ri]);
-		figure(what, sig, n, 0.0, 0.05);
+		figure(what, significant_drops(&m, &cfg, n), n, 0.0, 0.05);
 	}
 	struct model m = { .nlevels = 2, .level_pairs = { 1, 4 }, .npatterns = 1, .patterns = { PAT_STREAM },
 			   .nsizes = 1, .reps = 10, .rep_sd = 0.02, .sample_sd = 0.02, .f = { 1.0, 1.0 / 0.9 } };
 	struct sw_config cfg = calib_cfg(m.reps);
-	int sig = 0;
 
-	for (int d = 0; d < n; d++) {
-		struct sw_run *r = simulate(&m, &cfg);
-		struct sw_analysis *a = analysis_run(r, &cfg, NULL, 0);
-
-		sig += a->cell[1].drop.significant;
-		analysis_free(a);
-		run_free(r);
-	}
-	figure("power, 10% bandwidth drop, 1 vs 4 pairs, 10 reps, 2%+2% noise", sig, n, 0.8, 1.0);
+	figure("power, 10% bandwidth drop, 1 vs 4 pairs, 10 reps, 2%+2% noise", significant_drops(&m, &cfg, n),
+	       n, 0.8, 1.0);
 }
 
 static bool named(const struct sw_analysis *a, int pair)
