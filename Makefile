@@ -146,8 +146,10 @@ test-asan:
 # targets with ASan+UBSan in build/fuzz/ and runs each for FUZZ_SECONDS at
 # nice 19, then merges new inputs into tests/fuzz/corpus/TARGET/. Crashes
 # land in tests/fuzz/crashes/TARGET/. `make test-fuzz-replay` feeds the
-# committed corpus to the same entry points built with the normal compiler
-# (fast; no clang needed).
+# committed corpus and the committed crash inputs (regressions once fixed;
+# 4 GiB of address space at most, so an out-of-memory input fails instead of
+# swapping) to the same entry points built with the normal compiler (fast;
+# no clang needed).
 FUZZ_TARGETS := config results
 FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS  := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
@@ -168,7 +170,9 @@ $(BUILD)/fuzz_replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libswst
 	$(CC) $(CFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(BUILD)/libswstress.a $(LDLIBS)
 
 test-fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_replay_%)
-	@for t in $(FUZZ_TARGETS); do $(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t || exit 1; done
+	@ulimit -v 4194304; for t in $(FUZZ_TARGETS); do \
+		$(BUILD)/fuzz_replay_$$t tests/fuzz/corpus/$$t $$(ls -d tests/fuzz/crashes/$$t 2>/dev/null) || exit 1; \
+	done
 
 # A 2-rank run under valgrind memcheck; MPICH/UCX internals suppressed
 # (tests/valgrind/mpich-ucx.supp). Fails on any error in swstress's code.

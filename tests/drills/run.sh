@@ -1,8 +1,9 @@
 #!/bin/sh
 # Fault drills: what an operator sees when things go wrong mid-run.
 #   sh tests/drills/run.sh [NAME...]        (from the repository root; ~1-2 min)
-# Prints one line per check and "drills: N passed, N failed". Drills that
-# need root (tmpfs mounts) are skipped otherwise.
+# Prints one line per check and "drills: N passed, N failed, N skipped".
+# Drills that need root (tmpfs mounts) are skipped otherwise. Every drill
+# requires the exact exit status and message (a crash is a failure).
 set -u
 SW=${SW:-$PWD/build/swstress}
 MPIEXEC=${MPIEXEC:-mpiexec}
@@ -16,10 +17,11 @@ trap cleanup EXIT INT TERM
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
 PASS=0
 FAIL=0
+SKIP=0
 
 ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/       /' "$2" | tail -n 15; }
-skip() { echo "skip - $1"; }
+skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
 now() { date +%s.%N; }
 elapsed() { echo "$(now) $1" | awk '{printf "%.1f", $1 - $2}'; }
 
@@ -73,12 +75,13 @@ pid_of_rank() {
 	done
 }
 
-# kill -9 one rank while level 1 runs: the run ends non-zero within
-# seconds; level 0 stays on disk in the .partial folder, readable.
+# kill -9 one rank while level 1 runs: the run ends within seconds with
+# mpiexec's exit 9 and "Killed (signal 9)" (the rank's signal);
+# level 0 stays on disk in the .partial folder, readable.
 drill_killed_rank() {
 	out="$TMP/kill"
 	timeout 120 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8,1KiB patterns=pingpong,stream \
-		hops=auto sample_time=10ms repetitions=40 output="$out" label=kill > /dev/null 2> "$TMP/err" &
+		hops=auto sample_time=10ms repetitions=40 output="$out" label=kill > "$TMP/out" 2> "$TMP/err" &
 	job=$!
 	# wait for the first flush (level 0 done), at most 60 s
 	i=0
@@ -94,10 +97,12 @@ drill_killed_rank() {
 	rc=$?
 	took=$(elapsed "$t0")
 	dir=$(ls -d "$out"/kill-*.partial 2>/dev/null | head -n 1)
-	if [ "$rc" != 0 ] && awk "BEGIN {exit !($took <= 10)}" && [ -n "$dir" ] && consistent "$dir" >> "$TMP/err" 2>&1 &&
+	# mpiexec (hydra) reports the killed rank and exits with its signal
+	if [ "$rc" = 9 ] && grep -qF "Killed (signal 9)" "$TMP/out" && awk "BEGIN {exit !($took <= 10)}" &&
+		[ -n "$dir" ] && consistent "$dir" >> "$TMP/err" 2>&1 &&
 		python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['complete'] is False" "$dir/run.json"; then
 		ok "rank 3 killed (-9) in level 1: run ends in ${took}s with exit $rc; $(basename "$dir") holds level 0, consistent, report reads it"
-	else fail "killed rank: rc=$rc took=${took}s dir=${dir:-none}" "$TMP/err"; fi
+	else cat "$TMP/out" >> "$TMP/err"; fail "killed rank: rc=$rc (want 9 and mpiexec's 'Killed (signal 9)') took=${took}s dir=${dir:-none}" "$TMP/err"; fi
 	grep -q "INCOMPLETE" "$TMP/report.out" && ok "report on the killed run says it is incomplete" ||
 		fail "report on the killed run does not say INCOMPLETE" "$TMP/report.out"
 }
@@ -133,7 +138,8 @@ drill_output_path_too_long() {
 		repetitions=20 output="$long" label="$label" > "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	took=$(elapsed "$t0")
-	if [ "$rc" = 2 ] && ! grep -q "writing" "$TMP/err"; then
+	if [ "$rc" = 2 ] && grep -q "output '.*': path too long for the results folder" "$TMP/err" &&
+		! grep -q "writing" "$TMP/err"; then
 		ok "output path too long for the folder name: refused before measuring (exit 2, ${took}s)"
 	else fail "output path too long (${#long} + label ${#label} chars): exit $rc after measuring (${took}s); $(tail -n 1 "$TMP/err" | rev | cut -c1-80 | rev)"; fi
 	rm -rf "$TMP/aaaa"*
@@ -167,7 +173,7 @@ drill_disk_full() {
 		msg=$(grep -m1 "No space left" "$TMP/err")
 		failed=$(echo "$msg" | sed -n 's|.*/\([a-z.]*\): write failed.*|\1|p')
 		if [ "$size" = 8192 ]; then
-			if [ "$rc" != 0 ] && [ -n "$msg" ] && [ "$tmps" = 0 ] && [ -n "$dir" ] &&
+			if [ "$rc" = 1 ] && [ -n "$msg" ] && [ "$tmps" = 0 ] && [ -n "$dir" ] &&
 				[ ! -e "$dir/run.json" ] && case "$dir" in *.partial) true;; *) false;; esac; then
 				ok "disk full at the first flush (tmpfs 8 KiB): exit $rc, '$msg'; no run.json, no temp files, folder still .partial"
 			else fail "disk full at the first flush: rc=$rc tmps=$tmps dir=${dir:-none} files=$(ls "$dir" 2>/dev/null | tr '\n' ' ')" "$TMP/err"; fi
@@ -175,7 +181,9 @@ drill_disk_full() {
 		fi
 		n=$((n + 1))
 		if [ "$rc" = 0 ]; then continue; fi    # it fitted
-		if [ -z "$msg" ] || [ "$tmps" != 0 ] || [ ! -e "$dir/run.json" ] || ! consistent "$dir" > "$TMP/cons" 2>&1; then
+		if [ "$rc" != 1 ]; then
+			bad="$bad $((size / 1024))KiB(exit $rc, want 1)"
+		elif [ -z "$msg" ] || [ "$tmps" != 0 ] || [ ! -e "$dir/run.json" ] || ! consistent "$dir" > "$TMP/cons" 2>&1; then
 			bad="$bad $((size / 1024))KiB(${failed:-?} failed: $(tail -n 1 "$TMP/cons" | sed 's/.*AssertionError: //'))"
 		fi
 		umount "$mnt" 2>/dev/null
@@ -215,13 +223,13 @@ drill_truncated_folder() {
 	# valid, so report must say samples are missing rather than report less
 	cp -r "$src" "$TMP/t5" && head -n 12 "$src/samples.csv" > "$TMP/t5/samples.csv"
 	"$SW" report "$TMP/t5" > "$TMP/rep" 2>&1; rc=$?
-	if [ "$rc" != 0 ] || grep -qi "missing\|expected [0-9]* samples\|fewer samples" "$TMP/rep"; then
-		ok "samples.csv cut at a line end: report says samples are missing (rc=$rc)"
-	else fail "samples.csv cut at a line end (10 of 20 samples): report exits 0 and does not say samples are missing" "$TMP/rep"; fi
+	if [ "$rc" = 1 ] && grep -q "t5/samples.csv: cell [0-9]* has [0-9]* samples, run.json says [0-9]* repetitions" "$TMP/rep"; then
+		ok "samples.csv cut at a line end: report exits 1, '$(head -n1 "$TMP/rep")'"
+	else fail "samples.csv cut at a line end (10 of 20 samples): rc=$rc (want 1 and 'cell N has N samples')" "$TMP/rep"; fi
 }
 
 drills="${*:-drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long drill_disk_full drill_truncated_folder}"
 t_all=$(now)
 for d in $drills; do $d; done
-echo "drills: $PASS passed, $FAIL failed ($(elapsed "$t_all") s)"
+echo "drills: $PASS passed, $FAIL failed, $SKIP skipped ($(elapsed "$t_all") s)"
 [ "$FAIL" = 0 ]

@@ -1,10 +1,10 @@
 #!/bin/sh
 # run_tests.sh - fabric tests (make test, from the repo root: sh tests/fabric/run_tests.sh).
 #
-# Needs root and network namespaces; otherwise prints "fabric tests skipped: WHY"
-# and exits 0. Builds emulated fabrics (tests/fabric/fabric.sh), checks the
+# Needs root and network namespaces; otherwise prints "SKIP - fabric tests: WHY"
+# and "0 passed, 0 failed, 1 skipped", and exits 0. Builds emulated fabrics (tests/fabric/fabric.sh), checks the
 # harness with its own MPI probe, then (when build/swstress has `run`) swstress.
-# Ends with "N passed, N failed"; exit 1 on any failure. About 2-3 minutes.
+# Ends with "N passed, N failed, N skipped"; exit 1 on any failure. About 2-3 minutes.
 # FABRIC_KEEP=1 keeps the outputs (and swstress results folders) in /tmp/swsfabric.*.
 # Rates in the harness checks are low (20 Mbit/s ports) so that a busy 2-core machine
 # still meets them (the swstress checks use 100 Mbit/s: see there); the tbf burst (64 KB) lets 1-s rates exceed the limit by ~0.5 Mbit/s.
@@ -14,9 +14,9 @@ F=tests/fabric
 FAB="sh $F/fabric.sh"
 export FABRIC_QUIET=1
 TMP=$(mktemp -d /tmp/swsfabric.XXXXXX) || exit 1
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 
-skip() { echo "fabric tests skipped: $*"; rm -rf "$TMP"; exit 0; }
+skip() { echo "SKIP - fabric tests: $*"; echo "0 passed, 0 failed, 1 skipped"; rm -rf "$TMP"; exit 0; }
 ok() { pass=$((pass + 1)); echo "PASS  $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL  $1${2:+ ($2)}"; }
 # check NAME COMMAND...: pass when COMMAND succeeds
@@ -40,7 +40,7 @@ PROBE=build/fabric/mpi_probe
 # One fabric session at a time on this machine (a concurrent `make test` or
 # `make run` would tear our fabric down): an advisory lock, held until exit.
 exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 ||
-	{ echo "FAIL  another fabric session held /run/lock/swstress-fabric.lock for 1500 s"; echo "0 passed, 1 failed"; rm -rf "$TMP"; exit 1; }
+	{ echo "FAIL  another fabric session held /run/lock/swstress-fabric.lock for 1500 s"; echo "0 passed, 1 failed, 0 skipped"; rm -rf "$TMP"; exit 1; }
 
 counter() { cat "/sys/class/net/$1/statistics/$2" 2>/dev/null || echo 0; }
 sum_counters() { # STAT IF...
@@ -417,10 +417,10 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 	check "nothing left after down${l:+ (left: $l)}" test -z "$l"
 	# (the test's results folders live in $TMP and go with it)
 else
-	echo "(build/swstress with 'run' not available: swstress checks not done)"
+	skipped=$((skipped + 1)); echo "SKIP - swstress checks (build/swstress with 'run' not available)"
 fi
 # ===== end of swstress checks ====================================================
 
 cleanup
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]

@@ -2,7 +2,7 @@
 # MPI tests: real mpiexec on this machine, 2 to 8 ranks, tiny sweeps.
 # Run from the repository root after build/swstress is built:
 #   sh tests/mpi/run_all.sh [NAME...]      (names: the test_* functions)
-# Prints one line per test and a final "N passed, N failed".
+# Prints one line per test and a final "N passed, N failed, N skipped".
 set -u
 
 SW=${SW:-$PWD/build/swstress}
@@ -11,11 +11,13 @@ TMP=$(mktemp -d /tmp/swstress-mpi.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT INT TERM
 PASS=0
 FAIL=0
+SKIP=0
 # Root may run MPICH's hydra as usual; keep UCX off any network device.
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
 
 ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 20; }
+skip() { SKIP=$((SKIP + 1)); echo "SKIP - $1"; }
 
 # conf NAME KEY=VALUE... : write a config file under $TMP.
 conf() {
@@ -222,7 +224,7 @@ test_report_reanalysis() {
 # (root only). The slowed rank's host must be named as a suspect port.
 test_slow_rank_is_suspect() {
 	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
-		echo "skip - slow rank suspect port (needs root and unshare)"; return
+		skip "slow rank suspect port (needs root and unshare)"; return
 	fi
 	c=$(conf slow "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8")
 	args=""
@@ -243,7 +245,7 @@ test_slow_rank_is_suspect() {
 # one suspect, node04 is healthy with all of them and cleared.
 test_isolate_names_the_slow_host_alone() {
 	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
-		echo "skip - isolation (needs root and unshare)"; return
+		skip "isolation (needs root and unshare)"; return
 	fi
 	c=$(conf isolate "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8" "isolate = yes")
 	args=""
@@ -339,5 +341,5 @@ test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writab
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_rank0_stalled}"
 for t in $tests; do $t; done
-echo "mpi: $PASS passed, $FAIL failed"
+echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]
