@@ -47,16 +47,18 @@ struct engine_opts {
  * be NULL elsewhere), whether any host runs more than one rank (*shared),
  * the yield decision for this rank (cfg yield: auto = more ranks on this
  * host than cores), the clock offsets, timer facts and the MPI version. */
-int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
-		 bool *shared, char *shared_msg, size_t msglen);
+void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
+		  bool *shared, char *shared_msg, size_t msglen);
 
 /* Run the sweep. Rank 0 passes its run (samples and per-cell facts filled
- * in); other ranks pass NULL and their own copy of the plan. Returns 0 when
+ * in) and its plan, where rank 0 resolves the hop count of hops = auto
+ * cells; other ranks pass NULL and their own copy of the plan. The window
+ * is at most SW_MAX_WINDOW (config.c's range). Returns 0 when
  * every cell ran. On a watchdog or MPI failure, rank 0 fills r->failure,
  * marks the cells, calls level_done once more so the results are on disk,
  * prints the failure once and calls MPI_Abort(fail_code): it does not
  * return. */
-int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
+int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o);
 
 #endif

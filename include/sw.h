@@ -44,6 +44,7 @@ enum sw_nagios {
 #define SW_HOST_MAX 64     /* bytes of a host name, with the NUL */
 #define SW_PATH_MAX 512
 #define SW_MAX_RANKS 65536 /* ranks of one run (plan -n, run.json) */
+#define SW_MAX_WINDOW 1024 /* messages in flight per window (config key window) */
 
 /* snprintf into err if err is not NULL; returns -1 so callers can
  * "return sw_fail(err, errlen, ...)". */

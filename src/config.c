@@ -994,7 +994,7 @@ static const struct cfg_opt opts[] = {
 	  "auto = stream and bidir when hops = auto, yes = pingpong too, no = hop counts" },
 	{ "patterns", "sweep", &T_PATTERNS, OFF(patterns), 0, "pingpong, stream, bidir", 0, 0, 0,
 	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways)" },
-	{ "window", "sweep", &T_INT, OFF(window), 0, "64", 1, 1024, 0,
+	{ "window", "sweep", &T_INT, OFF(window), 0, "64", 1, SW_MAX_WINDOW, 0,
 	  "messages in flight for stream and bidir" },
 	{ "distinct_buffers", "sweep", &T_BOOL, OFF(distinct_buffers), 0, "no", 0, 0, 0,
 	  "receive each message of a window into its own buffer (no: one buffer, as osu_bw)" },

@@ -67,7 +67,7 @@ struct notice {
 /* Per-rank state of a sweep. */
 struct eng {
 	const struct sw_config *cfg;
-	const struct sw_plan *plan;
+	struct sw_plan *plan;           /* rank 0: hops = auto resolved into it */
 	const struct engine_env *env;
 	const struct engine_opts *o;
 	struct sw_run *run;             /* rank 0 only */
@@ -431,7 +431,7 @@ static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, 
 /* One way, window by window; the receiver acks each window with 4 bytes. */
 static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
 {
-	MPI_Request req[1024 + 1];
+	MPI_Request req[SW_MAX_WINDOW + 1];
 	int cnt = (int)size, ack = 0;
 
 	for (long done = 0; done < hops;) {
@@ -461,7 +461,7 @@ static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, lo
 /* Both ways at once, a window each way. */
 static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, long hops)
 {
-	MPI_Request req[2 * 1024];
+	MPI_Request req[2 * SW_MAX_WINDOW];
 	int cnt = (int)size;
 
 	(void)initiator;
@@ -1270,7 +1270,7 @@ static int leader(struct eng *e)
 		e->sweep_deadline = t_sweep + e->o->deadline;
 	getrusage(RUSAGE_SELF, &ru0);
 	for (int ci = 0; ci < e->plan->ncells; ci++) {
-		struct sw_cell *cell = &r->plan->cell[ci];
+		struct sw_cell *cell = &e->plan->cell[ci];
 		int k = e->plan->level_pairs[cell->level];
 		struct ctrl c = { .cmd = CMD_ROUND, .cell = ci };
 		double t_cell = MPI_Wtime();
@@ -1342,13 +1342,17 @@ static int leader(struct eng *e)
 	return 0;
 }
 
-int engine_sweep(struct sw_run *r, const struct sw_config *c, const struct sw_plan *p,
+int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o)
 {
 	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
 			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks };
 	int rc;
 
+	if (c->window < 1 || c->window > SW_MAX_WINDOW) {
+		fprintf(stderr, "swstress: rank %d: window %d outside 1..%d\n", env->rank, c->window, SW_MAX_WINDOW);
+		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_USAGE);
+	}
 	g_yield = env->yield;
 	parse_faults(&e);
 	for (int i = 0; i < c->nsizes; i++)
@@ -1407,8 +1411,8 @@ static bool rank_yields(const struct sw_config *c, const struct rank_facts *all,
 	       (c->yield == CFG_YIELD_AUTO && kernel_peers(all, nranks, i) > all[i].cores);
 }
 
-int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
-		 bool *shared, char *shared_msg, size_t msglen)
+void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
+		  bool *shared, char *shared_msg, size_t msglen)
 {
 	char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, (*all)[SW_HOST_MAX] = NULL;
 	int len = 0, flag = 0, *is_global = NULL;
@@ -1435,8 +1439,10 @@ int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env 
 	snprintf(mine, sizeof(mine), "%s", name);
 	facts = calloc((size_t)env->nranks, sizeof(*facts));
 	all = calloc(env->rank == 0 ? (size_t)env->nranks : 1, sizeof(*all));
-	if (!facts || !all)
+	if (!facts || !all) {
+		fprintf(stderr, "swstress: rank %d: out of memory (host facts of %d ranks)\n", env->rank, env->nranks);
 		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+	}
 	MPI_Iallgather(&mine_f, sizeof(mine_f), MPI_BYTE, facts, sizeof(mine_f), MPI_BYTE, MPI_COMM_WORLD, &req[0]);
 	MPI_Igather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD, &req[1]);
 	g_yield = c->yield != CFG_YIELD_NO;
@@ -1487,5 +1493,4 @@ int engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env 
 		r->yield = any_yield;
 	}
 	free(all);
-	return 0;
 }

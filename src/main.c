@@ -333,15 +333,19 @@ static int sweep(const struct cli_args *a, bool check)
 	if (agree(status))
 		return finalize(bad);
 	bcast_napping(&cfg, sizeof(cfg));
-	if (rank != 0 && !(plan = plan_create(&cfg, nranks, err, sizeof(err))))
-		MPI_Abort(MPI_COMM_WORLD, failed);   /* cannot happen: rank 0 made it */
+	if (rank != 0 && !(plan = plan_create(&cfg, nranks, err, sizeof(err)))) {
+		fprintf(stderr, "swstress: rank %d: %s\n", rank, err);   /* cannot happen: rank 0 made it */
+		MPI_Abort(MPI_COMM_WORLD, failed);
+	}
 	if (rank == 0) {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		r = run_create(&cfg, plan, nranks);
-		if (!r)
+		if (!r) {
+			fprintf(stderr, "swstress: out of memory (the run of %d ranks)\n", nranks);
 			MPI_Abort(MPI_COMM_WORLD, failed);
+		}
 		gmtime_r(&now, &tm);
 		strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 		results_folder_name(cfg.label, now, r->name, sizeof(r->name));
