@@ -39,12 +39,7 @@ run_sw() {   # MODE REP
 		echo "netpipe: swstress $1 failed" >&2
 }
 
-for rep in $(seq 1 "$REPS"); do
-	for mode in $MODES; do
-		if [ $((rep % 2)) = 1 ]; then run_np "$mode" "$rep"; run_sw "$mode" "$rep"
-		else run_sw "$mode" "$rep"; run_np "$mode" "$rep"; fi
-		echo "netpipe: rep $rep $mode done ($(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	done
-done
+. "$(dirname "$0")/alternate.sh"
+alternate netpipe "$REPS" "$MODES" run_np run_sw
 echo "load after: $(cat /proc/loadavg)" >> "$OUT/load.txt"
 python3 "$(dirname "$0")/netpipe_table.py" "$OUT" | tee "$OUT/table.md"

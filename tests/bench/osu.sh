@@ -113,12 +113,7 @@ run_sw() {    # TEST REP
 		output="$OUT/sw-$1-$2" label=osu --no-plot --no-history > /dev/null 2> "$OUT/sw-$1-$2.log"
 }
 
-for rep in $(seq 1 "$REPS"); do
-	for t in $TESTS; do
-		if [ $((rep % 2)) = 1 ]; then run_osu "$t" "$rep"; run_sw "$t" "$rep"
-		else run_sw "$t" "$rep"; run_osu "$t" "$rep"; fi
-		echo "osu: rep $rep $t done (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-	done
-done
+. "$(dirname "$0")/alternate.sh"
+alternate osu "$REPS" "$TESTS" run_osu run_sw
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/info.txt"
 python3 "$(dirname "$0")/osu_table.py" "$OUT" | tee "$OUT/table.md"
