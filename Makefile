@@ -150,7 +150,7 @@ test-asan:
 # 4 GiB of address space at most, so an out-of-memory input fails instead of
 # swapping) to the same entry points built with the normal compiler (fast;
 # no clang needed).
-FUZZ_TARGETS := config results
+FUZZ_TARGETS := config results plot compare
 FUZZ_SECONDS ?= 600
 FUZZ_CFLAGS  := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer

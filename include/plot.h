@@ -70,6 +70,11 @@ int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
 #define PLOT_SVG            1u   /* SVG instead of PNG (pngcairo) */
 #define PLOT_PORTS_PER_SIZE 2u   /* also one ports chart per pattern and size */
 
+/* Read and check every file the charts of result_dir draw from (run.json,
+ * summary.csv, pairs.csv, fits.csv), as plot_render does before drawing,
+ * without gnuplot. 0, or -1 with "PATH:LINE: what is wrong". */
+int plot_check_results(const char *result_dir, char *err, size_t errlen);
+
 /* Draw every chart of the results folder result_dir (run.json,
  * summary.csv, pairs.csv, and fits.csv when present) with the scripts in
  * script_dir (NULL: plot_script_dir). flags: PLOT_SVG, PLOT_PORTS_PER_SIZE.

@@ -773,6 +773,39 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	return rc;
 }
 
+/* Read and check what the charts of result_dir draw from: run.json,
+ * summary.csv, pairs.csv and fits.csv when present. 0 or -1. */
+static int read_facts(const char *result_dir, struct plot_facts *pf, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/run.json", result_dir);
+	if (read_run_json(path, pf, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/summary.csv", result_dir);
+	if (scan_summary(path, pf, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/pairs.csv", result_dir);
+	if (scan_pairs(path, pf, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/fits.csv", result_dir);
+	if (file_exists(path) && plot_check_csv(path, fits_columns, &pf->nfits, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+int plot_check_results(const char *result_dir, char *err, size_t errlen)
+{
+	struct plot_facts *pf = calloc(1, sizeof(*pf));
+	int rc;
+
+	if (!pf)
+		return sw_fail(err, errlen, "out of memory");
+	rc = read_facts(result_dir, pf, err, errlen);
+	free(pf);
+	return rc;
+}
+
 int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		struct plot_charts *out, char *err, size_t errlen)
 {
@@ -802,17 +835,7 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		goto out_free;
 	}
 
-	snprintf(path, sizeof(path), "%s/run.json", result_dir);
-	if (read_run_json(path, pf, err, errlen) < 0)
-		goto out_free;
-	snprintf(path, sizeof(path), "%s/summary.csv", result_dir);
-	if (scan_summary(path, pf, err, errlen) < 0)
-		goto out_free;
-	snprintf(path, sizeof(path), "%s/pairs.csv", result_dir);
-	if (scan_pairs(path, pf, err, errlen) < 0)
-		goto out_free;
-	snprintf(path, sizeof(path), "%s/fits.csv", result_dir);
-	if (file_exists(path) && plot_check_csv(path, fits_columns, &pf->nfits, err, errlen) < 0)
+	if (read_facts(result_dir, pf, err, errlen) < 0)
 		goto out_free;
 
 	snprintf(path, sizeof(path), "%s/plot.log", result_dir);

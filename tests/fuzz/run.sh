@@ -8,7 +8,7 @@
 set -u
 SECONDS_EACH=${1:-600}
 shift 2>/dev/null
-TARGETS=${*:-config results}
+TARGETS=${*:-config results plot compare}
 F=tests/fuzz
 W=build/fuzz/work
 rc=0
