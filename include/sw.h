@@ -46,6 +46,13 @@ enum sw_nagios {
 #define SW_MAX_RANKS 65536 /* ranks of one run (plan -n, run.json) */
 #define SW_MAX_WINDOW 1024 /* messages in flight per window (config key window) */
 
+/* qsort comparison of two ints, ascending. */
+int sw_cmp_int(const void *a, const void *b);
+
+/* Seconds since the epoch of an ISO 8601 UTC time (YYYY-mm-ddTHH:MM:SS,
+ * as run.json's started); NAN when s is NULL, empty or not such a time. */
+double sw_iso_epoch(const char *s);
+
 /* snprintf into err if err is not NULL; returns -1 so callers can
  * "return sw_fail(err, errlen, ...)". */
 int sw_fail(char *err, size_t errlen, const char *fmt, ...)

@@ -1248,11 +1248,6 @@ static int gnuplot(const char *script, const char *vars, const char *log, const 
 	return sw_commit_temp(tmp, out, err, errlen);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	return *(const int *)a - *(const int *)b;
-}
-
 /* Draw compare-KIND-PATTERN.png for one pattern: up to three sizes
  * (smallest, middle, largest matched), every run in its own colour. */
 static int draw(const struct compare *c, const char *dir, const char *script_dir, const char *kind, int pat,
@@ -1282,7 +1277,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	for (int i = 0; i < c->nruns; i++)
 		for (int l = 0; l < c->run[i]->plan->nlevels && nnodes < (int)(sizeof(nodes) / sizeof(nodes[0])); l++)
 			nodes[nnodes++] = 2 * c->run[i]->plan->level_pairs[l];
-	qsort(nodes, (size_t)nnodes, sizeof(int), cmp_int);
+	qsort(nodes, (size_t)nnodes, sizeof(int), sw_cmp_int);
 
 	snprintf(name, namelen, "compare-%s-%s.png", kind, pattern_name(pat));
 	snprintf(out, sizeof(out), "%s/%s", dir, name);

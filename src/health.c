@@ -1257,17 +1257,6 @@ static void prom_cell(FILE *f, const struct health_verdict *v, const char *name,
 	fputc('}', f);
 }
 
-static double iso_to_epoch(const char *s)
-{
-	struct tm tm;
-	const char *end;
-
-	memset(&tm, 0, sizeof(tm));
-	if (!s || !s[0] || !(end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm)))
-		return NAN;
-	return (double)timegm(&tm);
-}
-
 /* The night-to-night families: spread, how unusual tonight is, and the
  * drift chart, for the cells judged against a baseline set. */
 static void prom_nightly(FILE *f, const struct health_verdict *v)
@@ -1315,7 +1304,7 @@ static void prom_nightly(FILE *f, const struct health_verdict *v)
 static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdict *v)
 {
 	static const char *const stat_names[] = { "median", "ci_lo", "ci_hi", "baseline_median" };
-	double t = iso_to_epoch(v->started[0] ? v->started : r ? r->started : NULL);
+	double t = sw_iso_epoch(v->started[0] ? v->started : r ? r->started : NULL);
 
 	prom_family(f, "swstress_check_status", "Verdict of the last swstress check (Nagios: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).");
 	fprintf(f, "swstress_check_status %d\n", v->status);

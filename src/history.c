@@ -872,15 +872,6 @@ static void csv_text(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static double iso_epoch(const char *s)
-{
-	struct tm tm;
-
-	memset(&tm, 0, sizeof(tm));
-	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
-		return NAN;
-	return (double)timegm(&tm);
-}
 
 static const char *const sql_rows =
 	"SELECT r.started, r.name, r.label, c.pattern, c.size_bytes, c.nodes, c.pairs, c.hops, c.n,"
@@ -915,7 +906,7 @@ int history_write_csv(FILE *f, const char *path, const char *since, char *err, s
 	      "change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift\n", f);
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *started = (const char *)sqlite3_column_text(st, 0);
-		double t = iso_epoch(started);
+		double t = sw_iso_epoch(started);
 
 		csv_text(f, started);
 		if (isfinite(t))

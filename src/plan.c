@@ -105,13 +105,6 @@ static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 	return np;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Resolve the level list to ascending, distinct pair counts in lv[].
  * Returns the count, or -1 with a message naming the key. */
 static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int *lv,
@@ -151,7 +144,7 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks);
 		lv[n++] = k;
 	}
-	qsort(lv, (size_t)n, sizeof(*lv), cmp_int);
+	qsort(lv, (size_t)n, sizeof(*lv), sw_cmp_int);
 	int m = 0;
 	for (int i = 0; i < n; i++)
 		if (m == 0 || lv[m - 1] != lv[i])

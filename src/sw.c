@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdbool.h>
 #include "sw.h"
@@ -266,4 +267,21 @@ int sw_csv_split(char *line, char **field, int max)
 		p = end + 1;
 	}
 	return n;
+}
+
+int sw_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+double sw_iso_epoch(const char *s)
+{
+	struct tm tm;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || !strptime(s, "%Y-%m-%dT%H:%M:%S", &tm))
+		return NAN;
+	return (double)timegm(&tm);
 }
