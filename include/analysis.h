@@ -124,9 +124,9 @@ struct sw_cell_stats {
  * mean absolute deviation nor 0.1% or the timer's resolution over the
  * median sample time, so it cannot collapse to 0); z = effect / (1.2533
  * sigma / sqrt(repetitions)). Flagged: one-sided (slower only), z above
- * the normal quantile 1 - alpha / pairs (Bonferroni over the pairs of the
+ * the normal quantile 1 - 0.01 / pairs (Bonferroni over the pairs of the
  * cell) and the effect above suspect_min_effect %. Designed false-alarm
- * rate: at most alpha per cell that a pair is flagged by noise, before
+ * rate: at most 1% of cells flag a pair by noise, before
  * the effect floor and the consistency rule of struct sw_suspect, which
  * make it far smaller (tests/calibration: nightly no-change runs).
  */
@@ -187,7 +187,7 @@ struct sw_analysis {
 	struct sw_isolated *isolated;  /* isolate_judge of the run's probes;
 	                                * a cleared host is no suspect */
 	char method[1024];     /* one line: unit, confidence, tests, stopping rule */
-	double alpha, suspect_min_effect;   /* of the config the analysis used */
+	double suspect_alpha, suspect_min_effect;   /* of the slow-pair test */
 };
 
 /* Analyse run r with the statistics settings of cfg (confidence, alpha,

@@ -24,6 +24,10 @@
 #define MEANAD_SCALE 1.253314
 #define MEDIAN_SE 1.253314
 #define SIGMA_FLOOR 1e-3
+/* The designed false-alarm rate of the slow-pair test: at most 1% of
+ * cells flag a pair by noise (Bonferroni over its pairs), before the
+ * effect floor and the consistency rule of suspects. */
+#define SUSPECT_ALPHA 0.01
 #define OUTLIER_MIN_PAIRS 3
 /* Hockney split: a step between neighbouring sizes is an eager/rendezvous
  * jump when latency rises by at least JUMP_RATIO and the step's slope
@@ -448,7 +452,7 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 	}
 	if (nv >= OUTLIER_MIN_PAIRS) {
 		/* one-sided: slower only; multiplicity: Bonferroni over the pairs */
-		double zcrit = stats_normal_quantile(1.0 - cfg->alpha / nv);
+		double zcrit = stats_normal_quantile(1.0 - SUSPECT_ALPHA / nv);
 		double floor = log1p(cfg->suspect_min_effect / 100.0);
 		size_t n = 0;
 
@@ -716,7 +720,7 @@ static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 		 "from one normal statistic on their logs (Bonett-Price); significant when p < alpha %g, the CI "
 		 "excludes 0 and |change| > min effect %g%%; p1/p99/sd describe single samples; "
 		 "slow pairs: one-sided, > %g%% slower than the repetition's median pair and z beyond "
-		 "the Bonferroni limit; repetitions: %s",
+		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
 		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, cfg->suspect_min_effect, reps);
 }
 
@@ -802,7 +806,7 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a))
 		goto out_nomem;
 	method_line(cfg, a->method, sizeof(a->method));
-	a->alpha = cfg->alpha;
+	a->suspect_alpha = SUSPECT_ALPHA;
 	a->suspect_min_effect = cfg->suspect_min_effect;
 	goto out_free;
 

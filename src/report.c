@@ -130,8 +130,8 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 			continue;
 		if (flagged++ == 0)
 			fprintf(f, "\nslow pairs (slower than the level's typical pair by more than %g%%, "
-				"z beyond the Bonferroni limit for its pairs at alpha %g):\n",
-				a->suspect_min_effect, a->alpha);
+				"z beyond the Bonferroni limit for its pairs at %g%% per cell):\n",
+				a->suspect_min_effect, a->suspect_alpha * 100);
 		config_format_size(c->size, sz, sizeof(sz));
 		fprintf(f, "  %d nodes %s %s: pair %d (ranks %d-%d, %s - %s) %+.1f%% slower, z = %.1f\n",
 			2 * r->plan->level_pairs[c->level], pattern_name(c->pattern), sz, ps->pair, pp->a, pp->b,
