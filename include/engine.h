@@ -61,4 +61,10 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o);
 
+/* The one way a rank ends the job: flush stderr, give the process manager
+ * a moment to forward what this rank printed (Hydra drops a line still in
+ * its pipe when the job is torn down at once), then MPI_Abort(code).
+ * Does not return. */
+_Noreturn void engine_abort(int code);
+
 #endif

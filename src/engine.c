@@ -274,8 +274,7 @@ static void fatal_rank0(struct eng *e, const char *why)
 	fprintf(stderr, "swstress: %s\n", why);
 	if (e->o->level_done)
 		e->o->level_done(r, e->cell >= 0 ? e->plan->cell[e->cell].level : 0, e->o->ctx);
-	MPI_Abort(MPI_COMM_WORLD, e->o->fail_code);
-	_exit(e->o->fail_code);
+	engine_abort(e->o->fail_code);
 }
 
 /*
@@ -345,8 +344,7 @@ static void die_other(struct eng *e, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	MPI_Abort(MPI_COMM_WORLD, e->o->fail_code);
-	_exit(e->o->fail_code);
+	engine_abort(e->o->fail_code);
 }
 
 /* Rank 0 said HOLD: it is writing the results and will abort the job. */
@@ -1342,6 +1340,15 @@ static int leader(struct eng *e)
 	return 0;
 }
 
+_Noreturn void engine_abort(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+	usleep(300000);
+	MPI_Abort(MPI_COMM_WORLD, code);
+	_exit(code);
+}
+
 int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o)
 {
@@ -1351,7 +1358,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 
 	if (c->window < 1 || c->window > SW_MAX_WINDOW) {
 		fprintf(stderr, "swstress: rank %d: window %d outside 1..%d\n", env->rank, c->window, SW_MAX_WINDOW);
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_USAGE);
+		engine_abort(SW_EXIT_USAGE);
 	}
 	g_yield = env->yield;
 	parse_faults(&e);
@@ -1369,7 +1376,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	if (!e.sbuf || !e.rbuf || !e.ring) {
 		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",
 			env->rank, (unsigned long long)((size_t)(e.nslots + 1) * e.maxsize));
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+		engine_abort(SW_EXIT_FAIL);
 	}
 	/* Touch every page now, not inside a timed sample. */
 	memset(e.sbuf, 0xa5, e.maxsize);
@@ -1441,7 +1448,7 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	all = calloc(env->rank == 0 ? (size_t)env->nranks : 1, sizeof(*all));
 	if (!facts || !all) {
 		fprintf(stderr, "swstress: rank %d: out of memory (host facts of %d ranks)\n", env->rank, env->nranks);
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+		engine_abort(SW_EXIT_FAIL);
 	}
 	MPI_Iallgather(&mine_f, sizeof(mine_f), MPI_BYTE, facts, sizeof(mine_f), MPI_BYTE, MPI_COMM_WORLD, &req[0]);
 	MPI_Igather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD, &req[1]);
@@ -1449,7 +1456,7 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	if (wait_reqs(req, 2, MPI_Wtime() + 120.0, false, NULL)) {
 		fprintf(stderr, "swstress: rank %d: the exchange of host facts at start-up did not finish in 120 s\n",
 			env->rank);
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+		engine_abort(SW_EXIT_FAIL);
 	}
 	env->yield = rank_yields(c, facts, env->nranks, env->rank);
 	g_yield = env->yield;
@@ -1477,7 +1484,7 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	if (!global && sync_clock(env->rank, env->nranks, MPI_Wtime() + 120.0, &env->clock_offset)) {
 		fprintf(stderr, "swstress: rank %d: the clock synchronisation at start-up did not finish in 120 s\n",
 			env->rank);
-		MPI_Abort(MPI_COMM_WORLD, SW_EXIT_FAIL);
+		engine_abort(SW_EXIT_FAIL);
 	}
 	if (env->rank == 0 && r) {
 		int vlen = 0;

@@ -7,7 +7,7 @@
  *
  * Under MPI there is one fatal path: rank 0 decides, broadcasts a status,
  * and every rank leaves together; a failure in the middle of a sweep goes
- * through MPI_Abort (engine.c).
+ * through engine_abort (engine.c).
  */
 #include <dlfcn.h>
 #include <mpi.h>
@@ -108,7 +108,7 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	}
 	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err))) {
 		fprintf(stderr, "swstress: %s\n", err);
-		MPI_Abort(MPI_COMM_WORLD, ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
+		engine_abort(ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
 	}
 	/* check, ended early by the watchdog or the deadline: the verdict of
 	 * what is on disk (CRITICAL for the failed cell), before the abort. */
@@ -335,7 +335,7 @@ static int sweep(const struct cli_args *a, bool check)
 	bcast_napping(&cfg, sizeof(cfg));
 	if (rank != 0 && !(plan = plan_create(&cfg, nranks, err, sizeof(err)))) {
 		fprintf(stderr, "swstress: rank %d: %s\n", rank, err);   /* cannot happen: rank 0 made it */
-		MPI_Abort(MPI_COMM_WORLD, failed);
+		engine_abort(failed);
 	}
 	if (rank == 0) {
 		time_t now = time(NULL);
@@ -344,7 +344,7 @@ static int sweep(const struct cli_args *a, bool check)
 		r = run_create(&cfg, plan, nranks);
 		if (!r) {
 			fprintf(stderr, "swstress: out of memory (the run of %d ranks)\n", nranks);
-			MPI_Abort(MPI_COMM_WORLD, failed);
+			engine_abort(failed);
 		}
 		gmtime_r(&now, &tm);
 		strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
