@@ -592,7 +592,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 					const struct sw_run *const *base, const struct sw_analysis *const *ba,
 					int k, const char *set)
 {
-	int nc = r->plan->ncells, nb = 0;
+	int nc = r->plan->ncells, nb = 0, nblind = 0;
 	struct health_verdict *v = NULL;
 	bool **used = calloc((size_t)k, sizeof(*used));
 	struct cell_work w = { 0 };
@@ -660,6 +660,9 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 				compare_nightly(hc, r, w.rx, w.nrx, w.yj, w.nyj, w.nruns);
 			else
 				compare_cell(hc, r, w.rx, w.nrx, w.ry, w.nry);
+			if (hc->compared && (w.nrx < ANALYSIS_MIN_REPS ||
+					     (w.nruns < HEALTH_MIN_NIGHTS && w.nry < ANALYSIS_MIN_REPS)))
+				nblind++;
 			if (hc->compared) {
 				v->ncompared++;
 				v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
@@ -694,6 +697,12 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		}
 	if (v->nmissing)
 		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	/* A check that cannot page: too few repetitions for any change to be
+	 * significant (the change test needs ANALYSIS_MIN_REPS a side). */
+	if (nblind)
+		add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
+			 "(this run or the baseline); only estimates are given, set repetitions >= %d",
+			 nblind, nblind == 1 ? "" : "s", ANALYSIS_MIN_REPS, ANALYSIS_MIN_REPS);
 	for (int i = 0; i < v->ncells; i++)
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
 	if (v->nspread_unknown)

@@ -118,7 +118,7 @@ static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analy
 
 static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
 {
-	int unconv = 0, lowov = 0, flagged = 0;
+	int unconv = 0, lowov = 0, flagged = 0, blind = 0;
 	char sz[32];
 
 	for (size_t i = 0; i < a->npairstats; i++) {
@@ -161,6 +161,14 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				fprintf(f, "\nnot converged (median CI wider than ci_target %g):\n", r->cfg.ci_target);
 			fprintf(f, "  %d nodes %s %s: stopped at %s after %d repetitions\n", cs->nodes,
 				pattern_name(cell->pattern), sz, run_stop_name(r->cell[c].stop), r->cell[c].reps);
+		}
+		if (r->cell[c].reps < ANALYSIS_MIN_REPS) {
+			if (blind++ == 0)
+				fprintf(f, "\nwarning: fewer than %d repetitions: no change of these cells can be "
+					"significant (estimates only; set repetitions >= %d):\n", ANALYSIS_MIN_REPS,
+					ANALYSIS_MIN_REPS);
+			fprintf(f, "  %d nodes %s %s: %d repetitions\n", cs->nodes, pattern_name(cell->pattern), sz,
+				r->cell[c].reps);
 		}
 		if (cs->pairs > 1 && isfinite(cs->overlap) && cs->overlap < 0.9) {
 			if (lowov++ == 0)

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "commands.h"
 #include "health.h"
+#include "report.h"
 #include "history.h"
 #include "health_fixture.h"
 
@@ -113,6 +114,7 @@ Test(health, identical_runs_are_ok)
 	first_line(out, line, sizeof(line));
 	cr_assert(starts(line, "SWSTRESS OK - 8 cells within thresholds vs baseline base"), "%s", line);
 	cr_assert_not_null(strstr(line, " | "), "perfdata missing: %s", line);
+	cr_assert_null(strstr(out, "cannot show a significant change"), "enough repetitions, yet: %s", out);
 	/* A run judged against itself: every change is exactly 0. */
 	cr_assert_eq(judge_pair(bp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
 	cr_assert_not_null(strstr(out, "+0.0%"), "%s", out);
@@ -239,6 +241,21 @@ Test(health, large_but_not_significant_is_ok)
 		cr_assert(v->cell[i].change > 38 && v->cell[i].change < 42, "%g", v->cell[i].change);
 		cr_assert(isnan(v->cell[i].p) && isnan(v->cell[i].lo), "p %g", v->cell[i].p);
 	}
+	/* ... and the verdict says that this check cannot page (issue 11). */
+	bool blind = false;
+	for (int i = 0; i < v->nnotes; i++)
+		blind |= strstr(v->notes[i], "2 compared cells cannot show a significant change: fewer than 5") != NULL;
+	cr_assert(blind, "no blind-check note among %d notes", v->nnotes);
+	/* The report of the run says so too. */
+	struct sw_analysis *a = analysis_run(rr, &rr->cfg, err, sizeof(err));
+	char *text;
+
+	cr_assert_not_null(a, "%s", err);
+	text = report_string(rr, a, REPORT_TABLE);
+	cr_assert(text && strstr(text, "warning: fewer than 5 repetitions: no change of these cells can be significant"),
+		  "%s", text ? text : "(no report)");
+	free(text);
+	analysis_free(a);
 	health_verdict_free(v);
 	run_free(rr);
 	run_free(bb);
