@@ -15,5 +15,6 @@ extern const struct cli_command history_command;   /* history.c */
 extern const struct cli_command publish_command;   /* store.c   */
 extern const struct cli_command site_command;      /* site.c    */
 extern const struct cli_command baseline_command;  /* baseline.c */
+extern const struct cli_command guard_command;     /* guard.c   */
 
 #endif

@@ -608,7 +608,7 @@ static const struct cli_command plot_command = {
 static const struct cli_command *const commands[] = {
 	&run_command, &plan_command, &report_command, &plot_command, &compare_command,
 	&judge_command, &check_command, &history_command, &publish_command, &site_command,
-	&baseline_command,
+	&baseline_command, &guard_command,
 };
 
 int main(int argc, char **argv)

@@ -68,7 +68,7 @@ drill_stalled_rank() {
 
 # pid_of_rank R: the pid of MPI rank R of the running swstress (PMI_RANK).
 pid_of_rank() {
-	for p in $(pgrep -f "$SW run" 2>/dev/null); do
+	for p in $(pgrep -f "$SW (run|check)" 2>/dev/null); do
 		if tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "PMI_RANK=$1"; then
 			case "$(cat /proc/$p/comm 2>/dev/null)" in swstress) echo "$p"; return;; esac
 		fi
@@ -196,6 +196,40 @@ drill_disk_full() {
 	else fail "disk full at a later flush leaves run.json and samples.csv disagreeing at:$bad"; fi
 }
 
+# swstress guard: one Nagios status line and an exit 0-3 that agrees with
+# it, whatever happens to the ranks of a check (a rank killed; SIGINT to
+# the guard, forwarded to mpiexec).
+drill_guard() {
+	gargs="pairs=1,2 sizes=8 patterns=pingpong hops=auto sample_time=10ms"
+	timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $gargs repetitions=5 output="$TMP/gbase" label=gb > /dev/null 2>&1
+	base=$(ls -d "$TMP"/gbase/gb-* 2>/dev/null | head -n 1)
+	[ -n "$base" ] || { fail "guard: no baseline run"; return; }
+	for how in kill int; do
+		out="$TMP/g$how"
+		timeout 120 "$SW" guard -- $MPIEXEC -n 4 "$SW" check $(sw_args) $gargs repetitions=60 \
+			--no-history --baseline "$base" output="$out" label=g > "$TMP/gout" 2> "$TMP/gerr" &
+		job=$!
+		i=0
+		while [ $i -lt 600 ] && ! ls "$out"/g-*.partial/run.json > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+		if [ $how = kill ]; then
+			victim=$(pid_of_rank 3)
+			[ -n "$victim" ] && kill -9 "$victim"
+		else
+			kill -INT $job
+		fi
+		wait $job
+		rc=$?
+		lines=$(grep -c '^SWSTRESS ' "$TMP/gout")
+		line=$(grep -m1 '^SWSTRESS ' "$TMP/gout")
+		case "$line" in
+		"SWSTRESS OK "*) want=0;; "SWSTRESS WARNING "*) want=1;; "SWSTRESS CRITICAL "*) want=2;;
+		"SWSTRESS UNKNOWN "*) want=3;; *) want=none;; esac
+		if [ "$lines" = 1 ] && [ "$rc" = "$want" ] && [ "$rc" != 0 ]; then
+			ok "guard, check with $how: one status line, exit $rc agrees: '$(echo "$line" | cut -c1-110)'"
+		else cat "$TMP/gout" >> "$TMP/gerr"; fail "guard, check with $how: rc=$rc, $lines status lines (want 1, exit = its status, not OK)" "$TMP/gerr"; fi
+	done
+}
+
 # A results folder cut by hand: report says what is missing.
 drill_truncated_folder() {
 	timeout 60 $MPIEXEC -n 2 "$SW" run $(sw_args) pairs=1 sizes=8,1KiB patterns=pingpong,stream hops=20 \
@@ -231,7 +265,7 @@ drill_truncated_folder() {
 	else fail "samples.csv cut at a line end (10 of 20 samples): rc=$rc (want 1 and 'cell N has N samples')" "$TMP/rep"; fi
 }
 
-drills="${*:-drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long drill_disk_full drill_truncated_folder}"
+drills="${*:-drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long drill_disk_full drill_truncated_folder drill_guard}"
 t_all=$(now)
 for d in $drills; do $d; done
 echo "drills: $PASS passed, $FAIL failed, $SKIP skipped ($(elapsed "$t_all") s)"
