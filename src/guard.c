@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "health.h"
 #include "sw.h"
 
 static volatile sig_atomic_t g_child;    /* the child's process group */
@@ -36,14 +37,13 @@ static void forward(int sig)
 /* The Nagios status of a "SWSTRESS WORD ..." line, or -1. */
 static int line_status(const char *line)
 {
-	static const char *const words[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
-
 	if (strncmp(line, "SWSTRESS ", 9) != 0)
 		return -1;
-	for (int i = 0; i < 4; i++) {
-		size_t n = strlen(words[i]);
+	for (int i = SW_NAGIOS_OK; i <= SW_NAGIOS_UNKNOWN; i++) {
+		const char *word = health_status_name(i);
+		size_t n = strlen(word);
 
-		if (strncmp(line + 9, words[i], n) == 0 && (line[9 + n] == ' ' || line[9 + n] == '\n' ||
+		if (strncmp(line + 9, word, n) == 0 && (line[9 + n] == ' ' || line[9 + n] == '\n' ||
 							    line[9 + n] == '\0'))
 			return i;
 	}
