@@ -35,6 +35,9 @@
  *   baseline_runs(baseline, run, folder, started, added, rolling)
  *        (schema 2: the runs of each named baseline set, with the folders
  *        they are read from; rolling 1 = added by check as an OK night)
+ *   (schema 3: check_cells.change_pct, lo and hi are degradations, > 0
+ *        worse, for every metric: bandwidth rows of checks made before
+ *        the sign was unified, 2026-12-01T17:31:53Z, are turned once)
  *
  * `swstress history --format csv` prints one row per run and cell, oldest
  * first, for plot/trend.gp (columns documented in history_write_csv).
@@ -48,7 +51,7 @@
 #include "analysis.h"
 #include "run.h"
 
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 
 struct health_verdict;
 

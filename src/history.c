@@ -79,6 +79,14 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	"ALTER TABLE check_cells ADD COLUMN ewma REAL;"
 	"ALTER TABLE check_cells ADD COLUMN ewma_limit REAL;"
 	"ALTER TABLE check_cells ADD COLUMN drift INTEGER;",
+	/* 3: one sign. Checks before 2026-12-01T17:31:53Z (commit 47eef48)
+	 * stored a bandwidth change with its raw sign (negative = worse);
+	 * since then every change is a degradation (positive = worse). Only
+	 * those older rows are turned, once (a schema 2 database may hold
+	 * rows of both kinds; no swstress of the new sign ran before then). */
+	"UPDATE check_cells SET change_pct = -change_pct, lo = -hi, hi = -lo"
+	" WHERE metric = 'bandwidth' AND check_id IN"
+	" (SELECT id FROM checks WHERE checked < '2026-12-01T17:31:53Z');",
 };
 
 static int db_fail(sqlite3 *db, const char *path, char *err, size_t errlen)

@@ -90,7 +90,7 @@ Test(history, two_runs_appended_and_read_back)
 	cr_assert_eq(history_record_run(db, r2, a2, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(history_record_run(db, r1, a1, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(history_schema_version(db, err, sizeof(err)), HISTORY_SCHEMA_VERSION);
-	cr_assert_eq(q_int("PRAGMA user_version"), 2);
+	cr_assert_eq(q_int("PRAGMA user_version"), HISTORY_SCHEMA_VERSION);
 	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n, 2);
 	/* oldest first, whatever the order of recording */
@@ -378,7 +378,7 @@ Test(history, schema_1_database_is_upgraded)
 	snprintf(m.folder, sizeof(m.folder), "%s", p);
 	snprintf(m.started, sizeof(m.started), "%s", r->started);
 	cr_assert_eq(history_baseline_put(db, "nightly", &m, 1, true, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(history_schema_version(db, err, sizeof(err)), 2);
+	cr_assert_eq(history_schema_version(db, err, sizeof(err)), HISTORY_SCHEMA_VERSION);
 	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs"), 1);
 	cr_assert_eq(q_int("SELECT COUNT(*) FROM pragma_table_info('check_cells') WHERE name = 'drift'"), 1);
 	cr_assert_eq(history_baseline_members(db, "nightly", &got, &n, err, sizeof(err)), 0, "%s", err);
@@ -386,6 +386,42 @@ Test(history, schema_1_database_is_upgraded)
 	cr_assert_str_eq(got[0].folder, p);
 	cr_assert_str_eq(got[0].set, "nightly");
 	free(got);
+	analysis_free(a);
+	run_free(r);
+}
+
+/* A schema 2 database with checks of both signs: a bandwidth row of a
+ * check made before the sign was unified (raw change, -30% = worse) is
+ * turned into a degradation on the next open, exactly once; its latency
+ * row and every row of a later check keep their numbers. */
+Test(history, old_bandwidth_sign_is_migrated_once)
+{
+	char p[512], err[512];
+	struct sw_analysis *a;
+	struct sw_run *r = load_run("health-20261201-020000", 1, 0, p, sizeof(p), &a);
+	sqlite3 *h;
+
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h,
+		"INSERT INTO checks (id, run_id, checked, status, verdict) VALUES"
+		" (1, 1, '2026-12-01T17:00:00Z', 2, 'CRITICAL'), (2, 1, '2026-12-01T18:00:00Z', 2, 'CRITICAL');"
+		"INSERT INTO check_cells (check_id, cell, metric, change_pct, lo, hi) VALUES"
+		" (1, 0, 'bandwidth', -30.0, -34.0, -26.0), (1, 1, 'latency', 40.0, 35.0, 45.0),"
+		" (2, 0, 'bandwidth', 30.0, 26.0, 34.0);"
+		"PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+	sqlite3_close(h);
+	for (int open = 0; open < 2; open++) {
+		cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(history_schema_version(db, err, sizeof(err)), HISTORY_SCHEMA_VERSION);
+		cr_assert_eq(q_int("SELECT change_pct * 10 FROM check_cells WHERE check_id = 1 AND cell = 0"), 300);
+		cr_assert_eq(q_int("SELECT lo * 10 FROM check_cells WHERE check_id = 1 AND cell = 0"), 260);
+		cr_assert_eq(q_int("SELECT hi * 10 FROM check_cells WHERE check_id = 1 AND cell = 0"), 340);
+		cr_assert_eq(q_int("SELECT change_pct * 10 FROM check_cells WHERE check_id = 1 AND cell = 1"), 400);
+		cr_assert_eq(q_int("SELECT lo * 10 FROM check_cells WHERE check_id = 1 AND cell = 1"), 350);
+		cr_assert_eq(q_int("SELECT change_pct * 10 FROM check_cells WHERE check_id = 2"), 300);
+		cr_assert_eq(q_int("SELECT lo * 10 FROM check_cells WHERE check_id = 2"), 260);
+	}
 	analysis_free(a);
 	run_free(r);
 }
