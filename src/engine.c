@@ -130,18 +130,16 @@ static void parse_faults(struct eng *e)
 /* ---------------------------------------------------------------- */
 /* Waiting: the watchdog lives here.                                 */
 
-static bool g_yield;
-
 /* One idle poll of a wait loop: yield when asked to (let the other ranks
  * and, on emulated hosts, the kernel's network work run; after a while
  * with nothing done, sleep briefly rather than spin). Every CLOCK_POLLS
  * polls (CLOCK_POLLS_YIELDING when yielding), -1 past deadline (local
  * MPI_Wtime, 0 = none); else 0. */
-static int idle_poll(unsigned *polls, double deadline)
+static int idle_poll(bool yield, unsigned *polls, double deadline)
 {
-	unsigned mask = (g_yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
+	unsigned mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
 
-	if (g_yield) {
+	if (yield) {
 		if (*polls > 2048)
 			usleep(20);
 		else
@@ -173,10 +171,10 @@ static bool notice_pending(struct notice *n)
  * order). The clock is read every CLOCK_POLLS polls (CLOCK_POLLS_YIELDING
  * when yielding), and so are notices.
  */
-static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notices,
+static int wait_reqs(bool yield, MPI_Request *req, int n, double deadline, bool watch_notices,
 		     struct notice *nt)
 {
-	unsigned polls = 0, mask = (g_yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
+	unsigned polls = 0, mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
 	int flag, i = 0;
 
 	for (;;) {
@@ -188,7 +186,7 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
 		}
 		if (i == n)
 			return 0;
-		if (idle_poll(&polls, deadline))
+		if (idle_poll(yield, &polls, deadline))
 			return -1;
 		if ((polls & mask) == 0 && watch_notices && notice_pending(nt))
 			return -2;
@@ -201,12 +199,12 @@ static int wait_reqs(MPI_Request *req, int n, double deadline, bool watch_notice
  * 1 ms, so that ranks with nothing to do leave the cores to those at work;
  * otherwise as wait_reqs. Never used inside a timed sample.
  */
-static int wait_patient(MPI_Request *req, double deadline)
+static int wait_patient(bool yield, MPI_Request *req, double deadline)
 {
 	int flag;
 
-	if (!g_yield)
-		return wait_reqs(req, 1, deadline, false, NULL);
+	if (!yield)
+		return wait_reqs(false, req, 1, deadline, false, NULL);
 	for (useconds_t nap = 20;; nap = nap >= 500 ? 1000 : 2 * nap) {
 		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
 		if (flag)
@@ -411,15 +409,15 @@ static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, 
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[1]);
 			fault_delay(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 2, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 				return -1;
 		} else {
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 			fault_delay(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 		}
 	}
@@ -440,15 +438,15 @@ static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, lo
 			fault_delay(e);
 			for (int i = 0; i < w; i++)
 				MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
-			if (wait_reqs(req, w + 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, w + 1, e->deadline, false, NULL))
 				return -1;
 		} else {
 			post_window_recvs(e, req, w, cnt, peer);
-			if (wait_reqs(req, w, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, w, e->deadline, false, NULL))
 				return -1;
 			fault_delay(e);
 			MPI_Isend(&ack, 1, MPI_INT, peer, TAG_ACK, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 		}
 		done += w;
@@ -470,7 +468,7 @@ static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, lon
 		fault_delay(e);
 		for (int i = 0; i < w; i++)
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[w + i]);
-		if (wait_reqs(req, 2 * w, e->deadline, false, NULL))
+		if (wait_reqs(e->env->yield, req, 2 * w, e->deadline, false, NULL))
 			return -1;
 		done += w;
 	}
@@ -668,7 +666,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 		}
 		if (busy)
 			polls = 0;
-		else if (idle_poll(&polls, e->deadline)) {
+		else if (idle_poll(e->env->yield, &polls, e->deadline)) {
 			rc = -1;
 			break;
 		}
@@ -747,7 +745,7 @@ static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[1]);
 			fault_delay(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, last ? TAG_LAST : TAG_DATA, e->flow, &req[0]);
-			if (wait_reqs(req, 2, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 				return -1;
 		} else {
 			unsigned polls = 0;
@@ -755,12 +753,12 @@ static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size
 
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &req[0]);
 			while (MPI_Test(&req[0], &flag, &st), !flag)
-				if (idle_poll(&polls, e->deadline))
+				if (idle_poll(e->env->yield, &polls, e->deadline))
 					return -1;
 			last = st.MPI_TAG == TAG_LAST;
 			fault_delay(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[0]);
-			if (wait_reqs(req, 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 		}
 		rounds++;
@@ -791,14 +789,14 @@ static double cpu_seconds(const struct timeval *tv)
 
 /* Until local time t: sleep while it is far, then poll (yielding when
  * asked to). */
-static void wait_until(double t)
+static void wait_until(bool yield, double t)
 {
 	double left;
 
 	while ((left = t - MPI_Wtime()) > 0) {
 		if (left > 1e-3)
 			usleep((useconds_t)((left - 5e-4) * 1e6));
-		else if (g_yield)
+		else if (yield)
 			sched_yield();
 	}
 }
@@ -827,20 +825,20 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	MPI_Irecv(&zz, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
 	if (init) {
 		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-		if (wait_reqs(req, 2, e->deadline, false, NULL))
+		if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 			return -1;
 	} else {
-		if (wait_reqs(req, 1, e->deadline, false, NULL))
+		if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 			return -1;
 		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-		if (wait_reqs(&req[1], 1, e->deadline, false, NULL))
+		if (wait_reqs(e->env->yield, &req[1], 1, e->deadline, false, NULL))
 			return -1;
 	}
 	t0 = MPI_Wtime();
 	m.t_ready = t0 - e->offset;
 	m.hops = c->hops;
 	if (cell->timed) {
-		wait_until(c->t_go + e->offset);
+		wait_until(e->env->yield, c->t_go + e->offset);
 		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
 			return -1;
 	} else {
@@ -863,7 +861,7 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
  * calls it; rank 0 takes the others in turn, and *off gets this rank's
  * offset. Waits poll (and yield) until deadline: 0, or -1 on timeout.
  */
-static int sync_clock(int rank, int nranks, double deadline, double *off)
+static int sync_clock(bool yield, int rank, int nranks, double deadline, double *off)
 {
 	enum { ROUNDS = 16 };
 	MPI_Request req[2];
@@ -878,7 +876,7 @@ static int sync_clock(int rank, int nranks, double deadline, double *off)
 
 				MPI_Irecv(&tr, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[1]);
 				MPI_Isend(&t0, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-				if (wait_reqs(req, 2, deadline, false, NULL))
+				if (wait_reqs(yield, req, 2, deadline, false, NULL))
 					return -1;
 				t1 = MPI_Wtime();
 				if (t1 - t0 < best) {
@@ -887,22 +885,22 @@ static int sync_clock(int rank, int nranks, double deadline, double *off)
 				}
 			}
 			MPI_Isend(&best_off, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 1, deadline, false, NULL))
+			if (wait_reqs(yield, req, 1, deadline, false, NULL))
 				return -1;
 		} else if (rank == i) {
 			for (int k = 0; k < ROUNDS; k++) {
 				MPI_Irecv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
 				/* The first message comes when the ranks before this
 				 * one are done: wait patiently. The others are timed. */
-				if (k == 0 ? wait_patient(req, deadline) : wait_reqs(req, 1, deadline, false, NULL))
+				if (k == 0 ? wait_patient(yield, req, deadline) : wait_reqs(yield, req, 1, deadline, false, NULL))
 					return -1;
 				t = MPI_Wtime();
 				MPI_Isend(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-				if (wait_reqs(req, 1, deadline, false, NULL))
+				if (wait_reqs(yield, req, 1, deadline, false, NULL))
 					return -1;
 			}
 			MPI_Irecv(off, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(req, 1, deadline, false, NULL))
+			if (wait_reqs(yield, req, 1, deadline, false, NULL))
 				return -1;
 		}
 	}
@@ -925,7 +923,7 @@ static int follower(struct eng *e)
 	for (;;) {
 		/* Rank 0 says something at least once a round (ROUND or PING). */
 		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
-		if (wait_patient(&req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS))
+		if (wait_patient(e->env->yield, &req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS))
 			die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
 				  e->cfg->timeout + SILENCE_SECONDS);
 		if (c.cmd == CMD_END)
@@ -942,10 +940,10 @@ static int follower(struct eng *e)
 			cpu[1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
 			ru0 = ru1;
 			MPI_Isend(cpu, 2, MPI_DOUBLE, 0, TAG_CPU, MPI_COMM_WORLD, &req);
-			if (wait_reqs(&req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
+			if (wait_reqs(e->env->yield, &req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
 				fail_other(e, 0);
 			/* Clocks drift: measure the offset again for the next level. */
-			if (c.record && sync_clock(e->env->rank, e->env->nranks, MPI_Wtime() + e->cfg->timeout,
+			if (c.record && sync_clock(e->env->yield, e->env->rank, e->env->nranks, MPI_Wtime() + e->cfg->timeout,
 						   &e->offset))
 				fail_other(e, 0);
 			continue;
@@ -963,7 +961,7 @@ static int follower(struct eng *e)
 			fail_other(e, peer);
 		if (rc == 1) {
 			MPI_Isend(&s, sizeof(s), MPI_BYTE, 0, TAG_SAMPLE, MPI_COMM_WORLD, &req);
-			if (wait_reqs(&req, 1, e->deadline, false, NULL))
+			if (wait_reqs(e->env->yield, &req, 1, e->deadline, false, NULL))
 				fail_other(e, 0);
 		}
 	}
@@ -1049,7 +1047,7 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 
 		fail_rank0(e, &stuck, 1, NULL);
 	}
-	rc = wait_reqs(req, k + nr, e->deadline, true, &nt);
+	rc = wait_reqs(e->env->yield, req, k + nr, e->deadline, true, &nt);
 	if (rc == 0) {
 		if (cell->timed)
 			adapt_lead(e, res, k, t_issue);
@@ -1170,7 +1168,7 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 		send_ctrl(&end, i, &req[nr + i]);
 		MPI_Irecv(cpu[i], 2, MPI_DOUBLE, i, TAG_CPU, MPI_COMM_WORLD, &req[i]);
 	}
-	rc = wait_reqs(req, 2 * nr, MPI_Wtime() + e->cfg->timeout, true, &nt);
+	rc = wait_reqs(e->env->yield, req, 2 * nr, MPI_Wtime() + e->cfg->timeout, true, &nt);
 	if (rc) {
 		char why[256];
 
@@ -1188,7 +1186,7 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 	cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0->ru_utime);
 	cpu[0][1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0->ru_stime);
 	*ru0 = ru1;
-	if (resync && sync_clock(0, nr, MPI_Wtime() + e->cfg->timeout, &e->offset)) {
+	if (resync && sync_clock(e->env->yield, 0, nr, MPI_Wtime() + e->cfg->timeout, &e->offset)) {
 		free(cpu);
 		send_hold(e);
 		fatal_rank0(e, "watchdog: the clock synchronisation at the end of a level did not finish");
@@ -1204,7 +1202,7 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 		req[0] = MPI_REQUEST_NULL;
 		for (int i = 1; i < nr; i++)
 			send_ctrl(&done, i, &req[i]);
-		if (wait_reqs(req, nr, MPI_Wtime() + e->cfg->timeout, false, NULL))
+		if (wait_reqs(e->env->yield, req, nr, MPI_Wtime() + e->cfg->timeout, false, NULL))
 			fatal_rank0(e, "the other ranks did not take the end of the sweep");
 		r->complete = true;
 	}
@@ -1360,7 +1358,6 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		fprintf(stderr, "swstress: rank %d: window %d outside 1..%d\n", env->rank, c->window, SW_MAX_WINDOW);
 		engine_abort(SW_EXIT_USAGE);
 	}
-	g_yield = env->yield;
 	parse_faults(&e);
 	for (int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > e.maxsize)
@@ -1452,14 +1449,12 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	}
 	MPI_Iallgather(&mine_f, sizeof(mine_f), MPI_BYTE, facts, sizeof(mine_f), MPI_BYTE, MPI_COMM_WORLD, &req[0]);
 	MPI_Igather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD, &req[1]);
-	g_yield = c->yield != CFG_YIELD_NO;
-	if (wait_reqs(req, 2, MPI_Wtime() + 120.0, false, NULL)) {
+	if (wait_reqs(c->yield != CFG_YIELD_NO, req, 2, MPI_Wtime() + 120.0, false, NULL)) {
 		fprintf(stderr, "swstress: rank %d: the exchange of host facts at start-up did not finish in 120 s\n",
 			env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	env->yield = rank_yields(c, facts, env->nranks, env->rank);
-	g_yield = env->yield;
 	*shared = false;
 	bool any_yield = false;
 	for (int i = 0; i < env->nranks; i++) {
@@ -1481,7 +1476,7 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	env->clock_offset = 0.0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
 	bool global = flag && is_global && *is_global;
-	if (!global && sync_clock(env->rank, env->nranks, MPI_Wtime() + 120.0, &env->clock_offset)) {
+	if (!global && sync_clock(env->yield, env->rank, env->nranks, MPI_Wtime() + 120.0, &env->clock_offset)) {
 		fprintf(stderr, "swstress: rank %d: the clock synchronisation at start-up did not finish in 120 s\n",
 			env->rank);
 		engine_abort(SW_EXIT_FAIL);
