@@ -86,4 +86,31 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 
 void plot_charts_free(struct plot_charts *c);
 
+/* The one way every chart is drawn (plot_render here, compare's charts in
+ * compare.c). First the -e assignments of a chart, grown as needed: when
+ * memory runs out, oom is set and later additions are ignored (plot_draw
+ * then fails). Free s when done. */
+struct plot_vars {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+void plot_vars_add(struct plot_vars *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* name='value'; with gnuplot's quote escape ('' for '). */
+void plot_vars_str(struct plot_vars *v, const char *name, const char *value);
+
+/* Draw the chart at out with "gnuplot -e VARS -e out='TMP' SCRIPT": vars
+ * name out by its final name (so the command line appended to log, which
+ * leaves the second -e out, redraws the chart by hand), and gnuplot writes
+ * a temporary file beside out (sw_temp_create) that is renamed into place
+ * when gnuplot succeeds and wrote something. stdin is /dev/null, stdout
+ * and stderr are appended to log. script and every path in vars must have
+ * passed sw_path_plain. 0, or -1 with "SCRIPT: gnuplot failed (exit status
+ * N) drawing OUT; see LOG: LAST LOG LINE" in err; no temporary file is
+ * left behind. */
+int plot_draw(const char *script, const struct plot_vars *vars, const char *log, const char *out,
+	      char *err, size_t errlen);
+
 #endif

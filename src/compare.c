@@ -9,16 +9,13 @@
  * read the struct compare that compare_create fills.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
@@ -28,8 +25,6 @@
 #include "plot.h"
 #include "results.h"
 #include "stats.h"
-
-extern char **environ;
 
 #define LETTER(i) ((char)('A' + (i)))
 
@@ -1157,97 +1152,6 @@ static int write_json(FILE *f, const void *arg)
 	return rc;
 }
 
-/* gnuplot -e assignments, grown as needed. */
-struct gvars {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void gv_add(struct gvars *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void gv_add(struct gvars *v, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (v->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (v->len + (size_t)n + 1 > v->cap && !(v->cap = (v->len + (size_t)n + 1) * 2))) {
-		v->oom = true;
-		return;
-	}
-	char *s = realloc(v->s, v->cap);
-
-	if (!s) {
-		v->oom = true;
-		return;
-	}
-	v->s = s;
-	va_start(ap, fmt);
-	vsnprintf(v->s + v->len, v->cap - v->len, fmt, ap);
-	va_end(ap);
-	v->len += (size_t)n;
-}
-
-/* name='value'; with gnuplot's quote escape. */
-static void gv_str(struct gvars *v, const char *name, const char *value)
-{
-	gv_add(v, "%s='", name);
-	for (const char *p = value; *p; p++)
-		gv_add(v, *p == '\'' ? "''" : "%c", *p);
-	gv_add(v, "'; ");
-}
-
-/* Run "gnuplot -e VARS SCRIPT" with stdin /dev/null and output appended
- * to log; then rename tmp to out (removed on any failure). 0 or -1. */
-static int gnuplot(const char *script, const char *vars, const char *log, const char *tmp, const char *out,
-		   char *err, size_t errlen)
-{
-	posix_spawn_file_actions_t fa;
-	char *argv[] = { "gnuplot", "-e", (char *)vars, (char *)script, NULL };
-	FILE *lf = sw_fopen_nofollow(log, "a");
-	struct stat st;
-	pid_t pid;
-	int status, rc;
-
-	if (!lf) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
-	}
-	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
-	fclose(lf);
-	if (posix_spawn_file_actions_init(&fa)) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "cannot start gnuplot: out of memory");
-	}
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "cannot run gnuplot: %s", strerror(rc));
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			unlink(tmp);
-			return sw_fail(err, errlen, "gnuplot: waitpid: %s", strerror(errno));
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: gnuplot failed drawing %s; see %s", script, out, log);
-	}
-	if (stat(tmp, &st) || st.st_size == 0) {
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: gnuplot wrote no chart (see %s)", out, log);
-	}
-	return sw_commit_temp(tmp, out, err, errlen);
-}
-
 /* Draw compare-KIND-PATTERN.png for one pattern: up to three sizes
  * (smallest, middle, largest matched), every run in its own colour. */
 static int draw(const struct compare *c, const char *dir, const char *script_dir, const char *kind, int pat,
@@ -1256,9 +1160,9 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	uint64_t sizes[SW_MAX_LIST * 4];
 	long hops = -1;
 	int nsizes = 0, nodes[SW_MAX_LIST * COMPARE_MAX_RUNS], nnodes = 0, rc;
-	struct gvars v = { 0 };
-	char script[SW_PATH_MAX + 16], log[SW_PATH_MAX + 16], tmp[SW_PATH_MAX + 80], out[SW_PATH_MAX + 80];
-	char script_p[SW_PATH_MAX + 18], tmp_p[SW_PATH_MAX + 82];
+	struct plot_vars v = { 0 };
+	char script[SW_PATH_MAX + 16], log[SW_PATH_MAX + 16], out[SW_PATH_MAX + 80];
+	char script_p[SW_PATH_MAX + 18], out_p[SW_PATH_MAX + 82];
 	char title[600] = "";
 
 	for (int k = 0; k < c->ncells; k++) {
@@ -1284,20 +1188,13 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
 	snprintf(log, sizeof(log), "%s/plot.log", dir);
 	/* every path that gnuplot sees goes through sw_path_plain */
-	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen))
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(out, out_p, sizeof(out_p), err, errlen))
 		return -1;
-	rc = sw_temp_create(out, tmp, sizeof(tmp), err, errlen);
-	if (rc < 0)
-		return -1;
-	close(rc);
-	if (sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen)) {
-		unlink(tmp);
-		return -1;
-	}
 	for (int i = 0; i < c->nruns; i++)
 		sw_appendf(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
 
-	gv_add(&v, "nruns=%d; ", c->nruns);
+	plot_vars_add(&v, "nruns=%d; ", c->nruns);
 	for (int i = 0; i < c->nruns; i++) {
 		char var[16], in[SW_PATH_MAX + 16], in_p[SW_PATH_MAX + 18];
 
@@ -1305,18 +1202,17 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 		snprintf(in, sizeof(in), "%s/summary.csv", c->path[i]);
 		if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen)) {
 			free(v.s);
-			unlink(tmp);
 			return -1;
 		}
-		gv_str(&v, var, in_p);
+		plot_vars_str(&v, var, in_p);
 		snprintf(var, sizeof(var), "run%d", i + 1);
-		gv_str(&v, var, c->label[i]);
+		plot_vars_str(&v, var, c->label[i]);
 	}
-	gv_str(&v, "out", tmp_p);
-	gv_str(&v, "kind", kind);
-	gv_str(&v, "pattern", pattern_name(pat));
-	gv_str(&v, "label", title);
-	gv_add(&v, "conf='%g'; min_effect=%g; hops=%ld; width=%d; height=%d; sizes='", c->confidence * 100,
+	plot_vars_str(&v, "out", out_p);
+	plot_vars_str(&v, "kind", kind);
+	plot_vars_str(&v, "pattern", pattern_name(pat));
+	plot_vars_str(&v, "label", title);
+	plot_vars_add(&v, "conf='%g'; min_effect=%g; hops=%ld; width=%d; height=%d; sizes='", c->confidence * 100,
 	       c->min_effect, hops, strcmp(kind, "drop") ? 1500 : 1100,
 	       strcmp(kind, "drop") ? 700 : 720);
 	/* smallest, middle, largest */
@@ -1325,18 +1221,13 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	if (nsizes == 2)
 		pick[1] = 1;
 	for (int i = 0; i < npick; i++)
-		gv_add(&v, "%s%llu", i ? " " : "", (unsigned long long)sizes[pick[i]]);
-	gv_add(&v, "'; nodes='");
+		plot_vars_add(&v, "%s%llu", i ? " " : "", (unsigned long long)sizes[pick[i]]);
+	plot_vars_add(&v, "'; nodes='");
 	for (int i = 0, k = 0; i < nnodes; i++)
 		if (i == 0 || nodes[i] != nodes[i - 1])
-			gv_add(&v, "%s%d", k++ ? " " : "", nodes[i]);
-	gv_add(&v, "'");
-	if (v.oom) {
-		free(v.s);
-		unlink(tmp);
-		return sw_fail(err, errlen, "out of memory");
-	}
-	rc = gnuplot(script_p, v.s, log, tmp, out, err, errlen);
+			plot_vars_add(&v, "%s%d", k++ ? " " : "", nodes[i]);
+	plot_vars_add(&v, "'");
+	rc = plot_draw(script_p, &v, log, out, err, errlen);
 	free(v.s);
 	return rc < 0 ? -1 : 1;
 }

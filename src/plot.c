@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,21 +359,6 @@ out_free:
 	return rc;
 }
 
-/* A config value of run.json as a string (values are written as in a
- * config file, but accept numbers too). */
-static const char *json_config_str(json_t *config, const char *key, char *buf, size_t len)
-{
-	json_t *v = json_object_get(config, key);
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_number(v)) {
-		snprintf(buf, len, "%g", json_number_value(v));
-		return buf;
-	}
-	return NULL;
-}
-
 /* Keep what is printable in a title (no control characters). */
 static void copy_clean(char *dst, size_t len, const char *src)
 {
@@ -383,12 +369,17 @@ static void copy_clean(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* The title facts, and the run's config read back the one way
+ * (config_from_json over the defaults, as results_load does): a value a
+ * run cannot have is an error naming run.json, not a silent default. */
 static int read_run_json(const char *path, struct plot_facts *pf, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *config;
+	json_t *root = json_load_file(path, 0, &jerr);
+	struct sw_config *cfg = NULL;
 	const char *s;
-	char buf[64];
+	char msg[512];
+	int rc = -1;
 
 	if (!root) {
 		if (access(path, R_OK) != 0)
@@ -396,12 +387,21 @@ static int read_run_json(const char *path, struct plot_facts *pf, char *err, siz
 		return sw_fail(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
 	}
 	if (!json_is_object(root)) {
-		json_decref(root);
-		return sw_fail(err, errlen, "%s: not a JSON object", path);
+		sw_fail(err, errlen, "%s: not a JSON object", path);
+		goto out_free;
 	}
-	config = json_object_get(root, "config");
-	s = json_config_str(config, "label", buf, sizeof(buf));
-	if (!s || !*s)
+	cfg = malloc(sizeof(*cfg));
+	if (!cfg) {
+		sw_fail(err, errlen, "out of memory");
+		goto out_free;
+	}
+	config_defaults(cfg);
+	if (config_from_json(cfg, json_object_get(root, "config"), msg, sizeof(msg))) {
+		sw_fail(err, errlen, "%s: config: %s", path, msg);
+		goto out_free;
+	}
+	s = cfg->label;
+	if (!*s)
 		s = json_string_value(json_object_get(root, "name"));
 	copy_clean(pf->label, sizeof(pf->label), s ? s : "");
 
@@ -413,35 +413,16 @@ static int read_run_json(const char *path, struct plot_facts *pf, char *err, siz
 	else
 		copy_clean(pf->date, sizeof(pf->date), s ? s : "");
 
-	pf->min_effect = 2;
-	s = json_config_str(config, "min_effect", buf, sizeof(buf));
-	if (s) {
-		char *end;
-		double v = strtod(s, &end);
-		if (end != s && v >= 0 && v < 1e6)
-			pf->min_effect = v;
-	}
+	pf->min_effect = cfg->min_effect;
+	snprintf(pf->conf, sizeof(pf->conf), "%g", cfg->confidence * 100);
 	/* Timed cells (hops 0) run samples of sample_time: the charts mark a
 	 * too-short sample by it. */
-	pf->sample_us = NAN;
-	s = json_config_str(config, "sample_time", buf, sizeof(buf));
-	struct sw_config *cfg = malloc(sizeof(*cfg));
-	char cerr[256];
-	if (s && cfg) {
-		config_defaults(cfg);
-		if (config_set(cfg, "sample_time", s, path, cerr, sizeof(cerr)) == 0)
-			pf->sample_us = cfg->sample_time * 1e6;
-	}
+	pf->sample_us = cfg->sample_time * 1e6;
+	rc = 0;
+out_free:
 	free(cfg);
-	snprintf(pf->conf, sizeof(pf->conf), "95");
-	s = json_config_str(config, "confidence", buf, sizeof(buf));
-	if (s) {
-		double v = strtod(s, NULL);
-		if (v > 0 && v < 1)
-			snprintf(pf->conf, sizeof(pf->conf), "%g", v * 100);
-	}
 	json_decref(root);
-	return 0;
+	return rc;
 }
 
 /* ---- running gnuplot --------------------------------------------------- */
@@ -520,17 +501,7 @@ int plot_script_dir(char *buf, size_t len, char *err, size_t errlen)
 		       "set SWSTRESS_PLOT_DIR");
 }
 
-/* A growing string for the -e argument. */
-struct vars {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void vars_add(struct vars *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void vars_add(struct vars *v, const char *fmt, ...)
+void plot_vars_add(struct plot_vars *v, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -562,13 +533,12 @@ static void vars_add(struct vars *v, const char *fmt, ...)
 	}
 }
 
-/* name='value'; with gnuplot's single-quote escape ('' for '). */
-static void vars_str(struct vars *v, const char *name, const char *value)
+void plot_vars_str(struct plot_vars *v, const char *name, const char *value)
 {
-	vars_add(v, "%s='", name);
+	plot_vars_add(v, "%s='", name);
 	for (const char *p = value; *p; p++)
-		vars_add(v, *p == '\'' ? "''" : "%c", *p);
-	vars_add(v, "'; ");
+		plot_vars_add(v, *p == '\'' ? "''" : "%c", *p);
+	plot_vars_add(v, "'; ");
 }
 
 /* Last non-empty line of the log, to quote in an error. */
@@ -588,11 +558,10 @@ static void log_tail(const char *log, char *buf, size_t len)
 	fclose(f);
 }
 
-/* Run "gnuplot -e VARS -e TMPVAR SCRIPT" with output to log, where TMPVAR
- * points out at the temporary file tmp; the log records the command
- * without it (the chart redrawn by hand into its own name). 0 or -1. */
+/* Run "gnuplot -e VARS -e TMPVAR SCRIPT" with output to log; gnuplot
+ * writes tmp. 0 or -1. */
 static int run_gnuplot(const char *script, const char *vars, const char *tmpvar, const char *log,
-		       const char *out, char *err, size_t errlen)
+		       const char *out, const char *tmp, char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
 	char *argv[] = { "gnuplot", "-e", (char *)vars, "-e", (char *)tmpvar, (char *)script, NULL };
@@ -628,9 +597,37 @@ static int run_gnuplot(const char *script, const char *vars, const char *tmpvar,
 			       out, log, tail[0] ? ": " : "", tail);
 	}
 	struct stat st;
-	if (stat(out, &st) != 0 || st.st_size == 0)
+	if (stat(tmp, &st) != 0 || st.st_size == 0)
 		return sw_fail(err, errlen, "%s: gnuplot wrote no chart (see %s)", out, log);
 	return 0;
+}
+
+int plot_draw(const char *script, const struct plot_vars *vars, const char *log, const char *out,
+	      char *err, size_t errlen)
+{
+	struct plot_vars tv = { 0 };
+	char tmp[PATH_MAX], tmp_p[PATH_MAX + 2];
+	int rc;
+
+	if (vars->oom)
+		return sw_fail(err, errlen, "out of memory");
+	/* gnuplot draws into a fresh temporary file, renamed into place */
+	rc = sw_temp_create(out, tmp, sizeof(tmp), err, errlen);
+	if (rc < 0)
+		return -1;
+	close(rc);
+	rc = sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen);
+	if (rc == 0) {
+		plot_vars_str(&tv, "out", tmp_p);
+		rc = tv.oom ? sw_fail(err, errlen, "out of memory") : 0;
+	}
+	if (rc == 0)
+		rc = run_gnuplot(script, vars->s ? vars->s : "", tv.s, log, out, tmp, err, errlen);
+	free(tv.s);
+	if (rc == 0)
+		return sw_commit_temp(tmp, out, err, errlen);
+	unlink(tmp);
+	return -1;
 }
 
 static int charts_add(struct plot_charts *out, const struct plot_chart *c)
@@ -655,23 +652,23 @@ void plot_charts_free(struct plot_charts *c)
 }
 
 /* The variables every script shares. */
-static void common_vars(struct vars *v, const struct plot_facts *pf, bool svg,
+static void common_vars(struct plot_vars *v, const struct plot_facts *pf, bool svg,
 			const char *in, const char *out, const char *pattern, int w, int h)
 {
-	vars_str(v, "in", in);
-	vars_str(v, "out", out);
-	vars_str(v, "pattern", pattern);
-	vars_str(v, "label", pf->label);
-	vars_str(v, "date", pf->date);
-	vars_str(v, "conf", pf->conf);
-	vars_str(v, "term", svg ? "svg" : "png");
-	vars_add(v, "width=%d; height=%d; hops=%ld; sizes='", w, h, pf->hops);
+	plot_vars_str(v, "in", in);
+	plot_vars_str(v, "out", out);
+	plot_vars_str(v, "pattern", pattern);
+	plot_vars_str(v, "label", pf->label);
+	plot_vars_str(v, "date", pf->date);
+	plot_vars_str(v, "conf", pf->conf);
+	plot_vars_str(v, "term", svg ? "svg" : "png");
+	plot_vars_add(v, "width=%d; height=%d; hops=%ld; sizes='", w, h, pf->hops);
 	for (int i = 0; i < pf->nsizes; i++)
-		vars_add(v, "%s%llu", i ? " " : "", (unsigned long long)pf->size[i]);
-	vars_add(v, "'; nodes='");
+		plot_vars_add(v, "%s%llu", i ? " " : "", (unsigned long long)pf->size[i]);
+	plot_vars_add(v, "'; nodes='");
 	for (int i = 0; i < pf->nnodes; i++)
-		vars_add(v, "%s%d", i ? " " : "", pf->nodes[i]);
-	vars_add(v, "'; ");
+		plot_vars_add(v, "%s%d", i ? " " : "", pf->nodes[i]);
+	plot_vars_add(v, "'; ");
 }
 
 static int clamp(int v, int lo, int hi)
@@ -685,10 +682,9 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 		struct plot_charts *out, char *err, size_t errlen)
 {
 	struct plot_chart c = { 0 };
-	struct vars v = { 0 }, tv = { 0 };
+	struct plot_vars v = { 0 };
 	char script[PATH_MAX], in[PATH_MAX], log[PATH_MAX], fits[PATH_MAX], sz[32];
 	char script_p[PATH_MAX + 2], in_p[PATH_MAX + 2], fits_p[PATH_MAX + 2], out_p[PATH_MAX + 2];
-	char tmp[PATH_MAX], tmp_p[PATH_MAX + 2];
 	const char *pattern = pf->pattern[pat];
 	int rc;
 
@@ -730,44 +726,22 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
 	if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen) ||
 	    sw_path_plain(fits, fits_p, sizeof(fits_p), err, errlen) ||
-	    sw_path_plain(script, script_p, sizeof(script_p), err, errlen))
+	    sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen))
 		return -1;
-	/* gnuplot draws into a fresh temporary file, renamed into place */
-	rc = sw_temp_create(c.path, tmp, sizeof(tmp), err, errlen);
-	if (rc < 0)
-		return -1;
-	close(rc);
-	if (sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen) ||
-	    sw_path_plain(tmp, tmp_p, sizeof(tmp_p), err, errlen)) {
-		unlink(tmp);
-		return -1;
-	}
-	vars_str(&tv, "out", tmp_p);
-
 	common_vars(&v, pf, svg, in_p, out_p, pattern, c.width, c.height);
 	if (strcmp(kind, "size") == 0) {
-		vars_str(&v, "fits", pf->nfits ? fits_p : "");
-		vars_add(&v, "nfits=%zu; ", pf->nfits);
+		plot_vars_str(&v, "fits", pf->nfits ? fits_p : "");
+		plot_vars_add(&v, "nfits=%zu; ", pf->nfits);
 	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "map") == 0) {
-		vars_add(&v, "min_effect=%g; ", pf->min_effect);
+		plot_vars_add(&v, "min_effect=%g; ", pf->min_effect);
 		if (!isnan(pf->sample_us))
-			vars_add(&v, "timed_sample_us=%g; ", pf->sample_us);
+			plot_vars_add(&v, "timed_sample_us=%g; ", pf->sample_us);
 	} else if (strcmp(kind, "ports") == 0 && size) {
-		vars_add(&v, "size=%llu; ", (unsigned long long)size);
+		plot_vars_add(&v, "size=%llu; ", (unsigned long long)size);
 	}
-	if (v.oom || tv.oom) {
-		free(v.s);
-		free(tv.s);
-		unlink(tmp);
-		return sw_fail(err, errlen, "out of memory");
-	}
-	rc = run_gnuplot(script_p, v.s, tv.s, log, tmp, err, errlen);
+	rc = plot_draw(script_p, &v, log, c.path, err, errlen);
 	free(v.s);
-	free(tv.s);
-	if (rc == 0)
-		rc = sw_commit_temp(tmp, c.path, err, errlen);
-	else
-		unlink(tmp);
 	if (rc == 0 && charts_add(out, &c) < 0)
 		rc = sw_fail(err, errlen, "out of memory");
 	return rc;

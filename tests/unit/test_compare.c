@@ -528,6 +528,18 @@ Test(compare, overlay_charts_render)
 		snprintf(path, sizeof(path), "%s/.%s.tmp", out, names[i]);
 		cr_expect_neq(access(path, F_OK), 0, "temporary file left: %s", path);
 	}
+	/* plot.c's runner: the log's command lines redraw each chart into
+	 * its own name, never into the temporary file */
+	snprintf(path, sizeof(path), "%s/plot.log", out);
+	char *log = slurp(path);
+	cr_assert(log);
+	for (size_t i = 0; i < 4; i++) {
+		char want[160];
+		snprintf(want, sizeof(want), "out='%s/%s';", out, names[i]);
+		cr_expect(strstr(log, want), "plot.log lacks %s", want);
+	}
+	cr_expect(!strstr(log, ".tmp"), "plot.log names a temporary file:\n%s", log);
+	free(log);
 	snprintf(path, sizeof(path), "%s/compare.md", out);
 	char *md = slurp(path);
 	cr_assert(md);

@@ -936,6 +936,45 @@ Test(plot, bad_row_and_bad_json)
 	remove_dir(dir);
 }
 
+/* run.json's config is read back the one way (config_from_json): the
+ * charts get the run's confidence and min_effect, and a value no run can
+ * have is refused naming run.json and the key. */
+static void replace_in(const char *path, const char *from, const char *to)
+{
+	char *text = slurp(path, NULL), *at;
+
+	cr_assert(text && (at = strstr(text, from)), "%s: no '%s'", path, from);
+	char *out = malloc(strlen(text) + strlen(to) + 1);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	spit(path, out);
+	free(out);
+	free(text);
+}
+
+Test(plot, config_read_back)
+{
+	char dir[256], err[512] = "", path[600];
+
+	copy_fixture(dir, sizeof(dir), NULL);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	replace_in(path, "\"confidence\": \"0.95\"", "\"confidence\": \"0.9\"");
+	replace_in(path, "\"min_effect\": \"2\"", "\"min_effect\": \"7.5\"");
+	if (plot_available()) {
+		cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), 10, "%s", err);
+		snprintf(path, sizeof(path), "%s/plot.log", dir);
+		char *log = slurp(path, NULL);
+		cr_assert(log);
+		cr_expect(strstr(log, "conf='90';") && !strstr(log, "conf='95'"), "%s", log);
+		cr_expect(strstr(log, "min_effect=7.5;") && !strstr(log, "min_effect=2;"), "%s", log);
+		free(log);
+		snprintf(path, sizeof(path), "%s/run.json", dir);
+	}
+	replace_in(path, "\"confidence\": \"0.9\"", "\"confidence\": \"1.5\"");
+	cr_assert_eq(plot_check_results(dir, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "/run.json: config: ") && strstr(err, "confidence"), "got: %s", err);
+	remove_dir(dir);
+}
+
 Test(plot, check_csv)
 {
 	static const char *const cols[] = { "pair", "bw_rel", NULL };
