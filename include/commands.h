@@ -10,7 +10,7 @@
 #include "cli.h"
 
 extern const struct cli_command compare_command;   /* compare.c */
-extern const struct cli_command judge_command;     /* health.c  */
+extern const struct cli_command judge_command;     /* judge.c   */
 extern const struct cli_command history_command;   /* history.c */
 extern const struct cli_command publish_command;   /* store.c   */
 extern const struct cli_command site_command;      /* site.c    */

@@ -27,8 +27,11 @@
  * significant and >= warn_inflation / warn_drop, OK otherwise: a large
  * but not significant change (noise) and a significant but small one are
  * both OK. The medians shown for each cell (lat, bw) are the medians of
- * the per-repetition values the change is computed from, with their CIs.
- * Thresholds and alpha come from the judged run's config.
+ * the per-repetition values the change is computed from, with their CIs:
+ * analysis_run's cell summaries (lat, bw) of the judged run and of the
+ * baseline run, as stored; against several baseline runs that have the
+ * cell, the same summary of their values pooled. Thresholds and alpha
+ * come from the judged run's config.
  *
  * The verdict is the worst of, in the order OK < UNKNOWN < WARNING <
  * CRITICAL (real evidence of a fault outranks "could not tell"):
@@ -83,7 +86,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
-#include "cli.h"
 #include "run.h"
 #include "sw.h"
 
@@ -165,48 +167,39 @@ struct health_verdict {
 	int nnotes;
 };
 
-/* Command-line options of judge and check. Pointers into argv. The
- * command judge is judge_command (commands.h). */
-struct health_opts {
-	const char *result;             /* judge's RESULT (first positional) */
-	const char *baseline;           /* --baseline PATH */
-	const char *prom;               /* --prom FILE */
-	const char *history;            /* --history FILE; NULL: default */
-	bool json;                      /* --json */
-	bool no_history;                /* --no-history */
-	const char *const *sets;        /* key=value words: judge applies them
-	                                 * on top of the judged run's config
-	                                 * (crit_drop=20 alpha=0.01) */
-	int nsets;
-};
-
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN" ("UNKNOWN" when out of range). */
 const char *health_status_name(int status);
 
-/* The options of judge and check from their parsed command line. */
-void health_opts_from_args(const struct cli_args *a, struct health_opts *o);
-
-/* The verdict of run r (analysis a, may be NULL) against baseline base
- * (analysis ba, may be NULL); r and base must not be NULL. Pure: prints
- * nothing. NULL on ENOMEM. */
+/* The verdict of run r (analysis a) against baseline base (analysis ba);
+ * none may be NULL, and both analyses are analysis_run's at r's
+ * confidence (r->cfg.confidence), since their cell medians and CIs are
+ * shown as they are. Pure: prints nothing. NULL on ENOMEM. */
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
 				    const struct sw_run *base, const struct sw_analysis *ba);
 
 /* The same against the k runs of a baseline set base[0..k) (oldest
- * first; ba[j] may be NULL) called set (NULL: name it after the newest
- * run). */
+ * first; analyses ba[0..k), as above) called set (NULL: name it after
+ * the newest run). */
 struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_analysis *a,
 					const struct sw_run *const *base, const struct sw_analysis *const *ba,
 					int k, const char *set);
 
+/* The past nights of cell hc for the drift chart, oldest first, tonight
+ * left out: each night's median of hc's metric (s for latency, B/s for
+ * bandwidth) into *values (malloc'ed, caller frees). 0 or -1 with err. */
+typedef int (*health_nights_fn)(const struct health_cell *hc, void *ctx, double **values, size_t *n,
+				char *err, size_t errlen);
+
 /* Add the drift control chart to v: for every compared cell, the nights
- * of history database db judged against baseline v->baseline after
- * `after` (ISO time, the newest baseline run marked by hand) and tonight
- * last. Needs the night-to-night spread (v's cells nightly). A chart that
- * raises its limit makes the cell (and v) at least WARNING and rewrites
- * the summary. 0, or -1 with err (then v is unchanged). */
-int health_add_chart(struct health_verdict *v, const struct sw_run *r, const char *db, const char *after,
+ * that nights(hc, ctx, ...) gives (judged against baseline v->baseline)
+ * and tonight last. Needs the night-to-night spread (v's cells nightly).
+ * A chart that raises its limit makes the cell (and v) at least WARNING
+ * and rewrites the summary. 0, or -1 with err (then v is unchanged). */
+int health_add_chart(struct health_verdict *v, const struct sw_run *r, health_nights_fn nights, void *ctx,
 		     char *err, size_t errlen);
+
+/* Add a note line to v (at most as many as v->notes holds). */
+void health_add_note(struct health_verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A verdict of UNKNOWN that says why, with the judged run's cells (not
  * compared) and suspects when r (and a) are not NULL. NULL on ENOMEM. */
@@ -231,29 +224,5 @@ int health_print_json(FILE *f, const struct health_verdict *v);
  * "PATH: reason" in err. */
 int health_write_prom(const char *path, const struct sw_run *r, const struct health_verdict *v,
 		      char *err, size_t errlen);
-
-/* Judge a results folder (or its run.json) against o->baseline: print the
- * Nagios output (or --json) on stdout, write o->prom, record the run and
- * the verdict in the history (o->history, or history.sqlite in the folder
- * that holds result_dir; not with no_history). A history or prom failure
- * is a warning on stderr and does not change the status. Returns the
- * Nagios status. */
-int health_judge_dir(const char *result_dir, const struct health_opts *o);
-
-/* The history database judge uses for result_dir: history when not NULL,
- * else history.sqlite in the folder that holds result_dir (a results
- * folder or its run.json). */
-void health_judge_history(const char *history, const char *result_dir, char *db, size_t len);
-
-/* The history database a check uses: o->history, or OUTPUT/history.sqlite. */
-void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len);
-
-/* Take the check lock: flock(LOCK_EX | LOCK_NB) on HISTORY_DB.lock, which
- * then holds our pid. Returns 0 with the open descriptor in *fd, or -1
- * with "previous check still running (pid N)" when another process holds
- * it (at once, no waiting), or another reason. The lock lives as long as
- * the descriptor; health_unlock closes it. */
-int health_lock(const char *history_db, int *fd, char *err, size_t errlen);
-void health_unlock(int fd);
 
 #endif

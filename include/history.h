@@ -58,6 +58,11 @@ struct health_verdict;
 /* OUTPUT/history.sqlite into buf. */
 void history_default_path(const char *output, char *buf, size_t len);
 
+/* The history database judge uses for result_dir: history when not NULL,
+ * else history.sqlite in the folder that holds result_dir (a results
+ * folder or its run.json). */
+void history_result_path(const char *history, const char *result_dir, char *db, size_t len);
+
 /* Record run r (analysis a, may be NULL: no cell summaries then) in db,
  * creating db if needed. verdict is NULL for a plain run; otherwise a
  * check row is added with it as summary and its status read from it:

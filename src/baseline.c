@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include "baseline.h"
 #include "commands.h"
-#include "health.h"
 #include "results.h"
 #include "run.h"
 
@@ -174,7 +173,7 @@ static int baseline_main(const struct cli_args *a)
 		return SW_EXIT_USAGE;
 	}
 	if (nwords > 2 && strcmp(sub, "remove"))
-		health_judge_history(history, words[2], db, sizeof(db));
+		history_result_path(history, words[2], db, sizeof(db));
 	else if (history)
 		snprintf(db, sizeof(db), "%s", history);
 	else

@@ -1,25 +1,18 @@
 /*
  * health.c - the health verdict of a run against a baseline, and its
- * outputs: Nagios plugin text and perfdata, JSON, Prometheus textfile; the
- * judge command and the check lock. See health.h for the rules.
+ * outputs: Nagios plugin text and perfdata, JSON, Prometheus textfile.
+ * Pure: reads no database, prints only where told (the judge command and
+ * the history rows build on it: judge.c, history.c). See health.h for the
+ * rules.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include <jansson.h>
-#include "baseline.h"
-#include "commands.h"
 #include "config.h"
 #include "health.h"
-#include "history.h"
 #include "pattern.h"
 #include "results.h"
 #include "stats.h"
@@ -53,30 +46,6 @@ static int worse(int a, int b)
 }
 
 /* ---------------------------------------------------------------- */
-/* Arguments                                                          */
-
-void health_opts_from_args(const struct cli_args *a, struct health_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->result = a->nargs ? a->args[0] : NULL;
-	o->baseline = a->opt[CLI_BASELINE];
-	o->prom = a->opt[CLI_PROM];
-	o->history = a->opt[CLI_HISTORY];
-	o->json = a->opt[CLI_JSON] != NULL;
-	o->no_history = a->opt[CLI_NO_HISTORY] != NULL;
-	o->sets = a->sets;
-	o->nsets = a->nsets;
-}
-
-void health_history_path(const struct health_opts *o, const char *output, char *buf, size_t len)
-{
-	if (o && o->history)
-		snprintf(buf, len, "%s", o->history);
-	else
-		history_default_path(output && output[0] ? output : "results", buf, len);
-}
-
-/* ---------------------------------------------------------------- */
 /* The verdict                                                        */
 
 /* Per-repetition values of cell c (analysis_rep_values, the unit of every
@@ -97,19 +66,25 @@ static int cell_values(const struct sw_run *r, int c, double **lat, double **bw,
 	return 0;
 }
 
-/* The median of per-repetition values with its CI (analysis_rep_ci). */
+/* The median and its CI of a summary of per-repetition values (one of
+ * analysis_run's cell summaries, or est_of's). */
+static void est_from(const struct stats_summary *s, struct health_est *e)
+{
+	e->n = s->n;
+	e->median = s->median;
+	e->lo = s->med_lo;
+	e->hi = s->med_hi;
+}
+
+/* The same for values analysis_run did not summarize (several baseline
+ * runs pooled), computed as it computes its own (analysis_rep_ci). */
 static void est_of(const double *x, size_t n, double confidence, struct health_est *e)
 {
 	struct stats_summary s;
 
-	e->n = n;
-	e->median = e->lo = e->hi = NAN;
-	if (n && stats_summarize(x, n, confidence, &s) == 0) {
+	if (stats_summarize(x, n, confidence, &s) == 0)
 		analysis_rep_ci(x, n, confidence, &s);
-		e->median = s.median;
-		e->lo = s.med_lo;
-		e->hi = s.med_hi;
-	}
+	est_from(&s, e);
 }
 
 static void cell_key(struct health_cell *hc, const struct sw_run *r, int c)
@@ -249,9 +224,7 @@ static struct health_verdict *verdict_new(const struct sw_run *r, size_t ncells)
 	return v;
 }
 
-static void add_note(struct health_verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void add_note(struct health_verdict *v, const char *fmt, ...)
+void health_add_note(struct health_verdict *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -399,11 +372,11 @@ static void hosts_check(struct health_verdict *v, const struct sw_run *r, const 
 	}
 	v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
 	if (!nr && !nb && r->nranks == b->nranks)
-		add_note(v, "baseline has the same hosts in another rank order (pairs ran over other ports)");
+		health_add_note(v, "baseline has the same hosts in another rank order (pairs ran over other ports)");
 	else if (!nr && !nb)
-		add_note(v, "baseline has %d ranks on the same hosts, this run %d", b->nranks, r->nranks);
+		health_add_note(v, "baseline has %d ranks on the same hosts, this run %d", b->nranks, r->nranks);
 	else
-		add_note(v, "baseline taken on other hosts:%s%s%s%s%s", nr ? " not in baseline: " : "", only_r,
+		health_add_note(v, "baseline taken on other hosts:%s%s%s%s%s", nr ? " not in baseline: " : "", only_r,
 			 nr && nb ? ";" : "", nb ? " only in baseline: " : "", only_b);
 }
 
@@ -489,8 +462,9 @@ static int append_values(double **dst, size_t ndst, const double *x, size_t n)
 /* The per-cell working set of health_judge_set: tonight's values and each
  * baseline run's. */
 struct cell_work {
-	double *lat, *bw, *rx;          /* tonight: samples, repetition values */
-	size_t n, nrx;
+	size_t n;                       /* tonight: repetitions (analysis_run) */
+	double *rx;                     /* tonight: repetition values of the metric */
+	size_t nrx;
 	double *blat, *bbw, *ry;        /* every baseline run's, pooled */
 	size_t bn, nry;
 	double **yj;                    /* per baseline run: repetition values */
@@ -500,8 +474,6 @@ struct cell_work {
 
 static void cell_work_free(struct cell_work *w, int k)
 {
-	free(w->lat);
-	free(w->bw);
 	free(w->rx);
 	free(w->blat);
 	free(w->bbw);
@@ -509,7 +481,7 @@ static void cell_work_free(struct cell_work *w, int k)
 	for (int j = 0; j < k; j++)
 		free(w->yj[j]);
 	memset(w->yj, 0, (size_t)k * sizeof(*w->yj));
-	w->lat = w->bw = w->rx = w->blat = w->bbw = w->ry = NULL;
+	w->rx = w->blat = w->bbw = w->ry = NULL;
 	w->n = w->nrx = w->bn = w->nry = 0;
 	w->nruns = 0;
 }
@@ -615,27 +587,34 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	for (int c = 0; c < nc; c++) {
 		struct health_cell *hc = &v->cell[v->ncells++];
 		int bc, matched = 0;
+		const struct sw_cell_stats *bs = NULL;
 
 		cell_blank(hc);
 		hc->cell = c;
 		cell_key(hc, r, c);
-		if (cell_values(r, c, &w.lat, &w.bw, &w.n))
-			goto out_fail;
-		est_of(w.lat, w.n, r->cfg.confidence, &hc->lat);
-		est_of(w.bw, w.n, r->cfg.confidence, &hc->bw);
+		est_from(&a->cell[c].lat, &hc->lat);
+		est_from(&a->cell[c].bw, &hc->bw);
+		w.n = hc->lat.n;
 		for (int j = 0; j < k; j++) {
 			bc = match_cell(r, c, base[j], used[j]);
 			if (bc < 0)
 				continue;
 			used[j][bc] = true;
-			if (!matched++)
+			if (!matched++) {
 				hc->base_cell = bc;
+				bs = &ba[j]->cell[bc];
+			}
 			if (gather_base(&w, base[j], bc, hc->metric))
 				goto out_fail;
 		}
 		hc->base_runs = matched;
-		est_of(w.blat, w.bn, r->cfg.confidence, &hc->base_lat);
-		est_of(w.bbw, w.bn, r->cfg.confidence, &hc->base_bw);
+		if (matched == 1) {
+			est_from(&bs->lat, &hc->base_lat);
+			est_from(&bs->bw, &hc->base_bw);
+		} else if (matched > 1) {
+			est_of(w.blat, w.bn, r->cfg.confidence, &hc->base_lat);
+			est_of(w.bbw, w.bn, r->cfg.confidence, &hc->base_bw);
+		}
 		if (r->cell[c].stop == SW_STOP_FAILED) {
 			snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
 			hc->status = SW_NAGIOS_CRITICAL;
@@ -700,19 +679,19 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	/* A check that cannot page: too few repetitions for any change to be
 	 * significant (the change test needs ANALYSIS_MIN_REPS a side). */
 	if (nblind)
-		add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
+		health_add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
 			 "(this run or the baseline); only estimates are given, set repetitions >= %d",
 			 nblind, nblind == 1 ? "" : "s", ANALYSIS_MIN_REPS, ANALYSIS_MIN_REPS);
 	for (int i = 0; i < v->ncells; i++)
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
 	if (v->nspread_unknown)
-		add_note(v, "night-to-night spread unknown for %d cell%s (%d baseline run%s; %d give it): only "
+		health_add_note(v, "night-to-night spread unknown for %d cell%s (%d baseline run%s; %d give it): only "
 			 "tonight's interval counts, and all of it must clear a threshold; add healthy runs with "
 			 "swstress baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
 			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
 	hosts_check(v, r, base[k - 1]);
 	if (!r->complete)
-		add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
+		health_add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
 	if (fill_suspects(v, a, ba, k))
 		goto out_fail;
 	/* A port newly slower than its peers (flagged in at least half of its
@@ -748,7 +727,7 @@ out_fail:
 	goto out;
 }
 
-int health_add_chart(struct health_verdict *v, const struct sw_run *r, const char *db, const char *after,
+int health_add_chart(struct health_verdict *v, const struct sw_run *r, health_nights_fn nights, void *ctx,
 		     char *err, size_t errlen)
 {
 	double lambda = r->cfg.ewma_lambda, L = r->cfg.ewma_limit;
@@ -756,20 +735,18 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, const cha
 
 	for (int i = 0; i < v->ncells; i++) {
 		struct health_cell *hc = &v->cell[i];
-		struct history_point *pt = NULL;
+		double *past = NULL;
 		size_t n = 0;
 		double *z, *e, *lim;
 		bool lat = hc->metric == HEALTH_LATENCY;
 
 		if (!hc->compared || !hc->nightly || !(hc->night_sd > 0))
 			continue;
-		if (history_cell_series(db, v->baseline, after, r, pattern_name(hc->pattern),
-					(unsigned long long)hc->size, hc->nodes, r->cfg.nhops ? hc->hops : -1, lat,
-					&pt, &n, err, errlen))
+		if (nights(hc, ctx, &past, &n, err, errlen))
 			return -1;
 		z = malloc(3 * (n + 1) * sizeof(double));
 		if (!z) {
-			free(pt);
+			free(past);
 			return sw_fail(err, errlen, "out of memory");
 		}
 		e = z + n + 1;
@@ -777,12 +754,12 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, const cha
 		/* Each past night against today's baseline; tonight's own score
 		 * also counts its noise beyond the baseline runs'. */
 		for (size_t t = 0; t < n; t++) {
-			double d = pt[t].value > 0 ? log(pt[t].value / hc->typical) / hc->night_sd : 0.0;
+			double d = past[t] > 0 ? log(past[t] / hc->typical) / hc->night_sd : 0.0;
 
 			z[t] = lat ? d : -d;
 		}
 		z[n] = hc->sigma;
-		free(pt);
+		free(past);
 		/* Each night counts at most L SDs: then one night alone, however
 		 * bad, stays at or under the limit (lambda L at the first night,
 		 * below it later): the chart speaks of several nights, the
@@ -804,7 +781,7 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, const cha
 		}
 	}
 	if (!charted)
-		add_note(v, "no drift chart: it needs the night-to-night spread (%d baseline runs)", HEALTH_MIN_NIGHTS);
+		health_add_note(v, "no drift chart: it needs the night-to-night spread (%d baseline runs)", HEALTH_MIN_NIGHTS);
 	if (drifting && (order = worst_first(v))) {
 		summarize(v, &v->cell[order[0]]);
 		free(order);
@@ -826,17 +803,13 @@ struct health_verdict *health_verdict_unknown(const struct sw_run *r, const stru
 	va_end(ap);
 	for (int c = 0; r && c < r->plan->ncells; c++) {
 		struct health_cell *hc = &v->cell[v->ncells++];
-		double *lat, *bw;
-		size_t n;
 
 		cell_blank(hc);
 		hc->cell = c;
 		cell_key(hc, r, c);
-		if (cell_values(r, c, &lat, &bw, &n) == 0) {
-			est_of(lat, n, r->cfg.confidence, &hc->lat);
-			est_of(bw, n, r->cfg.confidence, &hc->bw);
-			free(lat);
-			free(bw);
+		if (a) {
+			est_from(&a->cell[c].lat, &hc->lat);
+			est_from(&a->cell[c].bw, &hc->bw);
 		}
 	}
 	if (fill_suspects(v, a, NULL, 0)) {
@@ -1432,318 +1405,4 @@ int health_write_prom(const char *path, const struct sw_run *r, const struct hea
 
 	/* The temporary name is a dot file: node_exporter reads *.prom only. */
 	return sw_write_atomic(path, call_write_prom, &pa, err, errlen);
-}
-
-/* ---------------------------------------------------------------- */
-/* judge                                                              */
-
-/* The folder that holds a results folder (or run.json's folder). */
-static void parent_of_result(const char *path, char *buf, size_t len)
-{
-	char tmp[SW_PATH_MAX];
-	size_t n;
-	struct stat st;
-	char *slash;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	n = strlen(tmp);
-	while (n > 1 && tmp[n - 1] == '/')
-		tmp[--n] = '\0';
-	if (stat(tmp, &st) == 0 && !S_ISDIR(st.st_mode)) {   /* .../NAME/run.json */
-		slash = strrchr(tmp, '/');
-		if (slash)
-			*slash = '\0';
-		else
-			snprintf(tmp, sizeof(tmp), ".");
-	}
-	slash = strrchr(tmp, '/');
-	if (!slash)
-		snprintf(buf, len, ".");
-	else if (slash == tmp)
-		snprintf(buf, len, "/");
-	else
-		snprintf(buf, len, "%.*s", (int)(slash - tmp), tmp);
-}
-
-void health_judge_history(const char *history, const char *result_dir, char *db, size_t len)
-{
-	char parent[SW_PATH_MAX];
-
-	if (history) {
-		snprintf(db, len, "%s", history);
-		return;
-	}
-	parent_of_result(result_dir, parent, sizeof(parent));
-	history_default_path(parent, db, len);
-}
-
-/* A named baseline with baseline_window: an OK night joins it, and only
- * the newest baseline_window nights added this way stay. */
-static void roll_baseline(const struct health_verdict *v, const struct sw_run *r, const char *result_dir,
-			  const char *db)
-{
-	struct history_member m = { .rolling = true };
-	char err[1024];
-
-	if (!v->baseline_set || v->status != SW_NAGIOS_OK || r->cfg.baseline_window <= 0 || !r->complete)
-		return;
-	snprintf(m.run, sizeof(m.run), "%s", r->name);
-	snprintf(m.started, sizeof(m.started), "%s", r->started);
-	if (!realpath(result_dir, m.folder)) {
-		fprintf(stderr, "swstress: warning: baseline %s: %s: %s\n", v->baseline, result_dir, strerror(errno));
-		return;
-	}
-	if (history_baseline_put(db, v->baseline, &m, 1, false, err, sizeof(err)) ||
-	    history_baseline_trim(db, v->baseline, r->cfg.baseline_window, err, sizeof(err)))
-		fprintf(stderr, "swstress: warning: baseline %s: %s\n", v->baseline, err);
-	else
-		fprintf(stderr, "swstress: %s joins baseline %s (the newest %d OK nights stay: baseline_window)\n",
-			r->name, v->baseline, r->cfg.baseline_window);
-}
-
-/* A trail the operator relies on is broken (history row lost, --prom not
- * written): at least WARNING, and the status line says why. The switch was
- * judged, so not UNKNOWN; nothing says the fabric is bad, so not CRITICAL. */
-static void trail_lost(struct health_verdict *w, const char *what, const char *err)
-{
-	if (w->status == SW_NAGIOS_OK)
-		w->status = SW_NAGIOS_WARNING;
-	sw_appendf(w->summary, sizeof(w->summary), "; %s: %s", what, err);
-	fprintf(stderr, "swstress: warning: %s: %s\n", what, err);
-}
-
-/* Record the history row and write --prom first, so that a failure of
- * either shows in the one status line; then print the verdict. Returns
- * the status printed. */
-static int emit(const struct health_verdict *v, const struct health_opts *o, const struct sw_run *r,
-		const struct sw_analysis *a, const char *result_dir)
-{
-	char err[1024], db[SW_PATH_MAX + 32];
-	struct health_verdict w = *v;   /* the cells and suspects stay v's */
-
-	if (!o->no_history && r) {
-		health_judge_history(o->history, result_dir, db, sizeof(db));
-		if (history_record_check(db, r, a, v, err, sizeof(err)))
-			trail_lost(&w, "history row lost", err);
-		else
-			roll_baseline(v, r, result_dir, db);
-	}
-	if (o->prom && health_write_prom(o->prom, r, &w, err, sizeof(err)))
-		trail_lost(&w, "--prom not written", err);
-	if (o->json)
-		health_print_json(stdout, &w);
-	else
-		health_print_nagios(stdout, &w);
-	fflush(stdout);
-	return w.status;
-}
-
-/* Load the baseline runs: o->baseline as a results folder, or as the
- * name of a set in db. Fills base/ba (k of them, oldest first) and the
- * newest hand-marked run's start into after; unreadable set members
- * become notes. 0, or -1 with err. */
-static int load_baseline(const struct health_opts *o, const char *db, struct sw_run ***base,
-			 struct sw_analysis ***ba, int *k, bool *is_set, char *after, size_t afterlen,
-			 char (*notes)[256], int *nnotes, char *err, size_t errlen)
-{
-	struct history_member *m = NULL;
-	size_t n = 0;
-	int rc = -1;
-
-	*k = 0;
-	*nnotes = 0;
-	after[0] = '\0';
-	if (baseline_resolve(o->baseline, db, &m, &n, is_set, err, errlen))
-		return -1;
-	*base = calloc(n, sizeof(**base));
-	*ba = calloc(n, sizeof(**ba));
-	if (!*base || !*ba) {
-		sw_fail(err, errlen, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		char berr[1024];
-		struct sw_run *b = results_load(m[i].folder, berr, sizeof(berr));
-
-		if (!b) {
-			if (!*is_set) {
-				sw_fail(err, errlen, "%s", berr);
-				goto out;
-			}
-			if (*nnotes < 2)
-				snprintf(notes[(*nnotes)++], 256, "baseline run %.60s unreadable, left out (%.150s)",
-					 m[i].run, berr);
-			continue;
-		}
-		(*ba)[*k] = analysis_run(b, &b->cfg, berr, sizeof(berr));
-		(*base)[(*k)++] = b;
-		if (!m[i].rolling && strcmp(m[i].started, after) > 0)
-			snprintf(after, afterlen, "%s", m[i].started);
-	}
-	if (*k == 0) {
-		sw_fail(err, errlen, "baseline %s: none of its %zu runs can be read (%s)", o->baseline, n,
-			*nnotes ? notes[0] : "");
-		goto out;
-	}
-	rc = 0;
-out:
-	free(m);
-	return rc;
-}
-
-int health_judge_dir(const char *result_dir, const struct health_opts *o)
-{
-	struct sw_run *r = NULL, **b = NULL;
-	struct sw_analysis *a = NULL, **ba = NULL;
-	struct health_verdict *v = NULL;
-	char err[1024] = "", berr[1024] = "", db[SW_PATH_MAX + 32], after[32], notes[2][256];
-	int status = SW_NAGIOS_UNKNOWN, k = 0, nnotes = 0;
-	bool is_set = false;
-
-	stats_init();
-	r = results_load(result_dir, err, sizeof(err));
-	if (!r) {
-		v = health_verdict_unknown(NULL, NULL, "cannot read the results to judge: %s", err);
-		goto out_emit;
-	}
-	for (int i = 0; i < o->nsets; i++)
-		if (config_set_arg(&r->cfg, o->sets[i], err, sizeof(err)))
-			break;
-	if (!err[0])
-		config_validate(&r->cfg, err, sizeof(err));
-	if (err[0]) {
-		v = health_verdict_unknown(NULL, NULL, "bad arguments: %s", err);
-		goto out_emit;
-	}
-	a = analysis_run(r, &r->cfg, err, sizeof(err));
-	if (!a)
-		fprintf(stderr, "swstress: warning: %s: statistics: %s\n", result_dir, err);
-	if (!o->baseline) {
-		v = health_verdict_unknown(r, a, "bad arguments: missing --baseline PATH (a results folder "
-					   "or run.json of a healthy run)");
-		goto out_emit;
-	}
-	health_judge_history(o->history, result_dir, db, sizeof(db));
-	if (load_baseline(o, db, &b, &ba, &k, &is_set, after, sizeof(after), notes, &nnotes, berr,
-			  sizeof(berr))) {
-		v = health_verdict_unknown(r, a, "baseline unusable: %s", berr);
-		goto out_emit;
-	}
-	v = health_judge_set(r, a, (const struct sw_run *const *)b, (const struct sw_analysis *const *)ba, k,
-			     is_set ? o->baseline : NULL);
-	if (!v)
-		goto out_emit;
-	snprintf(v->baseline_path, sizeof(v->baseline_path), "%s", o->baseline);
-	if (is_set) {
-		for (int i = 0; i < nnotes; i++) {
-			add_note(v, "%s", notes[i]);
-			v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
-		}
-		if (!o->no_history && health_add_chart(v, r, db, after, err, sizeof(err)))
-			fprintf(stderr, "swstress: warning: drift chart: %s\n", err);
-	}
-out_emit:
-	if (!v) {
-		printf("SWSTRESS UNKNOWN - out of memory\n");
-		status = SW_NAGIOS_UNKNOWN;
-	} else {
-		snprintf(v->run_path, sizeof(v->run_path), "%s", result_dir);
-		status = emit(v, o, r, a, result_dir);
-	}
-	health_verdict_free(v);
-	for (int j = 0; j < k; j++) {
-		analysis_free(ba[j]);
-		run_free(b[j]);
-	}
-	free(ba);
-	free(b);
-	analysis_free(a);
-	run_free(r);
-	return status;
-}
-
-static int judge_main(const struct cli_args *a)
-{
-	struct health_opts o;
-
-	health_opts_from_args(a, &o);
-	return health_judge_dir(o.result, &o);
-}
-
-const struct cli_command judge_command = {
-	.name = "judge",
-	.synopsis = "RESULT --baseline PATH|NAME [options] [key=value ...]",
-	.summary = "health verdict of saved results against a baseline: a Nagios plugin",
-	.description =
-		"The verdict of a saved run (a results folder or its run.json) against a\n"
-		"baseline run of a healthy fabric, without MPI: status line with performance\n"
-		"data, then the worst cells and suspect ports. key=value (warn_drop, crit_drop,\n"
-		"warn_inflation, crit_inflation, alpha, ...) override the judged run's config.\n",
-	.options = CLI_OPT(CLI_BASELINE) | CLI_OPT(CLI_PROM) | CLI_OPT(CLI_JSON) | CLI_OPT(CLI_HISTORY) |
-		   CLI_OPT(CLI_NO_HISTORY),
-	.min_args = 1,
-	.max_args = 1,
-	.keys = true,
-	.nagios = true,
-	.fn = judge_main,
-};
-
-/* ---------------------------------------------------------------- */
-/* The check lock                                                     */
-
-int health_lock(const char *history_db, int *fd, char *err, size_t errlen)
-{
-	char path[SW_PATH_MAX + 16], dir[SW_PATH_MAX], buf[32];
-	const char *slash;
-	ssize_t n;
-	int f;
-
-	*fd = -1;
-	snprintf(path, sizeof(path), "%s.lock", history_db);
-	slash = strrchr(history_db, '/');
-	if (slash && slash != history_db) {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - history_db), history_db);
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
-	}
-	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (f < 0)
-		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-	if (flock(f, LOCK_EX | LOCK_NB)) {
-		int e = errno;
-
-		if (e == EWOULDBLOCK) {
-			long pid = 0;
-
-			n = pread(f, buf, sizeof(buf) - 1, 0);
-			if (n > 0) {
-				buf[n] = '\0';
-				pid = strtol(buf, NULL, 10);
-			}
-			close(f);
-			if (pid > 0)
-				return sw_fail(err, errlen, "previous check still running (pid %ld)", pid);
-			return sw_fail(err, errlen, "previous check still running (pid unknown, lock %s)", path);
-		}
-		close(f);
-		return sw_fail(err, errlen, "%s: cannot lock: %s", path, strerror(e));
-	}
-	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(f, 0) || pwrite(f, buf, (size_t)n, 0) != n) {
-		int e = errno;
-
-		close(f);
-		return sw_fail(err, errlen, "%s: cannot write pid: %s", path, strerror(e));
-	}
-	*fd = f;
-	return 0;
-}
-
-void health_unlock(int fd)
-{
-	if (fd < 0)
-		return;
-	if (ftruncate(fd, 0))
-		(void)0;   /* the pid left behind is harmless: the lock is the flock */
-	close(fd);
 }

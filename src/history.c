@@ -31,6 +31,46 @@ void history_default_path(const char *output, char *buf, size_t len)
 	snprintf(buf, len, "%.*s/history.sqlite", (int)n, output);
 }
 
+/* The folder that holds a results folder (or run.json's folder). */
+static void parent_of_result(const char *path, char *buf, size_t len)
+{
+	char tmp[SW_PATH_MAX];
+	size_t n;
+	struct stat st;
+	char *slash;
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	n = strlen(tmp);
+	while (n > 1 && tmp[n - 1] == '/')
+		tmp[--n] = '\0';
+	if (stat(tmp, &st) == 0 && !S_ISDIR(st.st_mode)) {   /* .../NAME/run.json */
+		slash = strrchr(tmp, '/');
+		if (slash)
+			*slash = '\0';
+		else
+			snprintf(tmp, sizeof(tmp), ".");
+	}
+	slash = strrchr(tmp, '/');
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == tmp)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - tmp), tmp);
+}
+
+void history_result_path(const char *history, const char *result_dir, char *db, size_t len)
+{
+	char parent[SW_PATH_MAX];
+
+	if (history) {
+		snprintf(db, len, "%s", history);
+		return;
+	}
+	parent_of_result(result_dir, parent, sizeof(parent));
+	history_default_path(parent, db, len);
+}
+
 /* Schema 1. Upgrades from version N to N + 1 go into migrations[N]. */
 static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	"CREATE TABLE runs ("
@@ -450,16 +490,16 @@ static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
 	return 0;
 }
 
+/* The status a verdict line names (history_record_run). */
 static int verdict_status(const char *s)
 {
-	static const char *const names[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
-
 	if (!strncmp(s, "SWSTRESS ", 9))
 		s += 9;
-	for (int i = 0; i < 4; i++) {
-		size_t n = strlen(names[i]);
+	for (int i = SW_NAGIOS_OK; i <= SW_NAGIOS_UNKNOWN; i++) {
+		const char *name = health_status_name(i);
+		size_t n = strlen(name);
 
-		if (!strncmp(s, names[i], n) && (s[n] == '\0' || s[n] == ' ' || s[n] == ':'))
+		if (!strncmp(s, name, n) && (s[n] == '\0' || s[n] == ' ' || s[n] == ':'))
 			return i;
 	}
 	return SW_NAGIOS_UNKNOWN;

@@ -23,7 +23,7 @@
 #include "commands.h"
 #include "config.h"
 #include "engine.h"
-#include "health.h"
+#include "judge.h"
 #include "history.h"
 #include "plan.h"
 #include "plot.h"
@@ -77,7 +77,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 
 struct run_ctx {
 	char dir[SW_PATH_MAX];     /* the .partial folder */
-	const struct health_opts *check;   /* check: judge after the sweep */
+	const struct judge_opts *check;   /* check: judge after the sweep */
 	int format;
 	struct sw_analysis *a;     /* the last analysis, owned */
 	char *report;              /* its text, owned */
@@ -113,7 +113,7 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	/* check, ended early by the watchdog or the deadline: the verdict of
 	 * what is on disk (CRITICAL for the failed cell), before the abort. */
 	if (ctx->check && r->failure[0]) {
-		health_judge_dir(ctx->dir, ctx->check);
+		judge_dir(ctx->dir, ctx->check);
 		fflush(stdout);
 	}
 }
@@ -239,14 +239,14 @@ static int render_charts(const char *dir, unsigned flags, bool after_run);
 
 /* Retention after a run or check (keep_days): a note of what went, a
  * warning when it fails (the run's status stays). */
-static void prune(const struct sw_config *c, const struct health_opts *ho)
+static void prune(const struct sw_config *c, const struct judge_opts *ho)
 {
 	char db[SW_PATH_MAX], err[1024];
 	int nf, nr;
 
 	if (c->keep_days <= 0)
 		return;
-	health_history_path(ho, c->output, db, sizeof(db));
+	judge_check_history(ho, c->output, db, sizeof(db));
 	if (history_prune(db, c->output, time(NULL) - (time_t)c->keep_days * 86400, &nf, &nr, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: retention: %s\n", err);
 	else if (nf || nr)
@@ -256,7 +256,7 @@ static void prune(const struct sw_config *c, const struct health_opts *ho)
 
 /* check: a baseline set named on the command line must exist before the
  * sweep, not be found missing after it. 0 or -1 with err. */
-static int baseline_usable(const struct health_opts *ho, const struct sw_config *cfg, char *err, size_t errlen)
+static int baseline_usable(const struct judge_opts *ho, const struct sw_config *cfg, char *err, size_t errlen)
 {
 	char db[SW_PATH_MAX], msg[900];
 	struct history_member *m;
@@ -264,7 +264,7 @@ static int baseline_usable(const struct health_opts *ho, const struct sw_config 
 	bool is_set;
 	int rc;
 
-	health_history_path(ho, cfg->output, db, sizeof(db));
+	judge_check_history(ho, cfg->output, db, sizeof(db));
 	rc = baseline_resolve(ho->baseline, db, &m, &n, &is_set, msg, sizeof(msg));
 	free(m);
 	if (rc)
@@ -279,7 +279,7 @@ static int baseline_usable(const struct health_opts *ho, const struct sw_config 
 static int sweep(const struct cli_args *a, bool check)
 {
 	struct sw_config cfg;
-	struct health_opts ho = { 0 };
+	struct judge_opts ho = { 0 };
 	struct sw_plan *plan = NULL;
 	struct sw_run *r = NULL;
 	struct engine_env env;
@@ -302,7 +302,7 @@ static int sweep(const struct cli_args *a, bool check)
 			snprintf(err, sizeof(err), "%s%s", check ? "bad arguments: " : "", a->error);
 		else if (load_config(a, &cfg, err, sizeof(err)) == 0 &&
 			 (format = report_format(a, err, sizeof(err))) >= 0) {
-			health_opts_from_args(a, &ho);
+			judge_opts_from_args(a, &ho);
 			if (check && !ho.baseline)
 				snprintf(err, sizeof(err), "check needs --baseline PATH|NAME (a results folder of a "
 					 "healthy run, or a baseline set)");
@@ -310,11 +310,11 @@ static int sweep(const struct cli_args *a, bool check)
 				plan = plan_create(&cfg, nranks, err, sizeof(err));
 		}
 		if (plan && !ho.no_history)
-			health_history_path(&ho, cfg.output, db, sizeof(db));
+			judge_check_history(&ho, cfg.output, db, sizeof(db));
 		char lockdb[SW_PATH_MAX];
 
-		health_history_path(&ho, cfg.output, lockdb, sizeof(lockdb));
-		if (plan && check && health_lock(lockdb, &lock_fd, err, sizeof(err))) {
+		judge_check_history(&ho, cfg.output, lockdb, sizeof(lockdb));
+		if (plan && check && judge_lock(lockdb, &lock_fd, err, sizeof(err))) {
 			plan_free(plan);
 			plan = NULL;
 		}
@@ -366,7 +366,7 @@ static int sweep(const struct cli_args *a, bool check)
 	}
 	if (agree(status)) {
 		alarm(0);
-		health_unlock(lock_fd);
+		judge_unlock(lock_fd);
 		run_free(r);
 		if (rank != 0)
 			plan_free(plan);
@@ -401,7 +401,7 @@ static int sweep(const struct cli_args *a, bool check)
 		} else if (check) {
 			alarm(0);
 			fprintf(stderr, "swstress: results in %s\n", final);
-			status = health_judge_dir(final, &ho);    /* prints, records history */
+			status = judge_dir(final, &ho);    /* prints, records history */
 		} else {
 			if (ctx.report)
 				fputs(ctx.report, stdout);
@@ -414,7 +414,7 @@ static int sweep(const struct cli_args *a, bool check)
 		}
 		fflush(stdout);
 		prune(&cfg, &ho);
-		health_unlock(lock_fd);
+		judge_unlock(lock_fd);
 		analysis_free(ctx.a);
 		free(ctx.report);
 		run_free(r);

@@ -319,8 +319,7 @@ static void nightly(int n, double slow, int *critical, int *suspect, int *slow_n
 		r = simulate(&m, &cfg);
 		ba = analysis_run(b, &cfg, NULL, 0);
 		a = analysis_run(r, &cfg, NULL, 0);
-		v = health_judge(r, a, b, ba);
-		if (!v || !a || !ba)
+		if (!a || !ba || !(v = health_judge(r, a, b, ba)))
 			abort();
 		*critical += v->status == SW_NAGIOS_CRITICAL;
 		*suspect += a->nsuspects > 0 && !(slow != 0.0 && named(a, 3) && a->nsuspects <= 2);

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "commands.h"
 #include "health.h"
+#include "judge.h"
 #include "report.h"
 #include "history.h"
 #include "health_fixture.h"
@@ -61,7 +62,7 @@ static void healthy(struct fx_spec *s, const char *name, uint64_t seed)
 }
 
 /* Judge result against baseline with o (no history), stdout into out. */
-static int judge(const char *result, struct health_opts *o, char *out, size_t len)
+static int judge(const char *result, struct judge_opts *o, char *out, size_t len)
 {
 	char tmpl[] = "/tmp/swjudgeXXXXXX";
 	int fd = mkstemp(tmpl), saved, code;
@@ -71,7 +72,7 @@ static int judge(const char *result, struct health_opts *o, char *out, size_t le
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fd, 1);
-	code = health_judge_dir(result, o);
+	code = judge_dir(result, o);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -85,7 +86,7 @@ static int judge(const char *result, struct health_opts *o, char *out, size_t le
 
 static int judge_pair(const char *result, const char *baseline, char *out, size_t len)
 {
-	struct health_opts o = { .baseline = baseline, .no_history = true };
+	struct judge_opts o = { .baseline = baseline, .no_history = true };
 
 	return judge(result, &o, out, len);
 }
@@ -202,7 +203,7 @@ Test(health, drop_below_threshold_is_ok)
 	cr_assert_not_null(strstr(out, "worst: 8 nodes"), "%s", out);
 	/* The thresholds come from the judged run: lower warn_drop to 3 and it warns. */
 	static const char *const sets[] = { "warn_drop=3" };
-	struct health_opts o = { .baseline = bp, .no_history = true, .sets = sets, .nsets = 1 };
+	struct judge_opts o = { .baseline = bp, .no_history = true, .sets = sets, .nsets = 1 };
 
 	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
 }
@@ -212,6 +213,7 @@ Test(health, large_but_not_significant_is_ok)
 	struct fx_spec b, r;
 	char bp[512], rp[512], err[512];
 	struct sw_run *rr, *bb;
+	struct sw_analysis *ra, *ba;
 	struct health_verdict *v;
 
 	/* One pair, 3 repetitions a side: a 40% drop is estimated, but 3
@@ -232,7 +234,10 @@ Test(health, large_but_not_significant_is_ok)
 	rr = results_load(rp, err, sizeof(err));
 	bb = results_load(bp, err, sizeof(err));
 	cr_assert(rr && bb, "%s", err);
-	v = health_judge(rr, NULL, bb, NULL);
+	ra = analysis_run(rr, &rr->cfg, err, sizeof(err));
+	ba = analysis_run(bb, &bb->cfg, err, sizeof(err));
+	cr_assert(ra && ba, "%s", err);
+	v = health_judge(rr, ra, bb, ba);
 	cr_assert_not_null(v);
 	cr_assert_eq(v->status, SW_NAGIOS_OK, "%s", v->summary);
 	cr_assert_eq(v->ncompared, 2);
@@ -257,6 +262,8 @@ Test(health, large_but_not_significant_is_ok)
 	free(text);
 	analysis_free(a);
 	health_verdict_free(v);
+	analysis_free(ra);
+	analysis_free(ba);
 	run_free(rr);
 	run_free(bb);
 }
@@ -447,7 +454,7 @@ Test(health, bad_arguments_are_unknown)
 
 	struct fx_spec r;
 	char rp[512];
-	struct health_opts o = { .no_history = true };
+	struct judge_opts o = { .no_history = true };
 
 	healthy(&r, "now", 2);
 	make(&r, rp, sizeof(rp));
@@ -463,12 +470,12 @@ Test(health, bad_arguments_are_unknown)
 	cr_assert_not_null(strstr(out, "crit_drop"), "%s", out);
 }
 
-static struct health_opts g_opts;
+static struct judge_opts g_opts;
 static const char *g_sets[8];
 
 static int options_of(const struct cli_args *a)
 {
-	health_opts_from_args(a, &g_opts);
+	judge_opts_from_args(a, &g_opts);
 	/* the array of key=value words lives in a, which cli_run frees */
 	for (int i = 0; i < g_opts.nsets && i < 8; i++)
 		g_sets[i] = g_opts.sets[i];
@@ -483,7 +490,7 @@ Test(health, options_from_the_command_line)
 			 "--json", "--history", "/tmp/h.sqlite", NULL };
 	const struct cli_command check = { .name = "check", .options = ~UINT64_C(0), .max_args = 1, .keys = true,
 					   .nagios = true, .fn = options_of };
-	struct health_opts o;
+	struct judge_opts o;
 
 	cr_assert_eq(cli_run(&check, 17, argv), 0);
 	o = g_opts;
@@ -499,10 +506,10 @@ Test(health, options_from_the_command_line)
 	char buf[256];
 
 	o.history = NULL;
-	health_history_path(&o, "results", buf, sizeof(buf));
+	judge_check_history(&o, "results", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "results/history.sqlite");
 	o.history = "/var/lib/h.sqlite";
-	health_history_path(&o, "results", buf, sizeof(buf));
+	judge_check_history(&o, "results", buf, sizeof(buf));
 	cr_assert_str_eq(buf, "/var/lib/h.sqlite");
 }
 
@@ -568,6 +575,7 @@ Test(health, perfdata_follows_the_plugin_format)
 
 	/* Long labels: many sizes, levels and hops still give unique 19-char prefixes. */
 	struct sw_run *rr, *bb;
+	struct sw_analysis *ra;
 	struct health_verdict *v;
 	char err[512], perf[65536];
 
@@ -581,13 +589,16 @@ Test(health, perfdata_follows_the_plugin_format)
 	rr = results_load(bp, err, sizeof(err));
 	cr_assert_not_null(rr, "%s", err);
 	rr->cfg.nhops = 2;   /* pretend several hop counts: labels grow _h100 */
-	v = health_judge(rr, NULL, rr, NULL);
+	ra = analysis_run(rr, &rr->cfg, err, sizeof(err));
+	cr_assert_not_null(ra, "%s", err);
+	v = health_judge(rr, ra, rr, ra);
 	cr_assert_not_null(v);
 	cr_assert_eq(health_perfdata(v, perf, sizeof(perf)), 0);
 	check_perfdata(perf, 2 * 48 + 3);
 	/* MBps_st_1048577B_n62 and _n64 share 19 characters: one falls back */
 	cr_assert_not_null(strstr(perf, "'MBps_cell"), "no fallback label used: %s", perf);
 	health_verdict_free(v);
+	analysis_free(ra);
 	bb = NULL;
 	run_free(rr);
 	(void)bb;
@@ -597,7 +608,7 @@ Test(health, json_output)
 {
 	struct fx_spec b, r;
 	char bp[512], rp[512], out[65536];
-	struct health_opts o = { .json = true, .no_history = true };
+	struct judge_opts o = { .json = true, .no_history = true };
 	json_error_t je;
 	json_t *root, *cells;
 	bool found = false;
@@ -652,7 +663,7 @@ Test(health, prometheus_textfile)
 {
 	struct fx_spec b, r;
 	char bp[512], rp[512], out[16384], prom[600], line[700];
-	struct health_opts o = { .no_history = true };
+	struct judge_opts o = { .no_history = true };
 	const char *t;
 	FILE *f;
 	int helps = 0, types = 0, samples = 0;
@@ -754,16 +765,16 @@ Test(health, second_check_lock_fails_at_once_with_pid)
 	if (child == 0) {
 		int cfd;
 
-		if (health_lock(db, &cfd, err, sizeof(err)))
+		if (judge_lock(db, &cfd, err, sizeof(err)))
 			_exit(1);
 		(void)!write(pipe_ready[1], "x", 1);
 		(void)!read(pipe_go[0], &c, 1);   /* hold the lock until told */
-		health_unlock(cfd);
+		judge_unlock(cfd);
 		_exit(0);
 	}
 	cr_assert_eq(read(pipe_ready[0], &c, 1), 1, "child could not take the lock");
 	t0 = now_s();
-	cr_assert_eq(health_lock(db, &fd, err, sizeof(err)), -1);
+	cr_assert_eq(judge_lock(db, &fd, err, sizeof(err)), -1);
 	cr_assert(now_s() - t0 < 0.5, "waited %g s", now_s() - t0);
 	snprintf(expect, sizeof(expect), "previous check still running (pid %ld)", (long)child);
 	cr_assert_str_eq(err, expect);
@@ -774,12 +785,12 @@ Test(health, second_check_lock_fails_at_once_with_pid)
 	waitpid(child, &st, 0);
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	/* released: now it is ours, and the file names us */
-	cr_assert_eq(health_lock(db, &fd, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(judge_lock(db, &fd, err, sizeof(err)), 0, "%s", err);
 	char lp[700];
 
 	snprintf(lp, sizeof(lp), "%s.lock", db);
 	cr_assert_eq(atol(slurp(lp)), (long)getpid());
-	health_unlock(fd);
+	judge_unlock(fd);
 }
 
 /* ---------------------------------------------------------------- */
@@ -814,7 +825,7 @@ static void make_set(char *db, size_t dblen, const double *night_factor, int k)
 static int judge_set(const char *result, const char *db, char *out, size_t len, const char *set1)
 {
 	const char *sets[1] = { set1 };
-	struct health_opts o = { .baseline = "nightly", .history = db, .sets = sets, .nsets = set1 ? 1 : 0 };
+	struct judge_opts o = { .baseline = "nightly", .history = db, .sets = sets, .nsets = set1 ? 1 : 0 };
 
 	return judge(result, &o, out, len);
 }

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "health.h"
 #include "history.h"
+#include "judge.h"
 #include "health_fixture.h"
 
 static char tmpdir[64];
@@ -186,7 +187,7 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 	struct sw_analysis *ab, *an;
 	struct sw_run *rb = load_run("base", 1, 0, base, sizeof(base), &ab);
 	struct sw_run *rn = load_run("health-20260302-020000", 2, 0.3, now, sizeof(now), &an);
-	struct health_opts o = { .baseline = base, .history = db };
+	struct judge_opts o = { .baseline = base, .history = db };
 	struct history_run *runs;
 	size_t n;
 	int code, saved, fd;
@@ -198,7 +199,7 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fd, 1);
-	code = health_judge_dir(now, &o);
+	code = judge_dir(now, &o);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(fd);
