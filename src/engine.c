@@ -601,7 +601,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 	while (!s_last || s_done < s_post || !peer_done || !r_last || ack_out != MPI_REQUEST_NULL) {
 		bool busy = false;
 
-		if (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
+		while (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
 			if (s_post >= s_clock) {    /* one data message at least */
 				now = MPI_Wtime();
 				s_last = now >= t_stop;
@@ -614,12 +614,12 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 			s_post++;
 			busy = true;
 		}
-		if (s_done < s_post) {
+		while (s_done < s_post) {
 			MPI_Test(&sr[s_done % w], &flag, MPI_STATUS_IGNORE);
-			if (flag) {
-				s_done++;
-				busy = true;
-			}
+			if (!flag)
+				break;
+			s_done++;
+			busy = true;
 		}
 		if (!peer_done) {
 			MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
@@ -634,38 +634,38 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 		}
 		if (ack_out != MPI_REQUEST_NULL)
 			MPI_Test(&ack_out, &flag, MPI_STATUS_IGNORE);
-		if (!r_last && ack_out == MPI_REQUEST_NULL) {
+		while (!r_last && ack_out == MPI_REQUEST_NULL) {
 			MPI_Status st;
 			int slot = (int)(r_done % w);
 
 			MPI_Test(&rr[slot], &flag, &st);
-			if (flag) {
-				busy = true;
-				r_last = st.MPI_TAG == TAG_LAST;
-				if (!r_last) {
-					r_done++;
-					MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
+			if (!flag)
+				break;
+			busy = true;
+			r_last = st.MPI_TAG == TAG_LAST;
+			if (!r_last) {
+				r_done++;
+				MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
+			}
+			if (r_last ? r_read < r_done : r_done >= r_clock) {
+				t_final = MPI_Wtime();
+				r_read = r_done;
+				if (t_final <= t_stop) {
+					n1 = r_done;
+					t1 = t_final;
 				}
-				if (r_last ? r_read < r_done : r_done >= r_clock) {
-					t_final = MPI_Wtime();
-					r_read = r_done;
-					if (t_final <= t_stop) {
-						n1 = r_done;
-						t1 = t_final;
-					}
-					r_clock = r_done + clock_stride(r_done, t_final - t0, span, w);
-				}
-				if (r_last)
-					flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
-				if (r_last || r_done - r_acked >= chunk) {
-					chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
-					chunk = chunk > 1 ? chunk : 1;
-					mine->received = (double)r_done;
-					mine->chunk = (double)chunk;
-					mine->last = r_last;
-					r_acked = r_done;
-					MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out);
-				}
+				r_clock = r_done + clock_stride(r_done, t_final - t0, span, w);
+			}
+			if (r_last)
+				flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
+			if (r_last || r_done - r_acked >= chunk) {
+				chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
+				chunk = chunk > 1 ? chunk : 1;
+				mine->received = (double)r_done;
+				mine->chunk = (double)chunk;
+				mine->last = r_last;
+				r_acked = r_done;
+				MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out);
 			}
 		}
 		if (busy)
