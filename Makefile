@@ -8,8 +8,11 @@
 #   make plot R=results/FOLDER   render the charts of a results folder
 #   make install PREFIX=/usr/local DESTDIR=    (and make uninstall with the same values)
 #
-# The core (everything but main.c and engine.c) is MPI-free and builds as
-# build/libswstress.a, which the unit tests link.
+# The core (everything but main.c, engine.c and the command layer) is
+# MPI-free and builds as build/libswstress.a, which the unit tests link: it
+# reads no argv and prints nothing on stdout. The command layer (cli.c,
+# cmd_*.c: argv in, results on stdout) builds as build/libswstress-cli.a,
+# linked into the swstress binary and the tests of the commands.
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -31,8 +34,10 @@ PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterio
 
 MPI_SRC  := src/engine.c src/main.c
 PRELOAD_SRC := src/finalize_preload.c
-CORE_SRC := $(filter-out $(MPI_SRC) $(PRELOAD_SRC),$(wildcard src/*.c))
+CMD_SRC  := src/cli.c $(wildcard src/cmd_*.c)
+CORE_SRC := $(filter-out $(MPI_SRC) $(PRELOAD_SRC) $(CMD_SRC),$(wildcard src/*.c))
 CORE_OBJ := $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
+CMD_OBJ  := $(CMD_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
@@ -54,8 +59,12 @@ $(BUILD)/libswstress.a: $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/swstress: $(MPI_OBJ) $(BUILD)/libswstress.a
-	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) $(BUILD)/libswstress.a $(LDLIBS)
+$(BUILD)/libswstress-cli.a: $(CMD_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/swstress: $(MPI_OBJ) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a
+	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a $(LDLIBS)
 
 # The MPI_Finalize workaround that run and check load themselves (main.c).
 $(BUILD)/finalize_preload.so: $(PRELOAD_SRC) | $(BUILD)/obj
@@ -68,8 +77,9 @@ $(BUILD)/swstress.1: $(BUILD)/swstress
 $(BUILD)/calibrate: tests/calibration/calibrate.c $(BUILD)/libswstress.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswstress.a $(LDLIBS)
 
-$(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress.a -lcriterion $(LDLIBS)
+$(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a \
+		-lcriterion $(LDLIBS)
 
 # Install what is missing (root), or print the apt-get line and stop.
 setup:

@@ -1,20 +1,23 @@
 /*
- * commands.h - the MPI-free commands that main.c lists, each defined in
- * its own module beside its function (see cli.h). A new command: define
- * its struct cli_command in its module, declare it here, and add it to
- * main.c's list.
+ * commands.h - the command layer: the MPI-free commands that main.c
+ * lists, each in its own src/cmd_NAME.c over the library's functions (see
+ * cli.h). The command layer (cli.c, cmd_*.c) reads argv and prints on
+ * stdout; it is linked into the swstress binary, never into
+ * libswstress.a, so the library can be used without a command line. A new
+ * command: define its struct cli_command in src/cmd_NAME.c, declare it
+ * here, and add it to main.c's list.
  */
 #ifndef COMMANDS_H
 #define COMMANDS_H
 
 #include "cli.h"
 
-extern const struct cli_command compare_command;   /* compare.c */
-extern const struct cli_command judge_command;     /* judge.c   */
-extern const struct cli_command history_command;   /* history.c */
-extern const struct cli_command publish_command;   /* store.c   */
-extern const struct cli_command site_command;      /* site.c    */
-extern const struct cli_command baseline_command;  /* baseline.c */
-extern const struct cli_command guard_command;     /* guard.c   */
+extern const struct cli_command compare_command;   /* cmd_compare.c  */
+extern const struct cli_command judge_command;     /* judge.c (still in the library) */
+extern const struct cli_command history_command;   /* cmd_history.c  */
+extern const struct cli_command publish_command;   /* cmd_publish.c  */
+extern const struct cli_command site_command;      /* cmd_site.c     */
+extern const struct cli_command baseline_command;  /* cmd_baseline.c */
+extern const struct cli_command guard_command;     /* cmd_guard.c    */
 
 #endif

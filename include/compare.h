@@ -47,6 +47,7 @@
 #include "run.h"
 
 #define COMPARE_MAX_RUNS 26   /* A..Z */
+#define COMPARE_MAX_NOTES (4 * COMPARE_MAX_RUNS)   /* at most 4 a run */
 
 /* One run's estimate in one matched cell (metric units: s or bytes/s). */
 struct compare_value {
@@ -127,7 +128,8 @@ struct compare {
 	int nverdicts;
 	struct compare_verdict *verdict;
 	int nnotes;
-	char (*notes)[512];      /* host set, config and completeness differences */
+	char notes[COMPARE_MAX_NOTES][512];   /* host set, MPI, config and
+	                                       * completeness differences */
 	char method[2048];
 };
 

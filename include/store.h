@@ -45,6 +45,9 @@ struct store;
 struct store *store_open(const char *url, bool create, char *err, size_t errlen);
 void store_close(struct store *s);
 
+/* The store's name for messages: its file, or its URL without the password. */
+const char *store_name(const struct store *s);
+
 /* The default store of a results folder: OUTPUT/catalog.sqlite. */
 void store_default_path(const char *output, char *buf, size_t len);
 

@@ -62,6 +62,15 @@ int sw_fail(char *err, size_t errlen, const char *fmt, ...)
  * that does not fit is cut. */
 void sw_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Add a note (printf output) to a list of notes: notes[0..max), width
+ * bytes each, *n of them in use. A note beyond max is dropped, a longer
+ * one cut. SW_NOTE(array, count, fmt, ...) passes a char[max][width]
+ * array's own sizes. */
+void sw_note(char *notes, size_t width, int max, int *n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+#define SW_NOTE(notes, n, ...) \
+	sw_note((notes)[0], sizeof((notes)[0]), (int)(sizeof(notes) / sizeof((notes)[0])), &(n), __VA_ARGS__)
+
 /* Split a CSV line in place at commas (no quoting: swstress's fields hold
  * none), trimming blanks and the line end. field gets at most max fields;
  * returns how many the line has (which may be more than max). */

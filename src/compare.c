@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "commands.h"
 #include "compare.h"
 #include "pattern.h"
 #include "plot.h"
@@ -446,20 +445,6 @@ static void host_set(const struct sw_run *r, char *buf, size_t len)
 	free(h);
 }
 
-static void add_note(struct compare *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_note(struct compare *c, const char *fmt, ...)
-{
-	va_list ap;
-	char (*n)[512] = realloc(c->notes, (size_t)(c->nnotes + 1) * sizeof(*n));
-
-	if (!n)
-		return;
-	c->notes = n;
-	va_start(ap, fmt);
-	vsnprintf(c->notes[c->nnotes++], sizeof(*n), fmt, ap);
-	va_end(ap);
-}
-
 /* First line of the MPI version, tabs as blanks. */
 static void mpi_line(const char *v, char *buf, size_t len)
 {
@@ -484,24 +469,24 @@ static void differences(struct compare *c)
 		const struct sw_run *r = c->run[x];
 
 		if (!r->complete)
-			add_note(c, "%s is incomplete: %s", c->label[x], r->failure[0] ? r->failure : "the sweep did not finish");
+			SW_NOTE(c->notes, c->nnotes, "%s is incomplete: %s", c->label[x], r->failure[0] ? r->failure : "the sweep did not finish");
 		if (x == 0)
 			continue;
 		host_set(r, hx, sizeof(hx));
 		if (strcmp(ha, hx))
-			add_note(c, "different hosts: %s ran on %s; %s on %s", c->label[0], ha, c->label[x], hx);
+			SW_NOTE(c->notes, c->nnotes, "different hosts: %s ran on %s; %s on %s", c->label[0], ha, c->label[x], hx);
 		else {
 			bool same = r->nranks == c->run[0]->nranks;
 
 			for (int i = 0; same && i < r->nranks; i++)
 				same = strcmp(r->host[i], c->run[0]->host[i]) == 0;
 			if (!same)
-				add_note(c, "same hosts, but %s placed the ranks in a different order than %s "
+				SW_NOTE(c->notes, c->nnotes, "same hosts, but %s placed the ranks in a different order than %s "
 					 "(the pairs cross different ports)", c->label[x], c->label[0]);
 		}
 		mpi_line(r->mpi_version, mx, sizeof(mx));
 		if (strcmp(ma, mx))
-			add_note(c, "different MPI: %s has '%s', %s '%s'", c->label[0], ma, c->label[x], mx);
+			SW_NOTE(c->notes, c->nnotes, "different MPI: %s has '%s', %s '%s'", c->label[0], ma, c->label[x], mx);
 
 		json_t *cx = config_to_json(&r->cfg);
 		const char *key;
@@ -521,7 +506,7 @@ static void differences(struct compare *c)
 			}
 		}
 		if (keys[0])
-			add_note(c, "different config: %s against %s: %s", c->label[x], c->label[0], keys);
+			SW_NOTE(c->notes, c->nnotes, "different config: %s against %s: %s", c->label[x], c->label[0], keys);
 		json_decref(cx);
 	}
 	json_decref(ca);
@@ -569,7 +554,6 @@ void compare_free(struct compare *c)
 	free(c->unmatched);
 	free(c->summary);
 	free(c->verdict);
-	free(c->notes);
 	free(c);
 }
 
@@ -1323,52 +1307,3 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 	return 0;
 }
 
-/* ---------------------------------------------------------------- */
-/* The command                                                        */
-
-static int compare_main(const struct cli_args *a)
-{
-	const char *output = a->opt[CLI_OUTPUT];
-	char dir[SW_PATH_MAX], err[1024];
-	struct compare *c;
-	bool charts = !a->opt[CLI_NO_PLOT];
-	int n = a->nargs, rc;
-	const char *const *paths = a->args;
-
-	c = compare_load(paths, n, err, sizeof(err));
-	if (!c) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_FAIL;
-	}
-	if (output)
-		snprintf(dir, sizeof(dir), "%s", output);
-	else {
-		char name[128];
-
-		results_folder_name("compare", time(NULL), name, sizeof(name));
-		snprintf(dir, sizeof(dir), "results/%s", name);
-		for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++)
-			snprintf(dir, sizeof(dir), "results/%s-%d", name, i);
-	}
-	compare_print(stdout, c);
-	fflush(stdout);
-	rc = compare_write(c, dir, NULL, charts, NULL, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "swstress: %s\n", err);
-	else
-		fprintf(stderr, "swstress: comparison in %s/compare.md\n", dir);
-	compare_free(c);
-	return rc ? SW_EXIT_FAIL : SW_EXIT_OK;
-}
-
-const struct cli_command compare_command = {
-	.name = "compare",
-	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]",
-	.summary = "switches side by side: medians, % worse, Mann-Whitney p, charts",
-	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
-		       "the comparison and writes compare.md, compare.json and the charts.\n",
-	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT),
-	.min_args = 2,
-	.max_args = COMPARE_MAX_RUNS,
-	.fn = compare_main,
-};

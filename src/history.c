@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <jansson.h>
 #include <sqlite3.h>
-#include "commands.h"
 #include "config.h"
 #include "health.h"
 #include "history.h"
@@ -1183,49 +1182,3 @@ out:
 	return rc;
 }
 
-/* ---------------------------------------------------------------- */
-/* The history command                                                */
-
-static int history_main(const struct cli_args *a)
-{
-	const char *since = a->opt[CLI_SINCE], *file = a->opt[CLI_HISTORY];
-	const char *format = a->opt[CLI_FORMAT] ? a->opt[CLI_FORMAT] : "table";
-	char def[SW_PATH_MAX], err[1024], since_buf[32];
-	int rc;
-
-	if (since) {   /* stored times are "YYYY-MM-DDTHH:MM:SSZ": compare alike */
-		time_t t;
-		struct tm tm;
-
-		if (history_parse_time(since, &t))
-			return cli_usage_error(a, "option --since: '%s' is not a time (YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], "
-					       "or as date -u or date -R print it)", since);
-		strftime(since_buf, sizeof(since_buf), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		since = since_buf;
-	}
-	if (strcmp(format, "table") && strcmp(format, "csv"))
-		return cli_usage_error(a, "option --format: '%s' is not table or csv", format);
-	if (!file) {
-		history_default_path("results", def, sizeof(def));
-		file = def;
-	}
-	err[0] = '\0';
-	rc = !strcmp(format, "csv") ? history_write_csv(stdout, file, since, err, sizeof(err))
-				   : history_write_table(stdout, file, since, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_FAIL;
-	}
-	return fflush(stdout) ? SW_EXIT_FAIL : SW_EXIT_OK;
-}
-
-const struct cli_command history_command = {
-	.name = "history",
-	.synopsis = "[--since DATE] [--format table|csv] [--history FILE]",
-	.summary = "past runs and checks with their verdicts, and the trend of every cell",
-	.description = "From the history database that every run, check and judge appends to.\n"
-		       "DATE without a zone is UTC. --format csv: one row per run and cell, for\n"
-		       "plot/trend.gp.\n",
-	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_HISTORY),
-	.fn = history_main,
-};

@@ -242,6 +242,17 @@ void sw_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sw_note(char *notes, size_t width, int max, int *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(notes + (size_t)(*n)++ * width, width, fmt, ap);
+	va_end(ap);
+}
+
 /* Split line in place at commas; trims blanks and \r\n. Returns fields. */
 int sw_csv_split(char *line, char **field, int max)
 {

@@ -105,7 +105,7 @@ fi
 # --- make install / uninstall ---------------------------------------------------
 # BUILD elsewhere: a copy of build/ whose program is marked, so that the
 # installed one must come from BUILD.
-mkdir -p "$tmp/b" && cp -a build/obj build/libswstress.a build/swstress build/finalize_preload.so "$tmp/b/"
+mkdir -p "$tmp/b" && cp -a build/obj build/libswstress.a build/libswstress-cli.a build/swstress build/finalize_preload.so "$tmp/b/"
 printf 'BUILD-MARK' >> "$tmp/b/swstress"
 root=$tmp/root
 if make -s install BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >"$tmp/install.log" 2>&1; then

@@ -43,12 +43,13 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 LIBS="-linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm"
-if [ ! -f build/libswstress.a ]; then
-	make -s build/libswstress.a >/dev/null || { bad "make build/libswstress.a"; finish; }
+if [ ! -f build/libswstress.a ] || [ ! -f build/libswstress-cli.a ]; then
+	make -s build/libswstress.a build/libswstress-cli.a >/dev/null ||
+		{ bad "make build/libswstress.a build/libswstress-cli.a"; finish; }
 fi
 # shellcheck disable=SC2086
 if ! ${CC:-cc} -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -Itests/unit \
-	-o "$tmp/driver" tests/health/driver.c build/libswstress.a $LIBS; then
+	-o "$tmp/driver" tests/health/driver.c build/libswstress-cli.a build/libswstress.a $LIBS; then
 	bad "build tests/health/driver.c"
 	finish
 fi
