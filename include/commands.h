@@ -13,7 +13,7 @@
 #include "cli.h"
 
 extern const struct cli_command compare_command;   /* cmd_compare.c  */
-extern const struct cli_command judge_command;     /* judge.c (still in the library) */
+extern const struct cli_command judge_command;     /* cmd_judge.c    */
 extern const struct cli_command history_command;   /* cmd_history.c  */
 extern const struct cli_command publish_command;   /* cmd_publish.c  */
 extern const struct cli_command site_command;      /* cmd_site.c     */

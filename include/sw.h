@@ -11,8 +11,8 @@
 #ifndef SW_H
 #define SW_H
 
-#include <stddef.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,6 +68,8 @@ void sw_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((form
  * array's own sizes. */
 void sw_note(char *notes, size_t width, int max, int *n, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+void sw_vnote(char *notes, size_t width, int max, int *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 #define SW_NOTE(notes, n, ...) \
 	sw_note((notes)[0], sizeof((notes)[0]), (int)(sizeof(notes) / sizeof((notes)[0])), &(n), __VA_ARGS__)
 

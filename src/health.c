@@ -228,10 +228,8 @@ void health_add_note(struct health_verdict *v, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (v->nnotes >= (int)(sizeof(v->notes) / sizeof(v->notes[0])))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(v->notes[v->nnotes++], sizeof(v->notes[0]), fmt, ap);
+	sw_vnote(v->notes[0], sizeof(v->notes[0]), (int)(sizeof(v->notes) / sizeof(v->notes[0])), &v->nnotes, fmt, ap);
 	va_end(ap);
 }
 

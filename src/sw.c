@@ -242,14 +242,18 @@ void sw_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sw_vnote(char *notes, size_t width, int max, int *n, const char *fmt, va_list ap)
+{
+	if (*n < max)
+		vsnprintf(notes + (size_t)(*n)++ * width, width, fmt, ap);
+}
+
 void sw_note(char *notes, size_t width, int max, int *n, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (*n >= max)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(notes + (size_t)(*n)++ * width, width, fmt, ap);
+	sw_vnote(notes, width, max, n, fmt, ap);
 	va_end(ap);
 }
 

@@ -42,6 +42,20 @@ for c in $cmds; do
 	done
 done
 
+# --- the library has no command line ------------------------------------------
+# libswstress.a is the core without its commands (commands.h): nothing in it
+# reads argv (getopt, cli_*) or prints on stdout; cli.c and cmd_*.c are in
+# libswstress-cli.a, linked into the binary only.
+if command -v nm >/dev/null && [ -f build/libswstress.a ]; then
+	found=$(nm -A build/libswstress.a 2>/dev/null |
+		grep -E ' U (stdout|printf|puts|putchar|vprintf|getopt|getopt_long)$| [TDR] (cli_[a-z_]*|[a-z]*_command)$')
+	check "libswstress.a: no argv parsing, no stdout" "$found" ""
+	found=$(nm -A build/libswstress-cli.a 2>/dev/null | grep -cE ' [DR] [a-z]*_command$')
+	check "libswstress-cli.a: the commands of commands.h" "$found" "$(grep -c '^extern const struct cli_command' include/commands.h)"
+else
+	skipped "nm or build/libswstress.a missing"
+fi
+
 # --- one grammar ----------------------------------------------------------------
 a=$("$SW" plan -c configs/quick.conf -n 8 2>&1) || bad "plan -c configs/quick.conf -n 8: $a"
 b=$("$SW" plan --config=configs/quick.conf --ranks=8 2>&1)

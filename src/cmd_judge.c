@@ -1,7 +1,8 @@
 /*
- * judge.c - the judge command and what check does around the verdict:
+ * cmd_judge.c - the judge command and what check does around the verdict:
  * load, judge (health.c), record (history.c), write --prom, print; the
- * check lock. See judge.h.
+ * check lock. See judge.h. Command layer (commands.h): it prints on
+ * stdout, so it is not in libswstress.a.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -151,9 +152,8 @@ static int load_baseline(const struct judge_opts *o, double confidence, const ch
 				sw_fail(err, errlen, "%s", berr);
 				goto out;
 			}
-			if (*nnotes < 2)
-				snprintf(notes[(*nnotes)++], 256, "baseline run %.60s unreadable, left out (%.150s)",
-					 m[i].run, berr);
+			sw_note(notes[0], sizeof(notes[0]), 2, nnotes, "baseline run %.60s unreadable, left out (%.150s)",
+				m[i].run, berr);
 			continue;
 		}
 		(*ba)[*k] = an;
