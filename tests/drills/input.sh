@@ -3,21 +3,9 @@
 #   sh tests/drills/input.sh [NAME...]        (from the repository root; ~30 s)
 # Each drill states the exact exit status and message it expects. Prints one
 # line per check and "input drills: N passed, N failed, N skipped".
-set -u
-SW=${SW:-$PWD/build/swstress}
-MPIEXEC=${MPIEXEC:-mpiexec}
+. "$(dirname "$0")/common.sh"
 FIXTURE=$PWD/tests/data/fixture-run
 export SWSTRESS_PLOT_DIR=${SWSTRESS_PLOT_DIR:-$PWD/plot}
-TMP=$(mktemp -d /tmp/swstress-input.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-export UCX_TLS=${UCX_TLS:-self,sm,tcp}
-PASS=0
-FAIL=0
-SKIP=0
-
-ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/       /' "$2" | tail -n 15; }
-skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
 
 # expect NAME STATUS MESSAGE CMD...: CMD exits with STATUS and its stderr
 # (or, for judge and check, its status line on stdout) holds MESSAGE (a
@@ -224,7 +212,5 @@ drill_trail_lost() {
 		"$SW" judge "$B" --baseline "$B" --no-history --prom "$TMP/none/x.prom"
 }
 
-drills="${*:-drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output drill_temp_links drill_results_values drill_config_corners drill_trail_lost}"
-for d in $drills; do $d; done
-echo "input drills: $PASS passed, $FAIL failed, $SKIP skipped"
-[ "$FAIL" = 0 ]
+run_drills "input drills" "drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output \
+	drill_temp_links drill_results_values drill_config_corners drill_trail_lost" "$@"

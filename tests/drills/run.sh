@@ -4,26 +4,7 @@
 # Prints one line per check and "drills: N passed, N failed, N skipped".
 # Drills that need root (tmpfs mounts) are skipped otherwise. Every drill
 # requires the exact exit status and message (a crash is a failure).
-set -u
-SW=${SW:-$PWD/build/swstress}
-MPIEXEC=${MPIEXEC:-mpiexec}
-TMP=$(mktemp -d /tmp/swstress-drills.XXXXXX)
-MOUNTS=""
-cleanup() {
-	for m in $MOUNTS; do umount "$m" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-export UCX_TLS=${UCX_TLS:-self,sm,tcp}
-PASS=0
-FAIL=0
-SKIP=0
-
-ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/       /' "$2" | tail -n 15; }
-skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
-now() { date +%s.%N; }
-elapsed() { echo "$(now) $1" | awk '{printf "%.1f", $1 - $2}'; }
+. "$(dirname "$0")/common.sh"
 
 # run_sw NP ARGS...: swstress run on NP ranks, small tiny-sweep defaults.
 sw_args() { echo "-c /dev/null allow_shared_node=yes timeout=20 --no-plot"; }
@@ -265,8 +246,5 @@ drill_truncated_folder() {
 	else fail "samples.csv cut at a line end (10 of 20 samples): rc=$rc (want 1 and 'cell N has N samples')" "$TMP/rep"; fi
 }
 
-drills="${*:-drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long drill_disk_full drill_truncated_folder drill_guard}"
-t_all=$(now)
-for d in $drills; do $d; done
-echo "drills: $PASS passed, $FAIL failed, $SKIP skipped ($(elapsed "$t_all") s)"
-[ "$FAIL" = 0 ]
+run_drills drills "drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long \
+	drill_disk_full drill_truncated_folder drill_guard" "$@"

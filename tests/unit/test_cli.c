@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "capture.h"
 #include "cli.h"
 #include "sw.h"
 
@@ -39,32 +40,18 @@ static const struct cli_command test_cmd = {
 static int run(const struct cli_command *cmd, char *out, size_t len, ...)
 {
 	char *argv[32] = { "swstress", (char *)cmd->name };
-	char tmpl[] = "/tmp/swclitestXXXXXX";
-	int argc = 2, fd = mkstemp(tmpl), s1 = dup(1), s2 = dup(2), code;
+	int argc = 2, code;
+	struct capture c;
 	va_list ap;
-	ssize_t n;
 
 	va_start(ap, len);
 	while ((argv[argc] = va_arg(ap, char *)))
 		argc++;
 	va_end(ap);
 	g_calls = 0;
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fd, 1);
-	dup2(fd, 2);
+	cr_assert_eq(capture_start(&c, true), 0);
 	code = cli_run(cmd, argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(s1, 1);
-	dup2(s2, 2);
-	close(s1);
-	close(s2);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, out, len - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(tmpl);
+	capture_end(&c, out, len);
 	return code;
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "capture.h"
 #include "commands.h"
 #include "health.h"
 #include "judge.h"
@@ -64,23 +65,12 @@ static void healthy(struct fx_spec *s, const char *name, uint64_t seed)
 /* Judge result against baseline with o (no history), stdout into out. */
 static int judge(const char *result, struct judge_opts *o, char *out, size_t len)
 {
-	char tmpl[] = "/tmp/swjudgeXXXXXX";
-	int fd = mkstemp(tmpl), saved, code;
-	ssize_t n;
+	struct capture c;
+	int code;
 
-	cr_assert(fd >= 0);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
+	cr_assert_eq(capture_start(&c, false), 0);
 	code = judge_dir(result, o);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, out, len - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(tmpl);
+	capture_end(&c, out, len);
 	return code;
 }
 
@@ -427,22 +417,14 @@ Test(health, bad_arguments_are_unknown)
 	char out[4096], *argv1[] = { "swstress", "judge", NULL };
 	char *argv2[] = { "swstress", "judge", "x", "--bogus", NULL };
 	char *argv3[] = { "swstress", "judge", "x", "--baseline", NULL };
-	char tmpl[] = "/tmp/swjudgeXXXXXX";
-	int fd = mkstemp(tmpl), saved = dup(1), c1, c2, c3;
-	ssize_t n;
+	struct capture cap;
+	int c1, c2, c3;
 
-	fflush(stdout);
-	dup2(fd, 1);
+	cr_assert_eq(capture_start(&cap, false), 0);
 	c1 = cli_run(&judge_command, 2, argv1);
 	c2 = cli_run(&judge_command, 4, argv2);
 	c3 = cli_run(&judge_command, 4, argv3);
-	fflush(stdout);
-	dup2(saved, 1);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, out, sizeof(out) - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(tmpl);
+	capture_end(&cap, out, sizeof(out));
 	cr_assert_eq(c1, SW_NAGIOS_UNKNOWN);
 	cr_assert_eq(c2, SW_NAGIOS_UNKNOWN);
 	cr_assert_eq(c3, SW_NAGIOS_UNKNOWN);

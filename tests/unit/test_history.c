@@ -8,6 +8,7 @@
 #include <ftw.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "capture.h"
 #include "commands.h"
 #include "health.h"
 #include "history.h"
@@ -190,20 +191,14 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 	struct judge_opts o = { .baseline = base, .history = db };
 	struct history_run *runs;
 	size_t n;
-	int code, saved, fd;
-	char tmpl[] = "/tmp/swhistoutXXXXXX";
+	struct capture c;
+	int code;
 
 	/* run records it plain; then check judges the same folder */
 	cr_assert_eq(history_record_run(db, rn, an, NULL, err, sizeof(err)), 0, "%s", err);
-	fd = mkstemp(tmpl);
-	fflush(stdout);
-	saved = dup(1);
-	dup2(fd, 1);
+	cr_assert_eq(capture_start(&c, false), 0);
 	code = judge_dir(now, &o);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(fd);
-	unlink(tmpl);
+	capture_end(&c, NULL, 0);
 	cr_assert_eq(code, SW_NAGIOS_CRITICAL);
 	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n, 1);
@@ -276,26 +271,12 @@ Test(history, parse_time_forms)
 /* Run the history command with stdout and stderr into out; its exit code. */
 static int history_cmd(char **argv, int argc, char *out, size_t len)
 {
-	char tmpl[] = "/tmp/swhistcmdXXXXXX";
-	int fd = mkstemp(tmpl), s1 = dup(1), s2 = dup(2), code;
-	ssize_t n;
+	struct capture c;
+	int code;
 
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fd, 1);
-	dup2(fd, 2);
+	cr_assert_eq(capture_start(&c, true), 0);
 	code = cli_run(&history_command, argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(s1, 1);
-	dup2(s2, 2);
-	close(s1);
-	close(s2);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, out, len - 1);
-	out[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(tmpl);
+	capture_end(&c, out, len);
 	return code;
 }
 
