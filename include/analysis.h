@@ -21,6 +21,44 @@ enum sw_metric { SW_METRIC_LATENCY = 0, SW_METRIC_BANDWIDTH = 1 };
  * pair in range for the cell's level and the plan. */
 bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample *s);
 
+/*
+ * The floor under samples. A sample is too short to trust (short) when
+ *   - it moved fewer than ANALYSIS_FLOOR_MSGS messages (hops), or, for a
+ *     windowed pattern (stream, bidir) with a fixed hop count, fewer than
+ *     ANALYSIS_FLOOR_WINDOWS windows (window x 4 messages: every window
+ *     ends with an ack, and the first and last window are the pipeline
+ *     filling and draining); a timed sample keeps at most a quarter of
+ *     its time in flight, so it spans 4 windows by construction;
+ *   - or it took less than analysis_floor_seconds: ANALYSIS_FLOOR_TICKS
+ *     ticks of the timer (MPI_Wtick, run.json wtick: the resolution is at
+ *     most 1% of the sample) and ANALYSIS_FLOOR_TRIPS round overheads
+ *     (run.json round_trip_s: the median one-byte round trip between ranks
+ *     0 and 1 at start-up, what the start and end of a sample cost: the
+ *     first message's way, the last ack, the timer reads; NaN in runs
+ *     recorded before it was measured, then only the ticks count).
+ * A cell is below the floor when more than half of its samples are short
+ * (its median sample is). A change whose cell or baseline cell is below
+ * the floor is computed and shown, marked, and never significant; hops =
+ * auto never resolves below the floor (the engine's calibration).
+ */
+#define ANALYSIS_FLOOR_MSGS 4
+#define ANALYSIS_FLOOR_WINDOWS 4
+#define ANALYSIS_FLOOR_TICKS 100
+#define ANALYSIS_FLOOR_TRIPS 5
+
+/* The fewest hops a sample of pattern may have (window: the config's). */
+long analysis_floor_hops(int pattern, bool timed, int window);
+
+/* The shortest time a sample may take, s: the larger of
+ * ANALYSIS_FLOOR_TICKS x wtick and ANALYSIS_FLOOR_TRIPS x round_trip
+ * (a term that is not finite is left out). */
+double analysis_floor_seconds(double wtick, double round_trip);
+
+/* Usable samples of cell (analysis_sample_ok) below the floor; their
+ * number into *short_n and of all usable samples into *n. True when the
+ * cell is below the floor (2 x short > n). */
+bool analysis_cell_below_floor(const struct sw_run *r, int cell, size_t *short_n, size_t *n);
+
 /* The metric of every usable sample of cell (analysis_sample_ok, finite
  * value) into a new array: the samples themselves, for describing a cell
  * (medians and their CIs). 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
@@ -104,6 +142,10 @@ struct sw_cell_stats {
 	                                * start) / (max end - min start), each
 	                                * clamped to [0, 1]; 1 for one pair; NaN
 	                                * with no samples */
+	size_t nshort;                 /* samples below the floor (see above) */
+	bool below_floor;              /* more than half of them: the changes of
+	                                * this cell and of the cells it is the
+	                                * baseline of are never significant */
 	bool converged;                /* per-hop latency median CI half-width
 	                                * within ci_target (analysis_converged on
 	                                * the per-repetition values) */
@@ -172,6 +214,25 @@ struct sw_fit {
 	double r2;
 };
 
+/*
+ * Drift control (plan_drift_check): the baseline level measured again
+ * after the last level (the run's again samples). For every cell of the
+ * baseline level measured again, the one change test (analysis_change)
+ * of its per-repetition values the second time against the first, in
+ * the cell's metric (latency for pingpong, else bandwidth: one slowdown
+ * counted once), at alpha / cells (Bonferroni over the cells measured
+ * again: a run without drift is marked at most alpha of the time) with
+ * the matching confidence 1 - alpha / cells and min_effect. The run
+ * drifted when any of them is significant: then its changes against the
+ * baseline level may be drift, not load (tests/calibration measures the
+ * false-mark rate and the power).
+ */
+struct sw_drift {
+	int cell;                      /* the baseline-level cell */
+	int metric;                    /* SW_METRIC_LATENCY or _BANDWIDTH */
+	struct sw_change change;       /* again against first: > 0 worse at the end */
+};
+
 struct sw_isolated;
 
 struct sw_analysis {
@@ -186,7 +247,11 @@ struct sw_analysis {
 	int nisolated;
 	struct sw_isolated *isolated;  /* isolate_judge of the run's probes;
 	                                * a cleared host is no suspect */
-	char method[1024];     /* one line: unit, confidence, tests, stopping rule */
+	int ndrift;
+	struct sw_drift *drift;        /* drift control, one per cell measured again */
+	double drift_alpha;            /* alpha / ndrift */
+	bool drifted;                  /* a drift is significant: mark the run */
+	char method[1536];     /* one line: unit, confidence, tests, stopping rule */
 	double suspect_alpha, suspect_min_effect;   /* of the slow-pair test */
 };
 

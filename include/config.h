@@ -88,6 +88,9 @@ struct sw_config {
 	int yield;                       /* enum cfg_yield */
 	int isolate;                     /* enum cfg_auto: re-pair the hosts of
 	                                  * flagged pairs (auto: for check) */
+	int drift_check;                 /* enum cfg_auto: the baseline level
+	                                  * again after the last level (auto:
+	                                  * long sweeps, plan_drift_check) */
 	char label[64];
 	char output[SW_PATH_MAX];        /* parent folder of result folders */
 	int keep_days;                   /* retention, days; 0: keep all */

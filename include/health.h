@@ -41,6 +41,12 @@
  *   - CRITICAL for a suspect port (analysis_run's outlier hosts) that the
  *     baseline did not have; a suspect the baseline had too is listed but
  *     does not raise the status;
+ *   - a judged run whose drift control found the baseline level changed
+ *     during the run (analysis drifted) keeps its status, and the status
+ *     line says "run drifted" with the largest drift, so a page never
+ *     blames the fabric for what may be drift;
+ *   - a compared cell below the sample floor (analysis.h) in this run or
+ *     the baseline is shown but stays OK, and a note says how many;
  *   - UNKNOWN for a cell of either run that has no partner in the other
  *     (other sizes, patterns, levels, hop counts; too few samples) and for
  *     a baseline taken on other hosts or with the hosts in another order
@@ -163,7 +169,10 @@ struct health_verdict {
 	int nspread_unknown;            /* compared cells without the nightly spread */
 	int nsuspects;
 	struct health_suspect *suspect;
-	char notes[4][256];             /* hosts mismatch, incomplete run, ... */
+	char notes[8][256];             /* hosts mismatch, incomplete run, ... */
+	char drift[160];                /* "" or the judged run's drift (drift
+	                                 * control, struct sw_drift): said in
+	                                 * the status line, whatever the status */
 	int nnotes;
 };
 

@@ -57,8 +57,19 @@ int plan_level_first_cell(const struct sw_plan *p, int level);
 int plan_cells_per_level(const struct sw_plan *p);
 
 /* Rough length of the sweep in seconds: hops=auto cells take sample_time
- * per round; fixed hops use a simple model (2 us + size / 1 GB/s per hop). */
+ * per round; fixed hops use a simple model (2 us + size / 1 GB/s per hop);
+ * the baseline level's re-run of drift control included. */
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c);
+
+/* Drift control: whether the sweep measures its baseline level again
+ * after the last level (engine) and tests it against the first time
+ * (analysis). drift_check = yes: with 2 or more levels; no: never; auto:
+ * for a long sweep, PLAN_LONG_LEVELS levels or more, or an estimated
+ * PLAN_LONG_SECONDS or more (plan_estimate_seconds without the re-run),
+ * where a slow drift has time to pass for load. */
+#define PLAN_LONG_LEVELS 4
+#define PLAN_LONG_SECONDS 600.0
+bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c);
 
 /* The human-readable plan: levels, pairs of each level, cells, estimate. */
 void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c);

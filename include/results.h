@@ -34,7 +34,10 @@
  *   bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,
  *   agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,
  *   lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,
- *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig
+ *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor
+ *   (n_short: samples below the sample floor, analysis.h; below_floor 1:
+ *   more than half are, the cell is not trusted and no change of it or
+ *   against it is significant: its _sig columns are 0)
  *
  * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
  *   over the cell's median; z: the slow-pair test's z, positive = slower,
@@ -46,20 +49,30 @@
  *   level,nodes,pairs,pattern,size_lo,size_hi,npoints,alpha_us,beta_MBps,n_half_bytes,r2
  *
  * run.json  schema_version, tool_version, name, started, command_line,
- *   mpi_version, wtick, wtime_global, yield, duration_s, complete, failure,
+ *   mpi_version, wtick, round_trip_s (the round overhead: median one-byte
+ *   round trip of ranks 0 and 1 at start-up; null before it was measured),
+ *   sample_floor {messages, windows, ticks, round_trips, seconds} (the
+ *   floor's rules, analysis.h), wtime_global, yield, duration_s, complete, failure,
  *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
  *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
  *   size_bytes, hops, hops_auto, timed, reps, stop, wall_s, timed_s, summary
  *   {latency_s, bandwidth_Bps, aggregate_Bps (per-repetition values),
  *   latency_samples_s, bandwidth_samples_Bps (single samples),
  *   latency_inflation, bandwidth_drop, aggregate_drop {pct, lo, hi,
- *   level_median, baseline_median, p, significant}, ...}}],
+ *   level_median, baseline_median, p, significant}, short_samples,
+ *   below_floor (the sample floor, analysis.h), ...}}],
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
  *   probes [{rank_a, rank_b, host_rank, cell, rep, t_start_s, t_end_s,
  *   seconds, hops}] (the isolation stage; host_rank -1: the control pair),
  *   isolation [{host, verdict (slow, cleared, unclear), pattern, size_bytes,
  *   bandwidth, slow, tested, partners [{host, value}], control, evidence}]
  *   (value and control: bytes/s when bandwidth, else s per hop),
+ *   baseline_again [{cell, rep, pair, t_start_s, t_end_s, seconds, hops}]
+ *   (drift control: samples of the baseline level measured again after
+ *   the last level; empty when it did not run, plan_drift_check),
+ *   drift {drifted, alpha (per cell, Bonferroni), cells [{cell, metric
+ *   (latency_inflation, bandwidth_drop), pct, lo, hi, level_median (the
+ *   second time), baseline_median (the first), p, significant}]},
  *   outliers [{cell, pair, host_a, host_b, slower_pct, z}], fits [...], method
  *
  * report.txt  the terminal report

@@ -72,6 +72,9 @@ struct sw_run {
 	char command_line[1024];
 	char name[128];                /* folder name, LABEL-YYYYmmdd-HHMMSS */
 	double wtick;                  /* MPI_Wtick */
+	double round_trip;             /* s, median one-byte round trip of ranks
+	                                * 0 and 1 at start-up (the round overhead
+	                                * of the sample floor); NaN unknown */
 	bool wtime_global;             /* MPI_WTIME_IS_GLOBAL */
 	bool yield;                    /* ranks yielded the CPU while waiting */
 	int nranks;
@@ -84,6 +87,11 @@ struct sw_run {
 	struct sw_cpu *cpu;            /* owned */
 	size_t nprobes, cap_probes;
 	struct sw_probe *probe;        /* owned, isolation stage */
+	size_t nagain, cap_again;
+	struct sw_sample *again;       /* owned: the baseline level measured
+	                                * again after the last level (drift
+	                                * control, plan_drift_check), cells of
+	                                * level 0 in cell order */
 
 	bool complete;                 /* every cell ran */
 	char failure[512];             /* why it stopped early, "" if complete */
@@ -98,6 +106,7 @@ void run_free(struct sw_run *r);
 int run_add_sample(struct sw_run *r, const struct sw_sample *s);
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
 int run_add_probe(struct sw_run *r, const struct sw_probe *p);
+int run_add_again(struct sw_run *r, const struct sw_sample *s);
 
 /* Per-hop latency (s) and per-pair bandwidth (bytes/s) of a sample. */
 double run_sample_latency(const struct sw_run *r, const struct sw_sample *s);

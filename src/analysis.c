@@ -54,6 +54,46 @@ bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample
 	       s->pair >= 0 && s->pair < pairs && s->pair < r->plan->npairs;
 }
 
+long analysis_floor_hops(int pattern, bool timed, int window)
+{
+	long h = ANALYSIS_FLOOR_MSGS;
+	const struct sw_pattern_info *pi = pattern_info(pattern);
+
+	if (!timed && pi && pi->bandwidth && (long)ANALYSIS_FLOOR_WINDOWS * window > h)
+		h = (long)ANALYSIS_FLOOR_WINDOWS * window;
+	return h;
+}
+
+double analysis_floor_seconds(double wtick, double round_trip)
+{
+	double s = 0.0;
+
+	if (isfinite(wtick) && wtick > 0.0)
+		s = ANALYSIS_FLOOR_TICKS * wtick;
+	if (isfinite(round_trip) && round_trip > 0.0)
+		s = fmax(s, ANALYSIS_FLOOR_TRIPS * round_trip);
+	return s;
+}
+
+bool analysis_cell_below_floor(const struct sw_run *r, int cell, size_t *short_n, size_t *n)
+{
+	const struct sw_cell *c = &r->plan->cell[cell];
+	size_t first, cnt = run_cell_samples(r, cell, &first);
+	long hops = analysis_floor_hops(c->pattern, c->timed, r->cfg.window);
+	double secs = analysis_floor_seconds(r->wtick, r->round_trip);
+
+	*short_n = *n = 0;
+	for (size_t i = first; i < first + cnt; i++) {
+		const struct sw_sample *s = &r->sample[i];
+
+		if (!analysis_sample_ok(r, cell, s))
+			continue;
+		(*n)++;
+		*short_n += s->hops < hops || s->seconds < secs;
+	}
+	return 2 * *short_n > *n;
+}
+
 static double sample_value(const struct sw_run *r, const struct sw_sample *s, int metric)
 {
 	return metric == SW_METRIC_LATENCY ? run_sample_latency(r, s) : run_sample_bandwidth(r, s);
@@ -73,12 +113,12 @@ static int cmp_rep_value(const void *a, const void *b)
 	return (x->v > y->v) - (x->v < y->v);
 }
 
-/* The valid, finite values of a cell's samples with their repetitions,
- * into a new array (*rv, *k; NULL and 0 when none). 0 or -1 (ENOMEM). */
-static int collect_values(const struct sw_run *r, int cell, int metric, struct rep_value **rv, size_t *k)
+/* The valid, finite values of cell's samples among sample[0..cnt) with
+ * their repetitions, into a new array (*rv, *k; NULL and 0 when none).
+ * 0 or -1 (ENOMEM). */
+static int collect_values(const struct sw_run *r, int cell, const struct sw_sample *sample, size_t cnt,
+			  int metric, struct rep_value **rv, size_t *k)
 {
-	size_t first, cnt = run_cell_samples(r, cell, &first);
-
 	*rv = NULL;
 	*k = 0;
 	if (cnt == 0)
@@ -86,11 +126,11 @@ static int collect_values(const struct sw_run *r, int cell, int metric, struct r
 	*rv = malloc(cnt * sizeof(**rv));
 	if (!*rv)
 		return -1;
-	for (size_t i = first; i < first + cnt; i++) {
-		const struct sw_sample *s = &r->sample[i];
+	for (size_t i = 0; i < cnt; i++) {
+		const struct sw_sample *s = &sample[i];
 		double v;
 
-		if (!analysis_sample_ok(r, cell, s))
+		if (s->cell != cell || !analysis_sample_ok(r, cell, s))
 			continue;
 		v = sample_value(r, s, metric);
 		if (isfinite(v))
@@ -102,12 +142,12 @@ static int collect_values(const struct sw_run *r, int cell, int metric, struct r
 int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
 {
 	struct rep_value *rv;
-	size_t k;
+	size_t first, cnt = run_cell_samples(r, cell, &first), k;
 	double *x;
 
 	*out = NULL;
 	*n = 0;
-	if (collect_values(r, cell, metric, &rv, &k))
+	if (collect_values(r, cell, r->sample + first, cnt, metric, &rv, &k))
 		return -1;
 	if (k == 0) {
 		free(rv);
@@ -126,7 +166,9 @@ int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **
 	return 0;
 }
 
-int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+/* analysis_rep_values over the samples sample[0..cnt) of cell. */
+static int rep_values(const struct sw_run *r, int cell, const struct sw_sample *sample, size_t cnt,
+		      int metric, double **out, size_t *n)
 {
 	struct rep_value *rv;
 	size_t k, m = 0;
@@ -134,7 +176,7 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 
 	*out = NULL;
 	*n = 0;
-	if (collect_values(r, cell, metric, &rv, &k))
+	if (collect_values(r, cell, sample, cnt, metric, &rv, &k))
 		return -1;
 	if (k == 0) {
 		free(rv);
@@ -157,6 +199,13 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 	*out = x;
 	*n = m;
 	return 0;
+}
+
+int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, cell, &first);
+
+	return rep_values(r, cell, r->sample + first, cnt, metric, out, n);
 }
 
 static void change_invalid(struct sw_change *ch)
@@ -229,6 +278,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	struct rep { double sum, min_start, max_start, min_end, max_end; int count; } *rep = NULL;
 	double ov_sum = 0.0;
 	int ov_n = 0, ret = -1;
+	size_t nok;
 
 	cs->cell = c;
 	cs->baseline = -1;
@@ -305,6 +355,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	    rep_summary(d->agg, d->nagg, cfg->confidence, &cs->agg))
 		goto out_free;
 	cs->converged = analysis_converged(d->rlat, d->nrlat, cfg->confidence, cfg->ci_target);
+	cs->below_floor = analysis_cell_below_floor(r, c, &cs->nshort, &nok);
 	change_invalid(&cs->inflation);
 	change_invalid(&cs->drop);
 	change_invalid(&cs->agg_drop);
@@ -718,10 +769,57 @@ static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 		 "level and aggregate: median of the per-repetition values, %g%% CI from its Bonett-Price "
 		 "standard error; changes vs baseline level: ratio of the per-repetition medians, CI and p "
 		 "from one normal statistic on their logs (Bonett-Price); significant when p < alpha %g, the CI "
-		 "excludes 0 and |change| > min effect %g%%; p1/p99/sd describe single samples; "
+		 "excludes 0, |change| > min effect %g%% and neither cell is below the sample floor (%d messages, "
+		 "%d windows when windowed, %d timer ticks, %d round trips); p1/p99/sd describe single samples; "
 		 "slow pairs: one-sided, > %g%% slower than the repetition's median pair and z beyond "
 		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
-		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, cfg->suspect_min_effect, reps);
+		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
+		 ANALYSIS_FLOOR_TICKS, ANALYSIS_FLOOR_TRIPS, cfg->suspect_min_effect, reps);
+}
+
+/* Drift control (see struct sw_drift): every baseline-level cell with
+ * samples measured again. -1 on ENOMEM. */
+static int drift_compute(const struct sw_run *r, const struct sw_config *cfg, struct sw_analysis *a)
+{
+	struct sw_config dc = *cfg;
+	int m = 0;
+
+	for (int c = 0; c < r->plan->ncells && r->plan->cell[c].level == 0; c++) {
+		bool again = false;
+
+		for (size_t i = 0; i < r->nagain && !again; i++)
+			again = r->again[i].cell == c;
+		m += again;
+	}
+	if (m == 0)
+		return 0;
+	a->drift = calloc((size_t)m, sizeof(*a->drift));
+	if (!a->drift)
+		return -1;
+	a->drift_alpha = dc.alpha = cfg->alpha / m;
+	dc.confidence = 1.0 - dc.alpha;
+	for (int c = 0; c < r->plan->ncells && r->plan->cell[c].level == 0; c++) {
+		struct sw_drift *d = &a->drift[a->ndrift];
+		double *x = NULL, *y = NULL;
+		size_t nx, ny;
+
+		d->cell = c;
+		d->metric = pattern_info(r->plan->cell[c].pattern)->bandwidth ? SW_METRIC_BANDWIDTH
+									       : SW_METRIC_LATENCY;
+		if (rep_values(r, c, r->again, r->nagain, d->metric, &x, &nx) ||
+		    analysis_rep_values(r, c, d->metric, &y, &ny)) {
+			free(x);
+			return -1;
+		}
+		if (nx) {
+			analysis_change(x, nx, y, ny, d->metric, &dc, &d->change);
+			a->drifted |= d->change.significant;
+			a->ndrift++;
+		}
+		free(x);
+		free(y);
+	}
+	return 0;
 }
 
 /* The isolation stage's verdicts; a host cleared there (healthy with
@@ -796,6 +894,8 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 				&cs->drop);
 		analysis_change(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
 				&cs->agg_drop);
+		if (cs->below_floor || a->cell[b].below_floor)
+			cs->inflation.significant = cs->drop.significant = cs->agg_drop.significant = false;
 	}
 	a->pair = calloc(maxpairs ? maxpairs : 1, sizeof(*a->pair));
 	if (!a->pair)
@@ -803,7 +903,8 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	for (int c = 0; c < ncells; c++)
 		if (pairs_compute(r, cfg, c, a, &nvalid[c]))
 			goto out_nomem;
-	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a))
+	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a) ||
+	    drift_compute(r, cfg, a))
 		goto out_nomem;
 	method_line(cfg, a->method, sizeof(a->method));
 	a->suspect_alpha = SUSPECT_ALPHA;
@@ -837,6 +938,7 @@ void analysis_free(struct sw_analysis *a)
 	free(a->suspect);
 	free(a->fit);
 	free(a->isolated);
+	free(a->drift);
 	free(a);
 }
 

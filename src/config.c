@@ -1015,6 +1015,10 @@ static const struct cfg_opt opts[] = {
 	{ "isolate", "sweep", &T_AUTO, OFF(isolate), 0, "auto", 0, 0, 0,
 	  "after the sweep, re-pair each host of a flagged pair with 3 healthy hosts, one pair at a time, "
 	  "to name the slow one alone: auto = for check, yes, no" },
+	{ "drift_check", "sweep", &T_AUTO, OFF(drift_check), 0, "auto", 0, 0, 0,
+	  "drift control: measure the baseline level again after the last level and test it against its "
+	  "first measurement; a significant change marks the run as drifted: auto = long sweeps (4 or more "
+	  "levels, or an estimated 10 min or more), yes (2 or more levels), no" },
 	{ "label", "sweep", &T_LABEL, OFF(label), 0, "swstress", 0, 0, 0,
 	  "name of the run, starts the results folder name (letters, digits, . _ -)" },
 	{ "output", "sweep", &T_PATH, OFF(output), 0, "results", 0, 0, 0,

@@ -1093,7 +1093,8 @@ static double max_seconds(const struct sample_msg *s, int k)
 }
 
 /* hops = auto: grow hops until a round takes a quarter of sample_time,
- * then scale to sample_time. A first round warms the connections up; each
+ * then scale to sample_time (at least the floor's time and hops: a busy
+ * host that makes a short round look long cannot leave 2 hops). A first round warms the connections up; each
  * step takes the median of three rounds, so one descheduled round does not
  * fix the hops. Runs unrecorded rounds; returns the hops. */
 static long calibrate(struct eng *e, struct ctrl *c,
@@ -1101,7 +1102,10 @@ static long calibrate(struct eng *e, struct ctrl *c,
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
 	int k = e->plan->level_pairs[cell->level];
-	double target = e->cfg->sample_time, t, tr[3];
+	/* never below the sample floor (analysis.h), in time or in hops */
+	double target = fmax(e->cfg->sample_time, analysis_floor_seconds(e->run->wtick, e->run->round_trip));
+	long floor = fix_hops(cell->pattern, (double)analysis_floor_hops(cell->pattern, false, e->cfg->window));
+	double t, tr[3];
 	long h = fix_hops(cell->pattern, 2);
 
 	c->record = 0;
@@ -1119,7 +1123,8 @@ static long calibrate(struct eng *e, struct ctrl *c,
 		double f = t > 0 ? target / 4 / t : 64;
 		h = fix_hops(cell->pattern, (double)h * (f < 2 ? 2 : f > 64 ? 64 : f));
 	}
-	return fix_hops(cell->pattern, (double)h * target / (t > 0 ? t : target));
+	h = fix_hops(cell->pattern, (double)h * target / (t > 0 ? t : target));
+	return h > floor ? h : floor;
 }
 
 static void progress_line(const struct eng *e, int done, double t0)
@@ -1252,6 +1257,42 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 	}
 }
 
+/* Pair i's sample of a recorded round of cell ci. */
+static struct sw_sample sample_of(const struct sample_msg *res, int ci, int rep, int i)
+{
+	return (struct sw_sample){ .cell = ci, .rep = rep, .pair = i, .t_start = res[i].t_start,
+				   .t_end = res[i].t_end, .seconds = res[i].seconds, .hops = res[i].hops };
+}
+
+/*
+ * Drift control (plan_drift_check), after the last cell: every cell of
+ * the baseline level once more, its warm-up and as many repetitions as it
+ * recorded the first time, into r->again (analysis tests the two).
+ */
+static void leader_again(struct eng *e, struct sample_msg *res, MPI_Request *req, int *missing)
+{
+	int k = e->plan->level_pairs[0];
+
+	for (int b = 0; b < e->plan->ncells && e->plan->cell[b].level == 0; b++) {
+		struct ctrl c = { .cmd = CMD_ROUND, .cell = b, .hops = e->plan->cell[b].hops };
+
+		e->cell = b;
+		for (int w = 0; w < e->cfg->warmup; w++)
+			leader_round(e, &c, res, req, missing);
+		c.record = 1;
+		for (int rep = 0; rep < e->run->cell[b].reps; rep++) {
+			c.rep = rep;
+			leader_round(e, &c, res, req, missing);
+			for (int i = 0; i < k; i++) {
+				struct sw_sample s = sample_of(res, b, rep, i);
+
+				if (run_add_again(e->run, &s))
+					fatal_rank0(e, "out of memory (drift control samples)");
+			}
+		}
+	}
+}
+
 static int leader(struct eng *e)
 {
 	struct sw_run *r = e->run;
@@ -1295,11 +1336,8 @@ static int leader(struct eng *e)
 			c.record = 1;
 			leader_round(e, &c, res, req, missing);
 			for (int i = 0; i < k; i++) {
-				struct sw_sample s = {
-					.cell = ci, .rep = rep, .pair = i,
-					.t_start = res[i].t_start, .t_end = res[i].t_end,
-					.seconds = res[i].seconds, .hops = res[i].hops,
-				};
+				struct sw_sample s = sample_of(res, ci, rep, i);
+
 				if (run_add_sample(r, &s))
 					fatal_rank0(e, "out of memory (samples)");
 			}
@@ -1331,6 +1369,10 @@ static int leader(struct eng *e)
 		r->duration = MPI_Wtime() - t_sweep;
 		if (e->o->progress)
 			progress_line(e, ci + 1, t_sweep);
+		if (ci + 1 == e->plan->ncells && plan_drift_check(e->plan, cfg)) {
+			leader_again(e, res, req, missing);
+			r->duration = MPI_Wtime() - t_sweep;
+		}
 		if (ci + 1 == e->plan->ncells && e->o->isolate)
 			leader_isolate(e, res, req, missing);
 		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level)
@@ -1419,6 +1461,41 @@ static bool rank_yields(const struct sw_config *c, const struct rank_facts *all,
 	       (c->yield == CFG_YIELD_AUTO && kernel_peers(all, nranks, i) > all[i].cores);
 }
 
+/* The round overhead of the sample floor: the median of ROUND_TRIPS
+ * one-byte round trips of ranks 0 and 1 (rank 0 gets it; NaN elsewhere).
+ * -1 when an exchange did not finish by deadline. */
+static int round_trip(bool yield, int rank, int nranks, double deadline, double *rtt)
+{
+	enum { ROUND_TRIPS = 21 };
+	double t[ROUND_TRIPS];
+	char out = 0, in;
+	MPI_Request req[2];
+
+	*rtt = NAN;
+	if (rank > 1 || nranks < 2)
+		return 0;
+	for (int k = 0; k < ROUND_TRIPS; k++) {
+		double t0 = MPI_Wtime();
+
+		MPI_Irecv(&in, 1, MPI_BYTE, 1 - rank, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
+		if (rank == 0) {
+			MPI_Isend(&out, 1, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
+			if (wait_reqs(yield, req, 2, deadline, false, NULL))
+				return -1;
+		} else {
+			if (wait_reqs(yield, req, 1, deadline, false, NULL))
+				return -1;
+			MPI_Isend(&out, 1, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
+			if (wait_reqs(yield, &req[1], 1, deadline, false, NULL))
+				return -1;
+		}
+		t[k] = MPI_Wtime() - t0;
+	}
+	if (rank == 0)
+		*rtt = stats_median(t, ROUND_TRIPS);
+	return 0;
+}
+
 void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
 		  bool *shared, char *shared_msg, size_t msglen)
 {
@@ -1485,8 +1562,16 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 			env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
+	double rtt;
+	if (round_trip(env->yield, env->rank, env->nranks, MPI_Wtime() + 120.0, &rtt)) {
+		fprintf(stderr, "swstress: rank %d: the round trips of ranks 0 and 1 at start-up did not finish in 120 s\n",
+			env->rank);
+		engine_abort(SW_EXIT_FAIL);
+	}
 	if (env->rank == 0 && r) {
 		int vlen = 0;
+
+		r->round_trip = rtt;
 		char ver[MPI_MAX_LIBRARY_VERSION_STRING];
 
 		for (int i = 0; i < env->nranks; i++)

@@ -437,6 +437,8 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
 		}
 	}
+	if (v->drift[0])
+		sw_appendf(buf, sizeof(buf), "; %s", v->drift);
 	if (v->nspread_unknown && v->status != SW_NAGIOS_UNKNOWN)
 		sw_appendf(buf, sizeof(buf), "; night-to-night spread unknown (%d baseline run%s)", v->base_runs,
 			   v->base_runs == 1 ? "" : "s");
@@ -552,6 +554,28 @@ static void compare_nightly(struct health_cell *hc, const struct sw_run *r, cons
 	}
 }
 
+/* The judged run drifted (struct sw_drift): the largest significant
+ * drift into v->drift and a note. */
+static void drift_note(struct health_verdict *v, const struct sw_run *r, const struct sw_analysis *a)
+{
+	const struct sw_drift *d = NULL;
+	char sz[32];
+
+	for (int i = 0; i < a->ndrift; i++)
+		if (a->drift[i].change.significant && (!d || fabs(a->drift[i].change.pct) > fabs(d->change.pct)))
+			d = &a->drift[i];
+	if (!d)
+		return;
+	config_format_size(r->plan->cell[d->cell].size, sz, sizeof(sz));
+	snprintf(v->drift, sizeof(v->drift), "run drifted: baseline level %s %s again %s %+.1f%%",
+		 pattern_name(r->plan->cell[d->cell].pattern), sz, analysis_change_name(d->metric, false),
+		 d->change.pct);
+	health_add_note(v, "drift: the baseline level measured again after the last level differs from the first time "
+		 "(%s %s: %s %+.1f%% [%+.1f, %+.1f]): a change in this run may be drift (a busy host, another job), "
+		 "not the fabric", pattern_name(r->plan->cell[d->cell].pattern), sz,
+		 analysis_change_name(d->metric, false), d->change.pct, d->change.lo, d->change.hi);
+}
+
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
 				    const struct sw_run *base, const struct sw_analysis *ba)
 {
@@ -562,7 +586,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 					const struct sw_run *const *base, const struct sw_analysis *const *ba,
 					int k, const char *set)
 {
-	int nc = r->plan->ncells, nb = 0, nblind = 0;
+	int nc = r->plan->ncells, nb = 0, nblind = 0, nlow = 0;
 	struct health_verdict *v = NULL;
 	bool **used = calloc((size_t)k, sizeof(*used));
 	struct cell_work w = { 0 };
@@ -586,6 +610,8 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		struct health_cell *hc = &v->cell[v->ncells++];
 		int bc, matched = 0;
 		const struct sw_cell_stats *bs = NULL;
+		size_t nshort, nall;
+		bool low = analysis_cell_below_floor(r, c, &nshort, &nall);
 
 		cell_blank(hc);
 		hc->cell = c;
@@ -598,6 +624,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			if (bc < 0)
 				continue;
 			used[j][bc] = true;
+			low |= analysis_cell_below_floor(base[j], bc, &nshort, &nall);
 			if (!matched++) {
 				hc->base_cell = bc;
 				bs = &ba[j]->cell[bc];
@@ -637,6 +664,11 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 				compare_nightly(hc, r, w.rx, w.nrx, w.yj, w.nyj, w.nruns);
 			else
 				compare_cell(hc, r, w.rx, w.nrx, w.ry, w.nry);
+			/* below the sample floor (analysis.h): shown, never paged */
+			if (hc->compared && low) {
+				hc->status = SW_NAGIOS_OK;
+				nlow++;
+			}
 			if (hc->compared && (w.nrx < ANALYSIS_MIN_REPS ||
 					     (w.nruns < HEALTH_MIN_NIGHTS && w.nry < ANALYSIS_MIN_REPS)))
 				nblind++;
@@ -680,6 +712,11 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		health_add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
 			 "(this run or the baseline); only estimates are given, set repetitions >= %d",
 			 nblind, nblind == 1 ? "" : "s", ANALYSIS_MIN_REPS, ANALYSIS_MIN_REPS);
+	if (nlow)
+		health_add_note(v, "%d compared cell%s below the sample floor (most samples under %d messages, %d windows "
+			 "or %d round trips; this run or the baseline): not trusted, they cannot page; raise "
+			 "sample_time or hops", nlow, nlow == 1 ? " is" : "s are", ANALYSIS_FLOOR_MSGS,
+			 ANALYSIS_FLOOR_WINDOWS, ANALYSIS_FLOOR_TRIPS);
 	for (int i = 0; i < v->ncells; i++)
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
 	if (v->nspread_unknown)
@@ -687,6 +724,8 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			 "tonight's interval counts, and all of it must clear a threshold; add healthy runs with "
 			 "swstress baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
 			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
+	if (a && a->drifted)
+		drift_note(v, r, a);
 	hosts_check(v, r, base[k - 1]);
 	if (!r->complete)
 		health_add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);

@@ -221,7 +221,8 @@ static double round_seconds(const struct sw_cell *cell, const struct sw_config *
 	return (double)cell->hops * hop * (pi ? pi->directions : 1) + 50e-6;
 }
 
-double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
+/* The sweep without drift control's re-run (level < 0: every level). */
+static double estimate(const struct sw_plan *p, const struct sw_config *c, int level)
 {
 	double t = 0.0;
 
@@ -229,11 +230,26 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 		const struct sw_cell *cell = &p->cell[i];
 		double r = round_seconds(cell, c);
 
+		if (level >= 0 && cell->level != level)
+			continue;
 		t += r * (c->warmup + c->rep_min);
-		if (cell->hops == 0 && !cell->timed && cell->level == 0)
+		if (cell->hops == 0 && !cell->timed && cell->level == 0 && level < 0)
 			t += 2.0 * c->sample_time;  /* calibration */
 	}
 	return t;
+}
+
+bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c)
+{
+	if (p->nlevels < 2 || c->drift_check == CFG_NO)
+		return false;
+	return c->drift_check == CFG_YES || p->nlevels >= PLAN_LONG_LEVELS ||
+	       estimate(p, c, -1) >= PLAN_LONG_SECONDS;
+}
+
+double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
+{
+	return estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
 }
 
 void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
@@ -272,6 +288,9 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	if (c->rep_max != c->rep_min)
 		fprintf(f, "..%d (adaptive, ci_target %g, cell_budget %g s)", c->rep_max, c->ci_target, c->cell_budget);
 	fprintf(f, ", warm-up %d rounds, timeout %g s a round\n", c->warmup, c->timeout);
+	if (plan_drift_check(p, c))
+		fprintf(f, "drift control: the baseline level (%d pair%s) again after the last level\n",
+			p->level_pairs[0], p->level_pairs[0] == 1 ? "" : "s");
 	fprintf(f, "estimated time: %.0f s", est);
 	if (c->rep_max != c->rep_min) {
 		struct sw_config hi = *c;

@@ -94,6 +94,8 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_LATENCY, false), &cs->inflation);
 		else
 			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
+		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
+			sw_appendf(chg, sizeof(chg), " short");
 		fprintf(f, "%5d %5d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
 	}
 }
@@ -114,6 +116,57 @@ static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analy
 			pattern_name(cell->pattern), (unsigned long long)cell->size, hops, cs->nodes,
 			cs->lat.median * (double)hops, cs->lat.median * 1e6, cs->bw.median / 1e3);
 	}
+}
+
+/* Cells with samples below the floor (analysis.h). */
+static void print_short(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	char sz[32];
+	int low = 0;
+
+	for (int c = 0; c < a->ncells; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+		const struct sw_cell *cell = &r->plan->cell[c];
+
+		if (!cs->nshort)
+			continue;
+		if (low++ == 0)
+			fprintf(f, "\nwarning: samples below the floor (fewer than %d messages, %d windows of a "
+				"fixed-hop stream or bidir, or shorter than %.3g us: %d timer ticks, %d one-byte round "
+				"trips): a cell marked short (most of its samples) is not trusted, its changes are never "
+				"significant; raise sample_time or hops:\n", ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
+				analysis_floor_seconds(r->wtick, r->round_trip) * 1e6, ANALYSIS_FLOOR_TICKS,
+				ANALYSIS_FLOOR_TRIPS);
+		config_format_size(cell->size, sz, sizeof(sz));
+		fprintf(f, "  %d nodes %s %s: %zu of %zu samples short%s\n", cs->nodes, pattern_name(cell->pattern),
+			sz, cs->nshort, cs->lat_spread.n, cs->below_floor ? ", the cell is short" : "");
+	}
+}
+
+/* Drift control: each baseline-level cell measured again, and the mark. */
+static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	char sz[32], chg[160];
+
+	if (a->ndrift == 0)
+		return;
+	fprintf(f, "\ndrift control: the baseline level (%d pair%s) measured again after the last level, "
+		"against the first time (alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
+		r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
+		a->drift_alpha);
+	for (int i = 0; i < a->ndrift; i++) {
+		const struct sw_drift *d = &a->drift[i];
+		const struct sw_cell *cell = &r->plan->cell[d->cell];
+
+		config_format_size(cell->size, sz, sizeof(sz));
+		fmt_change(chg, sizeof(chg), analysis_change_name(d->metric, false), &d->change);
+		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
+	}
+	if (a->drifted)
+		fprintf(f, "DRIFT: the baseline level changed significantly during the run: its changes "
+			"against the baseline level may be drift, not load\n");
+	else
+		fprintf(f, "no significant drift\n");
 }
 
 static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
@@ -178,6 +231,8 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				cs->overlap);
 		}
 	}
+	print_short(f, r, a);
+	print_drift(f, r, a);
 	for (int i = 0; i < a->nfits; i++) {
 		const struct sw_fit *ft = &a->fit[i];
 		char lo[32], hi[32];
@@ -232,9 +287,13 @@ static void print_setup(FILE *f, const struct sw_run *r)
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
+	char rtt[32] = "not measured";
+
+	if (isfinite(r->round_trip))
+		snprintf(rtt, sizeof(rtt), "%.3g us", r->round_trip * 1e6);
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
-	fprintf(f, "timer: MPI_Wtime, resolution %.3g us%s; %s\n", r->wtick * 1e6,
-		r->wtime_global ? " (global clock)" : "", r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)"
+	fprintf(f, "timer: MPI_Wtime, resolution %.3g us%s, one-byte round trip %s; %s\n", r->wtick * 1e6,
+		r->wtime_global ? " (global clock)" : "", rtt, r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)"
 							      : "ranks polled while waiting");
 	print_setup(f, r);
 	if (format == REPORT_CLASSIC)
@@ -243,7 +302,8 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 		fprintf(f, "latency per hop in us, bandwidth in MB/s (10^6 bytes/s): the median over repetitions "
 			"of each repetition's median over its pairs [%g%% CI]; a change is computed from these "
 			"medians (inflation = level/baseline - 1, drop = 1 - level/baseline); * marks a "
-			"significant change; ~ marks a CI that needs more repetitions\n",
+			"significant change; ~ marks a CI that needs more repetitions; short marks a change whose "
+			"cell or baseline is below the sample floor (never significant)\n",
 			r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++)
 			print_table(f, r, a, c);

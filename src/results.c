@@ -186,7 +186,7 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 	      "bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,"
 	      "agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,"
 	      "lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,"
-	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig\n", f);
+	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor\n", f);
 	for (int ci = 0; a && ci < a->ncells; ci++) {
 		const struct sw_cell_stats *cs = &a->cell[ci];
 		double ideal = NAN;
@@ -206,7 +206,7 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 		csv_num(f, MBPS(ideal), "%.6g");
 		csv_change(f, &cs->inflation);
 		csv_change(f, &cs->drop);
-		fputc('\n', f);
+		fprintf(f, ",%zu,%d\n", cs->nshort, cs->below_floor);
 	}
 	return 0;
 }
@@ -302,6 +302,10 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "command_line", json_string(r->command_line));
 	json_object_set_new(root, "mpi_version", json_string(r->mpi_version));
 	json_object_set_new(root, "wtick", results_json_number(r->wtick));
+	json_object_set_new(root, "round_trip_s", results_json_number(r->round_trip));
+	json_object_set_new(root, "sample_floor", json_pack("{s:i,s:i,s:i,s:i,s:o}", "messages", ANALYSIS_FLOOR_MSGS,
+		"windows", ANALYSIS_FLOOR_WINDOWS, "ticks", ANALYSIS_FLOOR_TICKS, "round_trips", ANALYSIS_FLOOR_TRIPS,
+		"seconds", results_json_number(analysis_floor_seconds(r->wtick, r->round_trip))));
 	json_object_set_new(root, "wtime_global", json_boolean(r->wtime_global));
 	json_object_set_new(root, "yield", json_boolean(r->yield));
 	json_object_set_new(root, "duration_s", results_json_number(r->duration));
@@ -332,13 +336,14 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			const struct sw_cell_stats *cs = &a->cell[ci];
 
 			json_object_set_new(o, "summary", json_pack(
-				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:I,s:b}",
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
 				"latency_samples_s", json_estimate(&cs->lat_spread),
 				"bandwidth_samples_Bps", json_estimate(&cs->bw_spread),
 				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", json_change(&cs->inflation),
 				"bandwidth_drop", json_change(&cs->drop), "aggregate_drop", json_change(&cs->agg_drop),
-				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline));
+				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline,
+				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor));
 		}
 		json_array_append_new(cells, o);
 	}
@@ -358,6 +363,16 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			"seconds", results_json_number(q->seconds), "hops", (json_int_t)q->hops));
 	}
 	json_object_set_new(root, "probes", probes);
+	json_t *again = json_array();
+	for (size_t i = 0; i < r->nagain; i++) {
+		const struct sw_sample *s = &r->again[i];
+
+		json_array_append_new(again, json_pack("{s:i,s:i,s:i,s:o,s:o,s:o,s:I}", "cell", s->cell, "rep", s->rep,
+			"pair", s->pair, "t_start_s", results_json_number(s->t_start), "t_end_s",
+			results_json_number(s->t_end), "seconds", results_json_number(s->seconds), "hops",
+			(json_int_t)s->hops));
+	}
+	json_object_set_new(root, "baseline_again", again);
 	if (a) {
 		json_t *sus = json_array(), *out = json_array(), *fits = json_array(), *iso = json_array();
 
@@ -400,6 +415,19 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				"size_hi", (json_int_t)f->size_hi, "npoints", f->npoints, "alpha_s", results_json_number(f->alpha),
 				"beta_Bps", results_json_number(f->beta), "n_half_bytes", results_json_number(f->n_half), "r2", results_json_number(f->r2)));
 		}
+		json_t *drift = json_array();
+		for (int i = 0; i < a->ndrift; i++) {
+			const struct sw_drift *d = &a->drift[i];
+			json_t *o = json_change(&d->change);
+
+			if (!json_is_object(o))
+				o = json_object();
+			json_object_set_new(o, "cell", json_integer(d->cell));
+			json_object_set_new(o, "metric", json_string(analysis_change_name(d->metric, true)));
+			json_array_append_new(drift, o);
+		}
+		json_object_set_new(root, "drift", json_pack("{s:b,s:o,s:o}", "drifted", a->drifted, "alpha",
+			results_json_number(a->drift_alpha), "cells", drift));
 		json_object_set_new(root, "suspects", sus);
 		json_object_set_new(root, "outliers", out);
 		json_object_set_new(root, "fits", fits);
@@ -672,6 +700,32 @@ static int load_probes(struct sw_run *r, const json_t *arr, const char *path, ch
 	return 0;
 }
 
+/* run.json baseline_again (drift control; absent in older runs): every
+ * field checked, cells of the baseline level only. */
+static int load_again(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		const json_t *o = json_array_get(arr, i);
+		struct sw_sample s = {
+			.cell = (int)json_integer_value(json_object_get(o, "cell")),
+			.rep = (int)json_integer_value(json_object_get(o, "rep")),
+			.pair = (int)json_integer_value(json_object_get(o, "pair")),
+			.t_start = json_number_value(json_object_get(o, "t_start_s")),
+			.t_end = json_number_value(json_object_get(o, "t_end_s")),
+			.seconds = json_number_value(json_object_get(o, "seconds")),
+			.hops = (long)json_integer_value(json_object_get(o, "hops")),
+		};
+
+		if (s.cell < 0 || s.cell >= r->plan->ncells || r->plan->cell[s.cell].level != 0 || s.rep < 0 ||
+		    s.pair < 0 || s.pair >= r->plan->level_pairs[0] || !(s.seconds > 0) ||
+		    !(s.seconds <= RESULTS_MAX_SECONDS) || s.hops < 1)
+			return sw_fail(err, errlen, "%s: baseline_again[%zu]: bad cell, pair, time or hops", path, i);
+		if (run_add_again(r, &s))
+			return sw_fail(err, errlen, "%s: out of memory", path);
+	}
+	return 0;
+}
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
 {
 	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512], where[48];
@@ -861,6 +915,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	get_str(root, "name", r->name, sizeof(r->name));
 	get_str(root, "failure", r->failure, sizeof(r->failure));
 	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
+	    jnum(root, "round_trip_s", 0, RESULTS_MAX_SECONDS, &r->round_trip, jpath, "", err, errlen) ||
 	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))
 		goto fail;
 	r->wtime_global = json_is_true(json_object_get(root, "wtime_global"));
@@ -870,7 +925,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r->complete = json_is_true(json_object_get(root, "complete"));
-	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen))
+	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen) ||
+	    load_again(r, json_object_get(root, "baseline_again"), jpath, err, errlen))
 		goto fail;
 	if (load_samples(r, spath, err, errlen))
 		goto fail;

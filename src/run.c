@@ -2,6 +2,7 @@
  * run.c - the in-memory run; see run.h. The run owns its plan, hosts,
  * per-cell facts, samples and CPU records; run_free releases them all.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int n
 	for (int i = 0; i < plan->ncells; i++)
 		r->cell[i].stop = SW_STOP_NOT_RUN;
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", SW_VERSION);
+	r->round_trip = NAN;
 	return r;
 
 out_free:
@@ -52,6 +54,7 @@ void run_free(struct sw_run *r)
 	free(r->sample);
 	free(r->cpu);
 	free(r->probe);
+	free(r->again);
 	free(r);
 }
 
@@ -97,6 +100,14 @@ int run_add_probe(struct sw_run *r, const struct sw_probe *p)
 	if (grow((void **)&r->probe, &r->cap_probes, r->nprobes + 1, sizeof(*p)))
 		return -1;
 	r->probe[r->nprobes++] = *p;
+	return 0;
+}
+
+int run_add_again(struct sw_run *r, const struct sw_sample *s)
+{
+	if (grow((void **)&r->again, &r->cap_again, r->nagain + 1, sizeof(*s)))
+		return -1;
+	r->again[r->nagain++] = *s;
 	return 0;
 }
 

@@ -24,7 +24,11 @@
  *   nightly    runs shaped like configs/health.conf (8-24 pairs, 2-5% noise,
  *              1% persistent pair differences) judged against the night
  *              before: CRITICAL without any change, any suspect named;
- *   ports      a port 20% slow is named; a pair 20% fast never is.
+ *   ports      a port 20% slow is named; a pair 20% fast never is;
+ *   drift      drift control: the baseline level simulated again after the
+ *              last level (fresh noise), without drift (the run is marked
+ *              drifted at most alpha of the time) and with a 5% or 10%
+ *              slowdown planted in the re-run (marked).
  * Prints one table; exits 1 when a figure misses its target (each target
  * allows the simulation's own error: 2.5 binomial standard errors).
  *
@@ -59,6 +63,8 @@ struct model {
 	double f[2];                 /* load effect per level */
 	double slow[64];             /* S[p]: log factor of pair p */
 	const double *pair_fx;       /* P[p], NULL for none */
+	bool again;                  /* drift control: level 0 simulated again */
+	double drift;                /* its planted slowdown factor (1: none) */
 };
 
 static struct sw_config calib_cfg(int reps)
@@ -120,6 +126,20 @@ static struct sw_run *simulate(const struct model *m, const struct sw_config *cf
 		r->cell[c].reps = m->reps;
 		r->cell[c].stop = SW_STOP_FIXED;
 	}
+	for (c = 0; m->again && c < p->ncells && p->cell[c].level == 0; c++)
+		for (int rep = 0; rep < m->reps; rep++) {
+			double R = gsl_ran_gaussian(rng, m->rep_sd);
+
+			for (int i = 0; i < p->level_pairs[0]; i++) {
+				double sec = HOPS * T0 * (double)(1 << (2 * p->cell[c].size_index)) * m->drift *
+					     exp(R + m->slow[i] + gsl_ran_gaussian(rng, m->sample_sd));
+				struct sw_sample s = { .cell = c, .rep = rep, .pair = i, .t_start = 1000 + rep,
+						       .t_end = 1000 + rep + sec, .seconds = sec, .hops = HOPS };
+
+				if (run_add_again(r, &s))
+					abort();
+			}
+		}
 	return r;
 }
 
@@ -275,6 +295,49 @@ static void size_and_power(int n)
 	       n, 0.8, 1.0);
 }
 
+/* Drift control: how often n runs of m (the baseline level simulated
+ * again, m.drift planted) are marked drifted. */
+static int drifted_runs(const struct model *m, const struct sw_config *cfg, int n)
+{
+	int marked = 0;
+
+	for (int d = 0; d < n; d++) {
+		struct sw_run *r = simulate(m, cfg);
+		struct sw_analysis *a = analysis_run(r, cfg, NULL, 0);
+
+		if (!a)
+			abort();
+		marked += a->drifted;
+		analysis_free(a);
+		run_free(r);
+	}
+	return marked;
+}
+
+/* Runs shaped like a sweep's baseline level (1 pair, pingpong and stream,
+ * 1 or 3 sizes, 10 repetitions, 2% + 2% noise, levels 1 and 4 pairs). */
+static void drift(int n)
+{
+	static const struct { int nsizes; double drift, min_effect, lo, hi; const char *what; } f[] = {
+		{ 1, 1.00, 0, 0.0, 0.05, "drift control, no drift, 2 cells, min_effect 0: marked (alpha 5%)" },
+		{ 3, 1.00, 0, 0.0, 0.05, "drift control, no drift, 6 cells, min_effect 0: marked (alpha 5%)" },
+		{ 3, 1.00, 2, 0.0, 0.05, "drift control, no drift, 6 cells, min_effect 2%: marked" },
+		{ 3, 1.05, 2, 0.8, 1.0, "drift control, 5% slower at the end, 6 cells: marked" },
+		{ 3, 1.10, 2, 0.99, 1.0, "drift control, 10% slower at the end, 6 cells: marked" },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct model m = { .nlevels = 2, .level_pairs = { 1, 4 }, .npatterns = 2,
+				   .patterns = { PAT_PINGPONG, PAT_STREAM }, .nsizes = f[i].nsizes, .reps = 10,
+				   .rep_sd = 0.02, .sample_sd = 0.02, .f = { 1.0, 1.0 }, .again = true,
+				   .drift = f[i].drift };
+		struct sw_config cfg = calib_cfg(m.reps);
+
+		cfg.min_effect = f[i].min_effect;
+		figure(f[i].what, drifted_runs(&m, &cfg, n), n, f[i].lo, f[i].hi);
+	}
+}
+
 static bool named(const struct sw_analysis *a, int pair)
 {
 	char h[2][16];
@@ -348,6 +411,7 @@ int main(int argc, char **argv)
 	coverage(n);
 	adaptive(n);
 	size_and_power(n);
+	drift(n);
 	nightly(n, 0.0, &crit, &sus, &hit);
 	figure("nightly, no change (health.conf shape): CRITICAL", crit, n, 0.0, 0.005);
 	figure("nightly, no change: any suspect port named", sus, n, 0.0, 0.005);

@@ -324,6 +324,50 @@ test_long_cell_is_not_stuck() {
 	else fail "long cell: rc=$rc" "$TMP/err"; fi
 }
 
+# The sample floor and drift control (issue 12). hops = auto, untimed
+# stream of 16 B with window 64 (the issue's case resolved to 2 hops on a
+# busy host) never resolves below 4 windows, even for 1 us samples, which
+# without the floor resolve to 1 hop;
+# a fixed 2-hop stream is below the floor: marked short in the report,
+# below_floor in summary.csv and run.json, never significant. drift_check
+# = yes measures the baseline level again after the last level.
+test_floor_and_drift() {
+	c=$(conf floor "pairs = 1, 2" "sizes = 16" "patterns = stream" "hops = auto" "timed = no" \
+		"sample_time = 1us" "window = 64" "repetitions = 5" "drift_check = yes")
+	if timeout 90 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		grep -q "^drift control: the baseline level (1 pair) measured again" "$TMP/out" &&
+		grep -Eq "^(no significant drift|DRIFT: )" "$TMP/out" &&
+		python3 - "$(folder floor)" >> "$TMP/err" 2>&1 <<'EOF2'
+import json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert run["round_trip_s"] > 0 and run["sample_floor"]["windows"] == 4, run.get("round_trip_s")
+for c in run["cells"]:
+    assert c["hops"] >= 4 * 64, ("hops = auto resolved below the floor", c["hops"])
+again = run["baseline_again"]
+assert len(again) == 5 and all(a["cell"] == 0 and a["pair"] == 0 for a in again), again
+d = run["drift"]
+assert len(d["cells"]) == 1 and d["cells"][0]["metric"] == "bandwidth_drop" and d["alpha"] == 0.05, d
+assert isinstance(d["drifted"], bool)
+EOF2
+	then ok "hops = auto (untimed stream, 1 us) resolves at or above 4 windows; drift control re-measures the baseline level"
+	else fail "floor: hops = auto and drift control" "$TMP/err"; cat "$TMP/out" | tail -5; fi
+	c=$(conf short "pairs = 1, 2" "sizes = 16" "patterns = stream" "hops = 2" "window = 64" "repetitions = 5")
+	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		grep -Eq "^ +4 +2 .*bandwidth drop .* short$" "$TMP/out" &&
+		grep -q "^warning: samples below the floor" "$TMP/out" &&
+		python3 - "$(folder short)" >> "$TMP/err" 2>&1 <<'EOF2'
+import csv, json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert all(c["summary"]["below_floor"] and c["summary"]["short_samples"] == 5 * c["pairs"] for c in run["cells"])
+assert run["cells"][1]["summary"]["bandwidth_drop"]["significant"] is False
+assert run["baseline_again"] == [] and run["drift"]["cells"] == [], "2 levels: no drift control by default"
+rows = list(csv.DictReader(l for l in open(sys.argv[1] + "/summary.csv") if not l.startswith("#")))
+assert [r["below_floor"] for r in rows] == ["1", "1"] and rows[1]["bw_drop_sig"] == "0", rows
+EOF2
+	then ok "a 2-hop stream (window 64) is below the floor: marked short, never significant"
+	else fail "floor: 2-hop stream marked" "$TMP/out"; tail -5 "$TMP/err"; fi
+}
+
 # Rank 0 stalls: the others must not wait for it forever.
 test_rank0_stalled() {
 	c=$(conf stall0 "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3")
@@ -339,7 +383,8 @@ test_rank0_stalled() {
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
-test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_rank0_stalled}"
+test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
+test_rank0_stalled}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

@@ -43,6 +43,8 @@ struct fx_spec {
 	double slow_pair_factor;
 	bool fail_last;          /* the last cell failed (watchdog) */
 	const char *model;       /* [switch] model (default: none) */
+	const char *window;      /* default "25": 100 hops are 4 windows,
+	                          * above the sample floor */
 };
 
 static inline double fx_noise(uint64_t seed, int cell, int pair, int rep)
@@ -100,6 +102,7 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 	    config_set(&cfg, "sizes", s->sizes ? s->sizes : "8, 64KiB", "test", err, errlen) ||
 	    config_set(&cfg, "patterns", s->patterns ? s->patterns : "pingpong, stream", "test", err, errlen) ||
 	    config_set(&cfg, "hops", "100", "test", err, errlen) ||
+	    config_set(&cfg, "window", s->window ? s->window : "25", "test", err, errlen) ||
 	    config_set(&cfg, "repetitions", s->reps ? s->reps : "10", "test", err, errlen) ||
 	    config_set(&cfg, "label", s->label ? s->label : "health", "test", err, errlen) ||
 	    config_set(&cfg, "bootstrap", "500", "test", err, errlen) ||

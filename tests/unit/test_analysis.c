@@ -120,6 +120,7 @@ static void synth_free(struct sw_run *r)
 	free(r->host);
 	free(r->cell);
 	free(r->sample);
+	free(r->again);
 	free(r);
 }
 
@@ -625,6 +626,194 @@ Test(analysis, slower_only_and_a_scale_that_cannot_collapse)
 	cr_assert(!a->pair[0].flagged && !a->pair[3].flagged);
 	/* pair 1 is hosts node02 and node03: both named, nobody else */
 	cr_assert_eq(a->nsuspects, 2);
+	analysis_free(a);
+	synth_free(r);
+}
+
+/* ---- the sample floor ----------------------------------------------- */
+
+Test(analysis, floor_rules)
+{
+	/* a fixed-hop stream or bidir: 4 windows; timed or pingpong: 4 messages */
+	cr_assert_eq(analysis_floor_hops(PAT_STREAM, false, 64), 256);
+	cr_assert_eq(analysis_floor_hops(PAT_BIDIR, false, 8), 32);
+	cr_assert_eq(analysis_floor_hops(PAT_STREAM, true, 64), 4);
+	cr_assert_eq(analysis_floor_hops(PAT_PINGPONG, false, 64), 4);
+	cr_assert_eq(analysis_floor_hops(PAT_STREAM, false, 1), 4);
+	/* 100 ticks of 1 ns = 0.1 us, 5 round trips of 50 us = 250 us */
+	cr_assert(near(analysis_floor_seconds(1e-9, 50e-6), 250e-6, 1e-12));
+	cr_assert(near(analysis_floor_seconds(1e-6, 10e-9), 100e-6, 1e-12));
+	/* a run from before the round trip was measured: the ticks alone */
+	cr_assert(near(analysis_floor_seconds(1e-6, NAN), 100e-6, 1e-12));
+	cr_assert_eq(analysis_floor_seconds(NAN, NAN), 0.0);
+}
+
+/*
+ * The issue's case: hops = auto with sample_time = 5 ms on a busy host
+ * resolved stream 16 B to 2 hops (window 64); one round trip of 50 us is
+ * the whole sample. The loaded level looks 9.06 times faster ("drop
+ * -806%"), with 10 repetitions and 2% noise: without the floor that is
+ * highly significant. Below the floor it is shown, marked, never
+ * significant. The same bandwidths measured over 256 hops (4 windows,
+ * ms-long samples) are significant: the floor, not the data, decides.
+ */
+#define FLOOR_RTT 50e-6
+
+static void timing_fast_level(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	(void)si;
+	*start = rep * 1.0 + 1e-5 * pair;
+	*sec = (level == 0 ? 60e-6 : 60e-6 / 9.06) * (1.0 + 0.02 * noise(level, si, pair, rep));
+}
+
+static void timing_fast_level_long(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	timing_fast_level(level, si, pair, rep, start, sec);
+	*sec *= 128.0;   /* 256 hops instead of 2, the same bandwidth */
+}
+
+static struct sw_analysis *floor_run(long hops, timing_fn timing, struct sw_run **rp)
+{
+	const int lp[2] = { 1, 2 };
+	const uint64_t sz[1] = { 16 };
+	struct sw_run *r = synth(4, 2, lp, 1, sz, PAT_STREAM, hops, 10, timing);
+	char err[256] = "";
+	struct sw_analysis *a;
+
+	r->cfg.window = 64;
+	r->wtick = 1e-9;
+	r->round_trip = FLOOR_RTT;
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	*rp = r;
+	return a;
+}
+
+Test(analysis, below_the_floor_is_never_significant)
+{
+	struct sw_run *r, *rl;
+	struct sw_analysis *a = floor_run(2, timing_fast_level, &r);
+	struct sw_analysis *al = floor_run(256, timing_fast_level_long, &rl);
+	size_t nshort, n;
+
+	/* 2 hops: every sample short, both cells below the floor */
+	cr_assert(analysis_cell_below_floor(r, 0, &nshort, &n));
+	cr_assert(nshort == 10 && n == 10, "%zu of %zu", nshort, n);
+	cr_assert(a->cell[0].below_floor && a->cell[1].below_floor);
+	cr_assert_eq(a->cell[1].nshort, 20);
+	/* the change is still computed and shown: -806% */
+	cr_assert(a->cell[1].drop.valid);
+	cr_assert(fabs(a->cell[1].drop.pct - (1.0 - 9.06) * 100.0) < 30.0, "drop %g", a->cell[1].drop.pct);
+	cr_assert(a->cell[1].drop.p < 1e-6, "p %g", a->cell[1].drop.p);
+	cr_assert(!a->cell[1].drop.significant && !a->cell[1].inflation.significant &&
+		  !a->cell[1].agg_drop.significant);
+	cr_assert(strstr(a->method, "sample floor"), "%s", a->method);
+
+	/* 256 hops, 7.7 and 0.85 ms samples: above the floor, significant */
+	cr_assert(!al->cell[0].below_floor && !al->cell[1].below_floor);
+	cr_assert_eq(al->cell[1].nshort, 0);
+	cr_assert(fabs(al->cell[1].drop.pct - a->cell[1].drop.pct) < 1e-6);
+	cr_assert(al->cell[1].drop.significant);
+
+	/* the baseline alone below the floor is enough: 255 hops is under 4
+	 * windows of 64 */
+	for (size_t i = 0; i < rl->nsamples; i++)
+		if (rl->sample[i].cell == 0)
+			rl->sample[i].hops = 255;
+	analysis_free(al);
+	char err[256];
+	al = analysis_run(rl, &rl->cfg, err, sizeof(err));
+	cr_assert_not_null(al, "%s", err);
+	cr_assert(al->cell[0].below_floor && !al->cell[1].below_floor);
+	cr_assert(!al->cell[1].drop.significant);
+	/* a minority of short samples leaves the median trusted: the cell is
+	 * not below the floor, and its short samples are counted */
+	for (size_t i = 0; i < rl->nsamples; i++)
+		rl->sample[i].hops = rl->sample[i].cell == 0 && rl->sample[i].rep < 4 ? 255 : 256;
+	analysis_free(al);
+	al = analysis_run(rl, &rl->cfg, err, sizeof(err));
+	cr_assert_not_null(al, "%s", err);
+	cr_assert(!al->cell[0].below_floor && al->cell[0].nshort == 4, "%zu", al->cell[0].nshort);
+	cr_assert(al->cell[1].drop.significant);
+	analysis_free(a);
+	analysis_free(al);
+	synth_free(r);
+	synth_free(rl);
+}
+
+/* ---- drift control ---------------------------------------------------- */
+
+/* The baseline level of a synth run measured again: its samples
+ * scaled by factor (1.10 = 10% longer: a 10% slower switch at the end),
+ * with fresh noise of the same size. */
+static void add_again(struct sw_run *r, double factor)
+{
+	size_t n = r->nsamples;
+
+	r->again = calloc(n, sizeof(*r->again));
+	r->cap_again = n;
+	for (size_t i = 0; i < n; i++) {
+		struct sw_sample s = r->sample[i];
+
+		if (r->plan->cell[s.cell].level != 0)
+			continue;
+		s.seconds = T0 * factor * (1.0 + 0.02 * noise(7, s.cell, s.pair, s.rep));
+		s.t_start += 100.0;
+		s.t_end = s.t_start + s.seconds;
+		r->again[r->nagain++] = s;
+	}
+}
+
+Test(analysis, planted_drift_marks_the_run)
+{
+	const int lp[3] = { 1, 3, 4 };
+	const uint64_t sz[2] = { 8, SIZE_1M };
+	char err[256] = "";
+
+	for (int planted = 0; planted < 2; planted++) {
+		struct sw_run *r = synth(8, 3, lp, 2, sz, PAT_STREAM, HOPS, 10, timing_drop);
+		struct sw_analysis *a;
+
+		add_again(r, planted ? 1.10 : 1.0);
+		a = analysis_run(r, &r->cfg, err, sizeof(err));
+		cr_assert_not_null(a, "%s", err);
+		/* both baseline cells measured again, Bonferroni over the two */
+		cr_assert_eq(a->ndrift, 2);
+		cr_assert(near(a->drift_alpha, 0.025, 1e-12));
+		for (int i = 0; i < 2; i++) {
+			const struct sw_drift *d = &a->drift[i];
+
+			cr_assert_eq(d->cell, i);
+			cr_assert_eq(d->metric, SW_METRIC_BANDWIDTH);
+			cr_assert(d->change.valid);
+			if (planted) {
+				/* 10% longer: a bandwidth drop of 1 - 1/1.1 = 9.1% */
+				cr_assert(fabs(d->change.pct - 9.09) < 2.0, "drift %g", d->change.pct);
+				cr_assert(d->change.significant, "p %g", d->change.p);
+			} else {
+				cr_assert(fabs(d->change.pct) < 2.0, "drift %g", d->change.pct);
+				cr_assert(!d->change.significant, "p %g", d->change.p);
+			}
+		}
+		cr_assert_eq(a->drifted, planted == 1);
+		/* drift control does not touch the changes against the baseline */
+		cr_assert(a->cell[4].drop.significant && fabs(a->cell[4].drop.pct - 30.0) < 2.0);
+		analysis_free(a);
+		synth_free(r);
+	}
+}
+
+Test(analysis, no_drift_control_without_the_rerun)
+{
+	const int lp[2] = { 1, 3 };
+	const uint64_t sz[1] = { SIZE_1M };
+	struct sw_run *r = synth(8, 2, lp, 1, sz, PAT_STREAM, HOPS, 10, timing_drop);
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(a->ndrift, 0);
+	cr_assert(!a->drifted);
 	analysis_free(a);
 	synth_free(r);
 }

@@ -140,6 +140,84 @@ Test(health, planted_30pct_drop_is_critical)
 	cr_assert_not_null(strstr(out, "\n  OK        8 nodes 8B pingpong:"), "%s", out);
 }
 
+/* The same drop measured with 100 hops against a window of 64 (under 4
+ * windows: below the sample floor) cannot page: the cell is shown with
+ * its drop, stays OK, and a note says why. */
+Test(health, below_the_floor_cannot_page)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	r.window = "64";
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	cr_assert_not_null(strstr(out, "\n  OK        8 nodes 64KiB stream: bandwidth drop +"), "%s", out);
+	cr_assert_not_null(strstr(out, "4 compared cells are below the sample floor"), "%s", out);
+	cr_assert_not_null(strstr(out, "they cannot page"), "%s", out);
+}
+
+/* A run whose baseline level was 10% slower when measured again (drift
+ * control) and whose loaded level dropped 30%: still CRITICAL (a real
+ * fault may drift too), but the status line says the run drifted and a
+ * note says why; the same run without the drift does not. */
+Test(health, drifted_run_says_so)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], err[512];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.slow_pattern = PAT_STREAM;
+	r.slow_size = 65536;
+	r.slow_factor = 1 / 0.7;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	struct sw_run *br = results_load(bp, err, sizeof(err)), *rr = results_load(rp, err, sizeof(err));
+
+	cr_assert(br && rr, "%s", err);
+	for (int drift = 0; drift < 2; drift++) {
+		struct sw_analysis *a, *ba = analysis_run(br, &br->cfg, err, sizeof(err));
+		struct health_verdict *v;
+
+		rr->nagain = 0;
+		for (size_t i = 0; i < rr->nsamples; i++) {
+			struct sw_sample s = rr->sample[i];
+
+			if (rr->plan->cell[s.cell].level != 0)
+				continue;
+			s.seconds *= drift ? 1.10 : 1.0;
+			cr_assert_eq(run_add_again(rr, &s), 0);
+		}
+		a = analysis_run(rr, &rr->cfg, err, sizeof(err));
+		cr_assert(a && ba, "%s", err);
+		cr_assert_eq(a->drifted, drift == 1);
+		v = health_judge(rr, a, br, ba);
+		cr_assert_not_null(v);
+		cr_assert_eq(v->status, SW_NAGIOS_CRITICAL, "%s", v->summary);
+		if (drift) {
+			cr_assert_not_null(strstr(v->summary, "; run drifted: baseline level "), "%s", v->summary);
+			cr_assert_not_null(strstr(v->summary, "pingpong 8B again latency inflation +10.0%"), "%s", v->summary);
+			bool noted = false;
+			for (int i = 0; i < v->nnotes; i++)
+				noted |= strstr(v->notes[i], "may be drift") != NULL;
+			cr_assert(noted);
+		} else {
+			cr_assert_null(strstr(v->summary, "drift"), "%s", v->summary);
+		}
+		health_verdict_free(v);
+		analysis_free(a);
+		analysis_free(ba);
+	}
+	run_free(br);
+	run_free(rr);
+}
+
 Test(health, warning_between_thresholds)
 {
 	struct fx_spec b, r;

@@ -213,3 +213,37 @@ Test(plan, timed_cells_follow_the_timed_key)
 		plan_free(p);
 	}
 }
+
+/* Drift control: auto for long sweeps only (4 levels, or 10 minutes),
+ * yes from 2 levels, no never; the re-run of the baseline level is in
+ * the estimate. */
+Test(plan, drift_check_on_long_sweeps)
+{
+	static const struct { const char *kv[5]; int ranks; bool on; } cases[] = {
+		{ { "pairs=1,2,3", "sample_time=10ms", NULL }, 8, false },  /* 3 levels, seconds */
+		{ { "pairs=1,2,3,4", "sample_time=10ms", NULL }, 8, true },  /* 4 levels */
+		{ { "pairs=1,2", "sample_time=2s", "repetitions=40", NULL }, 8, true },  /* 2 levels, > 10 min */
+		{ { "pairs=1,2", "sample_time=10ms", "drift_check=yes", NULL }, 8, true },
+		{ { "pairs=1,2,3,4", "drift_check=no", NULL }, 8, false },
+		{ { "pairs=4", "drift_check=yes", NULL }, 8, false },  /* one level: nothing to compare */
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sw_config c = cfg(cases[i].kv);
+		struct sw_plan *p = plan_create(&c, cases[i].ranks, err, sizeof(err));
+		struct sw_config off = c;
+		double with, without;
+
+		cr_assert_not_null(p, "%s", err);
+		cr_assert_eq(plan_drift_check(p, &c), cases[i].on, "case %zu", i);
+		off.drift_check = CFG_NO;
+		with = plan_estimate_seconds(p, &c);
+		without = plan_estimate_seconds(p, &off);
+		if (cases[i].on)   /* the baseline level's cells once more */
+			cr_assert(with > without * (1.0 + 0.5 / p->nlevels), "case %zu: %g vs %g", i, with, without);
+		else
+			cr_assert_eq(with, without);
+		plan_free(p);
+	}
+}

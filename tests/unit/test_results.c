@@ -40,12 +40,17 @@ static struct sw_run *make_run(void)
 				struct sw_sample s = { ci, rep, pr, 10.0 + rep, 10.0 + rep + secs, secs, p->cell[ci].hops };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
+				/* the baseline level measured again (drift control) */
+				s.seconds *= 1.5;
+				if (p->cell[ci].level == 0)
+					cr_assert_eq(run_add_again(r, &s), 0);
 			}
 		r->cell[ci].reps = 3;
 		r->cell[ci].stop = SW_STOP_FIXED;
 	}
 	struct sw_cpu u = { 0, 1, 0.5, 0.25 };
 	run_add_cpu(r, &u);
+	r->round_trip = 42e-6;
 	r->complete = true;
 	return r;
 }
@@ -115,6 +120,15 @@ Test(results, write_then_load_round_trip)
 	}
 	cr_assert_eq(b->ncpu, 1);
 	cr_assert_float_eq(b->cpu[0].user, 0.5, 1e-12);
+	cr_assert_eq(b->round_trip, 42e-6);
+	cr_assert(b->nagain > 0 && b->nagain == r->nagain, "%zu", b->nagain);
+	for (size_t i = 0; i < r->nagain; i++) {
+		cr_assert_eq(b->again[i].cell, r->again[i].cell);
+		cr_assert_eq(b->again[i].pair, r->again[i].pair);
+		/* run.json keeps 10 digits */
+		cr_assert_float_eq(b->again[i].seconds, r->again[i].seconds, 1e-9 * r->again[i].seconds);
+		cr_assert_eq(b->again[i].hops, r->again[i].hops);
+	}
 	run_free(b);
 	analysis_free(a);
 	run_free(r);
@@ -370,6 +384,11 @@ Test(results, every_run_json_field_is_checked)
 		{ "cpu.0.rank", json_integer(9), "run.json: cpu[0].rank: 9 is outside 0..3" },
 		{ "complete", json_string("yes"), "run.json: complete: missing or not true/false" },
 		{ "wtick", json_real(5), "run.json: wtick: 5 is outside 0..1" },
+		{ "round_trip_s", json_real(-1), "run.json: round_trip_s: -1 is outside 0..1e+06" },
+		{ "round_trip_s", json_string("1"), "run.json: round_trip_s: not a number" },
+		{ "baseline_again.0.pair", json_integer(1), "run.json: baseline_again[0]: bad cell, pair, time or hops" },
+		{ "baseline_again.0.cell", json_integer(4), "run.json: baseline_again[0]: bad cell, pair, time or hops" },
+		{ "baseline_again.1.seconds", json_real(0), "run.json: baseline_again[1]: bad cell, pair, time or hops" },
 	};
 	struct sw_run *r = make_run(), *b;
 	char err[512];
