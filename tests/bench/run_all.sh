@@ -1,19 +1,24 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|osu|timer|efficiency|adaptive|scale|fabric48|exitstatus|profile ...]
+#   sh tests/bench/run_all.sh [netpipe|osu|timer|waits|efficiency|adaptive|scale|fabric48|exitstatus|profile ...]
 # osu needs OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer netpipe osu efficiency adaptive scale fabric48 exitstatus profile}
+parts=${*:-timer waits netpipe osu efficiency adaptive scale fabric48 exitstatus profile}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
 	case $p in
 	timer)
 		${MPICC:-mpicc} -O2 -o build/bench/timer "$B/timer.c" && ${MPIEXEC:-mpiexec} -n 1 build/bench/timer || rc=1;;
+	waits)   # how a rank waits for a window (the choice in engine.c's wait_reqs)
+		${MPICC:-mpicc} -O2 -o build/bench/waits "$B/waits.c" || { rc=1; continue; }
+		for s in 8 1024 65536; do
+			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits $s $((s > 4096 ? 300 : 3000)) || rc=1
+		done;;
 	netpipe) sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
 	osu) sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
 	efficiency) sh "$B/efficiency.sh" || rc=1;;
