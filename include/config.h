@@ -194,7 +194,10 @@ int config_from_json(struct sw_config *c, const json_t *obj, char *err, size_t e
  * Case-insensitive, optional spaces before the unit, "B" allowed. 0 or -1. */
 int config_parse_size(const char *s, uint64_t *out);
 
-/* Format bytes the short way: 8 -> "8B", 65536 -> "64KiB", 1000 -> "1000B". */
+/* Format bytes the short way: 8 -> "8B", 65536 -> "64KiB", 1000 -> "1000B"
+ * (labels, file names, tables of report and judge); spaced, for prose and
+ * compare's tables: "8 B", "64 KiB", "1000 B". */
 void config_format_size(uint64_t bytes, char *buf, size_t len);
+void config_format_size_spaced(uint64_t bytes, char *buf, size_t len);
 
 #endif

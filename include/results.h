@@ -89,6 +89,11 @@
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
 json_t *results_json_number(double x);
 
+/* A change as run.json writes it: {pct, lo, hi, level_median,
+ * baseline_median, p, significant}, or null when not valid (new
+ * reference; compare.json's degradations use it too). */
+json_t *results_json_change(const struct sw_change *c);
+
 /* Folder name LABEL-YYYYmmdd-HHMMSS for a start time (UTC). */
 void results_folder_name(const char *label, time_t t, char *buf, size_t len);
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "compare.h"
+#include "config.h"
 #include "pattern.h"
 #include "plot.h"
 #include "results.h"
@@ -262,18 +263,6 @@ static int summarise(struct compare *c, char *err, size_t errlen)
 	return 0;
 }
 
-static void fmt_size(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1ULL << 30) && b % (1ULL << 30) == 0)
-		snprintf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
-	else if (b >= (1ULL << 20) && b % (1ULL << 20) == 0)
-		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
-	else
-		snprintf(buf, len, "%llu B", (unsigned long long)b);
-}
-
 /* "at every size", "at every size from 64 KiB up", "at 8 B and 1 KiB". */
 static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bool *flag, int n)
 {
@@ -295,12 +284,12 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 		return;
 	}
 	if (cnt >= 2 && last - first + 1 == cnt && last == n - 1) {
-		fmt_size(size[first], s, sizeof(s));
+		config_format_size_spaced(size[first], s, sizeof(s));
 		snprintf(buf, len, "at every size from %s up", s);
 		return;
 	}
 	if (cnt >= 2 && last - first + 1 == cnt && first == 0) {
-		fmt_size(size[last], s, sizeof(s));
+		config_format_size_spaced(size[last], s, sizeof(s));
 		snprintf(buf, len, "at every size up to %s", s);
 		return;
 	}
@@ -308,7 +297,7 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 	for (int i = 0, k = 0; i < n; i++) {
 		if (!flag[i])
 			continue;
-		fmt_size(size[i], s, sizeof(s));
+		config_format_size_spaced(size[i], s, sizeof(s));
 		sw_appendf(buf, len, "%s%s", k == 0 ? "" : k == cnt - 1 ? " and " : ", ", s);
 		k++;
 	}
@@ -333,7 +322,7 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 	rep = latency ? rows[0] : rows[nrows - 1];
 	const struct compare_summary_row *r = &c->summary[rep];
 
-	fmt_size(r->size, sz, sizeof(sz));
+	config_format_size_spaced(r->size, sz, sizeof(sz));
 	snprintf(what, sizeof(what), latency ? "per-hop latency" : "per-pair bandwidth");
 	sw_appendf(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
 	if (!r->run[0].change.valid) {
@@ -762,7 +751,7 @@ void compare_print(FILE *f, const struct compare *c)
 				fputc('\n', f);
 				any = true;
 			}
-			fmt_size(m->size, s, sizeof(s));
+			config_format_size_spaced(m->size, s, sizeof(s));
 			fmt_hops(h, sizeof(h), m->hops);
 			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
 			for (int i = 0; i < c->nruns; i++) {
@@ -789,7 +778,7 @@ void compare_print(FILE *f, const struct compare *c)
 				r->pattern == PAT_PINGPONG ? "degradation = latency inflation" : "degradation = bandwidth drop",
 				"size", "nodes", "run", "latency/hop us [CI]", "aggregate MB/s [CI]", "degradation % [CI]",
 				"vs A, points [CI]");
-		fmt_size(r->size, s, sizeof(s));
+		config_format_size_spaced(r->size, s, sizeof(s));
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_level *l = &r->run[i];
 			char lat[64], agg[64], ch[64];
@@ -808,7 +797,7 @@ void compare_print(FILE *f, const struct compare *c)
 		for (int k = 0; k < c->nunmatched; k++) {
 			const struct compare_unmatched *u = &c->unmatched[k];
 
-			fmt_size(u->size, s, sizeof(s));
+			config_format_size_spaced(u->size, s, sizeof(s));
 			fmt_hops(h, sizeof(h), u->hops);
 			present_list(c, u->present, true, a, sizeof(a));
 			present_list(c, u->present, false, b, sizeof(b));
@@ -886,7 +875,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop µs [CI] | aggregate MB/s [CI] | "
 				"degradation %% [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
 				pattern_name(r->pattern));
-		fmt_size(r->size, s, sizeof(s));
+		config_format_size_spaced(r->size, s, sizeof(s));
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_level *l = &r->run[i];
 			char lat[64], agg[64], ch[64], d[64];
@@ -933,7 +922,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 				fputc('\n', f);
 				any = true;
 			}
-			fmt_size(m->size, s, sizeof(s));
+			config_format_size_spaced(m->size, s, sizeof(s));
 			fmt_hops(h, sizeof(h), m->hops);
 			snprintf(a, sizeof(a), "%d", m->nodes);
 			md_cell(f, s);
@@ -962,7 +951,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		for (int k = 0; k < c->nunmatched; k++) {
 			const struct compare_unmatched *u = &c->unmatched[k];
 
-			fmt_size(u->size, s, sizeof(s));
+			config_format_size_spaced(u->size, s, sizeof(s));
 			fmt_hops(h, sizeof(h), u->hops);
 			md_cell(f, pattern_name(u->pattern));
 			md_cell(f, s);
@@ -988,14 +977,6 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 
 /* ---------------------------------------------------------------- */
 /* JSON                                                               */
-
-static json_t *json_change(const struct sw_change *ch)
-{
-	if (!ch->valid)
-		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct", results_json_number(ch->pct), "lo", results_json_number(ch->lo), "hi", results_json_number(ch->hi),
-			 "p", results_json_number(ch->p), "significant", ch->significant);
-}
 
 json_t *compare_json(const struct compare *c)
 {
@@ -1066,7 +1047,7 @@ json_t *compare_json(const struct compare *c)
 			json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
 				"latency_s", results_json_number(l->lat), "latency_lo", results_json_number(l->lat_lo), "latency_hi", results_json_number(l->lat_hi),
 				"aggregate_Bps", results_json_number(l->agg), "aggregate_lo", results_json_number(l->agg_lo), "aggregate_hi", results_json_number(l->agg_hi),
-				"degradation", json_change(&l->change));
+				"degradation", results_json_change(&l->change));
 
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?

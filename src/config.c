@@ -209,24 +209,30 @@ int config_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* The size in the largest binary unit that holds it exactly; plain bytes
- * get suffix (the "B" of config_format_size, or "" in list text). */
-static void format_size_suffix(uint64_t bytes, char *buf, size_t len, const char *suffix)
+/* The size in the largest binary unit that holds it exactly, sep between
+ * number and unit; plain bytes get suffix (the "B" of config_format_size,
+ * or "" in list text). */
+static void format_size_suffix(uint64_t bytes, char *buf, size_t len, const char *sep, const char *suffix)
 {
 	static const char *const names[] = { "GiB", "MiB", "KiB" };
 	static const uint64_t mult[] = { 1ULL << 30, 1ULL << 20, 1ULL << 10 };
 
 	for (int i = 0; i < 3; i++)
 		if (bytes && bytes % mult[i] == 0) {
-			snprintf(buf, len, "%" PRIu64 "%s", bytes / mult[i], names[i]);
+			snprintf(buf, len, "%" PRIu64 "%s%s", bytes / mult[i], sep, names[i]);
 			return;
 		}
-	snprintf(buf, len, "%" PRIu64 "%s", bytes, suffix);
+	snprintf(buf, len, "%" PRIu64 "%s%s", bytes, *suffix ? sep : "", suffix);
 }
 
 void config_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	format_size_suffix(bytes, buf, len, "B");
+	format_size_suffix(bytes, buf, len, "", "B");
+}
+
+void config_format_size_spaced(uint64_t bytes, char *buf, size_t len)
+{
+	format_size_suffix(bytes, buf, len, " ", "B");
 }
 
 /* A duration with an optional unit (s, ms, us, min; none = s) into seconds. */
@@ -321,7 +327,7 @@ static void format_bound(const struct cfg_opt *o, double v, char *buf, size_t le
 	if (is_duration(o))
 		format_duration(v, buf, len);
 	else if (is_size(o))
-		format_size_suffix((uint64_t)v, buf, len, "");
+		format_size_suffix((uint64_t)v, buf, len, "", "");
 	else
 		format_double(v, buf, len);
 }
@@ -565,7 +571,7 @@ static int sizes_parse(struct sw_config *c, const struct cfg_opt *o, const char 
 	if (dup >= 0) {
 		char s[32];
 
-		format_size_suffix((uint64_t)vals[dup], s, sizeof(s), "");
+		format_size_suffix((uint64_t)vals[dup], s, sizeof(s), "", "");
 		return sw_fail(msg, len, "%s: duplicate entry '%s'", o->name, s);
 	}
 	c->nsizes = n;
@@ -582,7 +588,7 @@ static void sizes_format(const struct sw_config *c, const struct cfg_opt *o, cha
 	for (int i = 0; i < c->nsizes; i++) {
 		char s[32];
 
-		format_size_suffix(c->sizes[i], s, sizeof(s), "");
+		format_size_suffix(c->sizes[i], s, sizeof(s), "", "");
 		sw_appendf(buf, len, "%s%s", i ? ", " : "", s);
 	}
 }

@@ -199,12 +199,6 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
 /* One summary row's key, to spot several hop counts per cell. */
 struct cell_key {
 	int nodes;
@@ -311,7 +305,7 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		goto out_close;
 	}
 	qsort(pf->size, pf->nsizes, sizeof(pf->size[0]), cmp_u64);
-	qsort(pf->nodes, pf->nnodes, sizeof(pf->nodes[0]), cmp_int);
+	qsort(pf->nodes, pf->nnodes, sizeof(pf->nodes[0]), sw_cmp_int);
 	qsort(key, nkeys, sizeof(*key), cmp_key);
 	for (size_t k = 1; k < nkeys && !dup; k++)
 		dup = cmp_key(&key[k - 1], &key[k]) == 0;

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "pattern.h"
 #include "isolate.h"
+#include "stats.h"
 
 int report_format_find(const char *name)
 {
@@ -19,14 +20,13 @@ int report_format_find(const char *name)
 	return -1;
 }
 
+/* "p = 0.012", "p < 0.001", "p n/a": stats_format_p after "p". */
 static void fmt_p(char *buf, size_t len, double p)
 {
-	if (!isfinite(p))
-		snprintf(buf, len, "p n/a");
-	else if (p < 0.001)
-		snprintf(buf, len, "p < 0.001");
-	else
-		snprintf(buf, len, "p = %.3f", p);
+	char v[16];
+
+	stats_format_p(v, sizeof(v), p);
+	snprintf(buf, len, "p %s%s", isfinite(p) && p >= 0.001 ? "= " : "", v);
 }
 
 /* "bandwidth drop +19.1% [+17.8, +20.4], p < 0.001 *" */

@@ -279,7 +279,7 @@ static json_t *json_estimate(const struct stats_summary *s)
 			 "median_hi", results_json_number(s->med_hi), "median_ci_ok", s->med_ci_ok);
 }
 
-static json_t *json_change(const struct sw_change *c)
+json_t *results_json_change(const struct sw_change *c)
 {
 	if (!c->valid)
 		return json_null();
@@ -340,8 +340,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
 				"latency_samples_s", json_estimate(&cs->lat_spread),
 				"bandwidth_samples_Bps", json_estimate(&cs->bw_spread),
-				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", json_change(&cs->inflation),
-				"bandwidth_drop", json_change(&cs->drop), "aggregate_drop", json_change(&cs->agg_drop),
+				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", results_json_change(&cs->inflation),
+				"bandwidth_drop", results_json_change(&cs->drop), "aggregate_drop", results_json_change(&cs->agg_drop),
 				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline,
 				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor));
 		}

@@ -405,6 +405,15 @@ Test(compare, markdown_tables)
 	json_t *j = json_load_file(path, 0, &je);
 	cr_expect(j, "compare.json parses: %s", je.text);
 	cr_expect_eq(json_array_size(json_object_get(j, "cells")), 8);
+	/* a run's own degradation is run.json's change object: with the two
+	 * medians it is computed from, so it can be recomputed */
+	json_t *deg = json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(j, "summary"), 0),
+								     "runs"), 0), "degradation");
+	const struct sw_change *ch = &c->summary[0].run[0].change;
+	cr_assert(ch->valid && json_is_object(deg));
+	cr_expect_float_eq(json_real_value(json_object_get(deg, "level_median")), ch->level, 1e-9 * ch->level);
+	cr_expect_float_eq(json_real_value(json_object_get(deg, "baseline_median")), ch->base, 1e-9 * ch->base);
+	cr_expect_float_eq(json_real_value(json_object_get(deg, "pct")), ch->pct, 1e-6 * fabs(ch->pct) + 1e-9);
 	json_decref(j);
 	snprintf(path, sizeof(path), "%s/compare.md", out);
 	char *md = slurp(path);

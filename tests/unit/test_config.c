@@ -171,6 +171,14 @@ Test(config, format_size)
 		cr_assert_str_eq(buf, t[i].text);
 		cr_assert_eq(config_parse_size(buf, &back), 0);
 		cr_assert_eq(back, t[i].bytes);
+		/* the spaced form (compare): the same units, a blank before them */
+		char want[32];
+		size_t digits = strspn(t[i].text, "0123456789");
+		snprintf(want, sizeof(want), "%.*s %s", (int)digits, t[i].text, t[i].text + digits);
+		config_format_size_spaced(t[i].bytes, buf, sizeof(buf));
+		cr_assert_str_eq(buf, want);
+		cr_assert_eq(config_parse_size(buf, &back), 0);
+		cr_assert_eq(back, t[i].bytes);
 	}
 }
 
