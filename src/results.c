@@ -418,7 +418,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 		json_t *drift = json_array();
 		for (int i = 0; i < a->ndrift; i++) {
 			const struct sw_drift *d = &a->drift[i];
-			json_t *o = json_change(&d->change);
+			json_t *o = results_json_change(&d->change);
 
 			if (!json_is_object(o))
 				o = json_object();
