@@ -673,27 +673,40 @@ out:
 	return rc;
 }
 
-/* run.json probes (absent in older runs): every field checked. */
-static int load_probes(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
+/* run.json probes (absent in older runs): every field checked, in range
+ * before it is narrowed to an int. */
+static int load_probes(struct sw_run *r, json_t *arr, const char *path, char *err, size_t errlen)
 {
+	if (arr && !json_is_array(arr))
+		return sw_fail(err, errlen, "%s: probes: not an array", path);
 	for (size_t i = 0; i < json_array_size(arr); i++) {
-		const json_t *o = json_array_get(arr, i);
-		struct sw_probe q = {
-			.a = (int)json_integer_value(json_object_get(o, "rank_a")),
-			.b = (int)json_integer_value(json_object_get(o, "rank_b")),
-			.host = (int)json_integer_value(json_object_get(o, "host_rank")),
-			.cell = (int)json_integer_value(json_object_get(o, "cell")),
-			.rep = (int)json_integer_value(json_object_get(o, "rep")),
-			.t_start = json_number_value(json_object_get(o, "t_start_s")),
-			.t_end = json_number_value(json_object_get(o, "t_end_s")),
-			.seconds = json_number_value(json_object_get(o, "seconds")),
-			.hops = (long)json_integer_value(json_object_get(o, "hops")),
-		};
+		json_t *o = json_array_get(arr, i);
+		long long a, b, host, cell, rep, hops;
+		struct sw_probe q;
+		char where[32];
 
-		if (q.a < 0 || q.a >= r->nranks || q.b < 0 || q.b >= r->nranks || q.a == q.b || q.host < -1 ||
-		    q.host >= r->nranks || q.cell < 0 || q.cell >= r->plan->ncells || q.rep < 0 ||
-		    !(q.seconds > 0) || q.hops < 1)
-			return sw_fail(err, errlen, "%s: probe %zu: bad ranks, cell, time or hops", path, i);
+		snprintf(where, sizeof(where), "probes[%zu].", i);
+		if (jint(o, "rank_a", 0, r->nranks - 1, &a, path, where, err, errlen) ||
+		    jint(o, "rank_b", 0, r->nranks - 1, &b, path, where, err, errlen) ||
+		    jint(o, "host_rank", -1, r->nranks - 1, &host, path, where, err, errlen) ||
+		    jint(o, "cell", 0, r->plan->ncells - 1, &cell, path, where, err, errlen) ||
+		    jint(o, "rep", 0, INT_MAX, &rep, path, where, err, errlen) ||
+		    jint(o, "hops", 1, LONG_MAX, &hops, path, where, err, errlen) ||
+		    jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &q.t_start, path, where, err,
+			 errlen) ||
+		    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &q.t_end, path, where, err, errlen) ||
+		    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &q.seconds, path, where, err, errlen))
+			return -1;
+		if (a == b)
+			return sw_fail(err, errlen, "%s: %srank_b: %lld, the same rank as rank_a", path, where, b);
+		if (isnan(q.seconds))
+			return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
+		q.a = (int)a;
+		q.b = (int)b;
+		q.host = (int)host;
+		q.cell = (int)cell;
+		q.rep = (int)rep;
+		q.hops = (long)hops;
 		if (run_add_probe(r, &q))
 			return sw_fail(err, errlen, "%s: out of memory", path);
 	}

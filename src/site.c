@@ -10,6 +10,7 @@
  * without graphics (terminal browsers, screen readers).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,15 @@ static double num(const struct rows *t, size_t r, int c)
 		return NAN;
 	x = strtod(v, &end);
 	return end == v ? NAN : x;
+}
+
+/* An integer the store's row check (check_rows) has already parsed. */
+static long inum(const struct rows *t, size_t r, int c)
+{
+	long x = 0;
+
+	sw_parse_long(val(t, r, c), LONG_MIN, LONG_MAX, &x);
+	return x;
 }
 
 enum run_col {
@@ -214,7 +224,10 @@ static void fmt_ci(char *buf, size_t len, double x, double lo, double hi, bool p
 
 static void fmt_size_text(const char *bytes, char *buf, size_t len)
 {
-	config_format_size(strtoull(bytes, NULL, 10), buf, len);
+	uint64_t b = 0;
+
+	sw_parse_u64(bytes, 1, UINT64_MAX, &b);   /* checked by check_rows */
+	config_format_size(b, buf, len);
 }
 
 static bool is_latency(const char *pattern)
@@ -289,7 +302,7 @@ static int group(struct site *st)
 	for (size_t a = 0; a < st->nsw; a++)
 		for (size_t b = a + 1; b < st->nsw; b++)
 			for (size_t i = st->sw[a].first; i < st->sw[a].first + st->sw[a].count; i++) {
-				int nodes = atoi(val(t, i, R_MAXNODES));
+				int nodes = (int)inum(t, i, R_MAXNODES);
 				bool seen = false;
 
 				for (size_t k = 0; k < st->ncmp; k++)
@@ -297,7 +310,7 @@ static int group(struct site *st)
 				for (size_t j = st->sw[b].first; !seen && j < st->sw[b].first + st->sw[b].count; j++) {
 					struct cmp_entry *c;
 
-					if (atoi(val(t, j, R_MAXNODES)) != nodes)
+					if (inum(t, j, R_MAXNODES) != nodes)
 						continue;
 					c = &st->cmp[st->ncmp++];
 					*c = (struct cmp_entry){ a, b, i, j, nodes, "" };
@@ -339,7 +352,7 @@ static size_t run_cells(const struct site *st, size_t r, size_t *first)
 static long full_load_cell(const struct site *st, size_t r, bool latency)
 {
 	size_t first, n = run_cells(st, r, &first);
-	int nodes = atoi(val(&st->runs, r, R_MAXNODES));
+	long nodes = inum(&st->runs, r, R_MAXNODES);
 	long best = -1;
 
 	for (int want = 0; want < 2 && best < 0; want++) {
@@ -348,7 +361,7 @@ static long full_load_cell(const struct site *st, size_t r, bool latency)
 		for (size_t i = first; i < first + n; i++) {
 			const struct rows *c = &st->cells;
 
-			if (atoi(val(c, i, C_NODES)) != nodes || strcmp(val(c, i, C_PATTERN), pat))
+			if (inum(c, i, C_NODES) != nodes || strcmp(val(c, i, C_PATTERN), pat))
 				continue;
 			if (best < 0 || (latency ? num(c, i, C_SIZE) < num(c, (size_t)best, C_SIZE)
 						 : num(c, i, C_SIZE) > num(c, (size_t)best, C_SIZE)))
@@ -405,7 +418,7 @@ static int write_index(FILE *f, const void *arg)
 		fputs("</a>", f);
 		if (*val(t, r, R_FIRMWARE))
 			put(f, "<br><small>firmware ", val(t, r, R_FIRMWARE)), fputs("</small>", f);
-		fprintf(f, "</th><td class=\"num\">%d</td>", atoi(val(t, r, R_MAXNODES)));
+		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
 		fprintf(f, "<td class=\"num\">%zu</td><td>", st->sw[s].count);
@@ -846,7 +859,21 @@ static bool safe_name(const char *s)
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n;
 }
 
-/* Refuse rows the pages would print unescaped or use in paths. */
+/* Table t, row r, column c (named field, e.g. "runs.max_nodes") is a
+ * whole number in lo..hi, or an error naming the field and the run. */
+static int int_field(const struct rows *t, size_t r, int c, const char *field, long lo, long hi, const char *run,
+		     char *err, size_t errlen)
+{
+	long x;
+
+	if (sw_parse_long(val(t, r, c), lo, hi, &x))
+		return sw_fail(err, errlen, "store: %s of run '%.100s': '%.40s' is not a whole number from %ld to %ld",
+			       field, run, val(t, r, c), lo, hi);
+	return 0;
+}
+
+/* Refuse rows the pages would print unescaped or use in paths, and
+ * numbers out of range. */
 static int check_rows(const struct site *st, char *err, size_t errlen)
 {
 	static const char *const files[] = {
@@ -857,19 +884,29 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 		if (!safe_name(val(&st->runs, r, R_NAME)))
 			return sw_fail(err, errlen, "run name '%.100s' in the store is not letters, digits, '.', "
 				       "'_' and '-'", val(&st->runs, r, R_NAME));
+	for (size_t r = 0; r < st->runs.n; r++)
+		if (int_field(&st->runs, r, R_MAXNODES, "runs.max_nodes", 2, SW_MAX_RANKS, val(&st->runs, r, R_NAME),
+			      err, errlen))
+			return -1;
 	for (size_t i = 0; i < st->cells.n; i++) {
-		const int ints[] = { C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_SIZE, C_HOPS, C_REPS, C_N };
+		static const struct {
+			int col;
+			const char *name;
+			long lo, hi;
+		} ints[] = {
+			{ C_CELL, "cells.cell", 0, INT_MAX }, { C_LEVEL, "cells.level", 0, INT_MAX },
+			{ C_NODES, "cells.nodes", 2, SW_MAX_RANKS }, { C_PAIRS, "cells.pairs", 1, SW_MAX_RANKS / 2 },
+			{ C_SIZE, "cells.size_bytes", 1, LONG_MAX }, { C_HOPS, "cells.hops", 0, LONG_MAX },
+			{ C_REPS, "cells.reps", 0, INT_MAX }, { C_N, "cells.n", 0, LONG_MAX },
+		};
 
 		if (pattern_find(val(&st->cells, i, C_PATTERN)) < 0)
 			return sw_fail(err, errlen, "run '%.100s': cell with unknown pattern in the store",
 				       val(&st->cells, i, C_RUN));
-		for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
-			const char *v = val(&st->cells, i, ints[k]);
-
-			if (!*v || strspn(v, "0123456789") != strlen(v) || strlen(v) > 18)
-				return sw_fail(err, errlen, "run '%.100s': cell with a bad number in the store",
-					       val(&st->cells, i, C_RUN));
-		}
+		for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+			if (int_field(&st->cells, i, ints[k].col, ints[k].name, ints[k].lo, ints[k].hi,
+				      val(&st->cells, i, C_RUN), err, errlen))
+				return -1;
 	}
 	for (size_t i = 0; i < st->files.n; i++) {
 		bool known = false;

@@ -8,6 +8,7 @@
  * SQL text from data.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,8 +175,8 @@ static int pg_exec(struct store *s, const char *sql, int n, const char *const *p
 
 	if (!res)
 		return -1;
-	if (changes)
-		*changes = atol(PQcmdTuples(res));
+	if (changes && sw_parse_long(PQcmdTuples(res), 0, LONG_MAX, changes))
+		*changes = 0;   /* "" for a command that counts no rows */
 	PQclear(res);
 	return 0;
 }
@@ -247,10 +248,14 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE INDEX runs_switch ON runs(vendor, model);",
 };
 
+/* The schema version: the one value of a row, -1 when it is not a whole
+ * number from 0 to INT_MAX. */
 static int get_int(void *arg, int ncols, const char *const *vals)
 {
+	long v;
+
 	if (ncols > 0 && vals[0])
-		*(int *)arg = atoi(vals[0]);
+		*(int *)arg = sw_parse_long(vals[0], 0, INT_MAX, &v) ? -1 : (int)v;
 	return 0;
 }
 
@@ -267,6 +272,11 @@ static int migrate(struct store *s, char *err, size_t errlen)
 	    s->ops->query(s, "SELECT max(version) FROM schema_migrations", 0, NULL, get_int, &version,
 			  err, errlen))
 		goto fail;
+	if (version < 0) {
+		sw_fail(err, errlen, "%s: schema_migrations.version is not a whole number: not a swstress store, "
+			"or a damaged one", s->name);
+		goto fail;
+	}
 	if (version > STORE_SCHEMA_VERSION) {
 		sw_fail(err, errlen, "%s: schema version %d is newer than this swstress knows (%d): upgrade swstress",
 			s->name, version, STORE_SCHEMA_VERSION);

@@ -5,6 +5,7 @@
  * the site in a browser are tested by tests/catalog/run_tests.sh.
  */
 #include <criterion/criterion.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,63 @@ Test(catalog, site_pages_escape_and_numbers)
 	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", tmp);
 	free(slurp(path));
 	store_close(s);
+}
+
+/* One SQL statement on the SQLite store behind swstress's back. */
+static void sql_poke(const char *store, const char *sql)
+{
+	sqlite3 *db;
+
+	cr_assert_eq(sqlite3_open(store, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+/* Issue #11: numbers read back from the store are range-checked and the
+ * error names the table and field; atoi read '8x' as 8 and wrapped
+ * 4294967304 to 8 (a comparison page for nodes the run never had). */
+Test(catalog, store_numbers_are_checked)
+{
+	static const struct {
+		const char *sql, *msg;
+	} t[] = {
+		{ "UPDATE runs SET max_nodes = '8x' WHERE name = 'a-20260301-020000'",
+		  "store: runs.max_nodes of run 'a-20260301-020000': '8x' is not a whole number from 2 to 65536" },
+		{ "UPDATE cells SET nodes = 4294967304 WHERE run = 'b-20260302-020000' AND cell = 0",
+		  "store: cells.nodes of run 'b-20260302-020000': '4294967304' is not a whole number from 2 to 65536" },
+		{ "UPDATE cells SET size_bytes = -8 WHERE run = 'b-20260302-020000' AND cell = 1",
+		  "store: cells.size_bytes of run 'b-20260302-020000': '-8' is not a whole number from 1 to" },
+	};
+	char a[512], b[512], store[300], err[1024], path[600], cmd[700];
+	struct store *s;
+
+	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
+	make_run("b-20260302-020000", "Fabric 9001", 0, false, 2, b, sizeof(b));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
+	snprintf(path, sizeof(path), "%s/site", tmp);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "the untouched store: %s", err);
+	store_close(s);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s.good'", store, store);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "cp '%s.good' '%s'", store, store);   /* each case on the good store */
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cr_assert_eq(system(cmd), 0);
+		sql_poke(store, t[i].sql);
+		s = store_open(store, false, err, sizeof(err));
+		cr_assert_not_null(s, "%s", err);
+		err[0] = '\0';
+		cr_expect_neq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s accepted", t[i].sql);
+		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].sql, err, t[i].msg);
+		store_close(s);
+	}
+	/* the schema version: 4294967298 wrapped to 2 through atoi */
+	sql_poke(store, "UPDATE schema_migrations SET version = 4294967298 WHERE version = 2");
+	cr_expect_null(store_open(store, false, err, sizeof(err)), "a store of version 4294967298 opened");
+	cr_expect(strstr(err, "schema_migrations.version is not a whole number"), "%s", err);
 }
 
 /* The report names the switch and the hosts' side from the config. */

@@ -422,6 +422,53 @@ Test(results, every_run_json_field_is_checked)
 	run_free(r);
 }
 
+/* Issue #11: every field of a probe record is checked before it becomes an
+ * int (rank_a 2^32 used to wrap to rank 0 and load as a valid probe). */
+Test(results, every_probe_field_is_checked)
+{
+	struct {
+		const char *path;
+		json_t *v;
+		const char *msg;
+	} t[] = {
+		{ "probes.0.rank_a", json_integer(4294967296LL), "run.json: probes[0].rank_a: 4294967296 is outside 0..3" },
+		{ "probes.0.rank_b", json_integer(-4294967295LL), "run.json: probes[0].rank_b: -4294967295 is outside 0..3" },
+		{ "probes.0.rank_b", json_integer(2), "run.json: probes[0].rank_b: 2, the same rank as rank_a" },
+		{ "probes.0.host_rank", json_integer(-2), "run.json: probes[0].host_rank: -2 is outside -1..3" },
+		{ "probes.0.cell", json_integer(4294967296LL + 1), "run.json: probes[0].cell: 4294967297 is outside 0..7" },
+		{ "probes.0.cell", json_string("1"), "run.json: probes[0].cell: not an integer" },
+		{ "probes.0.rep", json_integer(2147483648LL), "run.json: probes[0].rep: 2147483648 is outside 0.." },
+		{ "probes.0.hops", json_integer(0), "run.json: probes[0].hops: 0 is outside 1.." },
+		{ "probes.0.hops", NULL, "run.json: probes[0].hops: missing" },
+		{ "probes.0.seconds", json_real(-1), "run.json: probes[0].seconds: -1 is outside 1e-09..1e+06" },
+		{ "probes.0.seconds", json_null(), "run.json: probes[0].seconds: missing" },
+		{ "probes.0.t_end_s", json_string("x"), "run.json: probes[0].t_end_s: not a number" },
+		{ "probes", json_string("x"), "run.json: probes: not an array" },
+	};
+	struct sw_run *r = make_run(), *b;
+	struct sw_probe q = { .a = 2, .b = 3, .host = 3, .cell = 5, .rep = 1, .t_start = 20, .t_end = 20.002,
+			      .seconds = 0.002, .hops = 100 };
+	char err[512];
+
+	cr_assert_eq(run_add_probe(r, &q), 0);
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "the unmutated probe: %s", err);
+	cr_expect_eq(b->nprobes, 1);
+	cr_expect(b->nprobes == 1 && b->probe[0].a == 2 && b->probe[0].b == 3 && b->probe[0].cell == 5 &&
+		  b->probe[0].hops == 100);
+	run_free(b);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		mutate_json(t[i].path, t[i].v);
+		b = results_load(dir, err, sizeof(err));
+		cr_expect_null(b, "%s accepted", t[i].path);
+		run_free(b);
+		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
+	}
+	run_free(r);
+}
+
 /* Issue #11: every field of samples.csv the reader uses is numeric and in
  * range (atoi read "abc" as 0; one inf sample moved a median 8-fold). */
 Test(results, every_samples_field_is_checked)
