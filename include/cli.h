@@ -48,6 +48,7 @@ enum cli_option {
 	CLI_STORE,        /* --store STORE */
 	CLI_MAN,          /* help --man */
 	CLI_LIST,         /* help --list WHAT */
+	CLI_TIME_LIMIT,   /* guard --time-limit SECONDS */
 	CLI_NOPTIONS
 };
 

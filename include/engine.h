@@ -37,6 +37,8 @@ struct engine_opts {
 	double deadline;           /* s from the start of the sweep for the whole
 	                            * sweep (check's deadline), 0 for none */
 	int fail_code;             /* exit status on a watchdog failure */
+	int signal_code;           /* exit status when SIGINT, SIGTERM or SIGHUP
+	                            * stopped the sweep; 0: 128 + the signal */
 	bool isolate;              /* after the sweep, isolate the hosts of
 	                            * flagged pairs (isolate.h) */
 	engine_level_fn level_done;
@@ -57,7 +59,10 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
  * every cell ran. On a watchdog or MPI failure, rank 0 fills r->failure,
  * marks the cells, calls level_done once more so the results are on disk,
  * prints the failure once and calls MPI_Abort(fail_code): it does not
- * return. */
+ * return. SIGINT, SIGTERM and SIGHUP are caught while the sweep runs: the
+ * same path, with r->failure "stopped by signal N (NAME)", no cell marked
+ * failed, and MPI_Abort(signal_code). A signal that comes after the last
+ * wait is raised again on return, with the default action. */
 int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o);
 

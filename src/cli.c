@@ -45,6 +45,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_MAN] = { "man", 0, NULL, "print the manual page swstress(1) (troff)" },
 	[CLI_LIST] = { "list", 0, "WHAT", "for shell completion: commands, keys, or options of COMMAND "
 		"(one per line)" },
+	[CLI_TIME_LIMIT] = { "time-limit", 0, "SECONDS", "end COMMAND (TERM, then KILL 5 s later) when it has not "
+		"ended after SECONDS, and report UNKNOWN (set it above the check's deadline + 30 s)" },
 };
 
 /* Values of getopt_long for options without a letter: above any char. */
@@ -57,7 +59,8 @@ static const char *const g_description =
 	"and significance tests.\n";
 
 static const char *const g_exit_status =
-	"0 success; 1 measurement failed (watchdog, MPI error, I/O); 2 usage or config error.\n"
+	"0 success; 1 measurement failed (watchdog, MPI error, I/O); 2 usage or config error;\n"
+	"128 + N run stopped by signal N (130 SIGINT, 143 SIGTERM; results written).\n"
 	"judge and check (Nagios plugins): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.\n";
 
 static const char *const g_environment =

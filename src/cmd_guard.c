@@ -6,32 +6,50 @@
  * killed (9), rank 0 stops, or mpiexec is interrupted (2, the code of a
  * usage error). The guard runs COMMAND (typically `mpiexec ... swstress
  * check ...`) as a child in its own process group, passes its stdout
- * through line by line, forwards SIGINT, SIGTERM and SIGHUP to that group,
+ * through, forwards SIGINT, SIGTERM and SIGHUP (as SIGTERM) to that group,
  * and ends with exactly one Nagios status: the status of the first
  * "SWSTRESS STATUS" line COMMAND printed, or, when none came, its own line
- * "SWSTRESS UNKNOWN - ..." saying how COMMAND ended, exit 3.
+ * "SWSTRESS UNKNOWN - ..." saying how COMMAND ended, exit 3. With
+ * --time-limit it ends COMMAND that has not ended in time (a rank stopped
+ * so that nothing else ends the job).
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "health.h"
 #include "sw.h"
 
+#define KILL_GRACE 5.0   /* s from TERM to KILL at the time limit */
+
 static volatile sig_atomic_t g_child;    /* the child's process group */
 static volatile sig_atomic_t g_signal;   /* the first signal the guard got */
+static volatile sig_atomic_t g_sent_int, g_sent_term;
 
+/* mpiexec (Hydra) passes SIGINT and SIGTERM on to the ranks, which then
+ * record the signal in the results; a SIGHUP ends it and its ranks at
+ * once, with nothing recorded, so a SIGHUP goes on as SIGTERM. Each goes
+ * on once: a second SIGINT makes Hydra kill the ranks before they have
+ * written (and `timeout`, or a shell's process group, often delivers one
+ * signal twice). */
 static void forward(int sig)
 {
+	volatile sig_atomic_t *sent = sig == SIGINT ? &g_sent_int : &g_sent_term;
+
 	if (!g_signal)
 		g_signal = sig;
-	if (g_child > 0)
-		kill(-(pid_t)g_child, sig);
+	if (g_child > 0 && !*sent) {
+		*sent = 1;
+		kill(-(pid_t)g_child, sig == SIGINT ? SIGINT : SIGTERM);
+	}
 }
 
 /* The Nagios status of a "SWSTRESS WORD ..." line, or -1. */
@@ -50,15 +68,104 @@ static int line_status(const char *line)
 	return -1;
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Has child pid ended (its wait status into *ws)? */
+static bool ended(pid_t pid, int *ws)
+{
+	return waitpid(pid, ws, WNOHANG) == pid;
+}
+
+/*
+ * Pass fd (COMMAND's stdout) through to stdout until COMMAND has ended and
+ * nothing is left to read, noting the status of the first status line in
+ * *status. The pipe is not waited on past COMMAND's end (a process it left
+ * behind may hold it open). 0, or -1 at the time limit (end, monotonic;
+ * 0 for none) with COMMAND still running.
+ */
+static int pass_through(int fd, pid_t pid, double end, int *status, int *ws)
+{
+	char buf[4096], head[64];
+	size_t hlen = 0;
+	bool done = false;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ms = done ? 0 : 200, n;
+		ssize_t got;
+
+		if (!done && end > 0 && now() >= end)
+			return -1;
+		n = poll(&p, 1, ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0 && done)
+			break;
+		if (n == 0) {
+			done = ended(pid, ws);
+			continue;
+		}
+		got = n < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		fwrite(buf, 1, (size_t)got, stdout);
+		fflush(stdout);
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] != '\n') {
+				if (hlen < sizeof(head) - 1)
+					head[hlen++] = buf[i];
+				continue;
+			}
+			head[hlen] = '\0';
+			if (*status < 0)
+				*status = line_status(head);
+			hlen = 0;
+		}
+	}
+	head[hlen] = '\0';
+	if (*status < 0)
+		*status = line_status(head);
+	while (!done && waitpid(pid, ws, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+/* The time limit passed: TERM to COMMAND's process group, KILL after
+ * KILL_GRACE s, and reap it. */
+static void end_command(pid_t pid, int *ws)
+{
+	double until = now() + KILL_GRACE;
+
+	kill(-pid, SIGTERM);
+	while (!ended(pid, ws)) {
+		if (now() >= until) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, ws, 0) < 0 && errno == EINTR)
+				;
+			return;
+		}
+		usleep(50000);
+	}
+}
+
 static int guard_main(const struct cli_args *a)
 {
 	int fd[2], status = -1, ws = 0;
+	double limit = 0;
 	struct sigaction sa = { .sa_handler = forward };
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *in;
 	pid_t pid;
 
+	if (a->opt[CLI_TIME_LIMIT] && sw_parse_double(a->opt[CLI_TIME_LIMIT], 1, 7 * 86400, &limit))
+		return cli_usage_error(a, "option --time-limit: '%s' is not a number of seconds from 1 to 604800",
+				       a->opt[CLI_TIME_LIMIT]);
 	if (pipe(fd)) {
 		printf("SWSTRESS UNKNOWN - guard: pipe: %s\n", strerror(errno));
 		return SW_NAGIOS_UNKNOWN;
@@ -84,30 +191,22 @@ static int guard_main(const struct cli_args *a)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	close(fd[1]);
-	in = fdopen(fd[0], "r");
-	while (in) {
-		ssize_t n;
-
-		errno = 0;
-		n = getline(&line, &cap, in);
-		if (n < 0) {
-			if (errno == EINTR) {
-				clearerr(in);
-				continue;
-			}
-			break;
+	if (pass_through(fd[0], pid, limit > 0 ? now() + limit : 0, &status, &ws)) {
+		end_command(pid, &ws);
+		g_child = 0;
+		close(fd[0]);
+		if (status >= 0) {
+			fprintf(stderr, "swstress: guard: '%s' had not ended after %g s (--time-limit): ended it\n",
+				a->args[0], limit);
+			return status;
 		}
-		if (status < 0)
-			status = line_status(line);
-		fputs(line, stdout);
+		printf("SWSTRESS UNKNOWN - '%s' printed no verdict within %g s (--time-limit): ended it (TERM, "
+		       "then KILL); a rank is stuck or stopped\n", a->args[0], limit);
 		fflush(stdout);
+		return SW_NAGIOS_UNKNOWN;
 	}
-	free(line);
-	if (in)
-		fclose(in);
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
 	g_child = 0;
+	close(fd[0]);
 	if (status >= 0)
 		return status;
 	if (WIFSIGNALED(ws))
@@ -117,7 +216,7 @@ static int guard_main(const struct cli_args *a)
 		printf("SWSTRESS UNKNOWN - '%s' printed no verdict: stopped by signal %d (%s) to the guard, "
 		       "exit %d\n", a->args[0], g_signal, strsignal(g_signal), WEXITSTATUS(ws));
 	else
-		printf("SWSTRESS UNKNOWN - '%s' printed no verdict (exit %d): a rank died or was killed; "
+		printf("SWSTRESS UNKNOWN - '%s' printed no verdict (exit %d): a rank died, was killed or stopped answering; "
 		       "see its messages on stderr\n", a->args[0], WEXITSTATUS(ws));
 	fflush(stdout);
 	return SW_NAGIOS_UNKNOWN;
@@ -125,15 +224,18 @@ static int guard_main(const struct cli_args *a)
 
 const struct cli_command guard_command = {
 	.name = "guard",
-	.synopsis = "-- COMMAND [ARG ...]",
+	.synopsis = "[--time-limit SECONDS] -- COMMAND [ARG ...]",
 	.summary = "run a check (mpiexec ... swstress check ...) and always end with one Nagios status",
 	.description =
 		"Runs COMMAND, passes its output through and forwards SIGINT, SIGTERM and\n"
-		"SIGHUP to it. Exits with the status of the first SWSTRESS status line\n"
-		"COMMAND printed; when none came (a rank killed, rank 0 stopped, mpiexec\n"
-		"interrupted), prints SWSTRESS UNKNOWN with how COMMAND ended and exits 3.\n"
-		"For cron, Slurm and Nagios: swstress guard -- mpiexec -f hosts -n 16\n"
-		"swstress check -c health.conf --baseline nightly\n",
+		"SIGHUP (as SIGTERM, which mpiexec passes on to the ranks) to it. Exits\n"
+		"with the status of the first SWSTRESS status line COMMAND printed; when\n"
+		"none came (a rank killed, rank 0 stopped, mpiexec interrupted), prints\n"
+		"SWSTRESS UNKNOWN with how COMMAND ended and exits 3. --time-limit ends\n"
+		"COMMAND (TERM, then KILL 5 s later) when it has not ended after SECONDS.\n"
+		"For cron, Slurm and Nagios: swstress guard --time-limit 400 -- mpiexec\n"
+		"-f hosts -n 16 swstress check -c health.conf --baseline nightly\n",
+	.options = CLI_OPT(CLI_TIME_LIMIT),
 	.min_args = 1,
 	.max_args = CLI_MAX_WORDS - 1,
 	.nagios = true,

@@ -6,11 +6,14 @@
  * that gives up tells rank 0 which peer it was waiting for (TAG_NOTICE);
  * rank 0 names the stuck pair, writes what it has, and aborts the job. If
  * rank 0 itself is the one not answering, the rank that noticed prints and
- * aborts after a grace period.
+ * aborts after a grace period. SIGINT, SIGTERM and SIGHUP during the sweep
+ * take the same path: the handler only notes the signal, the waits give up
+ * at their next clock read, and the run ends with the signal recorded.
  */
 #include <mpi.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +64,7 @@ struct sample_msg {
 };
 
 struct notice {
-	int rank, peer, cell;
+	int rank, peer, cell;   /* peer -N: rank was stopped by signal N */
 };
 
 /* Per-rank state of a sweep. */
@@ -130,11 +133,25 @@ static void parse_faults(struct eng *e)
 /* ---------------------------------------------------------------- */
 /* Waiting: the watchdog lives here.                                 */
 
+/* SIGINT, SIGTERM or SIGHUP received during the sweep, 0 for none. The
+ * handler only notes it (the one thing a handler may do); every wait gives
+ * up when it sees it, as at a deadline. */
+static volatile sig_atomic_t g_signal;
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static void note_signal(int sig)
+{
+	if (!g_signal)
+		g_signal = sig;
+}
+
 /* One idle poll of a wait loop: yield when asked to (let the other ranks
  * and, on emulated hosts, the kernel's network work run; after a while
  * with nothing done, sleep briefly rather than spin). Every CLOCK_POLLS
  * polls (CLOCK_POLLS_YIELDING when yielding), -1 past deadline (local
- * MPI_Wtime, 0 = none); else 0. */
+ * MPI_Wtime, 0 = none) or once a signal came; else 0. */
 static int idle_poll(bool yield, unsigned *polls, double deadline)
 {
 	unsigned mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
@@ -145,7 +162,7 @@ static int idle_poll(bool yield, unsigned *polls, double deadline)
 		else
 			sched_yield();
 	}
-	if ((++*polls & mask) == 0 && deadline > 0 && MPI_Wtime() > deadline)
+	if ((++*polls & mask) == 0 && (g_signal || (deadline > 0 && MPI_Wtime() > deadline)))
 		return -1;
 	return 0;
 }
@@ -213,7 +230,7 @@ static int wait_patient(bool yield, MPI_Request *req, double deadline)
 		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
 		if (flag)
 			return 0;
-		if (deadline > 0 && MPI_Wtime() > deadline)
+		if (g_signal || (deadline > 0 && MPI_Wtime() > deadline))
 			return -1;
 		usleep(nap);
 	}
@@ -265,18 +282,42 @@ static void send_hold(const struct eng *e)
 	}
 }
 
-/* Rank 0's one fatal path: record why, have the results written, print
- * once, abort the job with the run's failure code. */
+/* The exit status of a run that ends early: the failure code, or when a
+ * signal stopped it, signal_code (128 + the signal when 0). */
+static int stop_code(const struct eng *e)
+{
+	if (!g_signal)
+		return e->o->fail_code;
+	return e->o->signal_code ? e->o->signal_code : 128 + g_signal;
+}
+
+/* A notice from a rank stopped by a signal: the run stops for it. */
+static void notice_signal(const struct notice *n)
+{
+	if (n && n->peer < 0 && !g_signal)
+		g_signal = -n->peer;
+}
+
+/* Rank 0's one fatal path: record why (or, once a signal came, whatever
+ * failed after it, "stopped by signal N (NAME)"), have the results
+ * written, print once, abort the job with stop_code. why may be NULL
+ * once a signal came. */
 static void fatal_rank0(struct eng *e, const char *why)
 {
 	struct sw_run *r = e->run;
 
-	snprintf(r->failure, sizeof(r->failure), "%s", why);
+	if (g_signal) {
+		send_hold(e);
+		snprintf(r->failure, sizeof(r->failure), "stopped by signal %d (%s)", (int)g_signal,
+			 strsignal(g_signal));
+	} else {
+		snprintf(r->failure, sizeof(r->failure), "%s", why);
+	}
 	r->complete = false;
-	fprintf(stderr, "swstress: %s\n", why);
+	fprintf(stderr, "swstress: %s\n", r->failure);
 	if (e->o->level_done)
 		e->o->level_done(r, e->cell >= 0 ? e->plan->cell[e->cell].level : 0, e->o->ctx);
-	engine_abort(e->o->fail_code);
+	engine_abort(stop_code(e));
 }
 
 /*
@@ -294,15 +335,18 @@ static void fail_rank0(struct eng *e, const int *missing, int nmissing, const st
 	double until = MPI_Wtime() + GRACE_SECONDS;
 	bool past_deadline = e->sweep_deadline > 0 && MPI_Wtime() >= e->sweep_deadline;
 
+	notice_signal(first);
+	if (g_signal)   /* not a stuck pair: no cell failed */
+		fatal_rank0(e, NULL);
 	send_hold(e);
 	if (first)
 		notes[nnotes++] = *first;
 	/* Give the ranks that also timed out a moment to say whom they wait for. */
 	while (MPI_Wtime() < until && nnotes < 16) {
-		if (notice_pending(&nt))
-			notes[nnotes++] = nt;
-		else
+		if (!notice_pending(&nt))
 			usleep(1000);
+		else if (nt.peer >= 0)   /* not a rank stopped by a signal meanwhile */
+			notes[nnotes++] = nt;
 	}
 	config_format_size(cell->size, sz, sizeof(sz));
 	if (past_deadline)
@@ -346,7 +390,7 @@ static void die_other(struct eng *e, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	engine_abort(e->o->fail_code);
+	engine_abort(stop_code(e));
 }
 
 /* Rank 0 said HOLD: it is writing the results and will abort the job. */
@@ -361,7 +405,7 @@ static void hold(void)
  * period (rank 0 itself may be the one stuck), end the job from here. */
 static void fail_other(struct eng *e, int peer)
 {
-	struct notice n = { e->env->rank, peer, e->cell };
+	struct notice n = { e->env->rank, g_signal ? -g_signal : peer, e->cell };
 	MPI_Request req;
 	double until = MPI_Wtime() + 3 * GRACE_SECONDS;
 
@@ -379,6 +423,9 @@ static void fail_other(struct eng *e, int peer)
 		}
 		usleep(1000);
 	}
+	if (g_signal)
+		die_other(e, "stopped by signal %d (%s), and rank 0 did not end the run", (int)g_signal,
+			  strsignal(g_signal));
 	die_other(e, "watchdog: waited more than %g s for rank %d in cell %d, and rank 0 did not end "
 		  "the run", e->cfg->timeout, peer, e->cell);
 }
@@ -927,9 +974,22 @@ static int follower(struct eng *e)
 	for (;;) {
 		/* Rank 0 says something at least once a round (ROUND or PING). */
 		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
-		if (wait_patient(e->env->yield, &req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS))
+		if (wait_patient(e->env->yield, &req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS)) {
+			if (g_signal) {
+				/* take the receive back, so fail_other sees rank 0's HOLD */
+				MPI_Status st;
+				int cancelled = 0;
+
+				MPI_Cancel(&req);
+				MPI_Wait(&req, &st);
+				MPI_Test_cancelled(&st, &cancelled);
+				if (!cancelled && c.cmd == CMD_HOLD)
+					hold();
+				fail_other(e, 0);
+			}
 			die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
 				  e->cfg->timeout + SILENCE_SECONDS);
+		}
 		if (c.cmd == CMD_END)
 			return 0;
 		if (c.cmd == CMD_HOLD)
@@ -1012,6 +1072,8 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 	struct notice nt;
 	bool dummy;
 
+	if (g_signal)
+		fatal_rank0(e, NULL);
 	round_pairs(e, c);
 	k = e->round_k;
 	creq = req + k;
@@ -1181,6 +1243,8 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 	if (rc) {
 		char why[256];
 
+		if (rc == -2)
+			notice_signal(&nt);
 		send_hold(e);
 		if (rc == -2)
 			snprintf(why, sizeof(why), "watchdog: rank %d timed out waiting for rank %d at the end of "
@@ -1396,6 +1460,7 @@ _Noreturn void engine_abort(int code)
 int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		 const struct engine_env *env, const struct engine_opts *o)
 {
+	struct sigaction on_stop = { .sa_handler = note_signal, .sa_flags = SA_RESTART }, was[NSTOP_SIGNALS];
 	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
 			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks };
 	int rc;
@@ -1425,7 +1490,14 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	memset(e.sbuf, 0xa5, e.maxsize);
 	memset(e.rbuf, 0, (size_t)e.nslots * e.maxsize);
 	MPI_Comm_dup(MPI_COMM_WORLD, &e.flow);
+	sigemptyset(&on_stop.sa_mask);
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &on_stop, &was[i]);
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
+	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &was[i], NULL);
+	if (g_signal)   /* after the sweep's last wait: as if it came a moment later */
+		raise(g_signal);
 	MPI_Comm_free(&e.flow);
 	free(e.ring);
 	free(e.sbuf);

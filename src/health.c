@@ -424,7 +424,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s)", v->nmissing > shown ? "; ..." : "");
 		}
 		for (int i = 0; i < v->nnotes && n < sizeof(buf); i++)
-			if (strncmp(v->notes[i], "baseline", 8) == 0)
+			if (strncmp(v->notes[i], "baseline", 8) == 0 || strncmp(v->notes[i], "run incomplete", 14) == 0)
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", v->notes[i]);
 		if (n < sizeof(buf))
 			snprintf(buf + n, sizeof(buf) - n, "%s%d compared cell%s OK", n ? "; " : "", v->ncompared,
@@ -727,8 +727,10 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	if (a && a->drifted)
 		drift_note(v, r, a);
 	hosts_check(v, r, base[k - 1]);
-	if (!r->complete)
+	if (!r->complete) {   /* cut short (a signal, a crash): not all of it was judged */
 		health_add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
+		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	}
 	if (fill_suspects(v, a, ba, k))
 		goto out_fail;
 	/* A port newly slower than its peers (flagged in at least half of its

@@ -78,6 +78,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 struct run_ctx {
 	char dir[SW_PATH_MAX];     /* the .partial folder */
 	const struct judge_opts *check;   /* check: judge after the sweep */
+	const char *history;       /* run: the history database, "" for none */
 	int format;
 	struct sw_analysis *a;     /* the last analysis, owned */
 	char *report;              /* its text, owned */
@@ -110,12 +111,16 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 		fprintf(stderr, "swstress: %s\n", err);
 		engine_abort(ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
 	}
-	/* check, ended early by the watchdog or the deadline: the verdict of
-	 * what is on disk (CRITICAL for the failed cell), before the abort. */
-	if (ctx->check && r->failure[0]) {
-		judge_dir(ctx->dir, ctx->check);
-		fflush(stdout);
-	}
+	if (!r->failure[0])
+		return;
+	/* check, ended early by the watchdog, the deadline or a signal: the
+	 * verdict of what is on disk (CRITICAL for the failed cell, at least
+	 * UNKNOWN for a run cut short), with its history row; the job ends
+	 * with the status it printed. run: its history row. */
+	if (ctx->check)
+		engine_abort(judge_dir(ctx->dir, ctx->check));
+	if (ctx->history[0] && history_record_run(ctx->history, r, ctx->a, NULL, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: history: %s\n", err);
 }
 
 static int g_rank;
@@ -384,9 +389,11 @@ static int sweep(const struct cli_args *a, bool check)
 	}
 	ctx.format = format;
 	ctx.check = check ? &ho : NULL;
+	ctx.history = db;
 	struct engine_opts eo = {
 		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &ctx,
-		.fail_code = failed, .deadline = check ? cfg.deadline : 0,
+		.fail_code = failed, .signal_code = check ? SW_NAGIOS_UNKNOWN : 0,
+		.deadline = check ? cfg.deadline : 0,
 		.isolate = cfg.isolate == CFG_YES || (check && cfg.isolate == CFG_AUTO),
 	};
 	engine_sweep(r, &cfg, plan, &env, &eo);

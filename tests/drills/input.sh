@@ -210,6 +210,18 @@ drill_trail_lost() {
 		ok "one status line, naming the lost history row" || fail "status line: $(head -n 1 "$TMP/out")"
 	expect "judge --prom into a missing folder" 1 "; --prom not written: $TMP/none/x.prom: cannot write" \
 		"$SW" judge "$B" --baseline "$B" --no-history --prom "$TMP/none/x.prom"
+	# a database another process holds locked past the 5 s wait
+	"$SW" judge "$B" --baseline "$B" --history "$TMP/locked.sqlite" > /dev/null 2>&1
+	python3 -c "import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE')
+open(sys.argv[2], 'w').close(); time.sleep(30)" "$TMP/locked.sqlite" "$TMP/locked.held" &
+	holder=$!
+	i=0
+	while [ $i -lt 100 ] && [ ! -e "$TMP/locked.held" ]; do sleep 0.1; i=$((i + 1)); done
+	expect "judge with the history database locked" 1 "; history row lost: $TMP/locked.sqlite: database is locked" \
+		"$SW" judge "$B" --baseline "$B" --history "$TMP/locked.sqlite"
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
 }
 
 run_drills "input drills" "drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output \

@@ -178,37 +178,168 @@ drill_disk_full() {
 }
 
 # swstress guard: one Nagios status line and an exit 0-3 that agrees with
-# it, whatever happens to the ranks of a check (a rank killed; SIGINT to
-# the guard, forwarded to mpiexec).
+# it, whatever happens to the ranks of a check: a rank killed; SIGINT to
+# the guard, forwarded to mpiexec (the check's own line says it was
+# stopped by the signal, and its history row is written); SIGHUP to the
+# guard (passed on as SIGTERM, which Hydra forwards); rank 0 stopped
+# (SIGSTOP), which only the other ranks' watchdog or the guard's
+# --time-limit can end: UNKNOWN within a bounded time.
 drill_guard() {
 	gargs="pairs=1,2 sizes=8 patterns=pingpong hops=auto sample_time=10ms"
 	timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $gargs repetitions=5 output="$TMP/gbase" label=gb > /dev/null 2>&1
 	base=$(ls -d "$TMP"/gbase/gb-* 2>/dev/null | head -n 1)
 	[ -n "$base" ] || { fail "guard: no baseline run"; return; }
-	for how in kill int; do
+	for how in kill int hup stop0; do
 		out="$TMP/g$how"
-		timeout 120 "$SW" guard -- $MPIEXEC -n 4 "$SW" check $(sw_args) $gargs repetitions=60 \
-			--no-history --baseline "$base" output="$out" label=g > "$TMP/gout" 2> "$TMP/gerr" &
+		# level 1 long enough (300 repetitions) to be hit while it runs;
+		# stop0: a short watchdog, so that the other ranks give up on rank 0 soon
+		wd=20; [ $how = stop0 ] && wd=3
+		t0=$(now)
+		timeout 120 "$SW" guard --time-limit 60 -- $MPIEXEC -n 4 "$SW" check -c /dev/null allow_shared_node=yes \
+			timeout=$wd --no-plot $gargs repetitions=300 --baseline "$base" output="$out" label=g \
+			> "$TMP/gout" 2> "$TMP/gerr" &
 		job=$!
 		i=0
 		while [ $i -lt 600 ] && ! ls "$out"/g-*.partial/run.json > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
-		if [ $how = kill ]; then
-			victim=$(pid_of_rank 3)
-			[ -n "$victim" ] && kill -9 "$victim"
-		else
-			kill -INT $job
-		fi
+		victim=""
+		case $how in
+		kill) victim=$(pid_of_rank 3); [ -n "$victim" ] && kill -9 "$victim";;
+		int) kill -INT $job;;
+		hup) kill -HUP $job;;
+		stop0) victim=$(pid_of_rank 0); [ -n "$victim" ] && kill -STOP "$victim";;
+		esac
+		t0=$(now)
 		wait $job
 		rc=$?
+		took=$(elapsed "$t0")
+		[ $how = stop0 ] && [ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null   # never leave it behind
 		lines=$(grep -c '^SWSTRESS ' "$TMP/gout")
 		line=$(grep -m1 '^SWSTRESS ' "$TMP/gout")
 		case "$line" in
 		"SWSTRESS OK "*) want=0;; "SWSTRESS WARNING "*) want=1;; "SWSTRESS CRITICAL "*) want=2;;
 		"SWSTRESS UNKNOWN "*) want=3;; *) want=none;; esac
-		if [ "$lines" = 1 ] && [ "$rc" = "$want" ] && [ "$rc" != 0 ]; then
-			ok "guard, check with $how: one status line, exit $rc agrees: '$(echo "$line" | cut -c1-110)'"
-		else cat "$TMP/gout" >> "$TMP/gerr"; fail "guard, check with $how: rc=$rc, $lines status lines (want 1, exit = its status, not OK)" "$TMP/gerr"; fi
+		# what the line must say, and for a signal, the history row
+		case $how in
+		kill) say="";;
+		int) say="run incomplete: stopped by signal 2 (Interrupt)";;
+		hup) say="run incomplete: stopped by signal 15 (Terminated)";;
+		stop0) say="SWSTRESS UNKNOWN - "; [ "$want" = 3 ] || want=bad;;
+		esac
+		row=ok
+		if [ $how = int ] || [ $how = hup ]; then
+			dir=$(ls -d "$out"/g-*.partial 2>/dev/null | head -n 1)
+			name_=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['name'])" "$dir/run.json" 2>/dev/null)
+			row=$(history_row "$out/history.sqlite" "$name_" 2>> "$TMP/gerr")
+			case "$row" in "0|stopped by signal"*"|$rc|"*) row=ok;; esac
+		fi
+		if [ "$lines" = 1 ] && [ "$rc" = "$want" ] && [ "$rc" != 0 ] && echo "$line" | grep -qF "$say" &&
+			[ "$row" = ok ] && { [ $how != stop0 ] || awk "BEGIN {exit !($took <= 60)}"; }; then
+			ok "guard, check with $how: one status line in ${took}s, exit $rc agrees: '$(echo "$line" | cut -c1-120)'"
+		else cat "$TMP/gout" >> "$TMP/gerr"; fail "guard, check with $how: rc=$rc, $lines status lines (want 1, exit = its status, not OK, saying '$say'), took ${took}s, history row '$row'" "$TMP/gerr"; fi
 	done
+	# --time-limit on its own: a command that prints nothing, hangs and
+	# ignores TERM (KILL 5 s after TERM); one that printed its verdict and
+	# then hangs (its status stands)
+	t0=$(now)
+	timeout 60 "$SW" guard --time-limit 1 -- sh -c 'trap "" TERM; sleep 50' > "$TMP/gout" 2> "$TMP/gerr"
+	rc=$?
+	took=$(elapsed "$t0")
+	want="SWSTRESS UNKNOWN - 'sh' printed no verdict within 1 s (--time-limit): ended it (TERM, then KILL); a rank is stuck or stopped"
+	if [ "$rc" = 3 ] && [ "$(cat "$TMP/gout")" = "$want" ] && awk "BEGIN {exit !($took >= 5.9 && $took < 20)}"; then
+		ok "guard --time-limit 1, a command that ignores TERM: killed, one UNKNOWN line, exit 3 in ${took}s"
+	else cat "$TMP/gout" >> "$TMP/gerr"; fail "guard --time-limit: rc=$rc took=${took}s" "$TMP/gerr"; fi
+	timeout 60 "$SW" guard --time-limit 1 -- sh -c 'echo "SWSTRESS WARNING - late"; exec sleep 50' > "$TMP/gout" 2> "$TMP/gerr"
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(cat "$TMP/gout")" = "SWSTRESS WARNING - late" ] &&
+		grep -qxF "swstress: guard: 'sh' had not ended after 1 s (--time-limit): ended it" "$TMP/gerr"; then
+		ok "guard --time-limit 1, a command that printed WARNING and hangs: ended, exit 1, its line only"
+	else cat "$TMP/gout" >> "$TMP/gerr"; fail "guard --time-limit after a verdict: rc=$rc" "$TMP/gerr"; fi
+}
+
+# history_row DB NAME: "complete|failure" of run NAME in history database DB
+# (and "|status|verdict" of its check when it has one), or nothing.
+history_row() {
+	python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for c, f, s, v in db.execute("SELECT r.complete, r.failure, c.status, c.verdict FROM runs r"
+                             " LEFT JOIN checks c ON c.run_id = r.id WHERE r.name = ?", (sys.argv[2],)):
+    print("%s|%s" % (c, f) + ("" if s is None else "|%s|%s" % (s, v)))
+PY
+}
+
+# SIGINT and SIGTERM to mpiexec in level 1 (passed on to the ranks): the
+# run stops at once with the levels done written, run.json and the
+# history row say "stopped by signal N (NAME)", complete false, no cell
+# failed, and the exit status is 128 + N.
+drill_signal() {
+	for sig in INT TERM; do
+		out="$TMP/sig$sig"
+		case $sig in INT) num=2 name=Interrupt;; TERM) num=15 name=Terminated;; esac
+		want="stopped by signal $num ($name)"
+		# --foreground: timeout passes the signal to mpiexec once (a second SIGINT makes Hydra kill the ranks)
+		timeout --foreground 120 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8,1KiB \
+			patterns=pingpong,stream hops=auto sample_time=10ms repetitions=60 output="$out" label=sig \
+			> "$TMP/out" 2> "$TMP/err" &
+		job=$!
+		i=0
+		while [ $i -lt 600 ] && ! ls "$out"/sig-*.partial/run.json > /dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+		t0=$(now)
+		kill -"$sig" $job
+		wait $job
+		rc=$?
+		took=$(elapsed "$t0")
+		dir=$(ls -d "$out"/sig-*.partial 2>/dev/null | head -n 1)
+		name_=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['name'])" "$dir/run.json" 2>/dev/null)
+		row=$(history_row "$out/history.sqlite" "$name_" 2>> "$TMP/err")
+		if [ "$rc" = $((128 + num)) ] && grep -qxF "swstress: $want" "$TMP/err" && [ -n "$dir" ] &&
+			python3 - "$dir/run.json" "$want" <<'PY' >> "$TMP/err" 2>&1 &&
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["complete"] is False and r["failure"] == sys.argv[2], (r["complete"], r["failure"])
+assert not [c for c in r["cells"] if c["stop"] == "failed"], "a cell marked failed"
+PY
+			consistent "$dir" >> "$TMP/err" 2>&1 && [ "$row" = "0|$want" ]; then
+			ok "SIG$sig to mpiexec in level 1: exit $rc in ${took}s; run.json and history: '$want', complete false"
+		else fail "SIG$sig to mpiexec: rc=$rc (want $((128 + num))) took=${took}s dir=${dir:-none} history='$row'" "$TMP/err"; fi
+	done
+}
+
+# A run stopped by the watchdog still appends its history row (the README:
+# every run and check appends one); so does a check stopped by its deadline.
+drill_history_row_when_stopped() {
+	out="$TMP/wdh"
+	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8 patterns=pingpong \
+		hops=100 repetitions=3 timeout=3 output="$out" label=wd > /dev/null 2> "$TMP/err"
+	rc=$?
+	dir=$(ls -d "$out"/wd-*.partial 2>/dev/null | head -n 1)
+	name_=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['name'])" "$dir/run.json" 2>/dev/null)
+	row=$(history_row "$out/history.sqlite" "$name_" 2>> "$TMP/err")
+	case "$row" in
+	"0|watchdog: a round of cell 1 "*) [ "$rc" = 1 ] && ok "watchdog-stopped run (exit 1): its history row says '$(echo "$row" | cut -c1-70)...'" ||
+		fail "watchdog-stopped run: rc=$rc (want 1)" "$TMP/err";;
+	*) fail "watchdog-stopped run: history row '$row' (want complete 0 and the watchdog's failure)" "$TMP/err";;
+	esac
+	base=$(ls -d "$TMP"/gbase/gb-* 2>/dev/null | head -n 1)
+	if [ -z "$base" ]; then
+		timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) pairs=1,2 sizes=8 patterns=pingpong hops=100 repetitions=5 \
+			output="$TMP/dlbase" label=db > /dev/null 2>&1
+		base=$(ls -d "$TMP"/dlbase/db-* 2>/dev/null | head -n 1)
+	fi
+	out="$TMP/dlh"
+	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" check $(sw_args) pairs=1,2 sizes=8 patterns=pingpong \
+		hops=100 repetitions=5 timeout=60 deadline=4 --baseline "$base" output="$out" label=dl > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	dir=$(ls -d "$out"/dl-*.partial 2>/dev/null | head -n 1)
+	name_=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['name'])" "$dir/run.json" 2>/dev/null)
+	row=$(history_row "$out/history.sqlite" "$name_" 2>> "$TMP/err")
+	case "$row" in
+	"0|deadline: the sweep passed its deadline of 4 s in cell 1 "*"|2|CRITICAL")
+		[ "$rc" = 2 ] && grep -q '^SWSTRESS CRITICAL ' "$TMP/out" &&
+			ok "deadline-stopped check (exit 2, CRITICAL): its history row and verdict are recorded" ||
+			fail "deadline-stopped check: rc=$rc (want 2 and a CRITICAL line)" "$TMP/out";;
+	*) cat "$TMP/out" >> "$TMP/err"; fail "deadline-stopped check: history row '$row' (want complete 0, the deadline's failure, CRITICAL)" "$TMP/err";;
+	esac
 }
 
 # A results folder cut by hand: report says what is missing.
@@ -247,4 +378,4 @@ drill_truncated_folder() {
 }
 
 run_drills drills "drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long \
-	drill_disk_full drill_truncated_folder drill_guard" "$@"
+	drill_disk_full drill_truncated_folder drill_guard drill_signal drill_history_row_when_stopped" "$@"
