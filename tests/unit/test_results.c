@@ -351,16 +351,36 @@ static void mutate_json(const char *path, json_t *v)
 	json_decref(root);
 }
 
+/* run.json with the value at path replaced by v (NULL: removed) must be
+ * refused with msg. */
+struct mutation {
+	const char *path;
+	json_t *v;
+	const char *msg;
+};
+
+/* r written, then each mutation applied alone: refused with its message. */
+static void expect_refused(const struct sw_run *r, const struct mutation *t, size_t n)
+{
+	struct sw_run *b;
+	char err[512];
+
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		mutate_json(t[i].path, t[i].v);
+		b = results_load(dir, err, sizeof(err));
+		cr_expect_null(b, "%s accepted", t[i].path);
+		run_free(b);
+		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
+	}
+}
+
 /* Issue #11: every field of run.json is checked for type and range, and
  * the error names the field (these all used to load, some giving 0 us or
  * negative bandwidth with exit 0). */
 Test(results, every_run_json_field_is_checked)
 {
-	struct {
-		const char *path;
-		json_t *v;
-		const char *msg;
-	} t[] = {
+	const struct mutation t[] = {
 		{ "cells.0.hops", json_integer(0), "run.json: cells[0].hops: 0 is outside 1..", },
 		{ "cells.0.hops", json_integer(-1), "run.json: cells[0].hops: -1 is outside 1..", },
 		{ "cells.0.hops", json_string("x"), "run.json: cells[0].hops: not an integer" },
@@ -393,14 +413,7 @@ Test(results, every_run_json_field_is_checked)
 	struct sw_run *r = make_run(), *b;
 	char err[512];
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-		mutate_json(t[i].path, t[i].v);
-		b = results_load(dir, err, sizeof(err));
-		cr_expect_null(b, "%s accepted", t[i].path);
-		run_free(b);
-		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
-	}
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	/* a key given twice is not silently the last one */
 	char jpath[128];
 	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
@@ -426,11 +439,7 @@ Test(results, every_run_json_field_is_checked)
  * int (rank_a 2^32 used to wrap to rank 0 and load as a valid probe). */
 Test(results, every_probe_field_is_checked)
 {
-	struct {
-		const char *path;
-		json_t *v;
-		const char *msg;
-	} t[] = {
+	const struct mutation t[] = {
 		{ "probes.0.rank_a", json_integer(4294967296LL), "run.json: probes[0].rank_a: 4294967296 is outside 0..3" },
 		{ "probes.0.rank_b", json_integer(-4294967295LL), "run.json: probes[0].rank_b: -4294967295 is outside 0..3" },
 		{ "probes.0.rank_b", json_integer(2), "run.json: probes[0].rank_b: 2, the same rank as rank_a" },
@@ -458,14 +467,7 @@ Test(results, every_probe_field_is_checked)
 	cr_expect(b->nprobes == 1 && b->probe[0].a == 2 && b->probe[0].b == 3 && b->probe[0].cell == 5 &&
 		  b->probe[0].hops == 100);
 	run_free(b);
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-		mutate_json(t[i].path, t[i].v);
-		b = results_load(dir, err, sizeof(err));
-		cr_expect_null(b, "%s accepted", t[i].path);
-		run_free(b);
-		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
-	}
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	run_free(r);
 }
 
