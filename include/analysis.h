@@ -234,6 +234,7 @@ struct sw_drift {
 };
 
 struct sw_isolated;
+struct sw_victim_stats;
 
 struct sw_analysis {
 	int ncells;
@@ -251,6 +252,8 @@ struct sw_analysis {
 	struct sw_drift *drift;        /* drift control, one per cell measured again */
 	double drift_alpha;            /* alpha / ndrift */
 	bool drifted;                  /* a drift is significant: mark the run */
+	struct sw_victim_stats *victim;  /* victims.h, one per cell when the
+	                                  * run has victims, else NULL */
 	char method[1536];     /* one line: unit, confidence, tests, stopping rule */
 	double suspect_alpha, suspect_min_effect;   /* of the slow-pair test */
 };

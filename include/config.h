@@ -59,7 +59,7 @@ enum cfg_yield {
 /* Where each key got its value, for error messages after parsing:
  * "configs/quick.conf:12", "command line", "run.json" or "default". */
 #define CFG_WHERE_MAX 300
-#define CFG_MAX_OPTIONS 48  /* rows of where[]: at least the option count */
+#define CFG_MAX_OPTIONS 56  /* rows of where[]: at least the option count */
 
 struct sw_config {
 	/* [sweep] */
@@ -86,6 +86,8 @@ struct sw_config {
 	double timeout;                  /* s, per cell watchdog */
 	bool allow_shared_node;
 	int yield;                       /* enum cfg_yield */
+	int victims;                     /* victim pairs (plan.h), 0: none */
+	uint64_t victim_size;            /* bytes, the victims' pingpong */
 	int isolate;                     /* enum cfg_auto: re-pair the hosts of
 	                                  * flagged pairs (auto: for check) */
 	int drift_check;                 /* enum cfg_auto: the baseline level
@@ -158,7 +160,8 @@ const char *config_where(const struct sw_config *c, const char *key);
 
 /* Whether cells of a pattern run time-bounded samples under c: every pair
  * of a level sends until one common deadline and counts its hops (timed =
- * yes, or auto for a bandwidth pattern with hops = auto). */
+ * yes, or auto for a bandwidth pattern with hops = auto; every pattern
+ * when there are victims). */
 bool config_pattern_timed(const struct sw_config *c, int pattern);
 
 /* Print the key table (name, default, meaning) for --help and the README. */

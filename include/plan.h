@@ -7,6 +7,11 @@
  * at every level, which lets the charts follow one pair (one cable, two
  * ports) across levels. Pair member a initiates and times the sample.
  *
+ * Victims (config victims = V): the first V pairs of the pairing are the
+ * victims, kept apart in victim[]; pair[] holds the rest, the aggressors,
+ * and the levels count aggressor pairs. Every round of a cell runs the
+ * level's aggressors with the victims beside them (victims.h).
+ *
  * Cells are ordered level by level (the folder is flushed after each
  * level), then pattern, size and hops as given in the config.
  */
@@ -33,8 +38,11 @@ struct sw_cell {
 
 struct sw_plan {
 	int nranks;
-	int npairs;              /* pairs the pairing made: the largest level */
+	int npairs;              /* pairs the pairing made (less the victims):
+	                          * the largest level */
 	struct sw_pair *pair;
+	int nvictims;            /* victim pairs, 0: none */
+	struct sw_pair *victim;
 	int nlevels;
 	int *level_pairs;        /* pairs at each level, ascending */
 	int ncells;
@@ -52,13 +60,17 @@ struct sw_plan *plan_alloc(int nranks, int npairs, int nlevels, int ncells);
 
 void plan_free(struct sw_plan *p);
 
+/* Give p a copy of n victim pairs. 0, or -1 on ENOMEM. */
+int plan_set_victims(struct sw_plan *p, const struct sw_pair *v, int n);
+
 /* Index of the first cell of a level, and how many cells a level has. */
 int plan_level_first_cell(const struct sw_plan *p, int level);
 int plan_cells_per_level(const struct sw_plan *p);
 
 /* Rough length of the sweep in seconds: hops=auto cells take sample_time
- * per round; fixed hops use a simple model (2 us + size / 1 GB/s per hop);
- * the baseline level's re-run of drift control included. */
+ * per round (two rounds a repetition with victims: loaded and alone); fixed
+ * hops use a simple model (2 us + size / 1 GB/s per hop); the baseline
+ * level's re-run of drift control included. */
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c);
 
 /* Drift control: whether the sweep measures its baseline level again

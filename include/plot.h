@@ -1,6 +1,7 @@
 /*
  * plot.h - the charts of a results folder, drawn by the gnuplot scripts in
- * plot/ (map.gp, falloff.gp, size.gp, drop.gp, ports.gp; common.gp is shared).
+ * plot/ (map.gp, falloff.gp, size.gp, drop.gp, ports.gp, victims.gp; common.gp
+ * is shared).
  * MPI-free.
  *
  * The C code never writes gnuplot commands: it checks the CSV files the
@@ -24,6 +25,9 @@
  *   ports-PATTERN     per-pair heat map: every size at the highest level
  *   ports-PATTERN-SIZE  per-pair heat map of one size over the levels, only
  *                     with PLOT_PORTS_PER_SIZE
+ *   victims-PATTERN   runs with victims (victims.h): the victims' latency
+ *                     inflation (median and p99, with CIs) against the
+ *                     loaded aggressor ports
  */
 #ifndef PLOT_H
 #define PLOT_H
@@ -36,7 +40,7 @@
 /* One chart written. */
 struct plot_chart {
 	char path[SW_PATH_MAX];  /* RESULT_DIR/falloff-stream.png */
-	char kind[16];           /* "map", "falloff", "size", "drop", "ports" */
+	char kind[16];           /* "map", "falloff", "size", "drop", "ports", "victims" */
 	char pattern[32];
 	uint64_t size;           /* message size in bytes (per-size ports), else 0 */
 	int width, height;       /* pixels */

@@ -34,10 +34,21 @@
  *   bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,
  *   agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,
  *   lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,
- *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor
+ *   bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor,
+ *   victim_p50_us,victim_alone_p50_us,victim_infl_pct,victim_infl_lo,
+ *   victim_infl_hi,victim_infl_p,victim_infl_sig,victim_p99_us,
+ *   victim_alone_p99_us,victim_p99_infl_pct,victim_p99_infl_lo,
+ *   victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig
  *   (n_short: samples below the sample floor, analysis.h; below_floor 1:
  *   more than half are, the cell is not trusted and no change of it or
  *   against it is significant: its _sig columns are 0)
+ *   The victim_ columns (victims.h; NaN and 0 in a run without victims):
+ *   victim_p50_us / victim_alone_p50_us are the medians over the
+ *   repetitions of the victims' one-way latency median beside the
+ *   aggressors / alone, victim_infl_pct = (victim_p50_us /
+ *   victim_alone_p50_us - 1) * 100 with its CI, p and significance; the
+ *   p99 columns the same for the victims' per-sample 99th percentile. With
+ *   victims, nodes and pairs count the aggressors.
  *
  * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
  *   over the cell's median; z: the slow-pair test's z, positive = slower,
@@ -64,6 +75,12 @@
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
  *   probes [{rank_a, rank_b, host_rank, cell, rep, t_start_s, t_end_s,
  *   seconds, hops}] (the isolation stage; host_rank -1: the control pair),
+ *   victim_pairs [[a, b]...] (config victims of them, plan.h),
+ *   victim_samples [{cell, rep, pair (index into victim_pairs), alone,
+ *   t_start_s, t_end_s, seconds, hops, p50_s, p99_s}] (struct sw_victim;
+ *   loaded back, every field range-checked), and in each cell's summary
+ *   victims {loaded_reps, alone_reps, latency_inflation, p99_inflation
+ *   (changes as above, level = beside the aggressors, baseline = alone)},
  *   isolation [{host, verdict (slow, cleared, unclear), pattern, size_bytes,
  *   bandwidth, slow, tested, partners [{host, value}], control, evidence}]
  *   (value and control: bytes/s when bandwidth, else s per hop),

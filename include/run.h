@@ -38,6 +38,21 @@ struct sw_probe {
 	long hops;
 };
 
+/* One sample of a victim pair (plan victim[pair]): timed pingpong of
+ * cfg.victim_size in a round of cell, beside the level's aggressors
+ * (alone false) or with the victims alone (alone true). Times as in
+ * sw_sample; hops = 2 x round trips; p50 and p99 are the median and 99th
+ * percentile of the sample's own one-way latencies (round trip / 2, s),
+ * from the engine's histogram (victims.h). */
+struct sw_victim {
+	int cell, rep, pair;
+	bool alone;
+	double t_start, t_end;
+	double seconds;
+	long hops;
+	double p50, p99;
+};
+
 /* Why a cell stopped repeating. */
 enum sw_stop {
 	SW_STOP_FIXED = 0,    /* repetitions = N, all done       */
@@ -92,6 +107,8 @@ struct sw_run {
 	                                * again after the last level (drift
 	                                * control, plan_drift_check), cells of
 	                                * level 0 in cell order */
+	size_t nvictims, cap_victims;
+	struct sw_victim *victim;      /* owned, victims' samples */
 
 	bool complete;                 /* every cell ran */
 	char failure[512];             /* why it stopped early, "" if complete */
@@ -107,6 +124,7 @@ int run_add_sample(struct sw_run *r, const struct sw_sample *s);
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
 int run_add_probe(struct sw_run *r, const struct sw_probe *p);
 int run_add_again(struct sw_run *r, const struct sw_sample *s);
+int run_add_victim(struct sw_run *r, const struct sw_victim *v);
 
 /* Per-hop latency (s) and per-pair bandwidth (bytes/s) of a sample. */
 double run_sample_latency(const struct sw_run *r, const struct sw_sample *s);

@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "isolate.h"
 #include "pattern.h"
+#include "victims.h"
 
 /* Slow pairs: MAD and mean absolute deviation scaled to estimate a
  * normal sigma; the standard error of a median of n is MEDIAN_SE sigma /
@@ -753,9 +754,10 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 	return 0;
 }
 
-static void method_line(const struct sw_config *cfg, char *buf, size_t len)
+static void method_line(const struct sw_config *cfg, bool victims, char *buf, size_t len)
 {
 	char reps[192];
+	int n;
 
 	if (cfg->rep_min == cfg->rep_max)
 		snprintf(reps, sizeof(reps), "fixed %d", cfg->rep_min);
@@ -764,7 +766,7 @@ static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 			 "adaptive %d..%d until the latency CI half-width (t, from the SD of the log "
 			 "per-repetition values, now and one repetition earlier) is within %g%%, cell budget %g s",
 			 cfg->rep_min, cfg->rep_max, cfg->ci_target * 100.0, cfg->cell_budget);
-	snprintf(buf, len,
+	n = snprintf(buf, len,
 		 "unit of replication: the repetition (its value: the median over the level's pairs); "
 		 "level and aggregate: median of the per-repetition values, %g%% CI from its Bonett-Price "
 		 "standard error; changes vs baseline level: ratio of the per-repetition medians, CI and p "
@@ -775,6 +777,12 @@ static void method_line(const struct sw_config *cfg, char *buf, size_t len)
 		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
 		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
 		 ANALYSIS_FLOOR_TICKS, ANALYSIS_FLOOR_TRIPS, cfg->suspect_min_effect, reps);
+	if (victims && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			 "; victims: each sample's median and p99 of its round trips / 2 (0.5%% histogram "
+			 "bins), per repetition the median over the victim pairs, beside the aggressors "
+			 "against alone in the same repetition, the same ratio test on the per-repetition "
+			 "medians and on the per-repetition p99s");
 }
 
 /* Drift control (see struct sw_drift): every baseline-level cell with
@@ -906,7 +914,15 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a) ||
 	    drift_compute(r, cfg, a))
 		goto out_nomem;
-	method_line(cfg, a->method, sizeof(a->method));
+	if (p->nvictims) {
+		a->victim = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*a->victim));
+		if (!a->victim)
+			goto out_nomem;
+		for (int c = 0; c < ncells; c++)
+			if (victims_analyse(r, c, cfg, &a->victim[c]))
+				goto out_nomem;
+	}
+	method_line(cfg, p->nvictims > 0, a->method, sizeof(a->method));
 	a->suspect_alpha = SUSPECT_ALPHA;
 	a->suspect_min_effect = cfg->suspect_min_effect;
 	goto out_free;
@@ -939,6 +955,7 @@ void analysis_free(struct sw_analysis *a)
 	free(a->fit);
 	free(a->isolated);
 	free(a->drift);
+	free(a->victim);
 	free(a);
 }
 

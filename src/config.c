@@ -804,6 +804,22 @@ static void u64_format(const struct sw_config *c, const struct cfg_opt *o, char 
 	snprintf(buf, len, "%" PRIu64, *(const uint64_t *)cfield(c, o));
 }
 
+/* One byte size ("8", "1KiB"), as one entry of sizes. */
+static int size_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+{
+	int64_t b;
+
+	if (size_entry(o, v, &b, msg, len))
+		return -1;
+	*(uint64_t *)field(c, o) = (uint64_t)b;
+	return 0;
+}
+
+static void size_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
+{
+	format_size_suffix(*(const uint64_t *)cfield(c, o), buf, len, "", "");
+}
+
 static int double_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
 	char *end;
@@ -960,6 +976,7 @@ static const struct cfg_type T_PAIRING = { pairing_parse, pairing_format };
 static const struct cfg_type T_REPS = { reps_parse, reps_format };
 static const struct cfg_type T_INT = { int_parse, int_format };
 static const struct cfg_type T_U64 = { u64_parse, u64_format };
+static const struct cfg_type T_SIZE = { size_parse, size_format };
 static const struct cfg_type T_DOUBLE = { double_parse, double_format };
 static const struct cfg_type T_DURATION = { duration_parse, duration_format };
 static const struct cfg_type T_BOOL = { bool_parse, bool_format };
@@ -975,7 +992,7 @@ static bool is_duration(const struct cfg_opt *o)
 
 static bool is_size(const struct cfg_opt *o)
 {
-	return o->type == &T_SIZES;
+	return o->type == &T_SIZES || o->type == &T_SIZE;
 }
 
 /* ---- the option table ---- */
@@ -1018,6 +1035,12 @@ static const struct cfg_opt opts[] = {
 	  "allow ranks that share a host (yes for one-machine runs; measures no switch)" },
 	{ "yield", "sweep", &T_AUTO, OFF(yield), 0, "auto", 0, 0, 0,
 	  "give up the CPU while waiting: auto (when ranks outnumber cores), yes, no" },
+	{ "victims", "sweep", &T_INT, OFF(victims), 0, "0", 0, 5e5, 0,
+	  "victim pairs: the first N pairs of the pairing run timed pingpong of victim_size beside every "
+	  "level's pairs (the aggressors, running the cells' pattern), and alone in every repetition; "
+	  "levels then count aggressor pairs (0: no victims)" },
+	{ "victim_size", "sweep", &T_SIZE, OFF(victim_size), 0, "8", 1, GiB, 0,
+	  "message size of the victims' pingpong" },
 	{ "isolate", "sweep", &T_AUTO, OFF(isolate), 0, "auto", 0, 0, 0,
 	  "after the sweep, re-pair each host of a flagged pair with 3 healthy hosts, one pair at a time, "
 	  "to name the slow one alone: auto = for check, yes, no" },
@@ -1445,6 +1468,9 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 	if (c->timed == CFG_YES && c->nhops)
 		return sw_fail(err, errlen, "%s: timed = yes: hops must be auto (a timed sample lasts sample_time)",
 			       strcmp(where_of(c, "timed"), "default") ? where_of(c, "timed") : where_of(c, "hops"));
+	if (c->victims && (c->timed == CFG_NO || c->nhops))
+		return sw_fail(err, errlen, "%s: victims = %d: needs time-bounded samples (hops = auto, timed = auto or yes): "
+			       "victims and aggressors run to one deadline", where_of(c, "victims"), c->victims);
 	if (c->warn_drop > c->crit_drop) {
 		w = strcmp(where_of(c, "crit_drop"), "default") ? where_of(c, "crit_drop") : where_of(c, "warn_drop");
 		return sw_fail(err, errlen, "%s: warn_drop %g is larger than crit_drop %g",
@@ -1465,7 +1491,7 @@ bool config_pattern_timed(const struct sw_config *c, int pattern)
 
 	if (c->nhops || c->timed == CFG_NO || !p)
 		return false;
-	return c->timed == CFG_YES || p->bandwidth;
+	return c->timed == CFG_YES || c->victims > 0 || p->bandwidth;
 }
 
 const char *config_where(const struct sw_config *c, const char *key)

@@ -27,6 +27,7 @@
 #include "stats.h"
 #include "pattern.h"
 #include "isolate.h"
+#include "victims.h"
 
 enum {
 	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
@@ -55,12 +56,14 @@ struct ctrl {
 	long hops;
 	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
 	int a, b;              /* CMD_PROBE: the pair */
+	int alone;             /* CMD_ROUND with victims: the victims alone */
 };
 
 struct sample_msg {
 	double t_start, t_end, seconds;
 	long hops;             /* hops completed (timed cells) */
 	double t_ready;        /* the pair's handshake done, common clock */
+	double p50, p99;       /* a victim's one-way latencies (s), victims.h */
 };
 
 struct notice {
@@ -88,6 +91,10 @@ struct eng {
 	double lead;                    /* rank 0: from sending ROUND to t_go */
 	const struct sw_pair *round_pair;  /* the pairs of the current round */
 	int round_k;
+	int round_aggr;                 /* round pairs from this index on are
+	                                 * victims (victims.h) */
+	struct sw_pair *mix;            /* aggressors then victims, a round's */
+	struct victims_hist *hist;      /* a victim initiator's round trips */
 	struct sw_pair probe_pair;      /* a PROBE round's one pair */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
@@ -240,16 +247,28 @@ static int wait_patient(bool yield, MPI_Request *req, double deadline)
 /* Failure                                                            */
 
 /* The pairs of round c: the first pairs of the plan, as many as the
- * cell's level has, or a PROBE's one pair. */
+ * cell's level has, or a PROBE's one pair. With victims: those pairs (none
+ * when the round is the victims' alone) and then the victims. */
 static void round_pairs(struct eng *e, const struct ctrl *c)
 {
+	int k, nv = e->plan->nvictims;
+
 	if (c->cmd == CMD_PROBE) {
 		e->probe_pair = (struct sw_pair){ c->a, c->b };
 		e->round_pair = &e->probe_pair;
-		e->round_k = 1;
-	} else {
-		e->round_pair = e->plan->pair;
-		e->round_k = e->plan->level_pairs[e->plan->cell[c->cell].level];
+		e->round_k = e->round_aggr = 1;
+		return;
+	}
+	k = e->plan->level_pairs[e->plan->cell[c->cell].level];
+	e->round_pair = e->plan->pair;
+	e->round_k = e->round_aggr = k;
+	if (nv) {
+		k = c->alone ? 0 : k;
+		memcpy(e->mix, e->plan->pair, (size_t)k * sizeof(*e->mix));
+		memcpy(e->mix + k, e->plan->victim, (size_t)nv * sizeof(*e->mix));
+		e->round_pair = e->mix;
+		e->round_aggr = k;
+		e->round_k = k + nv;
 	}
 }
 
@@ -779,20 +798,28 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 }
 
 /* Round trips until t_stop; the initiator's last ping is tagged TAG_LAST
- * and still echoed, so the sample ends at most one round trip late. */
-static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
-			  struct sample_msg *m)
+ * and still echoed, so the sample ends at most one round trip late. With
+ * hist, the initiator adds each round trip / 2 to it (the time between
+ * its clock reads) and puts the median and p99 into *m. */
+static int pingpong_until(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			  struct sample_msg *m, struct victims_hist *hist)
 {
 	MPI_Request req[2];
 	MPI_Status st;
 	int cnt = (int)size;
 	long rounds = 0;
-	double t0 = MPI_Wtime();
+	double t0 = MPI_Wtime(), t_prev = t0, now;
 	bool last = false;
 
+	if (hist)
+		victims_hist_clear(hist);
 	while (!last) {
 		if (initiator) {
-			last = MPI_Wtime() >= t_stop;
+			now = MPI_Wtime();
+			last = now >= t_stop;
+			if (hist && rounds)
+				victims_hist_add(hist, (now - t_prev) / 2);
+			t_prev = now;
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[1]);
 			fault_delay(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, last ? TAG_LAST : TAG_DATA, e->flow, &req[0]);
@@ -814,11 +841,23 @@ static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size
 		}
 		rounds++;
 	}
+	now = MPI_Wtime();
 	m->hops = 2 * rounds;
 	m->t_start = t0 - e->offset;
-	m->seconds = MPI_Wtime() - t0;
+	m->seconds = now - t0;
 	m->t_end = m->t_start + m->seconds;
+	if (hist) {
+		victims_hist_add(hist, (now - t_prev) / 2);
+		m->p50 = victims_hist_quantile(hist, 0.5);
+		m->p99 = victims_hist_quantile(hist, 0.99);
+	}
 	return 0;
+}
+
+static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			  struct sample_msg *m)
+{
+	return pingpong_until(e, peer, initiator, size, t_stop, m, NULL);
 }
 
 /* The pattern table: a fixed hop count, and time-bounded. */
@@ -860,13 +899,14 @@ static void wait_until(bool yield, double t)
 static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
-	int peer;
+	int peer, idx;
 	bool init;
 	double t0, t1;
-	struct sample_msg m;
+	struct sample_msg m = { .p50 = NAN, .p99 = NAN };
 
 	round_pairs(e, c);
-	if (pair_of_rank(e, e->env->rank, &peer, &init) < 0)
+	idx = pair_of_rank(e, e->env->rank, &peer, &init);
+	if (idx < 0)
 		return 0;
 	*peer_out = peer;
 	/* Handshake first, so the sample does not include the time the
@@ -888,7 +928,12 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	t0 = MPI_Wtime();
 	m.t_ready = t0 - e->offset;
 	m.hops = c->hops;
-	if (cell->timed) {
+	if (idx >= e->round_aggr) {   /* a victim: timed pingpong (cells with victims are timed) */
+		wait_until(e->env->yield, c->t_go + e->offset);
+		if (pingpong_until(e, peer, init, e->cfg->victim_size, c->t_stop + e->offset, &m,
+				   init ? e->hist : NULL))
+			return -1;
+	} else if (cell->timed) {
 		wait_until(e->env->yield, c->t_go + e->offset);
 		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
 			return -1;
@@ -1357,11 +1402,36 @@ static void leader_again(struct eng *e, struct sample_msg *res, MPI_Request *req
 	}
 }
 
+/* The victims' samples of a round (res: one per victim pair). */
+static void record_victims(struct eng *e, const struct ctrl *c, const struct sample_msg *res)
+{
+	for (int j = 0; j < e->plan->nvictims; j++) {
+		struct sw_victim v = {
+			.cell = c->cell, .rep = c->rep, .pair = j, .alone = c->alone,
+			.t_start = res[j].t_start, .t_end = res[j].t_end, .seconds = res[j].seconds,
+			.hops = res[j].hops, .p50 = res[j].p50, .p99 = res[j].p99,
+		};
+
+		if (run_add_victim(e->run, &v))
+			fatal_rank0(e, "out of memory (victims' samples)");
+	}
+}
+
+/* A repetition's round of the victims alone (victims.h), recorded. */
+static void leader_victims_alone(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
+				 int *missing)
+{
+	c->alone = 1;
+	leader_round(e, c, res, req, missing);
+	record_victims(e, c, res);
+	c->alone = 0;
+}
+
 static int leader(struct eng *e)
 {
 	struct sw_run *r = e->run;
 	const struct sw_config *cfg = e->cfg;
-	int maxk = e->plan->npairs, nr = e->env->nranks;
+	int maxk = e->plan->npairs + e->plan->nvictims, nr = e->env->nranks;
 	struct sample_msg *res = calloc((size_t)maxk, sizeof(*res));
 	MPI_Request *req = calloc((size_t)(maxk + 2 * nr), sizeof(*req));
 	int *missing = calloc((size_t)maxk, sizeof(*missing));
@@ -1398,7 +1468,11 @@ static int leader(struct eng *e)
 		for (int rep = 0;; rep++) {
 			c.rep = rep;
 			c.record = 1;
+			if (e->plan->nvictims)
+				leader_victims_alone(e, &c, res, req, missing);
 			leader_round(e, &c, res, req, missing);
+			if (e->plan->nvictims)
+				record_victims(e, &c, res + k);
 			for (int i = 0; i < k; i++) {
 				struct sw_sample s = sample_of(res, ci, rep, i);
 
@@ -1473,6 +1547,8 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	for (int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > e.maxsize)
 			e.maxsize = c->sizes[i];
+	if (p->nvictims && c->victim_size > e.maxsize)
+		e.maxsize = c->victim_size;
 	if (e.maxsize == 0)
 		e.maxsize = 1;
 	e.nslots = c->distinct_buffers ? c->window : 1;
@@ -1481,7 +1557,9 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	e.sbuf = malloc(e.maxsize);
 	e.rbuf = malloc((size_t)e.nslots * e.maxsize);
 	e.ring = calloc(2 * (size_t)c->window, sizeof(*e.ring));
-	if (!e.sbuf || !e.rbuf || !e.ring) {
+	e.mix = calloc((size_t)(p->npairs + p->nvictims), sizeof(*e.mix));
+	e.hist = p->nvictims ? malloc(sizeof(*e.hist)) : NULL;
+	if (!e.sbuf || !e.rbuf || !e.ring || !e.mix || (p->nvictims && !e.hist)) {
 		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",
 			env->rank, (unsigned long long)((size_t)(e.nslots + 1) * e.maxsize));
 		engine_abort(SW_EXIT_FAIL);
@@ -1499,6 +1577,8 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	if (g_signal)   /* after the sweep's last wait: as if it came a moment later */
 		raise(g_signal);
 	MPI_Comm_free(&e.flow);
+	free(e.mix);
+	free(e.hist);
 	free(e.ring);
 	free(e.sbuf);
 	free(e.rbuf);

@@ -33,9 +33,24 @@ void plan_free(struct sw_plan *p)
 	if (!p)
 		return;
 	free(p->pair);
+	free(p->victim);
 	free(p->level_pairs);
 	free(p->cell);
 	free(p);
+}
+
+int plan_set_victims(struct sw_plan *p, const struct sw_pair *v, int n)
+{
+	struct sw_pair *x = calloc((size_t)n + 1, sizeof(*x));
+
+	if (!x)
+		return -1;
+	if (n)
+		memcpy(x, v, (size_t)n * sizeof(*x));
+	free(p->victim);
+	p->victim = x;
+	p->nvictims = n;
+	return 0;
 }
 
 /* xorshift64*: small, seedable and the same on every platform, so a
@@ -110,6 +125,7 @@ static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int *lv,
 			  char *err, size_t errlen)
 {
+	const char *besides = c->victims ? " besides the victims' pairs" : "";
 	const char *key = c->level_unit == CFG_LEVEL_NODES ? "nodes" : "pairs";
 	int n = 0;
 
@@ -128,20 +144,21 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 				return sw_fail(err, errlen, "%s: odd number of nodes %d (a level is a number of pairs)",
 					       config_where(c, key), v);
 			if (v > nranks)
-				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks",
-					       config_where(c, key), v, nranks);
+				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks%s",
+					       config_where(c, key), v, nranks, besides);
 			k = v / 2;
 		} else {
 			if (2 * v > nranks)
-				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks",
-					       config_where(c, key), v, 2 * v, nranks);
+				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks%s",
+					       config_where(c, key), v, 2 * v, nranks, besides);
 			k = v;
 		}
 		if (k < 1)
 			return sw_fail(err, errlen, "%s: level must be at least one pair", config_where(c, key));
 		if (k > npairs)
-			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks",
-				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks);
+			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks%s",
+				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks,
+				       besides);
 		lv[n++] = k;
 	}
 	qsort(lv, (size_t)n, sizeof(*lv), sw_cmp_int);
@@ -155,7 +172,7 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, size_t errlen)
 {
 	struct sw_pair *pairs = NULL;
-	int *lv = NULL, np, nl, per_level;
+	int *lv = NULL, np, nv, nl, per_level;
 	struct sw_plan *p = NULL;
 
 	if (nranks < 2) {
@@ -173,16 +190,24 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 		sw_fail(err, errlen, "%s: pairing makes no pair of %d ranks", config_where(c, "pairing"), nranks);
 		goto out;
 	}
-	nl = resolve_levels(c, nranks, np, lv, err, errlen);
+	nv = c->victims;
+	if (nv >= np) {
+		sw_fail(err, errlen, "%s: victims = %d leaves no aggressor pair: pairing makes %d pairs of %d ranks",
+			config_where(c, "victims"), nv, np, nranks);
+		goto out;
+	}
+	nl = resolve_levels(c, nranks - 2 * nv, np - nv, lv, err, errlen);
 	if (nl < 0)
 		goto out;
 	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
-	p = plan_alloc(nranks, np, nl, nl * per_level);
-	if (!p) {
+	p = plan_alloc(nranks, np - nv, nl, nl * per_level);
+	if (!p || plan_set_victims(p, pairs, nv)) {
+		plan_free(p);
+		p = NULL;
 		sw_fail(err, errlen, "out of memory");
 		goto out;
 	}
-	memcpy(p->pair, pairs, (size_t)np * sizeof(*pairs));
+	memcpy(p->pair, pairs + nv, (size_t)(np - nv) * sizeof(*pairs));
 	memcpy(p->level_pairs, lv, (size_t)nl * sizeof(*lv));
 	int k = 0;
 	for (int l = 0; l < nl; l++)
@@ -232,7 +257,7 @@ static double estimate(const struct sw_plan *p, const struct sw_config *c, int l
 
 		if (level >= 0 && cell->level != level)
 			continue;
-		t += r * (c->warmup + c->rep_min);
+		t += r * (c->warmup + c->rep_min * (p->nvictims ? 2 : 1));
 		if (cell->hops == 0 && !cell->timed && cell->level == 0 && level < 0)
 			t += 2.0 * c->sample_time;  /* calibration */
 	}
@@ -268,6 +293,14 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 		fprintf(f, "level %d: %d pairs, %d nodes%s:", l, k, 2 * k, l == 0 ? " (baseline)" : "");
 		for (int i = 0; i < k; i++)
 			fprintf(f, " %d-%d", p->pair[i].a, p->pair[i].b);
+		fputc('\n', f);
+	}
+	if (p->nvictims) {
+		config_format_size(c->victim_size, buf, sizeof(buf));
+		fprintf(f, "victims: %d pairs beside every level (pingpong %s; the levels count aggressor pairs), "
+			"and alone in every repetition:", p->nvictims, buf);
+		for (int i = 0; i < p->nvictims; i++)
+			fprintf(f, " %d-%d", p->victim[i].a, p->victim[i].b);
 		fputc('\n', f);
 	}
 	fprintf(f, "\ncells per level: %d (patterns x sizes x hops)\n", plan_cells_per_level(p));

@@ -38,6 +38,11 @@ static const char *const summary_columns[] = {
 	"lat_infl_pct", "lat_infl_lo", "lat_infl_hi", "lat_infl_sig",
 	"bw_drop_pct", "bw_drop_lo", "bw_drop_hi", "bw_drop_sig", NULL
 };
+/* What victims.gp reads besides, in a run with victims. */
+static const char *const victims_columns[] = {
+	"victim_infl_pct", "victim_infl_lo", "victim_infl_hi", "victim_infl_sig",
+	"victim_p99_infl_pct", "victim_p99_infl_lo", "victim_p99_infl_hi", "victim_p99_infl_sig", NULL
+};
 static const char *const pairs_columns[] = {
 	"nodes", "pattern", "size_bytes", "hops", "pair", "host_a", "host_b",
 	"lat_rel", "bw_rel", "flagged", NULL
@@ -46,7 +51,7 @@ static const char *const fits_columns[] = {
 	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
 };
 static const char *const scripts[] = {
-	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", NULL
+	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", NULL
 };
 
 /* What the charts of one folder need to know. */
@@ -56,6 +61,7 @@ struct plot_facts {
 	char conf[16];
 	double min_effect;
 	double sample_us;      /* sample_time of timed cells (hops 0), or NaN */
+	bool victims;          /* the run has victims: victims.gp too */
 	int npatterns;
 	char pattern[PLOT_MAX_PATTERNS][32];
 	int nsizes;
@@ -235,6 +241,8 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 	if (rc < 0)
 		goto out_free;
 	rc = csv_require(c, summary_columns, err, errlen);
+	if (rc == 0 && pf->victims)
+		rc = csv_require(c, victims_columns, err, errlen);
 	if (rc < 0)
 		goto out_close;
 	int i_nodes = csv_col(c, "nodes"), i_pat = csv_col(c, "pattern");
@@ -260,6 +268,8 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 			goto out_close;
 		}
 		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
+		if (rc == 0 && pf->victims)
+			rc = csv_check_numbers(c, field, victims_columns, err, errlen);
 		if (rc < 0)
 			goto out_close;
 		/* the pattern and the size become chart file names: only known ones */
@@ -412,6 +422,7 @@ static int read_run_json(const char *path, struct plot_facts *pf, char *err, siz
 	/* Timed cells (hops 0) run samples of sample_time: the charts mark a
 	 * too-short sample by it. */
 	pf->sample_us = cfg->sample_time * 1e6;
+	pf->victims = cfg->victims > 0;
 	rc = 0;
 out_free:
 	free(cfg);
@@ -693,7 +704,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	} else if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
 		c.width = 1500;
 		c.height = 680;
-	} else if (strcmp(kind, "drop") == 0) {
+	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "victims") == 0) {
 		c.width = 1100;
 		c.height = 720;
 	} else if (strcmp(kind, "map") == 0) {
@@ -727,7 +738,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	if (strcmp(kind, "size") == 0) {
 		plot_vars_str(&v, "fits", pf->nfits ? fits_p : "");
 		plot_vars_add(&v, "nfits=%zu; ", pf->nfits);
-	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "map") == 0) {
+	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "map") == 0 || strcmp(kind, "victims") == 0) {
 		plot_vars_add(&v, "min_effect=%g; ", pf->min_effect);
 		if (!isnan(pf->sample_us))
 			plot_vars_add(&v, "timed_sample_us=%g; ", pf->sample_us);
@@ -815,8 +826,8 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {
-		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports" };
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims" };
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) - !pf->victims; k++) {
 			if (draw(result_dir, script_dir, svg, pf, kinds[k], p, 0, out, err, errlen) < 0)
 				goto out_free;
 			n++;

@@ -10,6 +10,7 @@
 #include "pattern.h"
 #include "isolate.h"
 #include "stats.h"
+#include "victims.h"
 
 int report_format_find(const char *name)
 {
@@ -97,6 +98,44 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
 			sw_appendf(chg, sizeof(chg), " short");
 		fprintf(f, "%5d %5d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
+	}
+}
+
+/* Decimals that show a latency of s seconds in us with 4 significant
+ * digits, and never in exponent form (0 from 1 ms up). */
+#define US_DIGITS(s) ((s) * 1e6 >= 1000 ? 0 : (s) * 1e6 >= 100 ? 1 : (s) * 1e6 >= 10 ? 2 : 3)
+
+/* The victims beside the cells of print_table's column ci: their one-way
+ * latency beside the aggressors and alone, and its inflation. */
+static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+{
+	const struct sw_plan *p = r->plan;
+	int per = plan_cells_per_level(p), off = ci % per;
+	char sz[32], m[96], t[96], pairs[256] = "";
+
+	config_format_size(r->cfg.victim_size, sz, sizeof(sz));
+	for (int i = 0; i < p->nvictims; i++)
+		sw_appendf(pairs, sizeof(pairs), "%s%d-%d", i ? ", " : "", p->victim[i].a, p->victim[i].b);
+	fprintf(f, "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone in the "
+		"same repetitions (median over repetitions of the victims' sample median, and of their p99)\n",
+		pairs, sz);
+	fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "pairs", "median loaded/alone", "change",
+		"p99 loaded/alone", "change");
+	for (int l = 0; l < p->nlevels; l++) {
+		int c = l * per + off;
+		const struct sw_victim_stats *vs = &a->victim[c];
+		char lm[48], lt[48];
+
+		if (r->cell[c].stop == SW_STOP_NOT_RUN)
+			continue;
+		snprintf(lm, sizeof(lm), "%.*f / %.*f", US_DIGITS(vs->p50.level), vs->p50.level * 1e6,
+			 US_DIGITS(vs->p50.base), vs->p50.base * 1e6);
+		snprintf(lt, sizeof(lt), "%.*f / %.*f", US_DIGITS(vs->p99.level), vs->p99.level * 1e6,
+			 US_DIGITS(vs->p99.base), vs->p99.base * 1e6);
+		fmt_change(m, sizeof(m), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p50);
+		fmt_change(t, sizeof(t), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p99);
+		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", 2 * p->level_pairs[l], p->level_pairs[l],
+			vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
 	}
 }
 
@@ -305,8 +344,11 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 			"significant change; ~ marks a CI that needs more repetitions; short marks a change whose "
 			"cell or baseline is below the sample floor (never significant)\n",
 			r->cfg.confidence * 100);
-		for (int c = 0; c < plan_cells_per_level(r->plan); c++)
+		for (int c = 0; c < plan_cells_per_level(r->plan); c++) {
 			print_table(f, r, a, c);
+			if (a && a->victim)
+				print_victims(f, r, a, c);
+		}
 	}
 	if (a)
 		print_notes(f, r, a);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include "results.h"
 #include "isolate.h"
+#include "victims.h"
 #include "pattern.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
@@ -176,6 +177,21 @@ static void csv_change(FILE *f, const struct sw_change *c)
 	fprintf(f, ",%d", c->valid && c->significant);
 }
 
+/* The victims' columns of a cell: latencies (us) loaded and alone, then
+ * the change; NaN and 0 for a run without victims. */
+static void csv_victims(FILE *f, const struct sw_victim_stats *vs)
+{
+	struct sw_change none = { .valid = false };
+
+	for (int tail = 0; tail < 2; tail++) {
+		const struct sw_change *c = vs ? (tail ? &vs->p99 : &vs->p50) : &none;
+
+		fputc(',', f); csv_num(f, c->valid ? c->level * 1e6 : NAN, "%.6g");
+		fputc(',', f); csv_num(f, c->valid ? c->base * 1e6 : NAN, "%.6g");
+		csv_change(f, c);
+	}
+}
+
 static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analysis *a, const void *arg)
 {
 	(void)arg;
@@ -186,7 +202,10 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 	      "bw_median_MBps,bw_lo_MBps,bw_hi_MBps,bw_mean_MBps,bw_min_MBps,bw_max_MBps,"
 	      "agg_median_MBps,agg_lo_MBps,agg_hi_MBps,ideal_agg_MBps,"
 	      "lat_infl_pct,lat_infl_lo,lat_infl_hi,lat_infl_p,lat_infl_sig,"
-	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor\n", f);
+	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor,"
+	      "victim_p50_us,victim_alone_p50_us,victim_infl_pct,victim_infl_lo,victim_infl_hi,victim_infl_p,"
+	      "victim_infl_sig,victim_p99_us,victim_alone_p99_us,victim_p99_infl_pct,victim_p99_infl_lo,"
+	      "victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig\n", f);
 	for (int ci = 0; a && ci < a->ncells; ci++) {
 		const struct sw_cell_stats *cs = &a->cell[ci];
 		double ideal = NAN;
@@ -206,7 +225,9 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 		csv_num(f, MBPS(ideal), "%.6g");
 		csv_change(f, &cs->inflation);
 		csv_change(f, &cs->drop);
-		fprintf(f, ",%zu,%d\n", cs->nshort, cs->below_floor);
+		fprintf(f, ",%zu,%d", cs->nshort, cs->below_floor);
+		csv_victims(f, a->victim ? &a->victim[ci] : NULL);
+		fputc('\n', f);
 	}
 	return 0;
 }
@@ -318,6 +339,20 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	for (int i = 0; i < p->npairs; i++)
 		json_array_append_new(pairs, json_pack("[i,i]", p->pair[i].a, p->pair[i].b));
 	json_object_set_new(root, "pairs", pairs);
+	json_t *vpairs = json_array(), *vs = json_array();
+	for (int i = 0; i < p->nvictims; i++)
+		json_array_append_new(vpairs, json_pack("[i,i]", p->victim[i].a, p->victim[i].b));
+	json_object_set_new(root, "victim_pairs", vpairs);
+	for (size_t i = 0; i < r->nvictims; i++) {
+		const struct sw_victim *v = &r->victim[i];
+
+		json_array_append_new(vs, json_pack("{s:i,s:i,s:i,s:b,s:o,s:o,s:o,s:I,s:o,s:o}", "cell", v->cell,
+			"rep", v->rep, "pair", v->pair, "alone", v->alone, "t_start_s", results_json_number(v->t_start),
+			"t_end_s", results_json_number(v->t_end), "seconds", results_json_number(v->seconds),
+			"hops", (json_int_t)v->hops, "p50_s", results_json_number(v->p50),
+			"p99_s", results_json_number(v->p99)));
+	}
+	json_object_set_new(root, "victim_samples", vs);
 	for (int l = 0; l < p->nlevels; l++)
 		json_array_append_new(levels, json_pack("{s:i,s:i}", "pairs", p->level_pairs[l],
 							"nodes", 2 * p->level_pairs[l]));
@@ -344,6 +379,12 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				"bandwidth_drop", results_json_change(&cs->drop), "aggregate_drop", results_json_change(&cs->agg_drop),
 				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline,
 				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor));
+			if (a->victim)
+				json_object_set_new(json_object_get(o, "summary"), "victims", json_pack(
+					"{s:I,s:I,s:o,s:o}", "loaded_reps", (json_int_t)a->victim[ci].nloaded,
+					"alone_reps", (json_int_t)a->victim[ci].nalone,
+					"latency_inflation", results_json_change(&a->victim[ci].p50),
+					"p99_inflation", results_json_change(&a->victim[ci].p99)));
 		}
 		json_array_append_new(cells, o);
 	}
@@ -739,6 +780,81 @@ static int load_again(struct sw_run *r, const json_t *arr, const char *path, cha
 	return 0;
 }
 
+/* run.json victim_pairs (absent in older runs): as many as the config's
+ * victims, two ranks each that no other pair uses (used[] marks them). */
+static int load_victim_pairs(struct sw_plan *p, const struct sw_config *cfg, const json_t *arr, char *used,
+			     const char *path, char *err, size_t errlen)
+{
+	struct sw_pair v[SW_MAX_RANKS / 2];
+	size_t n = json_array_size(arr);
+
+	if ((arr && !json_is_array(arr)) || n != (size_t)cfg->victims || n > (size_t)(p->nranks / 2 - p->npairs))
+		return sw_fail(err, errlen, "%s: victim_pairs: %zu pairs, but the config says victims = %d", path, n,
+			       cfg->victims);
+	for (size_t i = 0; i < n; i++) {
+		json_t *pr = json_array_get(arr, i), *a = json_array_get(pr, 0), *b = json_array_get(pr, 1);
+		long long x = json_integer_value(a), y = json_integer_value(b);
+
+		if (!json_is_array(pr) || json_array_size(pr) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+		    x < 0 || x >= p->nranks || y < 0 || y >= p->nranks || x == y || used[x] || used[y])
+			return sw_fail(err, errlen, "%s: victim_pairs[%zu]: not two distinct ranks of 0..%d, each in one "
+				       "pair only", path, i, p->nranks - 1);
+		used[x] = used[y] = 1;
+		v[i] = (struct sw_pair){ (int)x, (int)y };
+	}
+	if (plan_set_victims(p, v, (int)n))
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	return 0;
+}
+
+/* run.json victim_samples (absent in older runs): every field checked,
+ * each (cell, repetition, victim pair, alone) at most once. */
+static int load_victims(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
+{
+	char where[64];
+	long long x[4];
+	int nv = r->plan->nvictims;
+
+	if (arr && !json_is_array(arr))
+		return sw_fail(err, errlen, "%s: victim_samples: not an array", path);
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *o = json_array_get(arr, i), *alone = json_object_get(o, "alone");
+		struct sw_victim v;
+
+		snprintf(where, sizeof(where), "victim_samples[%zu].", i);
+		if (jint(o, "cell", 0, r->plan->ncells - 1, &x[0], path, where, err, errlen) ||
+		    jint(o, "rep", 0, r->cell[x[0]].reps - 1, &x[1], path, where, err, errlen) ||
+		    jint(o, "pair", 0, nv - 1, &x[2], path, where, err, errlen) ||
+		    jint(o, "hops", 2, LLONG_MAX, &x[3], path, where, err, errlen) ||
+		    jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &v.t_start, path, where, err, errlen) ||
+		    jnum(o, "t_end_s", v.t_start, RESULTS_MAX_SECONDS, &v.t_end, path, where, err, errlen) ||
+		    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &v.seconds, path, where, err, errlen) ||
+		    jnum(o, "p50_s", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &v.p50, path, where, err, errlen) ||
+		    jnum(o, "p99_s", v.p50, RESULTS_MAX_SECONDS, &v.p99, path, where, err, errlen))
+			return -1;
+		if (!json_is_boolean(alone))
+			return sw_fail(err, errlen, "%s: %salone: missing or not true/false", path, where);
+		if (!isfinite(v.t_start) || !isfinite(v.t_end) || !isfinite(v.seconds) || !isfinite(v.p50) ||
+		    !isfinite(v.p99))
+			return sw_fail(err, errlen, "%s: victim_samples[%zu]: a time or latency is missing (null)", path, i);
+		v.cell = (int)x[0];
+		v.rep = (int)x[1];
+		v.pair = (int)x[2];
+		v.hops = (long)x[3];
+		v.alone = json_is_true(alone);
+		for (size_t j = 0; j < r->nvictims; j++) {
+			const struct sw_victim *w = &r->victim[j];
+
+			if (w->cell == v.cell && w->rep == v.rep && w->pair == v.pair && w->alone == v.alone)
+				return sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d "
+					       "(%s) twice", path, i, v.cell, v.rep, v.pair, v.alone ? "alone" : "loaded");
+		}
+		if (run_add_victim(r, &v))
+			return sw_fail(err, errlen, "%s: out of memory", path);
+	}
+	return 0;
+}
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
 {
 	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512], where[48];
@@ -830,6 +946,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		used[x] = used[y] = 1;
 		p->pair[i] = (struct sw_pair){ (int)x, (int)y };
 	}
+	if (load_victim_pairs(p, &cfg, json_object_get(root, "victim_pairs"), used, jpath, err, errlen))
+		goto fail;
 	for (int l = 0; l < p->nlevels; l++) {
 		snprintf(where, sizeof(where), "levels[%d].", l);
 		if (jint(json_array_get(levels, (size_t)l), "pairs", l ? p->level_pairs[l - 1] + 1 : 1, npairs, &x,
@@ -939,7 +1057,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	}
 	r->complete = json_is_true(json_object_get(root, "complete"));
 	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen) ||
-	    load_again(r, json_object_get(root, "baseline_again"), jpath, err, errlen))
+	    load_again(r, json_object_get(root, "baseline_again"), jpath, err, errlen) ||
+	    load_victims(r, json_object_get(root, "victim_samples"), jpath, err, errlen))
 		goto fail;
 	if (load_samples(r, spath, err, errlen))
 		goto fail;

@@ -55,6 +55,7 @@ void run_free(struct sw_run *r)
 	free(r->cpu);
 	free(r->probe);
 	free(r->again);
+	free(r->victim);
 	free(r);
 }
 
@@ -108,6 +109,14 @@ int run_add_again(struct sw_run *r, const struct sw_sample *s)
 	if (grow((void **)&r->again, &r->cap_again, r->nagain + 1, sizeof(*s)))
 		return -1;
 	r->again[r->nagain++] = *s;
+	return 0;
+}
+
+int run_add_victim(struct sw_run *r, const struct sw_victim *v)
+{
+	if (grow((void **)&r->victim, &r->cap_victims, r->nvictims + 1, sizeof(*v)))
+		return -1;
+	r->victim[r->nvictims++] = *v;
 	return 0;
 }
 

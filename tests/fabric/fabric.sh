@@ -7,6 +7,7 @@
 #   fabric.sh up TOPOLOGY N [--port-rate 100mbit] [--trunk-rate 200mbit]
 #   fabric.sh down
 #   fabric.sh fault HOST delay|loss|rate|clear [VALUE]
+#   fabric.sh fault trunk rate|clear [VALUE]   (twoleaf: both ends of the trunk)
 #   fabric.sh status
 #   fabric.sh hosts            host names, comma-separated
 #   fabric.sh data-ifs         root-side data port names (swpNN, swtA, swtB)
@@ -243,6 +244,17 @@ do_fault() {
 	[ $# -ge 2 ] || usage
 	host=$1 kind=$2 val=${3:-}
 	load_state || die "no fabric is up"
+	if [ "$host" = trunk ]; then
+		[ "$TOPO" = twoleaf ] || die "no trunk in topology '$TOPO'"
+		case $kind in
+		clear) val=$TRUNK_RATE ;;
+		rate) [ -n "$val" ] || usage ;;
+		*) usage ;;
+		esac
+		shape "" swtA "$val" && shape "" swtB "$val" || die "tc failed"
+		log "trunk: rate $val"
+		return 0
+	fi
 	i=${host#"$PFX_NS"}
 	case $i in '' | *[!0-9]*) die "unknown host '$host'" ;; esac
 	i=$(echo "$i" | sed 's/^0*//;s/^$/0/')
@@ -320,7 +332,7 @@ do_status() {
 }
 
 usage() {
-	sed -n '7,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '7,15p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 

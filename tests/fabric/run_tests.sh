@@ -175,7 +175,12 @@ timeout 60 $FAB down >/dev/null 2>&1
 #   time-bounded samples (stream's default): pairs overlap in time (>= 0.97)
 #     at every level, with and without a slow port; with a port at a quarter
 #     rate (25mbit on swsN05) and 2 pairs, the aggregate is at least 0.9 x
-#     (one healthy pair alone + the slow port's payload rate).
+#     (one healthy pair alone + the slow port's payload rate);
+#   victims and aggressors (twoleaf, trunk slowed to 20 Mbit/s): a victim
+#     pair whose path crosses the trunk that 2 streaming aggressors
+#     oversubscribe inflates significantly (median and p99, against itself
+#     alone in the same repetitions); a victim on its own leaf beside the
+#     same aggressors does not.
 # Thresholds are set from repeated runs on a busy 2-core machine, with margin
 # (numbers in README.md, "Try it on an emulated switch").
 # Runs when build/swstress exists and has the `run` command. Launch it only
@@ -412,6 +417,40 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		b=$(fact twoleaf bytes)
 		check "twoleaf: the pairs' bytes crossed the trunk (swtA tx $ta >= ${b:-?} timed)" \
 			sh -c "[ ${b:-0} -gt 100000000 ] && [ $ta -ge ${b:-0} ]"
+
+		# ---- (f) victims and aggressors: a victim pair's pingpong (8 B)
+		# beside streaming aggressors, against the same victim alone in the
+		# same repetitions. The trunk is slowed to 20 Mbit/s (2.4 MB/s of
+		# payload), so that 2 aggressors oversubscribe it however busy the
+		# CPUs are (tbf then queues up to 50 ms on it). halves: the victim
+		# 0-4 crosses the trunk with the aggressors 1-5 and 2-6: it must
+		# inflate, significantly, median and p99. shift:3 pairs 0-3, 1-4,
+		# 2-5: the victim 0-3 stays on leaf A (its ports carry no aggressor
+		# traffic) while the aggressors 1-4 and 2-5 fill the trunk: it must
+		# not inflate significantly (or by less than 50%: on 2 shared cores
+		# the aggressors' CPU time can slow any victim a little).
+		timeout 30 $FAB fault trunk rate 20mbit >/dev/null 2>&1
+		sw vcross 90 -- pairs=1,2 victims=1 sample_time=300ms
+		ran vcross
+		sw vlocal 60 -- pairs=2 victims=1 pairing=shift:3 sample_time=300ms
+		ran vlocal
+		timeout 30 $FAB fault trunk clear >/dev/null 2>&1
+		vl() { grep "^victims cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
+		for v in "vcross 1" "vcross 2" "vlocal 2"; do
+			vr=${v% *} vk=${v#* }
+			echo "  $vr, $vk aggressors: victim median $(vl $vr $vk p50) us (alone $(vl $vr $vk alone)):" \
+				"$(vl $vr $vk infl)% [$(vl $vr $vk lo), $(vl $vr $vk hi)] sig=$(vl $vr $vk sig); p99 $(vl $vr $vk p99) us" \
+				"(alone $(vl $vr $vk p99_alone)): $(vl $vr $vk p99_infl)% sig=$(vl $vr $vk p99_sig)"
+		done
+		d=$(vl vcross 2 infl) g=$(vl vcross 2 sig)
+		n="victims: across the oversubscribed trunk, the victim's median latency inflates significantly: $d% (sig=$g; want 1, >= 100)"
+		if [ "$g" = 1 ] && in_range "$d" 100 1e9; then ok "$n"; else bad "$n"; fi
+		d=$(vl vcross 2 p99_infl) g=$(vl vcross 2 p99_sig)
+		n="victims: across the oversubscribed trunk, the victim's p99 inflates significantly: $d% (sig=$g; want 1, > 0)"
+		if [ "$g" = 1 ] && in_range "$d" 0 1e9; then ok "$n"; else bad "$n"; fi
+		d=$(vl vlocal 2 infl) g=$(vl vlocal 2 sig)
+		n="victims: on its own leaf, the victim's median latency does not inflate: $d% (sig=$g; want 0, or < 50)"
+		if [ -n "$d" ] && [ "$d" != NaN ] && { [ "$g" = 0 ] || in_range "$d" -1e9 50; }; then ok "$n"; else bad "$n"; fi
 
 		# Without the finalize workaround, swstress's own guard must still end
 		# the run (MPICH 4.0.2 over UCX/TCP can hang in MPI_Finalize).

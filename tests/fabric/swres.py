@@ -15,6 +15,8 @@ KEY=VALUE, where the shell tests pick them up:
                                                      span_agg = bytes of a repetition / its
                                                      wall span, median over repetitions)
   pair cell=C pair=P hosts=A,B bw=MB/s flagged=0|1  (pairs.csv, one line per pair per cell)
+  victims cell=C pairs=K p50=us alone=us infl=% lo=% hi=% sig=0|1 p99=us p99_alone=us p99_infl=% p99_sig=0|1
+                                                    (summary.csv victim_ columns, runs with victims)
 """
 import csv, json, os, statistics, sys
 
@@ -55,6 +57,12 @@ def main():
               % (c["cell"], c["pairs"], c["pattern"], c["size_bytes"], c["hops"], c["bw_median_MBps"],
                  c["bw_drop_pct"], c["bw_drop_sig"], c["agg_median_MBps"], c["ideal_agg_MBps"],
                  c["overlap"], statistics.median(spans) if spans else float("nan")))
+    for c in rows(os.path.join(d, "summary.csv")):
+        if int(j["config"].get("victims", "0")) > 0:
+            print("victims cell=%s pairs=%s p50=%s alone=%s infl=%s lo=%s hi=%s sig=%s p99=%s p99_alone=%s p99_infl=%s p99_sig=%s"
+                  % (c["cell"], c["pairs"], c["victim_p50_us"], c["victim_alone_p50_us"], c["victim_infl_pct"],
+                     c["victim_infl_lo"], c["victim_infl_hi"], c["victim_infl_sig"], c["victim_p99_us"],
+                     c["victim_alone_p99_us"], c["victim_p99_infl_pct"], c["victim_p99_infl_sig"]))
     for p in rows(os.path.join(d, "pairs.csv")):
         print("pair cell=%s pair=%s hosts=%s,%s bw=%s flagged=%s"
               % (p["cell"], p["pair"], p["host_a"], p["host_b"], p["bw_median_MBps"], p["flagged"]))

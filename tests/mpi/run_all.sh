@@ -380,11 +380,45 @@ test_rank0_stalled() {
 	else fail "rank 0 stalled: rc=$rc took=${took}s" "$TMP/err"; fi
 }
 
+# Victims (victims = 1): pair 0-1 runs timed pingpong beside the aggressor
+# pair 2-3 (stream) and alone, every repetition. Rank 1 sleeps 2 ms before
+# each message it sends, so every round trip takes >= 2 ms: the victims'
+# one-way latency median is >= 1 ms, loaded and alone (the known truth the
+# histogram must find), p50 <= p99;
+# one loaded and one alone sample per repetition; report reads them back.
+test_victims_beside_aggressors() {
+	c=$(conf victims "pairs = 1" "victims = 1" "patterns = stream" "sizes = 64KiB" "sample_time = 200ms" \
+		"repetitions = 5")
+	if SWSTRESS_FAULT_DELAY=1:2000 timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		grep -q "^victims (pairs 0-1, pingpong 8B)" "$TMP/out" &&
+		"$SW" report "$(folder victims)" 2>> "$TMP/err" | grep -q "^    2     1  [0-9.]* / [0-9.]*  *latency inflation [-+]" &&
+		python3 - "$(folder victims)" >> "$TMP/err" 2>&1 <<'EOF'
+import csv, json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+assert run["victim_pairs"] == [[0, 1]] and run["pairs"] == [[2, 3]], (run["victim_pairs"], run["pairs"])
+vs = run["victim_samples"]
+assert sorted((v["rep"], v["alone"]) for v in vs) == sorted((r, a) for r in range(5) for a in (False, True)), vs
+for v in vs:
+    # every round trip >= rank 1's 2 ms sleep: one-way >= 1 ms (histogram bins: 0.25%)
+    assert v["hops"] >= 2 and v["seconds"] / v["hops"] >= 1.0e-3, v
+    assert 0.995e-3 <= v["p50_s"] <= v["p99_s"], v
+s = run["cells"][0]["summary"]["victims"]
+assert s["loaded_reps"] == 5 and s["alone_reps"] == 5, s
+li = s["latency_inflation"]
+assert abs(li["pct"] - (li["level_median"] / li["baseline_median"] - 1) * 100) < 1e-6, li
+row = [r for r in csv.DictReader(l for l in open(d + "/summary.csv") if not l.startswith("#"))][0]
+assert abs(float(row["victim_infl_pct"]) - li["pct"]) < 0.01 * abs(li["pct"]) + 0.01, (row["victim_infl_pct"], li)
+EOF
+	then ok "victims: pingpong beside the aggressors and alone, p50 >= the injected 1 ms, read back by report"
+	else fail "victims beside aggressors" "$TMP/err"; tail -5 "$TMP/out"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
-test_rank0_stalled}"
+test_rank0_stalled test_victims_beside_aggressors}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

@@ -928,7 +928,7 @@ Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
 		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
-		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "isolate", "drift_check", "label",
+		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
 		"output", "keep_days", "confidence", "alpha", "min_effect", "suspect_min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",

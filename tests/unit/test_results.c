@@ -10,25 +10,34 @@
 #include "pattern.h"
 #include "results.h"
 
-/* A 4-rank run, levels 1 and 2 pairs, pingpong and stream at 8 B and
- * 64 KiB, 3 repetitions; sample seconds follow a known formula. */
-static struct sw_run *make_run(void)
+/* An empty run of the config keys kv on nranks hosts node00, node01, ... */
+static struct sw_run *new_run(const char *const *kv, int nranks)
 {
 	struct sw_config c;
 	char err[512];
-	const char *kv[] = { "pairs=1,2", "patterns=pingpong,stream", "sizes=8,64KiB", "hops=100",
-			     "repetitions=3", "label=unit", NULL };
 
 	config_defaults(&c);
 	for (int i = 0; kv[i]; i++)
 		cr_assert_eq(config_set_arg(&c, kv[i], err, sizeof(err)), 0, "%s", err);
-	struct sw_plan *p = plan_create(&c, 4, err, sizeof(err));
+	struct sw_plan *p = plan_create(&c, nranks, err, sizeof(err));
 	cr_assert_not_null(p, "%s", err);
-	struct sw_run *r = run_create(&c, p, 4);
+	struct sw_run *r = run_create(&c, p, nranks);
 	cr_assert_not_null(r);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < nranks; i++)
 		snprintf(r->host[i], SW_HOST_MAX, "node%02d", i);
 	snprintf(r->name, sizeof(r->name), "unit-20261130-120000");
+	return r;
+}
+
+/* A 4-rank run, levels 1 and 2 pairs, pingpong and stream at 8 B and
+ * 64 KiB, 3 repetitions; sample seconds follow a known formula. */
+static struct sw_run *make_run(void)
+{
+	const char *const kv[] = { "pairs=1,2", "patterns=pingpong,stream", "sizes=8,64KiB", "hops=100",
+				   "repetitions=3", "label=unit", NULL };
+	struct sw_run *r = new_run(kv, 4);
+	const struct sw_plan *p = r->plan;
+
 	snprintf(r->started, sizeof(r->started), "2026-11-30T12:00:00Z");
 	snprintf(r->mpi_version, sizeof(r->mpi_version), "MPICH Version: 4.0.2");
 	for (int ci = 0; ci < p->ncells; ci++) {
@@ -576,5 +585,108 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 		p[strlen("\"schema_version\": ")] = '2';
 	}
 	free(text);
+	run_free(r);
+}
+
+/* A run with victims (victims.h): 6 ranks, adjacent pairs, victim pair
+ * 0-1, aggressor levels 1 and 2 pairs of stream 64 KiB, 5 repetitions;
+ * each repetition has a loaded and an alone sample of the victim. */
+static struct sw_run *make_victims_run(void)
+{
+	const char *const kv[] = { "pairs=1,2", "patterns=stream", "sizes=64KiB", "victims=1", "victim_size=16",
+				   "repetitions=5", "sample_time=10ms", "label=unit", NULL };
+	struct sw_run *r = new_run(kv, 6);
+	const struct sw_plan *p = r->plan;
+
+	for (int ci = 0; ci < p->ncells; ci++) {
+		int k = p->level_pairs[p->cell[ci].level];
+
+		for (int rep = 0; rep < 5; rep++) {
+			for (int alone = 1; alone >= 0; alone--) {
+				double p50 = (alone ? 10e-6 : 10e-6 * (1 + ci)) * (1 + 0.01 * rep);
+				struct sw_victim v = { ci, rep, 0, alone, 20.0 + rep, 20.01 + rep, 0.01, 1000, p50,
+						       3 * p50 };
+
+				cr_assert_eq(run_add_victim(r, &v), 0);
+			}
+			for (int pr = 0; pr < k; pr++) {
+				struct sw_sample s = { ci, rep, pr, 20.0 + rep, 20.01 + rep, 0.01, 100 + pr };
+
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		}
+		r->cell[ci].reps = 5;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	return r;
+}
+
+/* The victims' pairs and samples go to run.json and come back the same;
+ * summary.csv carries their inflation; every field is checked. */
+Test(results, victims_round_trip_and_every_field_is_checked)
+{
+	struct sw_run *r = make_victims_run(), *b;
+	char err[512], path[128], line[4096];
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->plan->nvictims, 1);
+	cr_assert_eq(b->plan->victim[0].a, 0);
+	cr_assert_eq(b->plan->victim[0].b, 1);
+	cr_assert_eq(b->plan->npairs, 2);
+	cr_assert_eq(b->plan->pair[0].a, 2);
+	cr_assert_eq(b->nvictims, r->nvictims);
+	for (size_t i = 0; i < r->nvictims; i++) {
+		cr_expect_eq(b->victim[i].cell, r->victim[i].cell);
+		cr_expect_eq(b->victim[i].rep, r->victim[i].rep);
+		cr_expect_eq(b->victim[i].alone, r->victim[i].alone);
+		cr_expect_eq(b->victim[i].hops, r->victim[i].hops);
+		cr_expect_float_eq(b->victim[i].p50, r->victim[i].p50, 1e-15);
+		cr_expect_float_eq(b->victim[i].p99, r->victim[i].p99, 1e-15);
+	}
+	run_free(b);
+	/* summary.csv: cell 1 (2 aggressor pairs) has the victims 2x slower
+	 * than alone: inflation +100%, p99 too (3 x p50 on both sides) */
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	int col = -1, row = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, ",\n", &save);
+
+		if (line[0] == '#')
+			continue;
+		for (int i = 0; tok; i++, tok = strtok_r(NULL, ",\n", &save)) {
+			if (row == 0 && !strcmp(tok, "victim_infl_pct"))
+				col = i;
+			if (row == 2 && i == col)
+				cr_expect_float_eq(atof(tok), 100.0, 1e-3, "victim_infl_pct %s", tok);
+		}
+		row++;
+	}
+	fclose(f);
+	cr_expect_geq(col, 0, "summary.csv has victim_infl_pct");
+	cr_expect_eq(row, 3);
+	analysis_free(a);
+
+	struct mutation t[] = {
+		{ "victim_samples.0.p99_s", json_real(1e-6), "victim_samples[0].p99_s: 1e-06 is outside 1e-05.." },
+		{ "victim_samples.0.p50_s", json_real(0), "victim_samples[0].p50_s: 0 is outside 1e-09.." },
+		{ "victim_samples.0.pair", json_integer(1), "victim_samples[0].pair: 1 is outside 0..0" },
+		{ "victim_samples.0.rep", json_integer(5), "victim_samples[0].rep: 5 is outside 0..4" },
+		{ "victim_samples.0.cell", json_integer(2), "victim_samples[0].cell: 2 is outside 0..1" },
+		{ "victim_samples.0.hops", json_integer(1), "victim_samples[0].hops: 1 is outside 2.." },
+		{ "victim_samples.0.alone", json_integer(1), "victim_samples[0].alone: missing or not true/false" },
+		{ "victim_samples.0.seconds", json_null(), "victim_samples[0]: a time or latency is missing" },
+		{ "victim_samples.1.alone", json_true(), "victim_samples[1]: cell 0, repetition 0, victim pair 0 (alone) twice" },
+		{ "victim_samples", json_string("x"), "victim_samples: not an array" },
+		{ "victim_pairs.0", json_pack("[ii]", 0, 2), "victim_pairs[0]: not two distinct ranks of 0..5, each in one pair only" },
+		{ "victim_pairs", json_array(), "victim_pairs: 0 pairs, but the config says victims = 1" },
+	};
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	run_free(r);
 }
