@@ -8,6 +8,8 @@
 # wall clock with build/bench/timer --base, run before and after (the base
 # must agree); the same runs give the time of a bare MPI start-up
 # (mpiexec, MPI_Init, MPI_Finalize) with as many ranks, for comparison.
+# MPIEXEC may be tests/fabric/mpirun.sh (it takes -n): one rank per emulated
+# host; fabric48.sh runs it that way for 48 ranks.
 set -u
 NPS=${*:-2 8 48}
 SW=${SW:-$PWD/build/swstress}

@@ -28,6 +28,15 @@
 # The management cables are not shaped and carry no MPI data when UCX is told
 # UCX_NET_DEVICES=swd0 (see launcher.sh / mpirun.sh).
 #
+# The kernel's neighbour (ARP) table is one for the whole machine: every
+# namespace's entries count against net.ipv4.neigh.default.gc_thresh3 (1024
+# by default). When it is full the kernel drops the packets that need a new
+# entry ("neighbour table overflow"): TCP connections time out or fail with
+# "No route to host". N hosts that all talk to each other need N*(N-1) data
+# entries and 2N management ones, more than 1024 from 32 hosts on (48 hosts:
+# MPI_Init failed). `up` raises gc_thresh2 and gc_thresh3 by N*(N+1) on top
+# of what they were, `down` puts the old values back.
+#
 # Host names resolve through /etc/hosts lines marked "# swstress-fabric".
 # Everything created is named sws*/swb*/swp*/swm*/swt*; `down` removes exactly
 # that (and the marked /etc/hosts lines) and nothing else.
@@ -40,6 +49,7 @@ MGMT_ROOT=$MGMT_NET.254
 MARK="# swstress-fabric"
 STATE_DIR=/run/swstress-fabric
 STATE=$STATE_DIR/state
+NEIGH=/proc/sys/net/ipv4/neigh/default
 BURST=64kb
 QLAT=50ms
 T="timeout 20"
@@ -83,6 +93,25 @@ data_ifs() {
 	echo $out
 }
 
+# ---------------------------------------------------------------- neighbour table
+# neigh_room N: room in the machine's neighbour table for N hosts' entries
+# (see the top); the old limits are kept in $STATE_DIR/neigh for neigh_restore.
+neigh_room() {
+	[ -w $NEIGH/gc_thresh3 ] || return 0
+	mkdir -p "$STATE_DIR" || return 1
+	g2=$(cat $NEIGH/gc_thresh2) && g3=$(cat $NEIGH/gc_thresh3) || return 1   # (dash's read stops after a byte of /proc/sys)
+	printf 'GC2=%s\nGC3=%s\n' "$g2" "$g3" >"$STATE_DIR/neigh" || return 1
+	echo $((g2 + $1 * ($1 + 1))) >$NEIGH/gc_thresh2 && echo $((g3 + $1 * ($1 + 1))) >$NEIGH/gc_thresh3
+}
+
+neigh_restore() {
+	[ -r "$STATE_DIR/neigh" ] || return 0
+	GC2=$(sed -n 's/^GC2=//p' "$STATE_DIR/neigh") GC3=$(sed -n 's/^GC3=//p' "$STATE_DIR/neigh")
+	[ -n "$GC2" ] && echo "$GC2" >$NEIGH/gc_thresh2
+	[ -n "$GC3" ] && echo "$GC3" >$NEIGH/gc_thresh3
+	return 0
+}
+
 # ---------------------------------------------------------------- down
 # Remove everything with our names; works without a state file, so it also
 # cleans up after a crash. Never fails.
@@ -102,6 +131,7 @@ do_down() {
 		tmp=$(mktemp) && grep -v "$MARK" /etc/hosts >"$tmp" && cat "$tmp" >/etc/hosts
 		rm -f "$tmp"
 	fi
+	neigh_restore
 	rm -rf "$STATE_DIR"
 	return 0
 }
@@ -126,6 +156,7 @@ shape() { # NS|"" DEV RATE  (tbf on egress of DEV)
 
 build() {
 	topo=$1 n=$2 prate=$3 trate=$4
+	neigh_room "$n" || return 1
 	$T ip link add swbrA type bridge || return 1
 	$T ip link add swbrM type bridge || return 1
 	if [ "$topo" = twoleaf ]; then

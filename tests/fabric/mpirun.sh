@@ -1,7 +1,7 @@
 #!/bin/sh
 # mpirun.sh - run an MPI program with one rank on each host of the fabric.
 #
-#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload|--own-preload] [--np N] PROGRAM [ARGS...]
+#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload|--own-preload] [--np N|-n N] PROGRAM [ARGS...]
 #
 # The one place that knows how to launch through the fabric. It runs:
 #
@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2 ;;
 	--no-preload) preload=no; shift ;;
 	--own-preload) preload=own; shift ;;
-	--np) np=$2; shift 2 ;;
+	--np | -n) np=$2; shift 2 ;;   # -n as mpiexec's, for scripts that take MPIEXEC
 	--) shift; break ;;
 	*) break ;;
 	esac

@@ -69,7 +69,13 @@ echo "== fabric harness"
 timeout 60 $FAB down >/dev/null 2>&1
 check "down on a clean machine succeeds" test -z "$(leftovers)"
 
+G3=/proc/sys/net/ipv4/neigh/default/gc_thresh3 g3=$(cat $G3)
 check "up single 4" timeout 60 $FAB up single 4 --port-rate 20mbit
+if [ -w $G3 ]; then
+	check "up makes room for 4 hosts in the machine's neighbour table (gc_thresh3 $g3 + 4*5)" test "$(cat $G3)" = $((g3 + 20))
+else
+	skipped=$((skipped + 1)); echo "SKIP - neighbour table room ($G3 not writable)"
+fi
 out=$(FABRIC_QUIET= timeout 60 $FAB up single 4 --port-rate 20mbit 2>&1; echo "rc=$?")
 case $out in *"already up"*rc=0) ok "up again is a no-op" ;; *) bad "up again is a no-op" "$out" ;; esac
 check "hosts lists 4 hosts" test "$($FAB hosts)" = "swsN00,swsN01,swsN02,swsN03"
@@ -138,6 +144,7 @@ check "pair traffic crosses the trunk (swtA tx $ta >= $sent)" sh -c "[ $sent -gt
 # ---------------------------------------------------------------- teardown
 echo "== teardown"
 check "down" timeout 60 $FAB down
+check "down puts the neighbour table's limit back ($g3)" test "$(cat $G3)" = "$g3"
 l=$(leftovers)
 check "nothing left after down: no namespace, link, /etc/hosts line${l:+ (left: $l)}" test -z "$l"
 check "down again succeeds" timeout 60 $FAB down
