@@ -1200,16 +1200,16 @@ static double max_seconds(const struct sample_msg *s, int k)
 }
 
 /* hops = auto: grow hops until a round takes a quarter of sample_time,
- * then scale to sample_time (at least the floor's time and hops: a busy
- * host that makes a short round look long cannot leave 2 hops). A first round warms the connections up; each
- * step takes the median of three rounds, so one descheduled round does not
- * fix the hops. Runs unrecorded rounds; returns the hops. */
+ * then scale to sample_time; never below the sample floor's time and hops
+ * (analysis.h), so a busy host that makes a short round look long cannot
+ * leave 2 hops. A first round warms the connections up; each step takes
+ * the median of three rounds, so one descheduled round does not fix the
+ * hops. Runs unrecorded rounds; returns the hops. */
 static long calibrate(struct eng *e, struct ctrl *c,
 		      struct sample_msg *res, MPI_Request *req, int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
 	int k = e->plan->level_pairs[cell->level];
-	/* never below the sample floor (analysis.h), in time or in hops */
 	double target = fmax(e->cfg->sample_time, analysis_floor_seconds(e->run->wtick, e->run->round_trip));
 	long floor = fix_hops(cell->pattern, (double)analysis_floor_hops(cell->pattern, false, e->cfg->window));
 	double t, tr[3];
