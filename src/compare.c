@@ -113,6 +113,9 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	cfg.alpha = c->alpha;
 	cfg.min_effect = c->min_effect;
 	analysis_change(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
+	/* a cell below the sample floor (analysis.h) is shown, never significant */
+	if (c->an[0]->cell[m->cell[0]].below_floor || c->an[x]->cell[m->cell[x]].below_floor)
+		m->d[x].significant = false;
 	free(va);
 	free(vx);
 	return rc;
@@ -172,6 +175,16 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 				sw_fail(err, errlen, "out of memory");
 				goto out_free;
 			}
+	}
+	for (int j = 0, nshort = 0; j < c->ncells; j++) {
+		bool low = false;
+
+		for (int i = 0; i < c->nruns; i++)
+			low |= c->an[i]->cell[c->cells[j].cell[i]].below_floor;
+		if (low && nshort++ == 0)
+			SW_NOTE(c->notes, c->nnotes, "matched cells below the sample floor in some run (most samples "
+				"under %d messages, %d windows or %d round trips): shown, never significant",
+				ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS, ANALYSIS_FLOOR_TRIPS);
 	}
 	rc = 0;
 out_free:

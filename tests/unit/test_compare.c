@@ -35,6 +35,7 @@ struct plant {
 	double loaded[PAT_COUNT];
 	uint64_t salt;          /* noise stream */
 	const char *host_prefix;
+	const char *window;     /* default 25: 100 hops are 4 windows */
 };
 
 static double noise(uint64_t salt, int cell, int pair, int rep)
@@ -69,6 +70,7 @@ static void make_run(const struct plant *p, char *dir, size_t len)
 	set(&cfg, "sizes", p->sizes);
 	set(&cfg, "patterns", "pingpong, stream");
 	set(&cfg, "hops", "100");
+	set(&cfg, "window", p->window ? p->window : "25");   /* 100 hops = 4 windows: above the sample floor */
 	set(&cfg, "repetitions", "12");
 	set(&cfg, "allow_shared_node", "yes");
 	set(&cfg, "label", p->label);
@@ -119,8 +121,8 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
-static const struct plant SW_A = { "switch-A", "1KiB, 64KiB", { 1.10, 1.10, 1.10 }, 1, NULL };
-static const struct plant SW_B = { "switch-B", "1KiB, 64KiB", { 1.375, 1.375, 1.375 }, 2, NULL };
+static const struct plant SW_A = { "switch-A", "1KiB, 64KiB", { 1.10, 1.10, 1.10 }, 1, NULL, NULL };
+static const struct plant SW_B = { "switch-B", "1KiB, 64KiB", { 1.375, 1.375, 1.375 }, 2, NULL, NULL };
 
 static struct compare *load2(const char *a, const char *b)
 {
@@ -146,6 +148,33 @@ static const struct compare_summary_row *find_row(const struct compare *c, int p
 		if (c->summary[k].pattern == pattern && c->summary[k].size == size)
 			return &c->summary[k];
 	return NULL;
+}
+
+/* B's stream with a window of 64 (100 hops are under 4 windows) is below
+ * the sample floor: its planted 20% difference is shown, not significant,
+ * and a note says why; pingpong (no window) keeps its significant 25%. */
+Test(compare, below_the_floor_is_never_significant)
+{
+	char a[64], b[64];
+	struct plant pb = SW_B;
+
+	pb.window = "64";
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&pb, b, sizeof(b));
+	struct compare *c = load2(a, b);
+	const struct compare_cell *m = find(c, PAT_STREAM, 65536, 4);
+	bool noted = false;
+
+	cr_assert(m);
+	cr_expect(fabs(m->d[1].pct - 20.0) < 1.5, "stream %%worse %g, planted +20", m->d[1].pct);
+	cr_expect(m->d[1].p < 0.001 && !m->d[1].significant, "p %g", m->d[1].p);
+	m = find(c, PAT_PINGPONG, 65536, 4);
+	cr_assert(m);
+	cr_expect(m->d[1].significant);
+	for (int i = 0; i < c->nnotes; i++)
+		noted |= strstr(c->notes[i], "below the sample floor in some run") != NULL;
+	cr_expect(noted);
+	compare_free(c);
 }
 
 Test(compare, finds_planted_difference)
