@@ -756,24 +756,32 @@ static int load_probes(struct sw_run *r, json_t *arr, const char *path, char *er
 
 /* run.json baseline_again (drift control; absent in older runs): every
  * field checked, cells of the baseline level only. */
-static int load_again(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
+static int load_again(struct sw_run *r, json_t *arr, const char *path, char *err, size_t errlen)
 {
+	if (arr && !json_is_array(arr))
+		return sw_fail(err, errlen, "%s: baseline_again: not an array", path);
 	for (size_t i = 0; i < json_array_size(arr); i++) {
-		const json_t *o = json_array_get(arr, i);
-		struct sw_sample s = {
-			.cell = (int)json_integer_value(json_object_get(o, "cell")),
-			.rep = (int)json_integer_value(json_object_get(o, "rep")),
-			.pair = (int)json_integer_value(json_object_get(o, "pair")),
-			.t_start = json_number_value(json_object_get(o, "t_start_s")),
-			.t_end = json_number_value(json_object_get(o, "t_end_s")),
-			.seconds = json_number_value(json_object_get(o, "seconds")),
-			.hops = (long)json_integer_value(json_object_get(o, "hops")),
-		};
+		json_t *o = json_array_get(arr, i);
+		long long cell, rep, pair, hops;
+		struct sw_sample s;
+		char where[40];
 
-		if (s.cell < 0 || s.cell >= r->plan->ncells || r->plan->cell[s.cell].level != 0 || s.rep < 0 ||
-		    s.pair < 0 || s.pair >= r->plan->level_pairs[0] || !(s.seconds > 0) ||
-		    !(s.seconds <= RESULTS_MAX_SECONDS) || s.hops < 1)
-			return sw_fail(err, errlen, "%s: baseline_again[%zu]: bad cell, pair, time or hops", path, i);
+		snprintf(where, sizeof(where), "baseline_again[%zu].", i);
+		if (jint(o, "cell", 0, plan_cells_per_level(r->plan) - 1, &cell, path, where, err, errlen) ||
+		    jint(o, "rep", 0, INT_MAX, &rep, path, where, err, errlen) ||
+		    jint(o, "pair", 0, r->plan->level_pairs[0] - 1, &pair, path, where, err, errlen) ||
+		    jint(o, "hops", 1, LONG_MAX, &hops, path, where, err, errlen) ||
+		    jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_start, path, where, err,
+			 errlen) ||
+		    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_end, path, where, err, errlen) ||
+		    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s.seconds, path, where, err, errlen))
+			return -1;
+		if (isnan(s.seconds))
+			return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
+		s.cell = (int)cell;
+		s.rep = (int)rep;
+		s.pair = (int)pair;
+		s.hops = (long)hops;
 		if (run_add_again(r, &s))
 			return sw_fail(err, errlen, "%s: out of memory", path);
 	}

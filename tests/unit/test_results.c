@@ -415,9 +415,11 @@ Test(results, every_run_json_field_is_checked)
 		{ "wtick", json_real(5), "run.json: wtick: 5 is outside 0..1" },
 		{ "round_trip_s", json_real(-1), "run.json: round_trip_s: -1 is outside 0..1e+06" },
 		{ "round_trip_s", json_string("1"), "run.json: round_trip_s: not a number" },
-		{ "baseline_again.0.pair", json_integer(1), "run.json: baseline_again[0]: bad cell, pair, time or hops" },
-		{ "baseline_again.0.cell", json_integer(4), "run.json: baseline_again[0]: bad cell, pair, time or hops" },
-		{ "baseline_again.1.seconds", json_real(0), "run.json: baseline_again[1]: bad cell, pair, time or hops" },
+		{ "baseline_again.0.pair", json_integer(1), "run.json: baseline_again[0].pair: 1 is outside 0..0" },
+		{ "baseline_again.0.cell", json_integer(4), "run.json: baseline_again[0].cell: 4 is outside 0..3" },
+		{ "baseline_again.0.cell", json_integer(4294967296LL), "run.json: baseline_again[0].cell: 4294967296 is outside 0..3" },
+		{ "baseline_again.1.seconds", json_real(0), "run.json: baseline_again[1].seconds: 0 is outside" },
+		{ "baseline_again.1.hops", json_integer(0), "run.json: baseline_again[1].hops: 0 is outside 1.." },
 	};
 	struct sw_run *r = make_run(), *b;
 	char err[512];
