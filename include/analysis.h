@@ -117,6 +117,16 @@ const char *analysis_change_name(int metric, bool key);
 void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
 		     const struct sw_config *cfg, struct sw_change *ch);
 
+/* The one cell-matching rule of health (a run against its baseline) and
+ * compare (switches side by side): the cell of b that matches cell c of
+ * r, or -1. A match has the same pattern, message size and load level
+ * (pairs) and the same hop count; when both runs chose their hop counts
+ * themselves (hops = auto: one cell per pattern, size and level) the
+ * counts may differ, since per-hop latency and bandwidth do not depend on
+ * them. Cells marked in used[] (NULL: none) are skipped. Whether a cell
+ * has samples is the caller's business. */
+int analysis_match_cell(const struct sw_run *r, int c, const struct sw_run *b, const bool *used);
+
 struct sw_cell_stats {
 	int cell;
 	int baseline;                  /* cell index at the baseline level, -1 */

@@ -245,6 +245,33 @@ void analysis_change(const double *x, size_t nx, const double *base, size_t nb, 
 			  fabs(ch->pct) > cfg->min_effect;
 }
 
+static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
+{
+	const struct sw_cell *x = &r->plan->cell[c], *y = &b->plan->cell[bc];
+
+	return x->pattern == y->pattern && x->size == y->size && run_cell_pairs(r, c) == run_cell_pairs(b, bc);
+}
+
+int analysis_match_cell(const struct sw_run *r, int c, const struct sw_run *b, const bool *used)
+{
+	int cand = -1, ncand = 0, nself = 0;
+
+	for (int bc = 0; bc < b->plan->ncells; bc++) {
+		if ((used && used[bc]) || !same_shape(r, c, b, bc))
+			continue;
+		if (b->plan->cell[bc].hops == r->plan->cell[c].hops)
+			return bc;
+		cand = bc;
+		ncand++;
+	}
+	/* hops = auto on both sides: the hop count is each engine's choice */
+	if (r->cfg.nhops != 0 || b->cfg.nhops != 0 || ncand != 1)
+		return -1;
+	for (int o = 0; o < r->plan->ncells; o++)
+		nself += same_shape(r, o, r, c);
+	return nself == 1 ? cand : -1;
+}
+
 const char *analysis_change_name(int metric, bool key)
 {
 	if (metric == SW_METRIC_LATENCY)

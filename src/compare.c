@@ -46,18 +46,20 @@ static double *rep_values(const struct sw_run *r, int ci, bool latency, size_t *
 /* ---------------------------------------------------------------- */
 /* Matching                                                           */
 
+/* A cell with samples of run `run`, sorted by its display key. */
 struct key {
 	int pattern;
 	uint64_t size;
 	int nodes;
-	long hops;
+	long hops;               /* 0 for a run with hops = auto */
+	int run, cell;
 };
 
-static struct key cell_key(const struct sw_run *r, int ci)
+static struct key cell_key(const struct sw_run *r, int i, int ci)
 {
 	const struct sw_cell *c = &r->plan->cell[ci];
 
-	return (struct key){ c->pattern, c->size, 2 * run_cell_pairs(r, ci), r->cfg.nhops == 0 ? 0 : c->hops };
+	return (struct key){ c->pattern, c->size, 2 * run_cell_pairs(r, ci), r->cfg.nhops == 0 ? 0 : c->hops, i, ci };
 }
 
 static int key_cmp(const struct key *a, const struct key *b)
@@ -70,6 +72,8 @@ static int key_cmp(const struct key *a, const struct key *b)
 		return a->hops < b->hops ? -1 : 1;
 	if (a->nodes != b->nodes)
 		return a->nodes < b->nodes ? -1 : 1;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
 	return 0;
 }
 
@@ -78,16 +82,13 @@ static int key_qcmp(const void *a, const void *b)
 	return key_cmp(a, b);
 }
 
-/* The cell of r with key k and samples, or -1. */
-static int find_cell(const struct sw_run *r, const struct sw_analysis *a, const struct key *k)
+/* The cell of run x with samples that matches key k (the one rule,
+ * analysis_match_cell), not taken by another key yet; or -1. */
+static int find_cell(const struct compare *c, int x, const struct key *k, bool *const *used)
 {
-	for (int ci = 0; ci < r->plan->ncells; ci++) {
-		struct key ck = cell_key(r, ci);
+	int ci = x == k->run ? k->cell : analysis_match_cell(c->run[k->run], k->cell, c->run[x], used[x]);
 
-		if (key_cmp(&ck, k) == 0 && a->cell[ci].lat.n > 0)
-			return ci;
-	}
-	return -1;
+	return ci >= 0 && c->an[x]->cell[ci].lat.n > 0 ? ci : -1;
 }
 
 static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, bool latency)
@@ -121,10 +122,13 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	return rc;
 }
 
+/* Every cell with samples of every run, in key order: matched in all
+ * runs (c->cells) or listed as unmatched; a cell belongs to one of them. */
 static int match_cells(struct compare *c, char *err, size_t errlen)
 {
 	size_t nkeys = 0, cap = 0;
 	struct key *keys = NULL;
+	bool *used[COMPARE_MAX_RUNS] = { NULL };
 	int rc = -1;
 
 	for (int i = 0; i < c->nruns; i++)
@@ -132,24 +136,31 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 	keys = malloc((cap ? cap : 1) * sizeof(*keys));
 	c->cells = calloc(cap ? cap : 1, sizeof(*c->cells));
 	c->unmatched = calloc(cap ? cap : 1, sizeof(*c->unmatched));
-	if (!keys || !c->cells || !c->unmatched) {
+	bool oom = !keys || !c->cells || !c->unmatched;
+
+	for (int i = 0; i < c->nruns; i++)
+		oom |= !(used[i] = calloc((size_t)c->run[i]->plan->ncells + 1, sizeof(bool)));
+	if (oom) {
 		sw_fail(err, errlen, "out of memory");
 		goto out_free;
 	}
 	for (int i = 0; i < c->nruns; i++)
 		for (int ci = 0; ci < c->run[i]->plan->ncells; ci++)
 			if (c->an[i]->cell[ci].lat.n > 0)
-				keys[nkeys++] = cell_key(c->run[i], ci);
+				keys[nkeys++] = cell_key(c->run[i], i, ci);
 	qsort(keys, nkeys, sizeof(*keys), key_qcmp);
 	for (size_t k = 0; k < nkeys; k++) {
 		int where[COMPARE_MAX_RUNS], found = 0;
 
-		if (k > 0 && key_cmp(&keys[k], &keys[k - 1]) == 0)
-			continue;
+		if (used[keys[k].run][keys[k].cell])
+			continue;   /* matched from an earlier key */
 		for (int i = 0; i < c->nruns; i++) {
-			where[i] = find_cell(c->run[i], c->an[i], &keys[k]);
+			where[i] = find_cell(c, i, &keys[k], used);
 			found += where[i] >= 0;
 		}
+		for (int i = 0; i < c->nruns; i++)
+			if (where[i] >= 0)
+				used[i][where[i]] = true;
 		if (found < c->nruns) {
 			struct compare_unmatched *u = &c->unmatched[c->nunmatched++];
 
@@ -189,6 +200,8 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 	rc = 0;
 out_free:
 	free(keys);
+	for (int i = 0; i < c->nruns; i++)
+		free(used[i]);
 	return rc;
 }
 

@@ -111,34 +111,6 @@ static void cell_blank(struct health_cell *hc)
 	hc->status = SW_NAGIOS_OK;
 }
 
-static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
-{
-	const struct sw_cell *x = &r->plan->cell[c], *y = &b->plan->cell[bc];
-
-	return x->pattern == y->pattern && x->size == y->size && run_cell_pairs(r, c) == run_cell_pairs(b, bc);
-}
-
-/* The baseline cell for cell c of r, or -1 (used[] marks taken ones). */
-static int match_cell(const struct sw_run *r, int c, const struct sw_run *b, const bool *used)
-{
-	int cand = -1, ncand = 0, nself = 0;
-
-	for (int bc = 0; bc < b->plan->ncells; bc++) {
-		if (used[bc] || !same_shape(r, c, b, bc))
-			continue;
-		if (b->plan->cell[bc].hops == r->plan->cell[c].hops)
-			return bc;
-		cand = bc;
-		ncand++;
-	}
-	/* hops = auto on both sides: the hop count is the engine's choice. */
-	if (r->cfg.nhops != 0 || b->cfg.nhops != 0 || ncand != 1)
-		return -1;
-	for (int o = 0; o < r->plan->ncells; o++)
-		nself += same_shape(r, o, r, c);
-	return nself == 1 ? cand : -1;
-}
-
 /* Why cell c of r has no partner in b. */
 static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b, char *buf, size_t len)
 {
@@ -620,7 +592,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		est_from(&a->cell[c].bw, &hc->bw);
 		w.n = hc->lat.n;
 		for (int j = 0; j < k; j++) {
-			bc = match_cell(r, c, base[j], used[j]);
+			bc = analysis_match_cell(r, c, base[j], used[j]);
 			if (bc < 0)
 				continue;
 			used[j][bc] = true;

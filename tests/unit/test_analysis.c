@@ -817,3 +817,54 @@ Test(analysis, no_drift_control_without_the_rerun)
 	analysis_free(a);
 	synth_free(r);
 }
+
+/* ---- the one cell-matching rule (health and compare) ---------------------- */
+
+/* A run of one level (pairs pairs) whose cells are stream, size, with the
+ * hop counts hops[0..n); auto: the config said hops = auto. */
+static struct sw_run *shaped(bool hops_auto, int pairs, uint64_t size, const long *hops, int n)
+{
+	struct sw_config cfg = test_cfg();
+	struct sw_plan *p = plan_alloc(2 * pairs, pairs, 1, n);
+	struct sw_run *r;
+
+	cr_assert(p);
+	for (int i = 0; i < pairs; i++)
+		p->pair[i] = (struct sw_pair){ 2 * i, 2 * i + 1 };
+	p->level_pairs[0] = pairs;
+	for (int c = 0; c < n; c++)
+		p->cell[c] = (struct sw_cell){ .level = 0, .pattern = PAT_STREAM, .size = size, .hops = hops[c] };
+	cfg.nhops = hops_auto ? 0 : 1;
+	r = run_create(&cfg, p, 2 * pairs);
+	cr_assert(r);
+	return r;
+}
+
+Test(analysis, match_cell_rule)
+{
+	static const long two[2] = { 100, 1000 }, swapped[2] = { 1000, 100 }, h37[1] = { 37 }, h52[1] = { 52 };
+	static const long h100[1] = { 100 };
+	struct sw_run *a = shaped(false, 2, 1024, two, 2), *b = shaped(false, 2, 1024, swapped, 2);
+	struct sw_run *x = shaped(true, 2, 1024, h37, 1), *y = shaped(true, 2, 1024, h52, 1);
+	struct sw_run *f = shaped(false, 2, 1024, h100, 1), *g = shaped(true, 2, 1024, h100, 1);
+	struct sw_run *other_size = shaped(true, 2, 2048, h52, 1), *other_level = shaped(true, 4, 1024, h52, 1);
+	bool used[2] = { false, true };
+
+	/* fixed hops: the same count */
+	cr_expect_eq(analysis_match_cell(a, 0, b, NULL), 1);
+	cr_expect_eq(analysis_match_cell(a, 1, b, NULL), 0);
+	cr_expect_eq(analysis_match_cell(a, 0, b, used), -1, "a taken cell is skipped");
+	cr_expect_eq(analysis_match_cell(f, 0, b, NULL), 1);
+	/* hops = auto on both sides: whatever each engine chose */
+	cr_expect_eq(analysis_match_cell(x, 0, y, NULL), 0);
+	cr_expect_eq(analysis_match_cell(y, 0, x, NULL), 0);
+	/* auto against fixed: only the same count */
+	cr_expect_eq(analysis_match_cell(x, 0, f, NULL), -1);
+	cr_expect_eq(analysis_match_cell(g, 0, f, NULL), 0);
+	cr_expect_eq(analysis_match_cell(f, 0, g, NULL), 0);
+	/* another size or load level never matches */
+	cr_expect_eq(analysis_match_cell(x, 0, other_size, NULL), -1);
+	cr_expect_eq(analysis_match_cell(x, 0, other_level, NULL), -1);
+	run_free(a), run_free(b), run_free(x), run_free(y), run_free(f), run_free(g);
+	run_free(other_size), run_free(other_level);
+}
