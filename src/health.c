@@ -2,7 +2,7 @@
  * health.c - the health verdict of a run against a baseline, and its
  * outputs: Nagios plugin text and perfdata, JSON, Prometheus textfile.
  * Pure: reads no database, prints only where told (the judge command and
- * the history rows build on it: judge.c, history.c). See health.h for the
+ * the history rows build on it: cmd_judge.c, history.c). See health.h for the
  * rules.
  */
 #include <math.h>
