@@ -56,6 +56,17 @@ else
 	skipped "nm or build/libswstress.a missing"
 fi
 
+# --- the verdict below its outputs and commands ---------------------------------
+# health.o (the verdict, health.h) reads no database and no results folder
+# and knows no command: history rows (history.c) and the judge command
+# (cmd_judge.c) build on it, never the other way round.
+if command -v nm >/dev/null && [ -f build/obj/health.o ]; then
+	found=$(nm -u build/obj/health.o | grep -E ' U (history_|sqlite3_|judge_|baseline_|cli_|results_load)' | tr -s ' ')
+	check "health.o: no history, database, results folder or command" "$found" ""
+else
+	skipped "nm or build/obj/health.o missing"
+fi
+
 # --- one grammar ----------------------------------------------------------------
 a=$("$SW" plan -c configs/quick.conf -n 8 2>&1) || bad "plan -c configs/quick.conf -n 8: $a"
 b=$("$SW" plan --config=configs/quick.conf --ranks=8 2>&1)
