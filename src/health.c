@@ -582,8 +582,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		struct health_cell *hc = &v->cell[v->ncells++];
 		int bc, matched = 0;
 		const struct sw_cell_stats *bs = NULL;
-		size_t nshort, nall;
-		bool low = analysis_cell_below_floor(r, c, &nshort, &nall);
+		bool low = a->cell[c].below_floor;
 
 		cell_blank(hc);
 		hc->cell = c;
@@ -596,7 +595,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			if (bc < 0)
 				continue;
 			used[j][bc] = true;
-			low |= analysis_cell_below_floor(base[j], bc, &nshort, &nall);
+			low |= ba[j]->cell[bc].below_floor;
 			if (!matched++) {
 				hc->base_cell = bc;
 				bs = &ba[j]->cell[bc];
