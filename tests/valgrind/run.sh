@@ -42,7 +42,7 @@ dir=$(ls -d "$TMP"/out/vg-* 2>/dev/null | head -n 1)
 if [ -n "$dir" ] && $VG --log-file="$TMP/report.log" "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 &&
 	[ "$(errors "$TMP/report.log")" = 0 ]; then
 	ok "report on its results under memcheck: 0 errors, no leaks"
-else fail "report under memcheck" "$TMP/report.log"; fi
+else fail "report under memcheck (exit or errors; its last lines below)" "$TMP/report.log"; tail -3 "$TMP/rep"; fi
 if $VG --log-file="$TMP/plan.log" "$SW" plan -c configs/procurement.conf -n 48 > /dev/null 2>&1 &&
 	[ "$(errors "$TMP/plan.log")" = 0 ]; then
 	ok "plan -n 48 under memcheck: 0 errors, no leaks"
