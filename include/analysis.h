@@ -117,6 +117,22 @@ const char *analysis_change_name(int metric, bool key);
 void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
 		     const struct sw_config *cfg, struct sw_change *ch);
 
+/* The difference of two changes of metric, in percentage points, with
+ * the change test's method: change(x1 against b1) - change(x0 against b0)
+ * of four independent sets of per-repetition values (set = { b0, x0, b1,
+ * x1 }: the reference's baseline and level, the other's). The statistic
+ * is the difference of the two log ratios of medians
+ * (stats_median_ratio_diff, Bonett-Price: se sqrt of the sum of the four
+ * squared se); its CI and p come from it, mapped into points at the
+ * reference's own ratio r0 (latency: 100 r0 (e^d - 1); bandwidth: its
+ * negative), so the CI excludes 0 exactly when p < 1 - confidence. d->pct
+ * is change1.pct - change0.pct, d->level and d->base the two changes.
+ * Fewer than ANALYSIS_MIN_REPS values in a set: the estimate only, never
+ * significant; significant as analysis_change (p < alpha, CI excludes 0,
+ * |points| > min_effect). */
+void analysis_change_diff(const double *const set[4], const size_t n[4], int metric,
+			  const struct sw_config *cfg, struct sw_change *d);
+
 /* The one cell-matching rule of health (a run against its baseline) and
  * compare (switches side by side): the cell of b that matches cell c of
  * r, or -1. A match has the same pattern, message size and load level

@@ -1,15 +1,15 @@
 /*
  * compare.h - switches side by side: the same config run through switch A,
  * then B (and C...), matched cell by cell, with the difference in percent,
- * a Mann-Whitney p-value and a bootstrap CI on per-repetition values, and a
- * verdict per pattern at
- * the highest common load. Reads saved runs; MPI-free.
+ * its CI and p-value on per-repetition values, and a verdict per pattern
+ * at the highest common load. Reads saved runs; MPI-free.
  *
- * Matching: a cell of one run matches a cell of another with the same
- * pattern, size, nodes and hops; with hops = auto in both runs the
+ * Matching: the one rule of analysis_match_cell (judge uses it too): the
+ * same pattern, size, nodes and hops; with hops = auto in both runs the
  * resolved hop counts may differ (each run times its own), so "auto"
- * matches "auto". A cell without samples counts as absent. Cells present
- * in only some runs are listed as unmatched.
+ * matches "auto". Each cell is matched once. A cell without samples
+ * counts as absent. Cells present in only some runs are listed as
+ * unmatched.
  *
  * Metric of a pattern: per-hop latency for pingpong, per-pair bandwidth for
  * stream and bidir. "%worse" of run X against run A (index 0), the column
@@ -17,20 +17,20 @@
  * (A - X) / A * 100; positive means X is worse. Unit of replication: the
  * repetition (analysis_rep_values: the median over the pairs of one
  * repetition), since the samples of one repetition share the switch at
- * one moment; %worse is of the medians of those values, and Mann-Whitney
- * and the percentile bootstrap CI (A's bootstrap count and seed) use them
- * too. Significant: p < alpha, the CI excludes 0 and |%worse| >
- * min_effect, alpha and min_effect from A's config.
+ * one moment; %worse is of the medians of those values, with CI and p of
+ * the one change test (analysis_change, Bonett-Price). Significant: p <
+ * alpha, the CI excludes 0 and |%worse| > min_effect, alpha and
+ * min_effect from A's config.
  *
  * Summary (per pattern and size, at the largest node count every run
  * measured): each run's per-hop latency, aggregate bandwidth and
  * degradation from its own baseline level with CI (analysis_run with the
  * run's own config), and the difference in degradation against A in
- * percentage points with a percentile bootstrap CI (stats_bootstrap_diff_ci,
- * resampling the four sets of per-repetition values; A's bootstrap count
- * and seed). "Degrades less" is
- * significant when that CI excludes 0 and the difference exceeds
- * min_effect points.
+ * percentage points with CI and p from one statistic
+ * (analysis_change_diff: the difference of the two log ratios, se
+ * sqrt(se_A^2 + se_X^2)). "Degrades less" is significant when p < alpha,
+ * that CI excludes 0 and the difference exceeds min_effect points; never
+ * with a cell below the sample floor.
  *
  * Output folder: compare.md, compare.json, and when gnuplot is present
  * the charts compare-falloff-PATTERN.png and compare-drop-PATTERN.png,
@@ -92,8 +92,9 @@ struct compare_level {
 	                                  * per-pair bandwidth drop, from analysis */
 	bool diff_valid;                 /* run X (not A) against A: */
 	double diff, diff_lo, diff_hi;   /* change(X) - change(A), percentage
-	                                  * points, bootstrap CI; negative: X
-	                                  * degrades less */
+	                                  * points, with CI (analysis_change_diff);
+	                                  * negative: X degrades less */
+	double diff_p;                   /* its two-sided p-value */
 	bool diff_significant;
 };
 

@@ -77,17 +77,19 @@ int stats_median_halfwidth(const double *x, size_t n, double confidence, double 
 int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, double confidence,
 		       double *ratio, double *lo, double *hi, double *p);
 
-/* Percentile bootstrap CI, in percentage points, of the difference of two
- * changes: change(set[3] vs set[2]) - change(set[1] vs set[0]), where
- * change(l vs b) is (median(l) / median(b) - 1) * 100, or its negative
- * (1 - median(l) / median(b)) * 100 when drop. Each of the four samples is
- * resampled independently, with replacement; RNG, seeding and quantile
- * rule: GSL's MT19937 seeded with seed (the same seed gives the same CI),
- * percentiles of the resampled statistic. 0 or -1 (an empty sample, resamples
- * < 2, a ratio undefined in more than 1% of the resamples, ENOMEM). */
-int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
-			    int resamples, double confidence, uint64_t seed,
-			    double *lo, double *hi);
+/*
+ * The difference of two ratios of medians, ln(m3 / m2) - ln(m1 / m0) with
+ * mi the median of set[i] (four independent samples: the reference's
+ * baseline and level, then the other's), a CI of it and a two-sided
+ * p-value, all from one statistic as stats_median_ratio: each log median
+ * has its Bonett-Price se (stats_log_median_se), the difference has se
+ * sqrt(se0^2 + se1^2 + se2^2 + se3^2), against the normal distribution.
+ * *d, *lo and *hi are on the log scale; the CI excludes 0 exactly when
+ * p < 1 - confidence. When every se is 0, p is 1 for d = 0 and 0
+ * otherwise. 0 or -1 (as stats_log_median_se).
+ */
+int stats_median_ratio_diff(const double *const set[4], const size_t n[4], double confidence,
+			    double *d, double *lo, double *hi, double *p);
 
 /* Least squares y = c0 + c1 x (gsl_fit_linear), with R^2 = 1 - SSE/TSS
  * (1 when every y is equal). 0 or -1 (n < 2, every x equal, GSL failure). */

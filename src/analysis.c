@@ -245,6 +245,33 @@ void analysis_change(const double *x, size_t nx, const double *base, size_t nb, 
 			  fabs(ch->pct) > cfg->min_effect;
 }
 
+void analysis_change_diff(const double *const set[4], const size_t n[4], int metric,
+			  const struct sw_config *cfg, struct sw_change *d)
+{
+	struct sw_change c0, c1;
+	double ld, lo, hi, p, sign = metric == SW_METRIC_LATENCY ? 1.0 : -1.0, r0;
+	bool few = false;
+
+	change_invalid(d);
+	analysis_change(set[1], n[1], set[0], n[0], metric, cfg, &c0);
+	analysis_change(set[3], n[3], set[2], n[2], metric, cfg, &c1);
+	if (!c0.valid || !c1.valid || stats_median_ratio_diff(set, n, cfg->confidence, &ld, &lo, &hi, &p))
+		return;
+	for (int i = 0; i < 4; i++)
+		few |= n[i] < ANALYSIS_MIN_REPS;
+	d->valid = true;
+	d->level = c1.pct;
+	d->base = c0.pct;
+	d->pct = c1.pct - c0.pct;
+	if (few)
+		return;   /* lo, hi, p stay NaN: an estimate, too few repetitions to test */
+	r0 = 1.0 + sign * c0.pct / 100.0;   /* the reference's ratio, as analysis_change took it */
+	d->lo = 100.0 * r0 * (exp(sign > 0 ? lo : hi) - 1.0) * sign;
+	d->hi = 100.0 * r0 * (exp(sign > 0 ? hi : lo) - 1.0) * sign;
+	d->p = p;
+	d->significant = p < cfg->alpha && (d->lo > 0.0 || d->hi < 0.0) && fabs(d->pct) > cfg->min_effect;
+}
+
 static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
 {
 	const struct sw_cell *x = &r->plan->cell[c], *y = &b->plan->cell[bc];

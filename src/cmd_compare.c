@@ -47,7 +47,7 @@ static int compare_main(const struct cli_args *a)
 const struct cli_command compare_command = {
 	.name = "compare",
 	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]",
-	.summary = "switches side by side: medians, % worse, Mann-Whitney p, charts",
+	.summary = "switches side by side: medians, % worse with CI and p, charts",
 	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
 		       "the comparison and writes compare.md, compare.json and the charts.\n",
 	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT),

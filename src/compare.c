@@ -4,7 +4,7 @@
  *
  * Flow: load every run (results_load), analyse each with its own config
  * (analysis_run), match cells, test each matched cell against run A
- * (Mann-Whitney and bootstrap on per-repetition values), summarise each pattern and size at
+ * (the change test on per-repetition values), summarise each pattern and size at
  * the highest common load, write the verdicts. Printing and writing only
  * read the struct compare that compare_create fills.
  */
@@ -223,36 +223,44 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 	l->change = row->pattern == PAT_PINGPONG ? cs->inflation : cs->drop;
 }
 
-/* change(X) - change(A) with its bootstrap CI, for run x of row. */
-static int diff_level(struct compare *c, struct compare_summary_row *row, int x, int rowi)
+/* change(X) - change(A) in points with CI and p (analysis_change_diff),
+ * for run x of row; never significant when a cell is below the sample
+ * floor. */
+static int diff_level(struct compare *c, struct compare_summary_row *row, int x)
 {
 	struct compare_level *la = &row->run[0], *lx = &row->run[x];
 	bool latency = row->pattern == PAT_PINGPONG;
 	int cells[4] = { c->an[0]->cell[la->cell].baseline, la->cell, c->an[x]->cell[lx->cell].baseline, lx->cell };
 	const struct sw_run *runs[4] = { c->run[0], c->run[0], c->run[x], c->run[x] };
+	const struct sw_analysis *an[4] = { c->an[0], c->an[0], c->an[x], c->an[x] };
 	double *set[4] = { NULL };
 	size_t n[4] = { 0 };
+	struct sw_config cfg = c->run[0]->cfg;
+	struct sw_change d;
+	bool short_cell = false;
 	int rc = 0;
 
 	if (!la->change.valid || !lx->change.valid)
 		return 0;
-	lx->diff = lx->change.pct - la->change.pct;
-	lx->diff_lo = lx->diff_hi = NAN;
-	lx->diff_valid = true;
 	for (int i = 0; i < 4; i++) {
 		set[i] = rep_values(runs[i], cells[i], latency, &n[i]);
-		if (!set[i])
-			goto out_free;   /* cannot happen: the change was valid */
+		if (!set[i]) {
+			rc = -1;   /* ENOMEM: the change was valid, so there were values */
+			goto out_free;
+		}
+		short_cell |= an[i]->cell[cells[i]].below_floor;
 	}
-	const struct sw_config *cfg = &c->run[0]->cfg;
-	uint64_t seed = cfg->seed ^ (0x5157u * (uint64_t)(rowi + 1)) ^ ((uint64_t)x << 40);
-
-	if (stats_bootstrap_diff_ci((const double *const *)set, n, !latency,
-				    cfg->bootstrap >= 2 ? cfg->bootstrap : 2000, c->confidence, seed,
-				    &lx->diff_lo, &lx->diff_hi) < 0)
-		lx->diff_lo = lx->diff_hi = NAN;
-	lx->diff_significant = isfinite(lx->diff_lo) && (lx->diff_lo > 0 || lx->diff_hi < 0) &&
-			       fabs(lx->diff) > c->min_effect;
+	cfg.confidence = c->confidence;
+	cfg.alpha = c->alpha;
+	cfg.min_effect = c->min_effect;
+	analysis_change_diff((const double *const *)set, n, latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+			     &cfg, &d);
+	lx->diff_valid = d.valid;
+	lx->diff = d.pct;
+	lx->diff_lo = d.lo;
+	lx->diff_hi = d.hi;
+	lx->diff_p = d.p;
+	lx->diff_significant = d.significant && !short_cell;
 out_free:
 	for (int i = 0; i < 4; i++)
 		free(set[i]);
@@ -284,7 +292,8 @@ static int summarise(struct compare *c, char *err, size_t errlen)
 			fill_level(c, row, i);
 		}
 		for (int i = 1; i < c->nruns; i++)
-			diff_level(c, row, i, c->nsummary - 1);
+			if (diff_level(c, row, i) < 0)
+				return sw_fail(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -606,18 +615,18 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		goto fail;
 	differences(c);
 	snprintf(c->method, sizeof(c->method),
-		 "cells matched by pattern, size, nodes and hops (auto matches auto); per-hop latency for "
-		 "pingpong, per-pair bandwidth for stream and bidir; medians with %g%% order-statistics CIs; "
-		 "%%worse against %s: latency (X-A)/A, bandwidth (A-X)/A, positive = worse, of the medians of "
-		 "per-repetition values (unit: repetition (median over pairs)); two-sided Mann-Whitney U and "
-		 "percentile bootstrap CI on those values, significant when p < %g, the CI excludes 0 and "
-		 "|%%worse| > %g%% "
-		 "(alpha and min_effect of %s, no correction for the number of cells); degradation from each "
-		 "run's own baseline level with %d-resample bootstrap CIs, and the difference in degradation "
-		 "against %s with a percentile bootstrap CI (%d resamples), real when the CI excludes 0 and "
-		 "it exceeds %g points",
-		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], runs[0]->cfg.bootstrap,
-		 c->label[0], runs[0]->cfg.bootstrap, c->min_effect);
+		 "cells matched by pattern, size, nodes and hops, as judge matches them (any hop counts when "
+		 "both runs chose them, hops = auto); per-hop latency for pingpong, per-pair bandwidth for "
+		 "stream and bidir; unit of replication: the repetition (its value: the median over the pairs); "
+		 "medians of those values with %g%% Bonett-Price CIs; %%worse against %s: latency (X-A)/A, "
+		 "bandwidth (A-X)/A, positive = worse, of those medians, CI and p from one normal statistic on "
+		 "the log ratio of the medians (Bonett-Price), significant when p < %g, the CI excludes 0 and "
+		 "|%%worse| > %g%% (alpha and min_effect of %s, no correction for the number of cells); "
+		 "degradation from each run's own baseline level with the same test, and the difference in "
+		 "degradation against %s in points, CI and p from the difference of the two log ratios (se "
+		 "sqrt(se_A^2 + se_X^2)), real when p < %g, the CI excludes 0 and it exceeds %g points",
+		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], c->label[0], c->alpha,
+		 c->min_effect);
 	return c;
 fail:
 	for (int i = 0; i < n; i++)
@@ -755,7 +764,7 @@ void compare_print(FILE *f, const struct compare *c)
 			c->run[i]->nranks, c->run[i]->started);
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
-	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); Mann-Whitney p; "
+	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
 		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
 		c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < PAT_COUNT; pat++) {
@@ -923,8 +932,8 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		}
 	}
 	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
-		"two-sided Mann-Whitney p on per-repetition values (unit: repetition, median over pairs); "
-		"* significant (p < %g, the bootstrap CI excludes 0 and |%%worse| > %g%%); "
+		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
+		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
 		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < PAT_COUNT; pat++) {
 		bool any = false;
@@ -1077,8 +1086,9 @@ json_t *compare_json(const struct compare *c)
 
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
-					json_pack("{s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff), "lo", results_json_number(l->diff_lo),
-						  "hi", results_json_number(l->diff_hi), "significant", l->diff_significant) : json_null());
+					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),
+						  "lo", results_json_number(l->diff_lo), "hi", results_json_number(l->diff_hi),
+						  "p", results_json_number(l->diff_p), "significant", l->diff_significant) : json_null());
 			json_array_append_new(lv, o);
 		}
 		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),

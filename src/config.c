@@ -1069,7 +1069,7 @@ static const struct cfg_opt opts[] = {
 	{ "cell_budget", "stats", &T_DURATION, OFF(cell_budget), 0, "30s", 0, 86400, OPEN_MIN,
 	  "most time MIN..MAX repetitions may spend on one cell" },
 	{ "bootstrap", "stats", &T_INT, OFF(bootstrap), 0, "2000", 100, 1e6, 0,
-	  "bootstrap resamples for intervals of differences" },
+	  "unused since compare's intervals became Bonett-Price; kept so that older configs and runs load" },
 	/* [health] */
 	{ "warn_drop", "health", &T_DOUBLE, OFF(warn_drop), 0, "10", 0, 100, OPEN_MIN | PERCENT,
 	  "bandwidth drop (%) against the baseline that makes check warn" },

@@ -617,8 +617,8 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 	const struct rows *c = &st->cells;
 
 	fputs("<table>\n<caption>Every cell: median [CI]; change against the baseline level (one pair): "
-	      "latency inflation for pingpong, per-pair bandwidth drop for stream and bidir, with its "
-	      "bootstrap CI and Mann-Whitney p-value</caption>\n<thead><tr><th scope=\"col\">Pattern</th>"
+	      "latency inflation for pingpong, per-pair bandwidth drop for stream and bidir, with the "
+	      "CI and p-value of the change test (per-repetition medians, Bonett-Price)</caption>\n<thead><tr><th scope=\"col\">Pattern</th>"
 	      "<th scope=\"col\">Size</th><th scope=\"col\">Hops</th><th scope=\"col\">Nodes</th>"
 	      "<th scope=\"col\">Latency per hop, us</th><th scope=\"col\">Per-pair MB/s</th>"
 	      "<th scope=\"col\">Aggregate MB/s</th><th scope=\"col\">Change vs baseline</th>"
@@ -749,8 +749,8 @@ static int write_compare(FILE *f, const void *arg)
 	snprintf(title, sizeof(title), "%s and %s at %d nodes", name[0], name[1], pg->e->nodes);
 	page_head(f, title, "../");
 	fputs("<p>The newest run of each switch at this scale, cell by cell: each median with its CI, "
-	      "how much worse B is than A in percent (positive: B is worse), with a bootstrap CI over "
-	      "repetitions and a Mann-Whitney p-value.</p>\n<ul>\n", f);
+	      "how much worse B is than A in percent (positive: B is worse), with the CI and p-value of "
+	      "the change test over repetitions (Bonett-Price).</p>\n<ul>\n", f);
 	for (int i = 0; i < 2; i++) {
 		fprintf(f, "<li>%c: <a href=\"../switch/%s.html#%s\">", 'A' + i, st->sw[sw[i]].slug,
 			val(&st->runs, rr[i], R_NAME));

@@ -15,7 +15,6 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include "stats.h"
@@ -170,88 +169,6 @@ int stats_summarize(const double *x, size_t n, double confidence, struct stats_s
 	return 0;
 }
 
-/* Median of a resample: n draws with replacement from x into buf. */
-static double resample_median(const gsl_rng *rng, const double *x, size_t n, double *buf)
-{
-	for (size_t i = 0; i < n; i++)
-		buf[i] = x[gsl_rng_uniform_int(rng, n)];
-	return gsl_stats_median(buf, 1, n);   /* quickselect; reorders buf */
-}
-
-/*
- * The RNG is MT19937, which keeps 32 bits of its seed: fold the 64-bit
- * seed through splitmix64 so that seeds differing only in high bits give
- * different streams.
- */
-static unsigned long fold_seed(uint64_t seed)
-{
-	uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return (unsigned long)((z ^ (z >> 32)) & 0xffffffffULL);
-}
-
-/* The percentile interval of nest bootstrap estimates (sorted here). A
- * statistic undefined in more than 1% of the resamples (a median of 0 in
- * a ratio) gives no interval. 0 or -1. */
-static int percentile_ci(double *est, size_t nest, int resamples, double confidence,
-			 double *lo, double *hi)
-{
-	if (nest < (size_t)resamples * 99 / 100 || nest < 2)
-		return -1;
-	gsl_sort(est, 1, nest);
-	*lo = gsl_stats_quantile_from_sorted_data(est, 1, nest, (1.0 - confidence) / 2.0);
-	*hi = gsl_stats_quantile_from_sorted_data(est, 1, nest, 1.0 - (1.0 - confidence) / 2.0);
-	return 0;
-}
-
-int stats_bootstrap_diff_ci(const double *const set[4], const size_t n[4], bool drop,
-			    int resamples, double confidence, uint64_t seed,
-			    double *lo, double *hi)
-{
-	gsl_rng *rng;
-	double *buf = NULL, *est = NULL;
-	size_t max = 0, nest = 0;
-	int ret = -1;
-
-	for (int i = 0; i < 4; i++) {
-		if (!set[i] || n[i] == 0)
-			return -1;
-		if (n[i] > max)
-			max = n[i];
-	}
-	if (resamples < 2 || !(confidence > 0.0 && confidence < 1.0))
-		return -1;
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!rng)
-		return -1;
-	gsl_rng_set(rng, fold_seed(seed));
-	buf = malloc(max * sizeof(*buf));
-	est = malloc((size_t)resamples * sizeof(*est));
-	if (!buf || !est)
-		goto out_free;
-	for (int i = 0; i < resamples; i++) {
-		double b0 = resample_median(rng, set[0], n[0], buf);
-		double l0 = resample_median(rng, set[1], n[1], buf);
-		double b1 = resample_median(rng, set[2], n[2], buf);
-		double l1 = resample_median(rng, set[3], n[3], buf);
-		double d = ((l1 / b1) - (l0 / b0)) * 100.0;   /* change1 - change0 */
-
-		if (drop)
-			d = -d;
-		if (isfinite(d))
-			est[nest++] = d;
-	}
-	ret = percentile_ci(est, nest, resamples, confidence, lo, hi);
-out_free:
-	free(est);
-	free(buf);
-	gsl_rng_free(rng);
-	return ret;
-}
-
 int stats_linear_fit(const double *x, const double *y, size_t n,
 		     double *c0, double *c1, double *r2)
 {
@@ -393,6 +310,27 @@ int stats_median_ratio(const double *x, size_t nx, const double *y, size_t ny, d
 	*lo = exp(d - z * se);
 	*hi = exp(d + z * se);
 	*p = 2.0 * gsl_cdf_ugaussian_Q(fabs(d) / se);
+	return 0;
+}
+
+int stats_median_ratio_diff(const double *const set[4], const size_t n[4], double confidence,
+			    double *d, double *lo, double *hi, double *p)
+{
+	double lm[4], se[4], z = gsl_cdf_ugaussian_Pinv(1.0 - (1.0 - confidence) / 2.0), s;
+
+	for (int i = 0; i < 4; i++)
+		if (stats_log_median_se(set[i], n[i], &lm[i], &se[i]))
+			return -1;
+	*d = (lm[3] - lm[2]) - (lm[1] - lm[0]);
+	s = sqrt(se[0] * se[0] + se[1] * se[1] + se[2] * se[2] + se[3] * se[3]);
+	if (!(s > 0.0)) {
+		*lo = *hi = *d;
+		*p = *d == 0.0 ? 1.0 : 0.0;
+		return 0;
+	}
+	*lo = *d - z * s;
+	*hi = *d + z * s;
+	*p = 2.0 * gsl_cdf_ugaussian_Q(fabs(*d) / s);
 	return 0;
 }
 

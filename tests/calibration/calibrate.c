@@ -41,6 +41,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include "analysis.h"
+#include "compare.h"
 #include "config.h"
 #include "health.h"
 #include "pattern.h"
@@ -338,6 +339,54 @@ static void drift(int n)
 	}
 }
 
+/*
+ * compare's "degrades less" (analysis_change_diff through compare_create):
+ * two runs of 1 and 4 pairs, 10 repetitions; A loses bandwidth by load f =
+ * 1.10, X by fx, and X's repetitions are noisier (rep_sd, unequal spreads).
+ * Truth in points: drop(X) - drop(A) = 100 (1/1.10 - 1/fx). Counts how
+ * often the CI covers it and how often the difference is significant.
+ */
+static void degrades_less(int n, double fx, double rep_sd, int *covered, int *significant)
+{
+	struct model ma = { .nlevels = 2, .level_pairs = { 1, 4 }, .npatterns = 1, .patterns = { PAT_STREAM },
+			    .nsizes = 1, .reps = 10, .rep_sd = 0.02, .sample_sd = 0.02, .f = { 1.0, 1.10 } };
+	struct model mx = ma;
+	struct sw_config cfg = calib_cfg(ma.reps);
+	double truth = 100.0 * (1.0 / 1.10 - 1.0 / fx);
+	char err[256];
+
+	mx.f[1] = fx;
+	mx.rep_sd = rep_sd;
+	cfg.min_effect = 0;   /* the test alone */
+	*covered = *significant = 0;
+	for (int d = 0; d < n; d++) {
+		struct sw_run *runs[2] = { simulate(&ma, &cfg), simulate(&mx, &cfg) };
+		struct compare *c = compare_create(runs, NULL, 2, err, sizeof(err));
+
+		if (!c || c->nsummary != 1) {
+			fprintf(stderr, "calibrate: compare: %s\n", c ? "not one summary row" : err);
+			abort();
+		}
+		const struct compare_level *l = &c->summary[0].run[1];
+
+		*covered += covers(l->diff_lo, l->diff_hi, truth);
+		*significant += l->diff_significant;
+		compare_free(c);
+	}
+}
+
+static void compare_figures(int n)
+{
+	int cov, sig;
+
+	degrades_less(n, 1.10, 0.04, &cov, &sig);
+	figure("compare, degradation difference CI coverage, no difference", cov, n, 0.93, 0.975);
+	figure("compare, degrades less significant with no difference (alpha 5%)", sig, n, 0.0, 0.05);
+	degrades_less(n, 1.25, 0.04, &cov, &sig);
+	figure("compare, degradation difference CI coverage, X 11 points worse", cov, n, 0.93, 0.975);
+	figure("compare, power: X's 11 points more drop significant", sig, n, 0.8, 1.0);
+}
+
 static bool named(const struct sw_analysis *a, int pair)
 {
 	char h[2][16];
@@ -412,6 +461,7 @@ int main(int argc, char **argv)
 	adaptive(n);
 	size_and_power(n);
 	drift(n);
+	compare_figures(n);
 	nightly(n, 0.0, &crit, &sus, &hit);
 	figure("nightly, no change (health.conf shape): CRITICAL", crit, n, 0.0, 0.005);
 	figure("nightly, no change: any suspect port named", sus, n, 0.0, 0.005);

@@ -868,3 +868,39 @@ Test(analysis, match_cell_rule)
 	run_free(a), run_free(b), run_free(x), run_free(y), run_free(f), run_free(g);
 	run_free(other_size), run_free(other_level);
 }
+
+/* The difference of two changes in points (compare's "degrades less"): the
+ * values of stats::median_ratio_diff_bonett_price mapped at the
+ * reference's ratio 3/8, worked by hand: 100 * 0.375 * (e^d - 1). */
+Test(analysis, change_diff_in_points)
+{
+	const double x[5] = { 4, 1, 5, 2, 3 }, y[7] = { 14, 2, 4, 6, 8, 10, 12 };
+	const double w[8] = { 3, 9, 6, 12, 15, 7, 11, 5 };
+	const double *set[4] = { y, x, w, y };
+	size_t n[4] = { 7, 5, 8, 7 };
+	struct sw_config cfg = test_cfg();
+	struct sw_change d;
+
+	cfg.confidence = 0.95;
+	cfg.alpha = 0.05;
+	cfg.min_effect = 2;
+	/* latency: inflation -62.5% then 0%, 62.5 points more */
+	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	cr_assert(d.valid);
+	cr_expect(near(d.pct, 62.5, 1e-9) && near(d.base, -62.5, 1e-9) && fabs(d.level) < 1e-9, "%g", d.pct);
+	cr_expect(near(d.lo, -14.702656, 1e-5) && near(d.hi, 401.147594, 1e-6), "[%g, %g]", d.lo, d.hi);
+	cr_expect(near(d.p, 0.1935300, 1e-5) && !d.significant, "p %g", d.p);
+	/* bandwidth: the same values as drops, the mirror image */
+	analysis_change_diff(set, n, SW_METRIC_BANDWIDTH, &cfg, &d);
+	cr_expect(near(d.pct, -62.5, 1e-9) && near(d.lo, -401.147594, 1e-6) && near(d.hi, 14.702656, 1e-5),
+		  "%g [%g, %g]", d.pct, d.lo, d.hi);
+	/* a confidence below 1 - p: the CI excludes 0 and it is significant */
+	cfg.confidence = 0.75;
+	cfg.alpha = 0.25;
+	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	cr_expect(d.lo > 0 && d.significant, "[%g, %g] p %g", d.lo, d.hi, d.p);
+	/* fewer than ANALYSIS_MIN_REPS values: the estimate only */
+	n[1] = 4;
+	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	cr_expect(d.valid && isnan(d.lo) && isnan(d.p) && !d.significant);
+}

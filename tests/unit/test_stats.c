@@ -258,42 +258,38 @@ Test(stats, median)
 	cr_assert(isnan(stats_median(a, 0)));
 }
 
-/* x is y scaled by 1.3, with noise: the ratio of medians is 1.3 exactly. */
-static void ratio_data(double *x, double *y, size_t n)
+/* The difference of two ratios of medians (compare's "degrades less"),
+ * Bonett-Price on each of four samples, values worked by hand in Python
+ * (the se formula of median_ratio_bonett_price below, the normal
+ * distribution of its statistics module): ln(8/8) - ln(3/8). */
+Test(stats, median_ratio_diff_bonett_price)
 {
-	for (size_t i = 0; i < n; i++) {
-		y[i] = 100.0 + (double)((i * 37) % 23);
-		x[i] = 1.3 * y[i];
-	}
-}
+	const double x[5] = { 4, 1, 5, 2, 3 }, y[7] = { 14, 2, 4, 6, 8, 10, 12 };
+	const double w[8] = { 3, 9, 6, 12, 15, 7, 11, 5 };
+	const double *set[4] = { y, x, w, y };
+	size_t n[4] = { 7, 5, 8, 7 };
+	double d, lo, hi, p, d2, lo2, hi2, p2;
 
-/* The difference of two changes: change(x vs y) = +30% exactly in the
- * medians, change(x2 vs y) = +50%: the difference, 20 points, inside a
- * CI that depends only on the seed. */
-Test(stats, bootstrap_diff_reproducible_by_seed)
-{
-	double x[40], y[40], x2[40], lo1, hi1, lo2, hi2, lo3, hi3;
-	size_t n[4] = { 40, 40, 40, 40 };
-	const double *set[4] = { y, x, y, x2 };
-
-	stats_init();
-	ratio_data(x, y, 40);
-	for (size_t i = 0; i < 40; i++)
-		x2[i] = y[i] * 1.5;
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, false, 2000, 0.95, 1, &lo1, &hi1), 0);
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, false, 2000, 0.95, 1, &lo2, &hi2), 0);
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, false, 2000, 0.95, 2, &lo3, &hi3), 0);
-	cr_assert(lo1 == lo2 && hi1 == hi2, "same seed must give the same CI");
-	cr_assert(lo1 != lo3 || hi1 != hi3, "another seed should give another CI");
-	cr_assert(lo1 < 20.0 && hi1 > 20.0, "CI [%g, %g]", lo1, hi1);
-	/* a 64-bit seed differing only in its high bits is another seed */
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, false, 2000, 0.95, 1 | (1ULL << 40), &lo3, &hi3), 0);
-	cr_assert(lo1 != lo3 || hi1 != hi3);
-	/* as drops the difference changes sign: 1 - 1.5 vs 1 - 1.3 */
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, true, 2000, 0.95, 1, &lo2, &hi2), 0);
-	cr_assert(lo2 < -20.0 && hi2 > -20.0, "CI [%g, %g]", lo2, hi2);
-	n[0] = 0;
-	cr_assert_eq(stats_bootstrap_diff_ci(set, n, false, 2000, 0.95, 1, &lo1, &hi1), -1);
+	cr_assert_eq(stats_median_ratio_diff(set, n, 0.95, &d, &lo, &hi, &p), 0);
+	cr_assert(close_rel(d, 0.9808293, 1e-6), "d %g", d);
+	cr_assert(close_rel(lo, -0.4976969, 1e-5) && close_rel(hi, 2.4593554, 1e-6), "[%g, %g]", lo, hi);
+	cr_assert(close_rel(p, 0.1935300, 1e-5), "p %g", p);
+	/* the CI and the test agree: at confidence 1 - p the CI ends at 0 */
+	cr_assert_eq(stats_median_ratio_diff(set, n, 1.0 - p, &d, &lo, &hi, &p2), 0);
+	cr_assert(fabs(lo) < 1e-9, "lo %g", lo);
+	/* the two runs swapped: the opposite difference, the same p */
+	const double *swapped[4] = { w, y, y, x };
+	size_t ns[4] = { 8, 7, 7, 5 };
+	cr_assert_eq(stats_median_ratio_diff(swapped, ns, 0.95, &d2, &lo2, &hi2, &p2), 0);
+	cr_assert(close_rel(d2, -0.9808293, 1e-6) && close_rel(p2, p, 1e-9) && close_rel(lo2, -2.4593554, 1e-6));
+	/* all tied: no spread; p 1 for no difference */
+	const double t[3] = { 2, 2, 2 };
+	const double *tied[4] = { t, t, t, t };
+	size_t nt[4] = { 3, 3, 3, 3 };
+	cr_assert_eq(stats_median_ratio_diff(tied, nt, 0.95, &d, &lo, &hi, &p), 0);
+	cr_assert(d == 0.0 && p == 1.0 && lo == 0.0 && hi == 0.0);
+	n[0] = 1;
+	cr_assert_eq(stats_median_ratio_diff(set, n, 0.95, &d, &lo, &hi, &p), -1);
 }
 
 /*
