@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "config.h"
 #include "health.h"
+#include "health_out.h"
 #include "history.h"
 #include "judge.h"
 #include "pattern.h"

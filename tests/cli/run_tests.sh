@@ -57,12 +57,13 @@ else
 fi
 
 # --- the verdict below its outputs and commands ---------------------------------
-# health.o (the verdict, health.h) reads no database and no results folder
-# and knows no command: history rows (history.c) and the judge command
-# (cmd_judge.c) build on it, never the other way round.
+# health.o (the verdict, health.h) reads no database and no results folder,
+# prints nothing and knows no command: its outputs (health_out.c), history
+# rows (history.c) and the judge command (cmd_judge.c) build on it, never
+# the other way round.
 if command -v nm >/dev/null && [ -f build/obj/health.o ]; then
-	found=$(nm -u build/obj/health.o | grep -E ' U (history_|sqlite3_|judge_|baseline_|cli_|results_load)' | tr -s ' ')
-	check "health.o: no history, database, results folder or command" "$found" ""
+	found=$(nm -u build/obj/health.o | grep -E ' U (history_|sqlite3_|judge_|baseline_|cli_|results_|json_|f?printf|fputs|fputc|fwrite|puts)$' | tr -s ' ')
+	check "health.o: no history, database, results folder, output or command" "$found" ""
 else
 	skipped "nm or build/obj/health.o missing"
 fi

@@ -19,6 +19,7 @@
 #include "capture.h"
 #include "commands.h"
 #include "health.h"
+#include "health_out.h"
 #include "judge.h"
 #include "report.h"
 #include "history.h"
