@@ -146,7 +146,7 @@ int analysis_match_cell(const struct sw_run *r, int c, const struct sw_run *b, c
 struct sw_cell_stats {
 	int cell;
 	int baseline;                  /* cell index at the baseline level, -1 */
-	int pairs, nodes;
+	int pairs, nodes;              /* incast: senders, senders + 1 */
 	/* The level's typical pair, one value per repetition (the median over
 	 * the pairs of that repetition, analysis_rep_values): n = repetitions,
 	 * median, mean and their CIs are over repetitions, the unit of
@@ -164,6 +164,10 @@ struct sw_cell_stats {
 	struct sw_change drop;         /* per-pair bandwidth (per-repetition medians) */
 	struct sw_change agg_drop;     /* aggregate bandwidth / pairs, vs baseline
 	                                * (one value per complete repetition) */
+	struct sw_change receiver_drop;   /* incast: the aggregate at the receiver
+	                                * vs the baseline level's (one sender when
+	                                * levels start at 1), one value per complete
+	                                * repetition; invalid for other patterns */
 	double overlap;                /* mean over repetitions of (min end - max
 	                                * start) / (max end - min start), each
 	                                * clamped to [0, 1]; 1 for one pair; NaN
@@ -182,7 +186,8 @@ struct sw_cell_stats {
  * entry for every pair of every cell, in cell order then pair order; a pair
  * without samples has NaN medians.
  *
- * The slow-pair test (cells with >= 3 pairs with samples; else effect and z
+ * The slow-pair test (cells with >= 3 pairs with samples, not incast: its
+ * senders share one receiving port unequally by design; else effect and z
  * are NaN): each sample's log per-hop latency less the median of its
  * repetition (so the switch's shared state cancels; bandwidth is the
  * inverse of the same time, so latency serves every pattern). A pair's

@@ -161,7 +161,8 @@ const char *config_where(const struct sw_config *c, const char *key);
 /* Whether cells of a pattern run time-bounded samples under c: every pair
  * of a level sends until one common deadline and counts its hops (timed =
  * yes, or auto for a bandwidth pattern with hops = auto; every pattern
- * when there are victims). */
+ * when there are victims; incast always, config_validate refusing it with
+ * a hop list or timed = no). */
 bool config_pattern_timed(const struct sw_config *c, int pattern);
 
 /* Print the key table (name, default, meaning) for --help and the README. */

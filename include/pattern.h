@@ -13,6 +13,7 @@ enum sw_pattern_id {
 	PAT_PINGPONG = 0,  /* H hops = H/2 round trips; latency = round trip/2 */
 	PAT_STREAM,        /* H messages one way in windows, ack per window    */
 	PAT_BIDIR,         /* H messages each way at once, windowed            */
+	PAT_INCAST,        /* the level's k senders stream to one receiver     */
 	PAT_COUNT
 };
 
@@ -22,6 +23,8 @@ struct sw_pattern_info {
 	int directions;     /* 1, or 2 for bidir: bytes moved = dirs*size*hops */
 	bool even_hops;     /* hops must be even (pingpong) */
 	bool bandwidth;     /* measures bandwidth: time-bounded samples by default */
+	bool incast;        /* k senders to one receiver: always time-bounded, a
+	                     * level's "pairs" are its senders (plan_pair) */
 };
 
 /* Info for an id, or NULL if out of range. */

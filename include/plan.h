@@ -12,6 +12,12 @@
  * and the levels count aggressor pairs. Every round of a cell runs the
  * level's aggressors with the victims beside them (victims.h).
  *
+ * Incast cells (pattern incast) use the same levels as numbers of
+ * senders: level k sends from the initiators of the first k pairs to one
+ * receiver, the partner of pair 0, at every level (plan_pair). So one
+ * sender is pair 0 streaming alone, and a level of k senders loads k + 1
+ * ports, k of them into the receiver's one egress port.
+ *
  * Cells are ordered level by level (the folder is flushed after each
  * level), then pattern, size and hops as given in the config.
  */
@@ -66,6 +72,13 @@ int plan_set_victims(struct sw_plan *p, const struct sw_pair *v, int n);
 /* Index of the first cell of a level, and how many cells a level has. */
 int plan_level_first_cell(const struct sw_plan *p, int level);
 int plan_cells_per_level(const struct sw_plan *p);
+
+/* Pair i of cell's level: the plan's pair i, or for an incast cell sender
+ * i (pair i's initiator) with the receiver (pair 0's partner) as b. */
+struct sw_pair plan_pair(const struct sw_plan *p, int cell, int i);
+
+/* Ports a cell's level loads: 2k for k pairs, k + 1 for k incast senders. */
+int plan_nodes(const struct sw_plan *p, int cell);
 
 /* Rough length of the sweep in seconds: hops=auto cells take sample_time
  * per round (two rounds a repetition with victims: loaded and alone); fixed

@@ -1,6 +1,7 @@
 /*
  * plot.h - the charts of a results folder, drawn by the gnuplot scripts in
- * plot/ (map.gp, falloff.gp, size.gp, drop.gp, ports.gp, victims.gp; common.gp
+ * plot/ (map.gp, falloff.gp, size.gp, drop.gp, ports.gp, victims.gp, incast.gp;
+ * common.gp
  * is shared).
  * MPI-free.
  *
@@ -28,6 +29,11 @@
  *   victims-PATTERN   runs with victims (victims.h): the victims' latency
  *                     inflation (median and p99, with CIs) against the
  *                     loaded aggressor ports
+ * An incast pattern gets instead:
+ *   incast-incast     the aggregate at the receiver and each sender's
+ *                     bandwidth against the senders, with the ceiling (one
+ *                     sender alone) and the fair share
+ *   drop-incast       the receiver drop (%) with CI against the baseline
  */
 #ifndef PLOT_H
 #define PLOT_H
@@ -40,7 +46,7 @@
 /* One chart written. */
 struct plot_chart {
 	char path[SW_PATH_MAX];  /* RESULT_DIR/falloff-stream.png */
-	char kind[16];           /* "map", "falloff", "size", "drop", "ports", "victims" */
+	char kind[16];           /* "map", "falloff", "size", "drop", "ports", "victims", "incast" */
 	char pattern[32];
 	uint64_t size;           /* message size in bytes (per-size ports), else 0 */
 	int width, height;       /* pixels */

@@ -16,12 +16,21 @@
  *   cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
  *   host_a,host_b,t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps
  *
+ * Incast cells (pattern incast, plan.h): pairs counts the level's senders
+ * and nodes is senders + 1; a sample, a pairs.csv row, is one sender
+ * (rank_a) with the receiver (rank_b, the same at every level), its
+ * bandwidth that sender's bytes by the deadline over its window; agg_* is
+ * the aggregate at the receiver (all senders' bytes over the repetition's
+ * span).
+ *
  * In summary.csv, pairs.csv and run.json a cell's hops is 0 when it is timed
  * (time-bounded samples: run.json cells say "timed": true).
  *
  * summary.csv  one row per cell (lat_* per-hop latency, bw_* per-pair
  *   bandwidth, agg_* aggregate bandwidth of a repetition, ideal_agg = the
- *   baseline level's per-pair median times the pairs; _lo and _hi columns the CI).
+ *   baseline level's per-pair median times the pairs, for incast the
+ *   baseline level's aggregate: what one receiver port can take; _lo and
+ *   _hi columns the CI).
  *   Unit: the repetition. median, lo, hi, mean, mean_lo, mean_hi and sd
  *   are over the per-repetition values (the median over the pairs of a
  *   repetition): lat_infl_pct = (lat_median / baseline lat_median - 1) *
@@ -38,7 +47,9 @@
  *   victim_p50_us,victim_alone_p50_us,victim_infl_pct,victim_infl_lo,
  *   victim_infl_hi,victim_infl_p,victim_infl_sig,victim_p99_us,
  *   victim_alone_p99_us,victim_p99_infl_pct,victim_p99_infl_lo,
- *   victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig
+ *   victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig,
+ *   receiver_drop_pct,receiver_drop_lo,receiver_drop_hi,receiver_drop_p,
+ *   receiver_drop_sig
  *   (n_short: samples below the sample floor, analysis.h; below_floor 1:
  *   more than half are, the cell is not trusted and no change of it or
  *   against it is significant: its _sig columns are 0)
@@ -48,7 +59,12 @@
  *   aggressors / alone, victim_infl_pct = (victim_p50_us /
  *   victim_alone_p50_us - 1) * 100 with its CI, p and significance; the
  *   p99 columns the same for the victims' per-sample 99th percentile. With
- *   victims, nodes and pairs count the aggressors.
+ *   victims, nodes and pairs count the aggressors. The receiver_drop_
+ *   columns (incast only, else NaN and 0): the aggregate at the receiver
+ *   against the baseline level's, (1 - agg / baseline agg) * 100 on the
+ *   per-repetition aggregates, the same change test as bw_drop; with levels
+ *   from 1, the drop against one sender: incast collapse when positive and
+ *   significant.
  *
  * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
  *   over the cell's median; z: the slow-pair test's z, positive = slower,
@@ -66,12 +82,14 @@
  *   floor's rules, analysis.h), wtime_global, yield, duration_s, complete, failure,
  *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
  *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
- *   size_bytes, hops, hops_auto, timed, reps, stop, wall_s, timed_s, summary
+ *   size_bytes, hops, hops_auto, timed, receiver (incast cells: the
+ *   receiver's rank, checked against the plan), reps, stop, wall_s, timed_s, summary
  *   {latency_s, bandwidth_Bps, aggregate_Bps (per-repetition values),
  *   latency_samples_s, bandwidth_samples_Bps (single samples),
- *   latency_inflation, bandwidth_drop, aggregate_drop {pct, lo, hi,
- *   level_median, baseline_median, p, significant}, short_samples,
- *   below_floor (the sample floor, analysis.h), ...}}],
+ *   latency_inflation, bandwidth_drop, aggregate_drop, receiver_drop (null
+ *   but for incast) {pct, lo, hi, level_median, baseline_median, p,
+ *   significant}, short_samples, below_floor (the sample floor,
+ *   analysis.h), ...}}],
  *   cpu [{level, rank, user_s, sys_s}], suspects [{host, flagged, cells}],
  *   probes [{rank_a, rank_b, host_rank, cell, rep, t_start_s, t_end_s,
  *   seconds, hops}] (the isolation stage; host_rank -1: the control pair),

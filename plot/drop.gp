@@ -18,10 +18,12 @@
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        overlap, lat_median_us, and bw_drop_pct, bw_drop_lo, bw_drop_hi,
 #        bw_drop_sig (metric 'bw') or lat_infl_pct, lat_infl_lo,
-#        lat_infl_hi, lat_infl_sig (metric 'lat'). The baseline level's own
+#        lat_infl_hi, lat_infl_sig (metric 'lat'), or receiver_drop_pct,
+#        receiver_drop_lo, receiver_drop_hi, receiver_drop_sig (metric 'rx':
+#        incast, the aggregate at the receiver). The baseline level's own
 #        change is NaN and drawn as 0; a NaN CI is drawn without a band.
-# Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
-#        for pingpong, else 'bw'), min_effect (percent, default 2),
+# Takes  in, out, pattern (required); metric ('lat', 'bw' or 'rx'; default
+#        'lat' for pingpong, 'rx' for incast, else 'bw'), min_effect (percent, default 2),
 #        min_overlap, min_sample_us, timed_sample_us (see common.gp),
 #        label, date, sizes,
 #        nodes, hops, conf, term, width, height (optional, see common.gp).
@@ -34,15 +36,15 @@ if (!exists("width")) { width = 1100 }
 if (!exists("height")) { height = 720 }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "drop.gp: set pattern='stream'"; exit status 2 }
-if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
+if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : pattern eq 'incast' ? 'rx' : 'bw') }
 if (!exists("min_effect")) { min_effect = 2 }
 min_effect = min_effect + 0.0
 
-c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')
-c_lo = (metric eq 'lat' ? 'lat_infl_lo' : 'bw_drop_lo')
-c_hi = (metric eq 'lat' ? 'lat_infl_hi' : 'bw_drop_hi')
-c_sig = (metric eq 'lat' ? 'lat_infl_sig' : 'bw_drop_sig')
-what = (metric eq 'lat' ? 'latency inflation' : 'bandwidth drop')
+c_pct = (metric eq 'lat' ? 'lat_infl_pct' : metric eq 'rx' ? 'receiver_drop_pct' : 'bw_drop_pct')
+c_lo = (metric eq 'lat' ? 'lat_infl_lo' : metric eq 'rx' ? 'receiver_drop_lo' : 'bw_drop_lo')
+c_hi = (metric eq 'lat' ? 'lat_infl_hi' : metric eq 'rx' ? 'receiver_drop_hi' : 'bw_drop_hi')
+c_sig = (metric eq 'lat' ? 'lat_infl_sig' : metric eq 'rx' ? 'receiver_drop_sig' : 'bw_drop_sig')
+what = (metric eq 'lat' ? 'latency inflation' : metric eq 'rx' ? 'receiver drop' : 'bandwidth drop')
 
 # One table per size: nodes, change, lo, hi, significant, suspect cell.
 # The baseline level's change is NaN: draw it as 0. PHI/PLO keep each
@@ -140,7 +142,8 @@ KEY_COMMON = "NaN with filledcurves lc rgb '#303030' title sprintf('%s%% CI', co
 	NaN with points lc rgb '#707070' pt 6 ps 2.8 lw 1.2 title KEY_SUSPECT, \
 	NaN with points lc rgb '#303030' pt 9 ps 1.8 title (clipped ? 'beyond the axis (value printed)' : '')"
 THRESHOLD = "min_effect with lines lc rgb '#303030' lw 1.3 dt 2 notitle"
-ytitle = sprintf('%s (%%), against %s', what, fmt_level(nodes_lo))
+ytitle = sprintf('%s (%%), against %s', what, metric eq 'rx' ? \
+	sprintf('%d sender%s', nodes_lo - 1, nodes_lo == 2 ? '' : 's') : fmt_level(nodes_lo))
 ttl = run_title('Degradation under load: '.what.' (positive = worse)', pattern)
 if (nlevels == 1) {
 	set label 2 'one load level only: nothing to compare against' at graph 0.5, graph 0.5 center font ',13' tc rgb '#606060'

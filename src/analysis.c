@@ -338,7 +338,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	cs->cell = c;
 	cs->baseline = -1;
 	cs->pairs = pairs;
-	cs->nodes = 2 * pairs;
+	cs->nodes = plan_nodes(r->plan, c);
 	d->lat = malloc((cnt ? cnt : 1) * sizeof(double));
 	d->bw = malloc((cnt ? cnt : 1) * sizeof(double));
 	if (!d->lat || !d->bw)
@@ -414,6 +414,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	change_invalid(&cs->inflation);
 	change_invalid(&cs->drop);
 	change_invalid(&cs->agg_drop);
+	change_invalid(&cs->receiver_drop);
 	ret = 0;
 out_free:
 	free(rep);
@@ -556,6 +557,8 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 						.flagged = false };
 		nv += n > 0;
 	}
+	if (pattern_info(r->plan->cell[c].pattern)->incast)
+		nv = 0;   /* no slow-pair test: see struct sw_pair_stats */
 	if (nv >= OUTLIER_MIN_PAIRS) {
 		/* one-sided: slower only; multiplicity: Bonferroni over the pairs */
 		double zcrit = stats_normal_quantile(1.0 - SUSPECT_ALPHA / nv);
@@ -768,6 +771,9 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 			struct point pt[SW_MAX_LIST];
 			int n = 0, jump;
 
+			if (pattern_info(pat)->incast)
+				continue;   /* per-sender time is a share of one port, not a hop */
+
 			/* one point per size: the median of its cells' medians
 			 * (several cells when several hop counts were given) */
 			for (int c = 0; c < p->ncells; c++) {
@@ -956,8 +962,12 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 				&cs->drop);
 		analysis_change(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
 				&cs->agg_drop);
+		if (pattern_info(p->cell[c].pattern)->incast)
+			analysis_change(d[c].agg, d[c].nagg, d[b].agg, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+					&cs->receiver_drop);
 		if (cs->below_floor || a->cell[b].below_floor)
-			cs->inflation.significant = cs->drop.significant = cs->agg_drop.significant = false;
+			cs->inflation.significant = cs->drop.significant = cs->agg_drop.significant =
+				cs->receiver_drop.significant = false;
 	}
 	a->pair = calloc(maxpairs ? maxpairs : 1, sizeof(*a->pair));
 	if (!a->pair)

@@ -59,7 +59,7 @@ static struct key cell_key(const struct sw_run *r, int i, int ci)
 {
 	const struct sw_cell *c = &r->plan->cell[ci];
 
-	return (struct key){ c->pattern, c->size, 2 * run_cell_pairs(r, ci), r->cfg.nhops == 0 ? 0 : c->hops, i, ci };
+	return (struct key){ c->pattern, c->size, plan_nodes(r->plan, ci), r->cfg.nhops == 0 ? 0 : c->hops, i, ci };
 }
 
 static int key_cmp(const struct key *a, const struct key *b)

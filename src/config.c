@@ -1016,7 +1016,8 @@ static const struct cfg_opt opts[] = {
 	  "time-bounded samples: every pair sends until one common deadline and counts its messages; "
 	  "auto = stream and bidir when hops = auto, yes = pingpong too, no = hop counts" },
 	{ "patterns", "sweep", &T_PATTERNS, OFF(patterns), 0, "pingpong, stream, bidir", 0, 0, 0,
-	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways)" },
+	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways), "
+	  "incast (k senders to one receiver, timed; levels count senders)" },
 	{ "window", "sweep", &T_INT, OFF(window), 0, "64", 1, SW_MAX_WINDOW, 0,
 	  "messages in flight for stream and bidir" },
 	{ "distinct_buffers", "sweep", &T_BOOL, OFF(distinct_buffers), 0, "no", 0, 0, 0,
@@ -1465,6 +1466,10 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 					       "%s: hops: %ld is odd, but %s needs an even number (a round trip is 2 hops)",
 					       where_of(c, "hops"), c->hops[h], info->name);
 	}
+	for (int p = 0; p < c->npatterns; p++)
+		if (pattern_info(c->patterns[p])->incast && (c->nhops || c->timed == CFG_NO))
+			return sw_fail(err, errlen, "%s: incast is time-bounded: it needs hops = auto and timed = auto or yes",
+				       c->nhops ? where_of(c, "hops") : where_of(c, "timed"));
 	if (c->timed == CFG_YES && c->nhops)
 		return sw_fail(err, errlen, "%s: timed = yes: hops must be auto (a timed sample lasts sample_time)",
 			       strcmp(where_of(c, "timed"), "default") ? where_of(c, "timed") : where_of(c, "hops"));
@@ -1489,6 +1494,8 @@ bool config_pattern_timed(const struct sw_config *c, int pattern)
 {
 	const struct sw_pattern_info *p = pattern_info(pattern);
 
+	if (p && p->incast)
+		return true;
 	if (c->nhops || c->timed == CFG_NO || !p)
 		return false;
 	return c->timed == CFG_YES || c->victims > 0 || p->bandwidth;

@@ -87,7 +87,9 @@ struct eng {
 	                                 * at each level end */
 	MPI_Comm flow;                  /* timed patterns' data: a wildcard tag
 	                                 * there sees only pattern messages */
-	MPI_Request *ring;              /* 2 * window requests, timed patterns */
+	MPI_Request *ring;              /* max(2, npairs) * window requests:
+	                                 * timed patterns, incast's receiver */
+	struct flow_rx *rx;             /* npairs: incast's receiving flows */
 	double lead;                    /* rank 0: from sending ROUND to t_go */
 	const struct sw_pair *round_pair;  /* the pairs of the current round */
 	int round_k;
@@ -247,8 +249,9 @@ static int wait_patient(bool yield, MPI_Request *req, double deadline)
 /* Failure                                                            */
 
 /* The pairs of round c: the first pairs of the plan, as many as the
- * cell's level has, or a PROBE's one pair. With victims: those pairs (none
- * when the round is the victims' alone) and then the victims. */
+ * cell's level has, or a PROBE's one pair; incast: its senders with the
+ * receiver (plan_pair). With victims: those pairs (none when the round is
+ * the victims' alone) and then the victims. */
 static void round_pairs(struct eng *e, const struct ctrl *c)
 {
 	int k, nv = e->plan->nvictims;
@@ -262,9 +265,10 @@ static void round_pairs(struct eng *e, const struct ctrl *c)
 	k = e->plan->level_pairs[e->plan->cell[c->cell].level];
 	e->round_pair = e->plan->pair;
 	e->round_k = e->round_aggr = k;
-	if (nv) {
+	if (nv || pattern_info(e->plan->cell[c->cell].pattern)->incast) {
 		k = c->alone ? 0 : k;
-		memcpy(e->mix, e->plan->pair, (size_t)k * sizeof(*e->mix));
+		for (int i = 0; i < k; i++)
+			e->mix[i] = plan_pair(e->plan, c->cell, i);
 		memcpy(e->mix + k, e->plan->victim, (size_t)nv * sizeof(*e->mix));
 		e->round_pair = e->mix;
 		e->round_aggr = k;
@@ -348,7 +352,7 @@ static void fail_rank0(struct eng *e, const int *missing, int nmissing, const st
 {
 	const struct sw_cell *cell = &e->plan->cell[e->cell];
 	char msg[sizeof(e->run->failure)], sz[32];
-	int len, level = cell->level;
+	int len;
 	struct notice nt, notes[16];
 	int nnotes = 0;
 	double until = MPI_Wtime() + GRACE_SECONDS;
@@ -370,11 +374,11 @@ static void fail_rank0(struct eng *e, const int *missing, int nmissing, const st
 	config_format_size(cell->size, sz, sizeof(sz));
 	if (past_deadline)
 		len = snprintf(msg, sizeof(msg), "deadline: the sweep passed its deadline of %g s in cell %d "
-			       "(%d nodes, %s %s):", e->o->deadline, e->cell, 2 * e->plan->level_pairs[level],
+			       "(%d nodes, %s %s):", e->o->deadline, e->cell, plan_nodes(e->plan, e->cell),
 			       pattern_name(cell->pattern), sz);
 	else
 		len = snprintf(msg, sizeof(msg), "watchdog: a round of cell %d (%d nodes, %s %s) did not finish "
-			       "within %g s:", e->cell, 2 * e->plan->level_pairs[level], pattern_name(cell->pattern),
+			       "within %g s:", e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern),
 			       sz, e->cfg->timeout);
 	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
 		const struct sw_pair *pp = &e->round_pair[missing[i]];
@@ -642,29 +646,132 @@ static char *ring_buf(const struct eng *e, int i)
 	return e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
 }
 
+/* The receiving side of one timed flow (timed_flow, incast_receive): a
+ * ring of window receives from peer on e->flow, each reposted as it
+ * fills, tested in order; the acks to peer (ack: the last one sent, its
+ * buffer while ack_out is in flight); the clock reads (read: the count at
+ * the last, clock: the count due for the next) and the count at the
+ * deadline (n1 by t1, flow_window). */
+struct flow_rx {
+	int peer;
+	MPI_Request *ring;
+	MPI_Request ack_out;
+	struct flow_ack ack;
+	long done, acked, chunk, n1, clock, read;
+	double t1, t_final;
+	bool last;          /* the peer's TAG_LAST arrived */
+};
+
+/* A receiving side for a flow that started at t0 (ring: window requests).
+ * With post false, none: the side is done at once (a pure sender keeps
+ * only ack.t_start, its start on the common clock). */
+static void flow_rx_start(struct eng *e, struct flow_rx *rx, int peer, MPI_Request *ring, bool post,
+			  int cnt, double t0)
+{
+	*rx = (struct flow_rx){ .peer = peer, .ring = ring, .ack_out = MPI_REQUEST_NULL, .chunk = 1,
+				.clock = 1, .t1 = t0, .t_final = t0, .last = !post };
+	rx->ack.chunk = 1;
+	rx->ack.t_start = t0 - e->offset;
+	for (int i = 0; i < e->cfg->window; i++) {
+		ring[i] = MPI_REQUEST_NULL;
+		if (post)
+			MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &ring[i]);
+	}
+}
+
+/* The peer's last message arrived and the final ack is on its way. */
+static bool flow_rx_done(const struct flow_rx *rx)
+{
+	return rx->last && rx->ack_out == MPI_REQUEST_NULL;
+}
+
+/* Take the next message of a receiving side if it has arrived (see
+ * flow_rx_poll); true when one was taken. */
+static bool flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
+{
+	int w = e->cfg->window, slot = (int)(rx->done % w), flag;
+	MPI_Status st;
+
+	MPI_Test(&rx->ring[slot], &flag, &st);
+	if (!flag)
+		return false;
+	rx->last = st.MPI_TAG == TAG_LAST;
+	if (!rx->last) {
+		rx->done++;
+		MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, rx->peer, MPI_ANY_TAG, e->flow, &rx->ring[slot]);
+	}
+	if (rx->last ? rx->read < rx->done : rx->done >= rx->clock) {
+		rx->t_final = MPI_Wtime();
+		rx->read = rx->done;
+		if (rx->t_final <= t_stop) {
+			rx->n1 = rx->done;
+			rx->t1 = rx->t_final;
+		}
+		rx->clock = rx->done + clock_stride(rx->done, rx->t_final - t0, span, w);
+	}
+	if (rx->last)
+		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
+	if (rx->last || rx->done - rx->acked >= rx->chunk) {
+		long chunk = flow_cap(rx->done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
+
+		rx->chunk = chunk > 1 ? chunk : 1;
+		rx->ack.received = (double)rx->done;
+		rx->ack.chunk = (double)rx->chunk;
+		rx->ack.last = rx->last;
+		rx->acked = rx->done;
+		MPI_Isend(&rx->ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, rx->peer, TAG_ACK, MPI_COMM_WORLD, &rx->ack_out);
+	}
+	return true;
+}
+
+/* One poll of a receiving side (a flow from t0 over span to t_stop, local
+ * clock): take every message that has arrived, in order, until an ack is
+ * due: repost each slot, read the clock every clock_stride() messages,
+ * ack every chunk messages (never two acks in flight), and at TAG_LAST
+ * the count at the deadline. True when a message was taken. */
+static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
+{
+	int flag;
+	bool busy = false;
+
+	if (rx->ack_out != MPI_REQUEST_NULL)
+		MPI_Test(&rx->ack_out, &flag, MPI_STATUS_IGNORE);
+	while (!rx->last && rx->ack_out == MPI_REQUEST_NULL && flow_rx_take(e, rx, cnt, t0, span, t_stop))
+		busy = true;
+	return busy;
+}
+
+/* Cancel what is left of a receiving side's ring (nothing else can match
+ * it: its peer sends nothing more on e->flow). */
+static void flow_rx_cancel(const struct eng *e, struct flow_rx *rx)
+{
+	for (int i = 0; i < e->cfg->window; i++)
+		if (rx->ring[i] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&rx->ring[i]);
+			MPI_Wait(&rx->ring[i], MPI_STATUS_IGNORE);
+		}
+}
+
 static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
 		      struct flow_ack *mine, struct flow_ack *peer_ack)
 {
 	int w = e->cfg->window, cnt = (int)size, flag, rc = 0;
-	MPI_Request *sr = e->ring, *rr = e->ring + w, ack_in = MPI_REQUEST_NULL, ack_out = MPI_REQUEST_NULL;
-	long s_post = 0, s_done = 0, r_done = 0, r_acked = 0, chunk = 1, cap = 2, n1 = 0;
-	long s_clock = 1, r_clock = 1, r_read = 0;   /* counts at the next and the last clock read */
-	bool s_last = !send, r_last = !recv, peer_done = !send;
-	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0, now;
+	MPI_Request *sr = e->ring, ack_in = MPI_REQUEST_NULL;
+	long s_post = 0, s_done = 0, cap = 2;
+	long s_clock = 1;   /* the count at the next clock read */
+	bool s_last = !send, peer_done = !send;
+	double t0 = MPI_Wtime(), span = t_stop - t0, now;
 	unsigned polls = 0;
+	struct flow_rx rx;
 
-	memset(mine, 0, sizeof(*mine));
 	memset(peer_ack, 0, sizeof(*peer_ack));
-	mine->chunk = peer_ack->chunk = 1;
-	mine->t_start = t0 - e->offset;
-	for (int i = 0; i < w; i++) {
-		sr[i] = rr[i] = MPI_REQUEST_NULL;
-		if (recv)
-			MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[i]);
-	}
+	peer_ack->chunk = 1;
+	flow_rx_start(e, &rx, peer, e->ring + w, recv, cnt, t0);
+	for (int i = 0; i < w; i++)
+		sr[i] = MPI_REQUEST_NULL;
 	if (send)
 		MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
-	while (!s_last || s_done < s_post || !peer_done || !r_last || ack_out != MPI_REQUEST_NULL) {
+	while (!s_last || s_done < s_post || !peer_done || !flow_rx_done(&rx)) {
 		bool busy = false;
 
 		while (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
@@ -698,42 +805,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 					MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
 			}
 		}
-		if (ack_out != MPI_REQUEST_NULL)
-			MPI_Test(&ack_out, &flag, MPI_STATUS_IGNORE);
-		while (!r_last && ack_out == MPI_REQUEST_NULL) {
-			MPI_Status st;
-			int slot = (int)(r_done % w);
-
-			MPI_Test(&rr[slot], &flag, &st);
-			if (!flag)
-				break;
-			busy = true;
-			r_last = st.MPI_TAG == TAG_LAST;
-			if (!r_last) {
-				r_done++;
-				MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &rr[slot]);
-			}
-			if (r_last ? r_read < r_done : r_done >= r_clock) {
-				t_final = MPI_Wtime();
-				r_read = r_done;
-				if (t_final <= t_stop) {
-					n1 = r_done;
-					t1 = t_final;
-				}
-				r_clock = r_done + clock_stride(r_done, t_final - t0, span, w);
-			}
-			if (r_last)
-				flow_window(mine, n1, t1, r_done, t_final, t_stop, e->offset);
-			if (r_last || r_done - r_acked >= chunk) {
-				chunk = flow_cap(r_done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
-				chunk = chunk > 1 ? chunk : 1;
-				mine->received = (double)r_done;
-				mine->chunk = (double)chunk;
-				mine->last = r_last;
-				r_acked = r_done;
-				MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out);
-			}
-		}
+		busy |= flow_rx_poll(e, &rx, cnt, t0, span, t_stop);
 		if (busy)
 			polls = 0;
 		else if (idle_poll(e->env->yield, &polls, e->deadline)) {
@@ -741,11 +813,47 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 			break;
 		}
 	}
-	for (int i = 0; i < w; i++)
-		if (rr[i] != MPI_REQUEST_NULL) {
-			MPI_Cancel(&rr[i]);
-			MPI_Wait(&rr[i], MPI_STATUS_IGNORE);
+	flow_rx_cancel(e, &rx);
+	*mine = rx.ack;
+	return rc;
+}
+
+/*
+ * Incast's receiver: a receiving side per sender (k rings of window
+ * receives in e->ring), polled in turn until every sender's TAG_LAST has
+ * arrived and its final ack, with its own count at the deadline, is sent.
+ * The senders run timed_stream's sending side, so each sender's sample is
+ * its own bytes by the deadline, and their sum the receiver's aggregate.
+ * 0, or -1 at the round deadline with *stuck a sender not done.
+ */
+static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, int *stuck)
+{
+	int w = e->cfg->window, cnt = (int)size, left = k, rc = 0;
+	double t0 = MPI_Wtime(), span = t_stop - t0;
+	unsigned polls = 0;
+
+	for (int i = 0; i < k; i++)
+		flow_rx_start(e, &e->rx[i], e->round_pair[i].a, e->ring + (size_t)i * w, true, cnt, t0);
+	while (left > 0) {
+		bool busy = false;
+
+		left = 0;
+		for (int i = 0; i < k; i++) {
+			busy |= flow_rx_poll(e, &e->rx[i], cnt, t0, span, t_stop);
+			left += !flow_rx_done(&e->rx[i]);
 		}
+		if (busy)
+			polls = 0;
+		else if (left > 0 && idle_poll(e->env->yield, &polls, e->deadline)) {
+			rc = -1;
+			break;
+		}
+	}
+	for (int i = k - 1; i >= 0; i--) {
+		if (!flow_rx_done(&e->rx[i]))
+			*stuck = e->rx[i].peer;
+		flow_rx_cancel(e, &e->rx[i]);
+	}
 	return rc;
 }
 
@@ -860,7 +968,8 @@ static int timed_pingpong(struct eng *e, int peer, bool initiator, uint64_t size
 	return pingpong_until(e, peer, initiator, size, t_stop, m, NULL);
 }
 
-/* The pattern table: a fixed hop count, and time-bounded. */
+/* The pattern table: a fixed hop count, and time-bounded. Incast is
+ * always timed; its senders stream (the receiver: incast_round). */
 static const struct pattern_ops {
 	pattern_fn fixed;
 	timed_fn timed;
@@ -868,6 +977,7 @@ static const struct pattern_ops {
 	[PAT_PINGPONG] = { run_pingpong, timed_pingpong },
 	[PAT_STREAM] = { run_stream, timed_stream },
 	[PAT_BIDIR] = { run_bidir, timed_bidir },
+	[PAT_INCAST] = { NULL, timed_stream },
 };
 
 /* ---------------------------------------------------------------- */
@@ -891,6 +1001,30 @@ static void wait_until(bool yield, double t)
 	}
 }
 
+/* The receiver's part of an incast round (the aggressors of round_pair:
+ * every sender with this rank): the handshake with each sender in turn, then
+ * incast_receive from the common start. 0, or -1 on timeout (*peer_out:
+ * a sender it waited for). */
+static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
+{
+	MPI_Request *req = e->ring;   /* free until the flows start */
+	char z = 0, zz;
+	int k = e->round_aggr;
+
+	for (int i = 0; i < k; i++) {
+		*peer_out = e->round_pair[i].a;
+		MPI_Irecv(&zz, 1, MPI_BYTE, *peer_out, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
+		if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+			return -1;
+	}
+	for (int i = 0; i < k; i++)
+		MPI_Isend(&z, 1, MPI_BYTE, e->round_pair[i].a, TAG_SYNC, MPI_COMM_WORLD, &req[i]);
+	if (wait_reqs(e->env->yield, req, k, e->deadline, false, NULL))
+		return -1;
+	wait_until(e->env->yield, c->t_go + e->offset);
+	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
+}
+
 /* Run this rank's part of one round: one sample if the rank is in a pair
  * of the level. A timed cell's pair starts at c->t_go (or at once when it
  * is late) and runs to c->t_stop. The initiator fills *out (common clock).
@@ -909,6 +1043,8 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	if (idx < 0)
 		return 0;
 	*peer_out = peer;
+	if (pattern_info(cell->pattern)->incast && !init && idx < e->round_aggr)
+		return incast_round(e, c, peer_out);
 	/* Handshake first, so the sample does not include the time the
 	 * partner took to get its ROUND message. */
 	MPI_Request req[2];
@@ -1145,7 +1281,7 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 			MPI_Irecv(&res[i], sizeof(res[i]), MPI_BYTE, p->a, TAG_SAMPLE, MPI_COMM_WORLD, &req[i]);
 		if (p->a != 0)
 			send_ctrl(c, p->a, &creq[p->a]);
-		if (p->b != 0)
+		if (p->b != 0 && creq[p->b] == MPI_REQUEST_NULL)   /* incast: one receiver */
 			send_ctrl(c, p->b, &creq[p->b]);
 	}
 	for (int i = 1; i < nr; i++)
@@ -1556,10 +1692,11 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		e.nslots = (int)(RECV_SLOT_BYTES / e.maxsize) > 0 ? (int)(RECV_SLOT_BYTES / e.maxsize) : 1;
 	e.sbuf = malloc(e.maxsize);
 	e.rbuf = malloc((size_t)e.nslots * e.maxsize);
-	e.ring = calloc(2 * (size_t)c->window, sizeof(*e.ring));
+	e.ring = calloc((size_t)(p->npairs > 2 ? p->npairs : 2) * (size_t)c->window, sizeof(*e.ring));
+	e.rx = calloc((size_t)p->npairs, sizeof(*e.rx));
 	e.mix = calloc((size_t)(p->npairs + p->nvictims), sizeof(*e.mix));
 	e.hist = p->nvictims ? malloc(sizeof(*e.hist)) : NULL;
-	if (!e.sbuf || !e.rbuf || !e.ring || !e.mix || (p->nvictims && !e.hist)) {
+	if (!e.sbuf || !e.rbuf || !e.ring || !e.rx || !e.mix || (p->nvictims && !e.hist)) {
 		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",
 			env->rank, (unsigned long long)((size_t)(e.nslots + 1) * e.maxsize));
 		engine_abort(SW_EXIT_FAIL);
@@ -1580,6 +1717,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	free(e.mix);
 	free(e.hist);
 	free(e.ring);
+	free(e.rx);
 	free(e.sbuf);
 	free(e.rbuf);
 	return rc;

@@ -88,7 +88,7 @@ static void cell_key(struct health_cell *hc, const struct sw_run *r, int c)
 	hc->size = pc->size;
 	hc->hops = pc->hops;
 	hc->pairs = run_cell_pairs(r, c);
-	hc->nodes = 2 * hc->pairs;
+	hc->nodes = plan_nodes(r->plan, c);
 	hc->metric = pc->pattern == PAT_PINGPONG ? HEALTH_LATENCY : HEALTH_BANDWIDTH;
 }
 
@@ -122,7 +122,7 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 	else if (!size)
 		snprintf(buf, len, "size %s not in baseline", s);
 	else if (!level)
-		snprintf(buf, len, "%d nodes not in baseline", 2 * run_cell_pairs(r, c));
+		snprintf(buf, len, "%d nodes not in baseline", plan_nodes(r->plan, c));
 	else
 		snprintf(buf, len, "%ld hops not in baseline", x->hops);
 }

@@ -6,6 +6,8 @@ static const struct sw_pattern_info patterns[PAT_COUNT] = {
 	[PAT_PINGPONG] = { "pingpong", "latency: send, wait for the echo; per-hop latency = round trip / 2", 1, true, false },
 	[PAT_STREAM] = { "stream", "one-way bandwidth: a window of nonblocking sends, then a short ack", 1, false, true },
 	[PAT_BIDIR] = { "bidir", "both directions at once, a window each way; bandwidth counts both", 2, false, true },
+	[PAT_INCAST] = { "incast", "k senders stream to one receiver at once (levels count senders); "
+			 "the aggregate at the receiver against one sender's", 1, false, true, true },
 };
 
 const struct sw_pattern_info *pattern_info(int id)

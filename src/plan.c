@@ -235,6 +235,20 @@ int plan_level_first_cell(const struct sw_plan *p, int level)
 	return level * plan_cells_per_level(p);
 }
 
+struct sw_pair plan_pair(const struct sw_plan *p, int cell, int i)
+{
+	if (pattern_info(p->cell[cell].pattern)->incast)
+		return (struct sw_pair){ p->pair[i].a, p->pair[0].b };
+	return p->pair[i];
+}
+
+int plan_nodes(const struct sw_plan *p, int cell)
+{
+	int k = p->level_pairs[p->cell[cell].level];
+
+	return pattern_info(p->cell[cell].pattern)->incast ? k + 1 : 2 * k;
+}
+
 /* Seconds of one round of a cell under the simple model of plan.h. */
 static double round_seconds(const struct sw_cell *cell, const struct sw_config *c)
 {
@@ -282,6 +296,10 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	char buf[32], pairing[64];
 	double est = plan_estimate_seconds(p, c);
 
+	bool incast = false;
+
+	for (int i = 0; i < c->npatterns; i++)
+		incast |= pattern_info(c->patterns[i])->incast;
 	config_format_value(c, "pairing", pairing, sizeof(pairing));
 	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing);
 	if (c->pairing == CFG_PAIRING_RANDOM)
@@ -294,6 +312,12 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 		for (int i = 0; i < k; i++)
 			fprintf(f, " %d-%d", p->pair[i].a, p->pair[i].b);
 		fputc('\n', f);
+		if (incast) {
+			fprintf(f, "  incast: %d sender%s, %d nodes:", k, k > 1 ? "s" : "", k + 1);
+			for (int i = 0; i < k; i++)
+				fprintf(f, "%s%d", i ? "," : " ", p->pair[i].a);
+			fprintf(f, " -> receiver %d\n", p->pair[0].b);
+		}
 	}
 	if (p->nvictims) {
 		config_format_size(c->victim_size, buf, sizeof(buf));
@@ -310,6 +334,9 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 		config_format_size(cell->size, buf, sizeof(buf));
 		if (cell->hops)
 			fprintf(f, "  %-9s %8s  %ld hops\n", pattern_name(cell->pattern), buf, cell->hops);
+		else if (pattern_info(cell->pattern)->incast)
+			fprintf(f, "  %-9s %8s  timed, %g ms a sample, every sender to one deadline\n",
+				pattern_name(cell->pattern), buf, c->sample_time * 1e3);
 		else if (cell->timed)
 			fprintf(f, "  %-9s %8s  timed, %g ms a sample, all pairs to one deadline\n",
 				pattern_name(cell->pattern), buf, c->sample_time * 1e3);

@@ -43,6 +43,10 @@ static const char *const victims_columns[] = {
 	"victim_infl_pct", "victim_infl_lo", "victim_infl_hi", "victim_infl_sig",
 	"victim_p99_infl_pct", "victim_p99_infl_lo", "victim_p99_infl_hi", "victim_p99_infl_sig", NULL
 };
+/* and for incast rows (incast.gp, drop.gp's metric 'rx') */
+static const char *const incast_columns[] = {
+	"receiver_drop_pct", "receiver_drop_lo", "receiver_drop_hi", "receiver_drop_sig", NULL
+};
 static const char *const pairs_columns[] = {
 	"nodes", "pattern", "size_bytes", "hops", "pair", "host_a", "host_b",
 	"lat_rel", "bw_rel", "flagged", NULL
@@ -51,7 +55,7 @@ static const char *const fits_columns[] = {
 	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
 };
 static const char *const scripts[] = {
-	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", NULL
+	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", "incast.gp", NULL
 };
 
 /* What the charts of one folder need to know. */
@@ -270,6 +274,9 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
 		if (rc == 0 && pf->victims)
 			rc = csv_check_numbers(c, field, victims_columns, err, errlen);
+		if (rc == 0 && pattern_find(field[i_pat]) == PAT_INCAST &&
+		    (rc = csv_require(c, incast_columns, err, errlen)) == 0)
+			rc = csv_check_numbers(c, field, incast_columns, err, errlen);
 		if (rc < 0)
 			goto out_close;
 		/* the pattern and the size become chart file names: only known ones */
@@ -704,7 +711,7 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	} else if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
 		c.width = 1500;
 		c.height = 680;
-	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "victims") == 0) {
+	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "victims") == 0 || strcmp(kind, "incast") == 0) {
 		c.width = 1100;
 		c.height = 720;
 	} else if (strcmp(kind, "map") == 0) {
@@ -826,13 +833,20 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {
-		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims" };
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) - !pf->victims; k++) {
-			if (draw(result_dir, script_dir, svg, pf, kinds[k], p, 0, out, err, errlen) < 0)
+		/* incast: its own chart, and the drop of the receiver (drop.gp's
+		 * metric 'rx'); a sender's share of one port is no per-pair story */
+		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims", NULL };
+		static const char *const incast_kinds[] = { "incast", "drop", "victims", NULL };
+		bool incast = pattern_find(pf->pattern[p]) == PAT_INCAST;
+
+		for (const char *const *k = incast ? incast_kinds : kinds; *k; k++) {
+			if (strcmp(*k, "victims") == 0 && !pf->victims)
+				continue;
+			if (draw(result_dir, script_dir, svg, pf, *k, p, 0, out, err, errlen) < 0)
 				goto out_free;
 			n++;
 		}
-		for (int s = 0; (flags & PLOT_PORTS_PER_SIZE) && s < pf->nsizes; s++) {
+		for (int s = 0; !incast && (flags & PLOT_PORTS_PER_SIZE) && s < pf->nsizes; s++) {
 			if (draw(result_dir, script_dir, svg, pf, "ports", p, pf->size[s], out, err, errlen) < 0)
 				goto out_free;
 			n++;

@@ -57,24 +57,32 @@ static void fmt_ci(char *buf, size_t len, double k, const struct stats_summary *
 			 s->med_ci_ok ? "" : "~");
 }
 
-/* Cells with the same pattern, size and hops as cell ci, at every level. */
+/* Cells with the same pattern, size and hops as cell ci, at every level.
+ * Incast: senders for pairs, each sender's bandwidth, the aggregate at
+ * the receiver and its drop against the baseline level (one sender). */
 static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
 {
 	const struct sw_plan *p = r->plan;
 	const struct sw_cell *c0 = &p->cell[ci];
 	int per = plan_cells_per_level(p), off = ci % per;
 	char sz[32], lat[64], bw[64], agg[64], chg[96];
-	bool latency = c0->pattern == PAT_PINGPONG;
+	bool latency = c0->pattern == PAT_PINGPONG, incast = pattern_info(c0->pattern)->incast;
 
 	config_format_size(c0->size, sz, sizeof(sz));
-	if (c0->timed)
+	if (incast) {
+		struct sw_pair rx = plan_pair(p, ci, 0);
+
+		fprintf(f, "\n%s %s, timed: every sender %g ms to one deadline, all to rank %d (%s)\n",
+			pattern_name(c0->pattern), sz, r->cfg.sample_time * 1e3, rx.b, r->host[rx.b]);
+	} else if (c0->timed)
 		fprintf(f, "\n%s %s, timed: every pair %g ms to one deadline\n", pattern_name(c0->pattern), sz,
 			r->cfg.sample_time * 1e3);
 	else
 		fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
 			r->cfg.nhops == 0 ? " (auto)" : "");
-	fprintf(f, "%5s %5s  %-34s %-28s %-28s %s\n", "nodes", "pairs", "latency/hop us [CI]",
-		"pair MB/s [CI]", "aggregate MB/s [CI]", "vs baseline (positive = worse)");
+	fprintf(f, "%5s %7s  %-34s %-28s %-28s %s\n", "nodes", incast ? "senders" : "pairs", "latency/hop us [CI]",
+		incast ? "sender MB/s [CI]" : "pair MB/s [CI]", incast ? "receiver MB/s [CI]" : "aggregate MB/s [CI]",
+		"vs baseline (positive = worse)");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
@@ -82,7 +90,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (r->cell[c].stop == SW_STOP_NOT_RUN)
 			continue;
 		if (!cs || cs->lat.n == 0) {
-			fprintf(f, "%5d %5d  %s\n", 2 * p->level_pairs[l], p->level_pairs[l],
+			fprintf(f, "%5d %7d  %s\n", plan_nodes(p, c), p->level_pairs[l],
 				r->cell[c].stop == SW_STOP_FAILED ? "failed" : "no samples");
 			continue;
 		}
@@ -91,13 +99,15 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fmt_ci(agg, sizeof(agg), 1e-6, &cs->agg);
 		if (cs->baseline == c)
 			snprintf(chg, sizeof(chg), "baseline");
+		else if (incast)
+			fmt_change(chg, sizeof(chg), "receiver drop", &cs->receiver_drop);
 		else if (latency)
 			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_LATENCY, false), &cs->inflation);
 		else
 			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
 		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
 			sw_appendf(chg, sizeof(chg), " short");
-		fprintf(f, "%5d %5d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
+		fprintf(f, "%5d %7d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
 	}
 }
 

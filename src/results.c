@@ -116,7 +116,7 @@ static void cell_keys(FILE *f, const struct sw_run *r, int ci, long hops)
 	const struct sw_cell *c = &r->plan->cell[ci];
 	int k = r->plan->level_pairs[c->level];
 
-	fprintf(f, "%d,%d,%d,%d,%s,%llu,%ld", ci, c->level, 2 * k, k, pattern_name(c->pattern),
+	fprintf(f, "%d,%d,%d,%d,%s,%llu,%ld", ci, c->level, plan_nodes(r->plan, ci), k, pattern_name(c->pattern),
 		(unsigned long long)c->size, hops);
 }
 
@@ -129,11 +129,11 @@ static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analys
 	      "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps\n", f);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct sw_sample *s = &r->sample[i];
-		const struct sw_pair *p = &r->plan->pair[s->pair];
+		struct sw_pair p = plan_pair(r->plan, s->cell, s->pair);
 
 		cell_keys(f, r, s->cell, s->hops);
-		fprintf(f, ",%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, s->pair, p->a, p->b,
-			r->host[p->a], r->host[p->b], s->t_start, s->t_end, s->seconds,
+		fprintf(f, ",%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, s->pair, p.a, p.b,
+			r->host[p.a], r->host[p.b], s->t_start, s->t_end, s->seconds,
 			US(run_sample_latency(r, s)), MBPS(run_sample_bandwidth(r, s)));
 	}
 	return 0;
@@ -205,14 +205,17 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 	      "bw_drop_pct,bw_drop_lo,bw_drop_hi,bw_drop_p,bw_drop_sig,n_short,below_floor,"
 	      "victim_p50_us,victim_alone_p50_us,victim_infl_pct,victim_infl_lo,victim_infl_hi,victim_infl_p,"
 	      "victim_infl_sig,victim_p99_us,victim_alone_p99_us,victim_p99_infl_pct,victim_p99_infl_lo,"
-	      "victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig\n", f);
+	      "victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig,"
+	      "receiver_drop_pct,receiver_drop_lo,receiver_drop_hi,receiver_drop_p,receiver_drop_sig\n", f);
 	for (int ci = 0; a && ci < a->ncells; ci++) {
 		const struct sw_cell_stats *cs = &a->cell[ci];
 		double ideal = NAN;
 
 		if (cs->lat.n == 0)
 			continue;
-		if (cs->baseline >= 0 && a->cell[cs->baseline].bw.n)
+		if (cs->baseline >= 0 && pattern_info(r->plan->cell[ci].pattern)->incast)
+			ideal = a->cell[cs->baseline].agg.n ? a->cell[cs->baseline].agg.median : NAN;
+		else if (cs->baseline >= 0 && a->cell[cs->baseline].bw.n)
 			ideal = a->cell[cs->baseline].bw.median * cs->pairs
 				/ (double)a->cell[cs->baseline].pairs;
 		cell_keys(f, r, ci, r->plan->cell[ci].hops);
@@ -227,6 +230,7 @@ static int write_summary(FILE *f, const struct sw_run *r, const struct sw_analys
 		csv_change(f, &cs->drop);
 		fprintf(f, ",%zu,%d", cs->nshort, cs->below_floor);
 		csv_victims(f, a->victim ? &a->victim[ci] : NULL);
+		csv_change(f, &cs->receiver_drop);
 		fputc('\n', f);
 	}
 	return 0;
@@ -241,10 +245,10 @@ static int write_pairs(FILE *f, const struct sw_run *r, const struct sw_analysis
 	for (size_t i = 0; a && i < a->npairstats; i++) {
 		const struct sw_pair_stats *ps = &a->pair[i];
 		const struct sw_cell_stats *cs = &a->cell[ps->cell];
-		const struct sw_pair *p = &r->plan->pair[ps->pair];
+		struct sw_pair p = plan_pair(r->plan, ps->cell, ps->pair);
 
 		cell_keys(f, r, ps->cell, r->plan->cell[ps->cell].hops);
-		fprintf(f, ",%d,%d,%d,%s,%s,", ps->pair, p->a, p->b, r->host[p->a], r->host[p->b]);
+		fprintf(f, ",%d,%d,%d,%s,%s,", ps->pair, p.a, p.b, r->host[p.a], r->host[p.b]);
 		csv_num(f, US(ps->lat_median), "%.6g");
 		fputc(',', f);
 		csv_num(f, MBPS(ps->bw_median), "%.6g");
@@ -360,23 +364,26 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	for (int ci = 0; ci < p->ncells; ci++) {
 		const struct sw_cell *c = &p->cell[ci];
 		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:b,s:i,s:s,s:o,s:o}",
-				      "cell", ci, "level", c->level, "nodes", 2 * p->level_pairs[c->level],
+				      "cell", ci, "level", c->level, "nodes", plan_nodes(p, ci),
 				      "pairs", p->level_pairs[c->level], "pattern", pattern_name(c->pattern),
 				      "size_bytes", (json_int_t)c->size, "hops", (json_int_t)c->hops,
 				      "hops_auto", r->cfg.nhops == 0, "timed", c->timed, "reps", r->cell[ci].reps,
 				      "stop", run_stop_name(r->cell[ci].stop), "wall_s", results_json_number(r->cell[ci].wall),
 				      "timed_s", results_json_number(r->cell[ci].timed));
 
+		if (pattern_info(c->pattern)->incast)
+			json_object_set_new(o, "receiver", json_integer(plan_pair(p, ci, 0).b));
 		if (a && ci < a->ncells && a->cell[ci].lat.n) {
 			const struct sw_cell_stats *cs = &a->cell[ci];
 
 			json_object_set_new(o, "summary", json_pack(
-				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:I,s:b}",
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:I,s:b}",
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
 				"latency_samples_s", json_estimate(&cs->lat_spread),
 				"bandwidth_samples_Bps", json_estimate(&cs->bw_spread),
 				"aggregate_Bps", json_estimate(&cs->agg), "latency_inflation", results_json_change(&cs->inflation),
 				"bandwidth_drop", results_json_change(&cs->drop), "aggregate_drop", results_json_change(&cs->agg_drop),
+				"receiver_drop", results_json_change(&cs->receiver_drop),
 				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline,
 				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor));
 			if (a->victim)
@@ -970,7 +977,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 
 		snprintf(where, sizeof(where), "cells[%d].", ci);
 		if (!pat || pattern_find(pat) < 0) {
-			sw_fail(err, errlen, "%s: %spattern: not one of pingpong, stream, bidir", jpath, where);
+			sw_fail(err, errlen, "%s: %spattern: not one of pingpong, stream, bidir, incast", jpath, where);
 			goto fail;
 		}
 		if (jint(c, "level", 0, p->nlevels - 1, &x, jpath, where, err, errlen) ||
@@ -991,6 +998,12 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 			 jpath, where, err, errlen))
 			goto fail;
 		p->cell[ci].hops = (long)x;
+		/* incast: the receiver is pair 0's partner (plan.h), never a sender */
+		if (pattern_info(p->cell[ci].pattern)->incast &&
+		    (jint(c, "receiver", 0, nranks - 1, &x, jpath, where, err, errlen) ||
+		     (x != p->pair[0].b && sw_fail(err, errlen, "%s: %sreceiver: rank %lld, but the plan's receiver "
+						   "is rank %d (pairs[0]'s second rank)", jpath, where, x, p->pair[0].b))))
+			goto fail;
 	}
 	r = run_create(&cfg, p, nranks);
 	if (!r) {

@@ -179,6 +179,12 @@ timeout 60 $FAB down >/dev/null 2>&1
 #   a slow port (fault rate 20mbit on swsN05) must make swsN05 a suspect port,
 #     with its fixed partner swsN01 and nobody else; a check (isolation on)
 #     re-pairs both with healthy hosts and names swsN05 alone;
+#   incast on the single switch (pairing=halves: swsN00..03 into swsN04):
+#     the receiver's port is the ceiling: the aggregate at 2 and 4 senders
+#     stays within 5% of one sender's and never above the port's payload
+#     rate (11.955 MB/s, + the tbf bucket and the rounding of each sender's
+#     count to whole messages), each sender gets ~1/k of it, and
+#     the receiver drop is not significant;
 #   time-bounded samples (stream's default): pairs overlap in time (>= 0.97)
 #     at every level, with and without a slow port; with a port at a quarter
 #     rate (25mbit on swsN05) and 2 pairs, the aggregate is at least 0.9 x
@@ -266,6 +272,37 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		check "single: bytes crossed the veth links (sender ports rx $rx, receiver ports tx $tx >= ${b:-?} timed)" \
 			sh -c "[ ${b:-0} -gt 100000000 ] && [ $rx -ge ${b:-0} ] && [ $tx -ge ${b:-0} ]"
 		check "single: no MPI data on the management links ($m bytes)" test "$m" -lt $((${b:-0} / 20 + 1))
+
+		# ---- (a2) incast: 1, 2 and 4 senders into swsN04's port
+		tx=$(counter swp04 tx_bytes)
+		sw incast 120 -- patterns=incast pairs=1,2,4 sample_time=1s
+		tx=$(($(counter swp04 tx_bytes) - tx))
+		ran incast
+		# The ceiling: 100 Mbit/s of frames = 11.955 MB/s of TCP payload
+		# (1448/1514); a 1-s sample may start with the port's 64-KiB tbf
+		# bucket full (+0.066 MB/s), and each sender's count at the deadline
+		# is rounded to a whole 64-KiB message (+0.033 MB/s a sender at most).
+		ceil() { awk -v k="$1" 'BEGIN { printf "%.3f", 100e6 / 8 * 1448 / 1514 / 1e6 + 0.066 + 0.033 * k }'; }
+		a1=$(cf incast 1 agg)
+		check "incast 1 sender: the receiver at its port rate: $a1 MB/s (10.5..$(ceil 1))" in_range "$a1" 10.5 "$(ceil 1)"
+		for k in 2 4; do
+			a=$(cf incast $k agg) s=$(cf incast $k bw) d=$(cf incast $k rx_drop) g=$(cf incast $k rx_sig)
+			lo=$(awk -v a="${a1:-NaN}" 'BEGIN { printf "%.2f", 0.95 * a }')
+			check "incast $k senders: the aggregate at the receiver stays at its port rate, never above: $a MB/s ($lo..$(ceil $k))" \
+				in_range "$a" "$lo" "$(ceil $k)"
+			n="incast $k senders: no significant receiver drop: $d% (sig=$g; want 0)"
+			if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+			lo=$(awk -v a="${a1:-NaN}" -v k=$k 'BEGIN { printf "%.2f", 0.8 * a / k }')
+			hi=$(awk -v a="${a1:-NaN}" -v k=$k 'BEGIN { printf "%.2f", 1.2 * a / k }')
+			check "incast $k senders: each sender gets 1/$k of the port: $s MB/s ($lo..$hi)" in_range "$s" "$lo" "$hi"
+			v=$(cf incast $k overlap)
+			check "incast $k senders: the senders overlapped in time: $v (>= 0.97)" in_range "$v" 0.97 1
+		done
+		check "incast: no suspect port among senders sharing one port (suspects: $(fact incast suspects))" \
+			test -z "$(fact incast suspects)"
+		b=$(fact incast bytes)
+		check "incast: the senders' bytes left through the receiver's port (swp04 tx $tx >= ${b:-?} timed)" \
+			sh -c "[ ${b:-0} -gt 50000000 ] && [ $tx -ge ${b:-0} ]"
 
 		# ---- (c) a slow port: named by the run, and by a health check
 		# against a baseline taken before the fault

@@ -13,7 +13,9 @@ KEY=VALUE, where the shell tests pick them up:
   pairs=K bw=MB/s drop=% sig=0|1 agg=MB/s ideal=MB/s overlap=... span_agg=MB/s
                                                     (one line per cell, in cell order;
                                                      span_agg = bytes of a repetition / its
-                                                     wall span, median over repetitions)
+                                                     wall span, median over repetitions;
+                                                     incast: rx_drop=% rx_sig=0|1, the receiver
+                                                     drop, and pairs = senders)
   pair cell=C pair=P hosts=A,B bw=MB/s flagged=0|1  (pairs.csv, one line per pair per cell)
   victims cell=C pairs=K p50=us alone=us infl=% lo=% hi=% sig=0|1 p99=us p99_alone=us p99_infl=% p99_sig=0|1
                                                     (summary.csv victim_ columns, runs with victims)
@@ -54,9 +56,11 @@ def main():
     for c in rows(os.path.join(d, "summary.csv")):
         spans = [b / (e - s) / 1e6 for (cell, _), (b, s, e) in reps.items() if cell == c["cell"] and e > s]
         print("cell=%s pairs=%s pattern=%s size=%s hops=%s bw=%s drop=%s sig=%s agg=%s ideal=%s overlap=%s span_agg=%.3f"
+              " rx_drop=%s rx_sig=%s"
               % (c["cell"], c["pairs"], c["pattern"], c["size_bytes"], c["hops"], c["bw_median_MBps"],
                  c["bw_drop_pct"], c["bw_drop_sig"], c["agg_median_MBps"], c["ideal_agg_MBps"],
-                 c["overlap"], statistics.median(spans) if spans else float("nan")))
+                 c["overlap"], statistics.median(spans) if spans else float("nan"),
+                 c.get("receiver_drop_pct", "NaN"), c.get("receiver_drop_sig", "0")))
     for c in rows(os.path.join(d, "summary.csv")):
         if int(j["config"].get("victims", "0")) > 0:
             print("victims cell=%s pairs=%s p50=%s alone=%s infl=%s lo=%s hi=%s sig=%s p99=%s p99_alone=%s p99_infl=%s p99_sig=%s"

@@ -414,11 +414,46 @@ EOF
 	else fail "victims beside aggressors" "$TMP/err"; tail -5 "$TMP/out"; fi
 }
 
+# Incast on 4 ranks: 1 and 2 senders (ranks 0, 2) into rank 1, timed;
+# every sample row a sender with the receiver, nodes = senders + 1; a hop
+# list with incast is refused before MPI starts work.
+test_incast_four_ranks() {
+	c=$(conf incast "pairs = 1, 2" "sizes = 64KiB" "patterns = incast" "sample_time = 30ms" "repetitions = 3")
+	if timeout 120 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder incast)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder incast)" >> "$TMP/err" 2>&1 <<'EOF'
+import csv, json, sys
+d = sys.argv[1]
+run = json.load(open(d + "/run.json"))
+for c in run["cells"]:
+    assert c["pattern"] == "incast" and c["timed"] and c["hops"] == 0, c
+    assert c["receiver"] == 1 and c["nodes"] == c["pairs"] + 1, c
+rows = list(csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#")))
+for r in rows:
+    assert r["rank_b"] == "1" and int(r["rank_a"]) == 2 * int(r["pair"]), r
+    assert int(r["nodes"]) == int(r["pairs"]) + 1 and int(r["hops"]) >= 1, r
+secs = sorted(float(r["seconds"]) for r in rows)
+assert secs[len(secs) // 2] <= 1.2 * 0.030, secs
+s = list(csv.DictReader(l for l in open(d + "/summary.csv") if not l.startswith("#")))
+assert s[0]["receiver_drop_pct"] == "NaN" and s[1]["receiver_drop_pct"] != "NaN", s
+EOF
+	then ok "incast, 4 ranks: senders 0 and 2 into rank 1, timed samples, receiver drop in summary.csv"
+	else fail "incast, 4 ranks" "$TMP/err"; fi
+	grep -q "^incast 64KiB, timed: every sender 30 ms to one deadline, all to rank 1" "$TMP/out" &&
+		grep -q "receiver drop" "$TMP/out" && ok "incast: report table" || fail "incast: report table" "$TMP/out"
+	c=$(conf incast_hops "pairs = 1" "patterns = incast" "hops = 100")
+	timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q "incast_hops.conf:[0-9]*: incast is time-bounded: it needs hops = auto" "$TMP/err"; then
+		ok "incast with a hop list: exit 2 naming the line"
+	else fail "incast with a hop list: rc=$rc" "$TMP/err"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
-test_rank0_stalled test_victims_beside_aggressors}"
+test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

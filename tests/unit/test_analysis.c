@@ -630,6 +630,122 @@ Test(analysis, slower_only_and_a_scale_that_cannot_collapse)
 	synth_free(r);
 }
 
+/* ---- incast ---------------------------------------------------------- */
+
+/* Incast planted at the receiver's port: k senders share its rate C =
+ * SIZE_1M * HOPS / T0, so each of HOPS messages takes k times as long (a
+ * sender's rate C / k, the aggregate C). From level incast_fall_level
+ * on, the aggregate falls to incast_fall of C (incast collapse). Sender 1
+ * of a level gets a quarter of its share (TCP's unfair sharing). All
+ * senders of a repetition start together (within 10 us). */
+static double incast_fall = 1.0;
+static int incast_fall_level = 99;
+static bool incast_unfair;
+
+static void timing_incast(int level, int si, int pair, int rep, double *start, double *sec)
+{
+	int k = level + 1;   /* levels 1, 2, 3, 4 senders */
+	double share = level >= incast_fall_level ? incast_fall : 1.0;
+
+	if (incast_unfair && k >= 3 && pair == 1)
+		share /= 4.0;
+	*start = rep * 1.0 + 1e-5 * pair;
+	*sec = T0 * k / share * (1.0 + 0.01 * noise(level, si, pair, rep));
+}
+
+static struct sw_run *synth_incast(double fall, int fall_level, bool unfair)
+{
+	static const int lp[4] = { 1, 2, 3, 4 };
+	static const uint64_t sz[1] = { SIZE_1M };
+
+	incast_fall = fall;
+	incast_fall_level = fall_level;
+	incast_unfair = unfair;
+	return synth(8, 4, lp, 1, sz, PAT_INCAST, HOPS, 10, timing_incast);
+}
+
+Test(analysis, incast_receiver_at_its_port_rate_has_no_drop)
+{
+	struct sw_run *r = synth_incast(1.0, 99, false);
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	double rate = (double)SIZE_1M * HOPS / T0;   /* the receiver's port */
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert(!a->cell[0].receiver_drop.valid, "the baseline has no change");
+	for (int c = 0; c < 4; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+		int k = c + 1;
+
+		cr_assert_eq(cs->pairs, k);
+		cr_assert_eq(cs->nodes, k + 1, "k senders and one receiver: %d nodes", cs->nodes);
+		cr_assert(near(cs->agg.median, rate, 0.02), "level %d: aggregate %g, port %g", k, cs->agg.median, rate);
+		cr_assert(near(cs->bw.median, rate / k, 0.02), "level %d: per sender %g", k, cs->bw.median);
+		if (c == 0)
+			continue;
+		/* the sender's share falls as 1/k: drop (1 - 1/k), significant */
+		cr_assert(fabs(cs->drop.pct - (1.0 - 1.0 / k) * 100.0) < 2.0, "drop %g", cs->drop.pct);
+		cr_assert(cs->drop.significant);
+		/* the receiver's aggregate holds: no drop */
+		cr_assert(cs->receiver_drop.valid);
+		cr_assert(fabs(cs->receiver_drop.pct) < 2.0, "level %d: receiver drop %g", k, cs->receiver_drop.pct);
+		cr_assert(!cs->receiver_drop.significant, "level %d: p %g", k, cs->receiver_drop.p);
+		cr_assert(near(cs->receiver_drop.base, rate, 0.02) && near(cs->receiver_drop.level, rate, 0.02));
+	}
+	analysis_free(a);
+	synth_free(r);
+}
+
+Test(analysis, incast_collapse_is_a_significant_receiver_drop)
+{
+	struct sw_run *r = synth_incast(0.6, 2, false);   /* 3 and 4 senders: 60% of the port */
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert(!a->cell[1].receiver_drop.significant, "2 senders: %g", a->cell[1].receiver_drop.pct);
+	for (int c = 2; c < 4; c++) {
+		const struct sw_change *d = &a->cell[c].receiver_drop;
+
+		cr_assert(d->valid && d->significant, "level %d: %g p %g", c + 1, d->pct, d->p);
+		cr_assert(fabs(d->pct - 40.0) < 2.0, "level %d: receiver drop %g, planted 40", c + 1, d->pct);
+		cr_assert(d->lo > 30.0 && d->hi < 50.0, "CI [%g, %g]", d->lo, d->hi);
+	}
+	analysis_free(a);
+	synth_free(r);
+}
+
+Test(analysis, incast_unequal_senders_are_no_slow_pair)
+{
+	struct sw_run *r = synth_incast(1.0, 99, true);   /* sender 1 at a quarter of its share */
+	char err[256] = "";
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+
+	cr_assert_not_null(a, "%s", err);
+	for (size_t i = 0; i < a->npairstats; i++)
+		cr_assert(!a->pair[i].flagged && isnan(a->pair[i].z), "cell %d sender %d z %g", a->pair[i].cell,
+			  a->pair[i].pair, a->pair[i].z);
+	cr_assert_eq(a->nsuspects, 0);
+	cr_assert_eq(a->nfits, 0, "no Hockney fit of a share of one port");
+	analysis_free(a);
+	synth_free(r);
+
+	/* the same plant as a stream: pair 1 (ranks 2-3) is flagged, so the
+	 * quiet above is the incast rule, not a weak plant */
+	r = synth_incast(1.0, 99, true);
+	for (int c = 0; c < r->plan->ncells; c++)
+		r->plan->cell[c].pattern = PAT_STREAM;
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	bool flagged = false;
+	for (size_t i = 0; i < a->npairstats; i++)
+		flagged |= a->pair[i].flagged && a->pair[i].pair == 1;
+	cr_assert(flagged, "stream: the quarter-rate pair is flagged");
+	cr_assert(!a->cell[3].receiver_drop.valid, "a stream cell has no receiver drop");
+	analysis_free(a);
+	synth_free(r);
+}
+
 /* ---- the sample floor ----------------------------------------------- */
 
 Test(analysis, floor_rules)

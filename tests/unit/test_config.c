@@ -482,7 +482,7 @@ Test(config, error_words)
 	set_fails("pairing", "shift:0", "pairing: shift distance '0' is out of range (1..1e+06)");
 	set_fails("pairing", "shift:x", "pairing: shift distance 'x' is not a whole number");
 	set_fails("patterns", "pingpog", "patterns: unknown pattern 'pingpog' (did you mean 'pingpong'?)");
-	set_fails("patterns", "incast", "patterns: unknown pattern 'incast' (patterns: pingpong, stream, bidir)");
+	set_fails("patterns", "alltoall", "patterns: unknown pattern 'alltoall' (patterns: pingpong, stream, bidir, incast)");
 	set_fails("label", "a b", "label: 'a b' may hold only letters, digits, '.', '_' and '-'");
 	set_fails("label", "x/y", "label: 'x/y' may hold only letters, digits, '.', '_' and '-'");
 	set_fails("label", "0123456789012345678901234567890123456789012345678901234567890123",
@@ -1029,4 +1029,24 @@ Test(config, switch_metadata_text)
 	cr_assert_eq(back.ports_used, 32);
 	cr_assert_str_eq(back.oversubscription, "3:1");
 	json_decref(j);
+}
+
+/* Incast is always time-bounded: a hop list or timed = no is refused,
+ * naming the line of the key that makes it impossible. */
+Test(config, incast_is_timed_and_refuses_hop_counts)
+{
+	set_ok("patterns=stream, incast");
+	cr_assert_eq(cfg.patterns[1], PAT_INCAST);
+	cr_assert(config_pattern_timed(&cfg, PAT_INCAST));
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_set(&cfg, "hops", "1000", "i.conf:4", err, sizeof(err)), 0);
+	cr_assert(config_pattern_timed(&cfg, PAT_INCAST) && !config_pattern_timed(&cfg, PAT_STREAM));
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "i.conf:4: incast is time-bounded: it needs hops = auto and timed = auto or yes");
+	cr_assert_eq(config_set(&cfg, "hops", "auto", "i.conf:4", err, sizeof(err)), 0);
+	cr_assert_eq(config_set(&cfg, "timed", "no", "i.conf:5", err, sizeof(err)), 0);
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "i.conf:5: incast is time-bounded: it needs hops = auto and timed = auto or yes");
+	set_ok("timed=yes");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), 0, "%s", err);
 }

@@ -247,3 +247,57 @@ Test(plan, drift_check_on_long_sweeps)
 		plan_free(p);
 	}
 }
+
+/* Incast: level k sends from the initiators of the first k pairs to pair
+ * 0's partner, the same receiver at every level; k + 1 nodes. Stream
+ * cells of the same plan keep their pairs. */
+Test(plan, incast_senders_and_one_receiver)
+{
+	static const struct { const char *pairing; int recv, send[4]; } t[] = {
+		{ "pairing=adjacent", 1, { 0, 2, 4, 6 } },
+		{ "pairing=halves", 4, { 0, 1, 2, 3 } },
+	};
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *kv[] = { "pairs=1,2,4", "patterns=stream,incast", "sizes=64KiB", t[i].pairing, NULL };
+		struct sw_config c = cfg(kv);
+		struct sw_plan *p = plan_create(&c, 8, err, sizeof(err));
+
+		cr_assert_not_null(p, "%s", err);
+		cr_assert_eq(p->ncells, 6);
+		for (int ci = 0; ci < p->ncells; ci++) {
+			int k = p->level_pairs[p->cell[ci].level];
+			bool incast = p->cell[ci].pattern == PAT_INCAST;
+
+			cr_assert(p->cell[ci].timed);
+			cr_assert_eq(plan_nodes(p, ci), incast ? k + 1 : 2 * k, "%s cell %d", t[i].pairing, ci);
+			for (int s = 0; s < k; s++) {
+				struct sw_pair q = plan_pair(p, ci, s);
+
+				cr_assert_eq(q.a, t[i].send[s], "%s cell %d sender %d", t[i].pairing, ci, s);
+				cr_assert_eq(q.b, incast ? t[i].recv : p->pair[s].b, "%s cell %d", t[i].pairing, ci);
+			}
+		}
+		plan_free(p);
+	}
+}
+
+Test(plan, plan_prints_the_incast_senders)
+{
+	const char *kv[] = { "pairs=1,2,3", "patterns=incast", "sizes=64KiB", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	struct sw_plan *p = plan_create(&c, 6, err, sizeof(err));
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(p, "%s", err);
+	plan_print(f, p, &c);
+	fclose(f);
+	cr_assert(strstr(buf, "  incast: 1 sender, 2 nodes: 0 -> receiver 1\n"), "%s", buf);
+	cr_assert(strstr(buf, "  incast: 3 senders, 4 nodes: 0,2,4 -> receiver 1\n"), "%s", buf);
+	cr_assert(strstr(buf, "incast       64KiB  timed, 20 ms a sample, every sender to one deadline"), "%s", buf);
+	free(buf);
+	plan_free(p);
+}

@@ -692,3 +692,71 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	run_free(r);
 }
+
+/* Incast: each sample row is a sender (rank_a) with the one receiver
+ * (rank_b), nodes = senders + 1, the receiver's drop in summary.csv and
+ * run.json, and run.json's receiver read back and checked. */
+Test(results, incast_rows_name_each_sender_and_the_receiver)
+{
+	const char *const kv[] = { "pairs=1,2,3", "patterns=incast", "sizes=64KiB", "repetitions=3", "label=unit", NULL };
+	struct sw_run *r = new_run(kv, 6), *b;
+	char err[512], line[1024], path[128];
+
+	for (int ci = 0; ci < 3; ci++) {
+		for (int rep = 0; rep < 3; rep++)
+			for (int s = 0; s <= ci; s++) {
+				/* k senders share 100 messages a second: 100 / k each */
+				struct sw_sample x = { ci, rep, s, rep, rep + 1.0, 1.0, 100 / (ci + 1) };
+
+				cr_assert_eq(run_add_sample(r, &x), 0);
+			}
+		r->cell[ci].reps = 3;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	FILE *f = fopen(path, "r");
+	int rows = 0;
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		int cell, level, nodes, pairs, rep, pair, ra, rb;
+
+		if (sscanf(line, "%d,%d,%d,%d,incast,65536,%*d,%d,%d,%d,%d,", &cell, &level, &nodes, &pairs, &rep,
+			   &pair, &ra, &rb) != 8)
+			continue;
+		rows++;
+		cr_assert_eq(nodes, pairs + 1, "%s", line);
+		cr_assert_eq(ra, 2 * pair, "sender %d is rank %d: %s", pair, 2 * pair, line);
+		cr_assert_eq(rb, 1, "the receiver is rank 1: %s", line);
+	}
+	fclose(f);
+	cr_assert_eq(rows, 3 * (1 + 2 + 3));
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f) && line[0] == '#')
+		;
+	fclose(f);
+	cr_assert(strstr(line, ",receiver_drop_pct,receiver_drop_lo,receiver_drop_hi,receiver_drop_p,"
+			 "receiver_drop_sig\n"), "%s", line);
+	analysis_free(a);
+
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->plan->cell[2].pattern, PAT_INCAST);
+	cr_assert_eq(plan_pair(b->plan, 2, 2).a, 4);
+	cr_assert_eq(plan_pair(b->plan, 2, 2).b, 1);
+	run_free(b);
+
+	const struct mutation t[] = {
+		{ "cells.1.receiver", json_integer(3), "run.json: cells[1].receiver: rank 3, but the plan's receiver is rank 1" },
+		{ "cells.2.receiver", json_integer(6), "run.json: cells[2].receiver: 6 is outside 0..5" },
+		{ "cells.0.receiver", NULL, "run.json: cells[0].receiver: missing" },
+	};
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
+	run_free(r);
+}
