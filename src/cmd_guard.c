@@ -86,8 +86,8 @@ static bool ended(pid_t pid, int *ws)
  * Pass fd (COMMAND's stdout) through to stdout until COMMAND has ended and
  * nothing is left to read, noting the status of the first status line in
  * *status. The pipe is not waited on past COMMAND's end (a process it left
- * behind may hold it open). 0, or -1 at the time limit (end, monotonic;
- * 0 for none) with COMMAND still running.
+ * behind may hold it open). 0 (COMMAND reaped, its wait status in *ws), or
+ * -1 at the time limit (end, monotonic; 0 for none) with COMMAND running.
  */
 static int pass_through(int fd, pid_t pid, double end, int *status, int *ws)
 {
@@ -133,8 +133,11 @@ static int pass_through(int fd, pid_t pid, double end, int *status, int *ws)
 	head[hlen] = '\0';
 	if (*status < 0)
 		*status = line_status(head);
-	while (!done && waitpid(pid, ws, 0) < 0 && errno == EINTR)
-		;
+	while (!done && !(done = ended(pid, ws))) {   /* stdout closed, COMMAND still running */
+		if (end > 0 && now() >= end)
+			return -1;
+		usleep(50000);
+	}
 	return 0;
 }
 
@@ -233,7 +236,7 @@ const struct cli_command guard_command = {
 		"none came (a rank killed, rank 0 stopped, mpiexec interrupted), prints\n"
 		"SWSTRESS UNKNOWN with how COMMAND ended and exits 3. --time-limit ends\n"
 		"COMMAND (TERM, then KILL 5 s later) when it has not ended after SECONDS.\n"
-		"For cron, Slurm and Nagios: swstress guard --time-limit 400 -- mpiexec\n"
+		"For cron, Slurm and Nagios: swstress guard --time-limit 200 -- mpiexec\n"
 		"-f hosts -n 16 swstress check -c health.conf --baseline nightly\n",
 	.options = CLI_OPT(CLI_TIME_LIMIT),
 	.min_args = 1,

@@ -384,7 +384,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s)", v->nmissing > shown ? "; ..." : "");
 		}
 		for (int i = 0; i < v->nnotes && n < sizeof(buf); i++)
-			if (strncmp(v->notes[i], "baseline", 8) == 0 || strncmp(v->notes[i], "run incomplete", 14) == 0)
+			if (strncmp(v->notes[i], "baseline", 8) == 0)
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", v->notes[i]);
 		if (n < sizeof(buf))
 			snprintf(buf + n, sizeof(buf) - n, "%s%d compared cell%s OK", n ? "; " : "", v->ncompared,
@@ -402,6 +402,10 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 	if (v->nspread_unknown && v->status != SW_NAGIOS_UNKNOWN)
 		sw_appendf(buf, sizeof(buf), "; night-to-night spread unknown (%d baseline run%s)", v->base_runs,
 			   v->base_runs == 1 ? "" : "s");
+	/* cut short with no cell failed (a signal): the line says so, whatever its status */
+	for (int i = 0; i < v->nnotes && !v->nfailed; i++)
+		if (strncmp(v->notes[i], "run incomplete", 14) == 0)
+			sw_appendf(buf, sizeof(buf), "; %s", v->notes[i]);
 	snprintf(v->summary, sizeof(v->summary), "%s", buf);
 }
 
