@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "plot.h"
+#include "results.h"
 
 #define FIXTURE "tests/data/fixture-run"
 #define PROCUREMENT "tests/data/procurement-run"   /* 11 sizes, 6 levels, 3 patterns */
@@ -1000,4 +1001,71 @@ Test(plot, script_dir)
 	cr_expect_eq(plot_script_dir(dir, sizeof(dir), err, sizeof(err)), -1);
 	cr_expect_str_eq(err, "SWSTRESS_PLOT_DIR=/nonexistent: no falloff.gp there");
 	unsetenv("SWSTRESS_PLOT_DIR");
+}
+
+/* A run with victims (written by results_write, as a sweep writes it):
+ * one victim pair beside 1 and 2 aggressor pairs, 5 repetitions, the
+ * victim 1.5x and 3x slower than alone. The sixth chart, victims-stream,
+ * is drawn without a gnuplot warning; without its columns, a clear error. */
+Test(plot, victims_chart)
+{
+	struct sw_config c;
+	struct plot_charts charts;
+	char tmpl[] = "/tmp/swstress-plot-XXXXXX", err[512] = "", path[600], want[600];
+	const char *kv[] = { "pairs=1,2", "patterns=stream", "sizes=64KiB", "victims=1", "repetitions=5", NULL };
+
+	if (!plot_available())
+		cr_skip_test("gnuplot not on PATH");
+	cr_assert(mkdtemp(tmpl));
+	config_defaults(&c);
+	for (int i = 0; kv[i]; i++)
+		cr_assert_eq(config_set_arg(&c, kv[i], err, sizeof(err)), 0, "%s", err);
+	struct sw_plan *p = plan_create(&c, 6, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	struct sw_run *r = run_create(&c, p, 6);
+	cr_assert_not_null(r);
+	for (int i = 0; i < 6; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "node%02d", i);
+	for (int ci = 0; ci < 2; ci++) {
+		for (int rep = 0; rep < 5; rep++) {
+			for (int alone = 1; alone >= 0; alone--) {
+				double p50 = 10e-6 * (alone ? 1 : 1.5 * (ci + 1)) * (1 + 0.02 * rep);
+				struct sw_victim v = { ci, rep, 0, alone, rep, rep + 0.02, 0.02, 1000, p50, 2 * p50 };
+
+				cr_assert_eq(run_add_victim(r, &v), 0);
+			}
+			for (int q = 0; q <= ci; q++) {
+				struct sw_sample s = { ci, rep, q, rep, rep + 0.02, 0.02, 100 };
+
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		}
+		r->cell[ci].reps = 5;
+	}
+	r->complete = true;
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(tmpl, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	run_free(r);
+	int n = plot_render(tmpl, NULL, 0, &charts, err, sizeof(err));
+	cr_assert_eq(n, 6, "plot_render: %d: %s", n, err);   /* 5 kinds + victims */
+	const struct plot_chart *vc = find_chart(&charts, "victims", "stream", 0);
+	cr_assert(vc, "no victims chart");
+	snprintf(want, sizeof(want), "%s/victims-stream.png", tmpl);
+	cr_expect_str_eq(vc->path, want);
+	check_charts(&charts);
+	check_log_quiet(tmpl);
+	plot_charts_free(&charts);
+
+	snprintf(path, sizeof(path), "%s/summary.csv", tmpl);
+	char *text = slurp(path, NULL), *col = strstr(text, ",victim_p99_infl_hi");
+	cr_assert(col);
+	memcpy(col, ",victim_p99_infl_XX", 19);
+	spit(path, text);
+	free(text);
+	cr_assert_eq(plot_render(tmpl, NULL, 0, NULL, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s/summary.csv: missing column 'victim_p99_infl_hi'", tmpl);
+	cr_expect_str_eq(err, want);
+	remove_dir(tmpl);
 }
