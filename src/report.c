@@ -127,9 +127,10 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 	for (int i = 0; i < p->nvictims; i++)
 		sw_appendf(pairs, sizeof(pairs), "%s%d-%d", i ? ", " : "", p->victim[i].a, p->victim[i].b);
 	fprintf(f, "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone in the "
-		"same repetitions (median over repetitions of the victims' sample median, and of their p99)\n",
+		"same repetitions (median over repetitions of the victims' sample median, and of their p99); "
+		"nodes and aggr. (aggressor pairs or senders) as in the table above, the victims on top\n",
 		pairs, sz);
-	fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "pairs", "median loaded/alone", "change",
+	fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "aggr.", "median loaded/alone", "change",
 		"p99 loaded/alone", "change");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
@@ -144,7 +145,7 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 			 US_DIGITS(vs->p99.base), vs->p99.base * 1e6);
 		fmt_change(m, sizeof(m), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p50);
 		fmt_change(t, sizeof(t), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p99);
-		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", 2 * p->level_pairs[l], p->level_pairs[l],
+		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", plan_nodes(p, c), p->level_pairs[l],
 			vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
 	}
 }
