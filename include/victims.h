@@ -5,8 +5,8 @@
  *
  * The plan (plan.h) sets the first `victims` pairs of the pairing apart.
  * Every repetition of a cell runs two rounds, each to one deadline: the
- * level's aggressors (the cell's pattern and size) with the victims beside
- * them, then the victims alone. A victim pair runs timed pingpong of
+ * victims alone, then the level's aggressors (the cell's pattern and size)
+ * with the victims beside them. A victim pair runs timed pingpong of
  * victim_size; its initiator puts every round trip / 2 into a histogram
  * (victims_hist) and keeps the sample's median and p99 (struct sw_victim).
  *
