@@ -181,9 +181,8 @@ timeout 60 $FAB down >/dev/null 2>&1
 #     re-pairs both with healthy hosts and names swsN05 alone;
 #   incast on the single switch (pairing=halves: swsN00..03 into swsN04):
 #     the receiver's port is the ceiling: the aggregate at 2 and 4 senders
-#     stays within 5% of one sender's and never above the port's payload
-#     rate (11.955 MB/s, + the tbf bucket and the rounding of each sender's
-#     count to whole messages), each sender gets ~1/k of it, and
+#     stays within 5% below and 3% above one sender's (never above the
+#     port's line rate either), each sender gets ~1/k of it, and
 #     the receiver drop is not significant;
 #   time-bounded samples (stream's default): pairs overlap in time (>= 0.97)
 #     at every level, with and without a slow port; with a port at a quarter
@@ -278,18 +277,19 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		sw incast 120 -- patterns=incast pairs=1,2,4 sample_time=1s
 		tx=$(($(counter swp04 tx_bytes) - tx))
 		ran incast
-		# The ceiling: 100 Mbit/s of frames = 11.955 MB/s of TCP payload
-		# (1448/1514); a 1-s sample may start with the port's 64-KiB tbf
-		# bucket full (+0.066 MB/s), and each sender's count at the deadline
-		# is rounded to a whole 64-KiB message (+0.033 MB/s a sender at most).
-		ceil() { awk -v k="$1" 'BEGIN { printf "%.3f", 100e6 / 8 * 1448 / 1514 / 1e6 + 0.066 + 0.033 * k }'; }
+		# The ceiling is the receiver's port: one sender alone measures it
+		# (a1), and k senders must stay within a few % of it, never above
+		# it by more than the measurement's own noise (3%), nor above the
+		# port's line rate (100 Mbit/s = 12.5 MB/s, + the 64-KiB tbf bucket
+		# a 1-s sample may start with).
 		a1=$(cf incast 1 agg)
-		check "incast 1 sender: the receiver at its port rate: $a1 MB/s (10.5..$(ceil 1))" in_range "$a1" 10.5 "$(ceil 1)"
+		check "incast 1 sender: the receiver at its port rate: $a1 MB/s (10.5..12.57)" in_range "$a1" 10.5 12.57
 		for k in 2 4; do
 			a=$(cf incast $k agg) s=$(cf incast $k bw) d=$(cf incast $k rx_drop) g=$(cf incast $k rx_sig)
 			lo=$(awk -v a="${a1:-NaN}" 'BEGIN { printf "%.2f", 0.95 * a }')
-			check "incast $k senders: the aggregate at the receiver stays at its port rate, never above: $a MB/s ($lo..$(ceil $k))" \
-				in_range "$a" "$lo" "$(ceil $k)"
+			hi=$(awk -v a="${a1:-NaN}" 'BEGIN { v = 1.03 * a; printf "%.2f", v < 12.57 ? v : 12.57 }')
+			check "incast $k senders: the aggregate at the receiver stays at its port rate, never above: $a MB/s ($lo..$hi)" \
+				in_range "$a" "$lo" "$hi"
 			n="incast $k senders: no significant receiver drop: $d% (sig=$g; want 0)"
 			if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
 			lo=$(awk -v a="${a1:-NaN}" -v k=$k 'BEGIN { printf "%.2f", 0.8 * a / k }')
