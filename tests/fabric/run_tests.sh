@@ -492,9 +492,14 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		d=$(vl vcross 2 p99_infl) g=$(vl vcross 2 p99_sig)
 		n="victims: across the oversubscribed trunk, the victim's p99 inflates significantly: $d% (sig=$g; want 1, > 0)"
 		if [ "$g" = 1 ] && in_range "$d" 0 1e9; then ok "$n"; else bad "$n"; fi
-		d=$(vl vlocal 2 infl) g=$(vl vlocal 2 sig)
-		n="victims: on its own leaf, the victim's median latency does not inflate: $d% (sig=$g; want 0, or < 50)"
-		if [ -n "$d" ] && [ "$d" != NaN ] && { [ "$g" = 0 ] || in_range "$d" -1e9 50; }; then ok "$n"; else bad "$n"; fi
+		# On its own leaf the network adds nothing, but 6 busy ranks share 2
+		# cores: CPU alone inflated a local victim by 52-67% in 3 of 4 runs
+		# (+92% on loopback), while the trunk victim inflated by 450-45000%.
+		# So: not significant, or under 200% and under a tenth of the trunk's.
+		x=$(vl vcross 2 infl) d=$(vl vlocal 2 infl) g=$(vl vlocal 2 sig)
+		n="victims: on its own leaf, the victim's median latency does not inflate like the trunk's: $d% (sig=$g; want 0, or < 200 and < a tenth of $x%)"
+		if [ -n "$d" ] && [ "$d" != NaN ] && { [ "$g" = 0 ] || { in_range "$d" -1e9 200 &&
+			awk -v d="$d" -v x="$x" 'BEGIN { exit !(10 * d < x) }'; }; }; then ok "$n"; else bad "$n"; fi
 
 		# Without the finalize workaround, swstress's own guard must still end
 		# the run (MPICH 4.0.2 over UCX/TCP can hang in MPI_Finalize).

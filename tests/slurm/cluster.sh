@@ -88,15 +88,18 @@ do_up() {
 	[ -n "$(hosts)" ] || die "the fabric is not up"
 	write_conf "$d" || die "cannot write $d"
 	export SLURM_CONF=$d/slurm.conf
+	# The daemons outlive this script: they must not inherit the fabric lock
+	# (run_tests.sh holds it on descriptor 9), or a daemon left behind would
+	# hold it for ever.
 	/usr/sbin/mungekey --create --keyfile="$d/munge/munge.key" --force >/dev/null 2>&1 ||
 		die "mungekey failed"
 	chmod 400 "$d/munge/munge.key"
 	/usr/sbin/munged --force --socket="$d/munge/munge.sock" --key-file="$d/munge/munge.key" \
-		--pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" --seed-file="$d/munge/seed" ||
+		--pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" --seed-file="$d/munge/seed" 9>&- ||
 		die "munged did not start: $(tail -n 3 "$d/munge/munged.log" 2>/dev/null)"
-	/usr/sbin/slurmctld -f "$d/slurm.conf" -i || die "slurmctld did not start: $(tail -n 5 "$d/ctld.log")"
+	/usr/sbin/slurmctld -f "$d/slurm.conf" -i 9>&- || die "slurmctld did not start: $(tail -n 5 "$d/ctld.log")"
 	for h in $(hosts); do
-		ip netns exec "$h" unshare --uts sh -c "hostname $h; exec /usr/sbin/slurmd -f '$d/slurm.conf' -N $h" ||
+		ip netns exec "$h" unshare --uts sh -c "hostname $h; exec /usr/sbin/slurmd -f '$d/slurm.conf' -N $h" 9>&- ||
 			die "slurmd on $h did not start: $(tail -n 5 "$d/d/$h.log" 2>/dev/null)"
 	done
 	# every node idle within 60 s
