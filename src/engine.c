@@ -604,15 +604,16 @@ static long clock_stride(long n, double elapsed, double span, long hi)
  * hidden queue in MPI or socket buffers cannot grow), at most the window
  * and what drains in FLOW_DRAIN_SHARE of the sample at the rate seen so
  * far, but never below twice the receiver's ack interval (which it
- * announces in each ack, from the same rule; so neither side waits for
- * the other). The receiver counts what arrived by t_stop (flow_window):
+ * announces in each ack: half of the same rule at half the window, so at
+ * most a quarter of the window, since each ack is a message too; so
+ * neither side waits for the other). The receiver counts what arrived by t_stop (flow_window):
  * bytes that arrive after the deadline load an emptier switch and are not
  * counted. Both sides read the clock every clock_stride() messages, not at
  * each (a read costs more than a small message): the sender may send that
  * many past t_stop, and the receiver's counts go with the time of the same
- * read, so they stay consistent; the flow control (once per ack) reads it
- * afresh. Each receive slot is
- * reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
+ * read, so they stay consistent; the sender's flow control (once per ack)
+ * reads it afresh, the receiver's ack interval uses its last read. Each
+ * receive slot is reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
  * rest of the ring is cancelled (nothing else can match: the peer sends
  * nothing more on e->flow). *mine: this rank's receiving window (recv),
  * *peer_ack: the peer's final ack (send). 0, or -1 at the round deadline.
@@ -643,12 +644,12 @@ static void flow_window(struct flow_ack *w, long n1, double t1, long n, double t
  * windowed patterns' receives do). */
 static char *ring_buf(const struct eng *e, int i)
 {
-	return e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
+	return e->nslots == 1 ? e->rbuf : e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
 }
 
 /* The receiving side of one timed flow (timed_flow, incast_receive): a
  * ring of window receives from peer on e->flow, each reposted as it
- * fills, tested in order; the acks to peer (ack: the last one sent, its
+ * fills, taken in order (slot: the next); the acks to peer (ack: the last one sent, its
  * buffer while ack_out is in flight); the clock reads (read: the count at
  * the last, clock: the count due for the next) and the count at the
  * deadline (n1 by t1, flow_window). */
@@ -658,6 +659,7 @@ struct flow_rx {
 	MPI_Request ack_out;
 	struct flow_ack ack;
 	long done, acked, chunk, n1, clock, read;
+	int slot, last_slot;  /* the next ring slot; the one TAG_LAST filled, or -1 */
 	double t1, t_final;
 	bool last;          /* the peer's TAG_LAST arrived */
 };
@@ -669,7 +671,7 @@ static void flow_rx_start(struct eng *e, struct flow_rx *rx, int peer, MPI_Reque
 			  int cnt, double t0)
 {
 	*rx = (struct flow_rx){ .peer = peer, .ring = ring, .ack_out = MPI_REQUEST_NULL, .chunk = 1,
-				.clock = 1, .t1 = t0, .t_final = t0, .last = !post };
+				.clock = 1, .last_slot = -1, .t1 = t0, .t_final = t0, .last = !post };
 	rx->ack.chunk = 1;
 	rx->ack.t_start = t0 - e->offset;
 	for (int i = 0; i < e->cfg->window; i++) {
@@ -685,19 +687,16 @@ static bool flow_rx_done(const struct flow_rx *rx)
 	return rx->last && rx->ack_out == MPI_REQUEST_NULL;
 }
 
-/* Take the next message of a receiving side if it has arrived (see
- * flow_rx_poll); true when one was taken. */
-static bool flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
+/* Take the next message of a receiving side, which has arrived (see
+ * flow_rx_poll). */
+static void flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
 {
-	int w = e->cfg->window, slot = (int)(rx->done % w), flag;
-	MPI_Status st;
+	int w = e->cfg->window, slot = rx->slot;
 
-	MPI_Test(&rx->ring[slot], &flag, &st);
-	if (!flag)
-		return false;
-	rx->last = st.MPI_TAG == TAG_LAST;
+	rx->last = slot == rx->last_slot;
 	if (!rx->last) {
 		rx->done++;
+		rx->slot = slot + 1 == w ? 0 : slot + 1;
 		MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, rx->peer, MPI_ANY_TAG, e->flow, &rx->ring[slot]);
 	}
 	if (rx->last ? rx->read < rx->done : rx->done >= rx->clock) {
@@ -712,7 +711,7 @@ static bool flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, 
 	if (rx->last)
 		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
 	if (rx->last || rx->done - rx->acked >= rx->chunk) {
-		long chunk = flow_cap(rx->done, MPI_Wtime() - t0, span, 1, w / 4 > 1 ? w / 4 : 1) / 2;
+		long chunk = flow_cap(rx->read, rx->t_final - t0, span, 1, w / 2 > 1 ? w / 2 : 1) / 2;
 
 		rx->chunk = chunk > 1 ? chunk : 1;
 		rx->ack.received = (double)rx->done;
@@ -721,23 +720,36 @@ static bool flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, 
 		rx->acked = rx->done;
 		MPI_Isend(&rx->ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, rx->peer, TAG_ACK, MPI_COMM_WORLD, &rx->ack_out);
 	}
-	return true;
 }
 
 /* One poll of a receiving side (a flow from t0 over span to t_stop, local
  * clock): take every message that has arrived, in order, until an ack is
- * due: repost each slot, read the clock every clock_stride() messages,
+ * due (one MPI_Testsome tests the next WAIT_SLICE slots, as wait_reqs
+ * does): repost each slot, read the clock every clock_stride() messages,
  * ack every chunk messages (never two acks in flight), and at TAG_LAST
  * the count at the deadline. True when a message was taken. */
 static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
 {
-	int flag;
+	int w = e->cfg->window, flag, n, idx[WAIT_SLICE];
+	MPI_Status st[WAIT_SLICE];
 	bool busy = false;
 
 	if (rx->ack_out != MPI_REQUEST_NULL)
 		MPI_Test(&rx->ack_out, &flag, MPI_STATUS_IGNORE);
-	while (!rx->last && rx->ack_out == MPI_REQUEST_NULL && flow_rx_take(e, rx, cnt, t0, span, t_stop))
+	while (!rx->last && rx->ack_out == MPI_REQUEST_NULL) {
+		int slot = rx->slot;
+
+		if (rx->ring[slot] != MPI_REQUEST_NULL) {
+			MPI_Testsome(w - slot < WAIT_SLICE ? w - slot : WAIT_SLICE, &rx->ring[slot], &n, idx, st);
+			for (int i = 0; i < n; i++)
+				if (st[i].MPI_TAG == TAG_LAST)
+					rx->last_slot = slot + idx[i];
+			if (rx->ring[slot] != MPI_REQUEST_NULL)
+				break;
+		}
+		flow_rx_take(e, rx, cnt, t0, span, t_stop);
 		busy = true;
+	}
 	return busy;
 }
 
@@ -755,8 +767,10 @@ static void flow_rx_cancel(const struct eng *e, struct flow_rx *rx)
 static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
 		      struct flow_ack *mine, struct flow_ack *peer_ack)
 {
-	int w = e->cfg->window, cnt = (int)size, flag, rc = 0;
+	int w = e->cfg->window, cnt = (int)size, flag, rc = 0, n, idx[WAIT_SLICE];
+	int s_slot = 0, d_slot = 0;   /* ring slots of the next send to post, to complete */
 	MPI_Request *sr = e->ring, ack_in = MPI_REQUEST_NULL;
+	MPI_Status st[WAIT_SLICE];
 	long s_post = 0, s_done = 0, cap = 2;
 	long s_clock = 1;   /* the count at the next clock read */
 	bool s_last = !send, peer_done = !send;
@@ -780,18 +794,22 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 				s_last = now >= t_stop;
 				s_clock = s_post + clock_stride(s_post, now - t0, span, w);
 			}
-			if (!s_last && s_post % w == 0)
+			if (!s_last && s_slot == 0)
 				fault_delay(e);
 			MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA, e->flow,
-				  &sr[s_post % w]);
+				  &sr[s_slot]);
+			s_slot = s_slot + 1 == w ? 0 : s_slot + 1;
 			s_post++;
 			busy = true;
 		}
 		while (s_done < s_post) {
-			MPI_Test(&sr[s_done % w], &flag, MPI_STATUS_IGNORE);
-			if (!flag)
+			MPI_Testsome(w - d_slot < WAIT_SLICE ? w - d_slot : WAIT_SLICE, &sr[d_slot], &n, idx, st);
+			if (sr[d_slot] != MPI_REQUEST_NULL)
 				break;
-			s_done++;
+			while (s_done < s_post && sr[d_slot] == MPI_REQUEST_NULL) {
+				d_slot = d_slot + 1 == w ? 0 : d_slot + 1;
+				s_done++;
+			}
 			busy = true;
 		}
 		if (!peer_done) {
