@@ -213,7 +213,10 @@ static int wait_reqs(bool yield, MPI_Request *req, int n, double deadline, bool 
 			i++;
 		if (i == n)
 			return 0;
-		MPI_Testsome(n - i < WAIT_SLICE ? n - i : WAIT_SLICE, &req[i], &done, idx, st);
+		if (n - i == 1)
+			MPI_Test(&req[i], &done, st);
+		else
+			MPI_Testsome(n - i < WAIT_SLICE ? n - i : WAIT_SLICE, &req[i], &done, idx, st);
 		if (done > 0 && req[i] == MPI_REQUEST_NULL)
 			continue;
 		if (idle_poll(yield, &polls, deadline))

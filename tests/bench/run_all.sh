@@ -18,6 +18,9 @@ for p in $parts; do
 		${MPICC:-mpicc} -O2 -o build/bench/waits "$B/waits.c" || { rc=1; continue; }
 		for s in 8 1024 65536; do
 			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits $s $((s > 4096 ? 300 : 3000)) || rc=1
+		done
+		for s in 1 8 64 1024; do   # and for a ping-pong (pingpong's wait_reqs of 1 or 2 requests)
+			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits ping $s || rc=1
 		done;;
 	netpipe) sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
 	osu) sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
