@@ -4,9 +4,13 @@
 #   osu_bw       vs stream, 2 ranks, window 64 (MB/s)
 #   osu_bibw     vs bidir, 2 ranks, window 64  (MB/s, both directions)
 #   osu_mbw_mr   vs stream aggregate, 8 ranks, 4 pairs i <-> i+4 (pairing = halves)
-# Both tools run under the same mpiexec, binding and niceness; they alternate
-# (OSU first in odd repetitions, swstress first in even ones); the table has
-# medians over repetitions, the best repetition of each, and the ratios.
+# Both tools run under the same mpiexec, binding and niceness, one size per
+# run, and alternate size by size (OSU first in odd repetitions, swstress
+# first in even ones): this host switches between speeds every few seconds
+# (tests/bench/RESULTS.md §12), so each swstress run is paired with the OSU
+# run of the same size just before or after it. The table has medians over
+# repetitions, the best repetition of each, the ratios, and the median of the
+# paired ratios.
 #
 #   make bench OSU=/path/to/osu-micro-benchmarks-7.4
 #   OSU=... sh tests/bench/osu.sh [REPS]          (from the repository root)
@@ -16,8 +20,8 @@
 # is ever downloaded.
 # Env: REPS (5), SW (build/swstress), OUT (build/bench/osu), TESTS
 # ("latency bw bibw mbw_mr"), SAMPLE_TIME (20ms), SW_ARGS (more key=value
-# for swstress, e.g. distinct_buffers=yes), MBW_SIZES (osu_mbw_mr sizes, one
-# OSU run each: 8 ranks on 2 cores make its full range take many minutes),
+# for swstress, e.g. distinct_buffers=yes), SIZES (bytes, 1 B..4 MiB),
+# MBW_SIZES (osu_mbw_mr's: 8 ranks on 2 cores make its full range take many minutes),
 # NICE ("nice -n -5" as root), BIND ("-bind-to core").
 set -u
 REPS=${1:-${REPS:-5}}
@@ -32,8 +36,7 @@ BIND=${BIND:--bind-to core}
 MPIEXEC=${MPIEXEC:-mpiexec}
 if [ -z "${NICE+x}" ]; then NICE=""; [ "$(id -u)" = 0 ] && NICE="nice -n -5"; fi
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
-SIZES="1, 8, 4..4MiB x4"
-MAX=4194304
+SIZES=${SIZES:-1 4 8 16 64 256 1024 4096 16384 65536 262144 1048576 4194304}
 OSU_BUILD=$PWD/build/bench/osu-build
 PROGS="osu_latency osu_bw osu_bibw osu_mbw_mr"
 
@@ -86,7 +89,7 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/info.txt"
 
-# runlog TOOL TEST REP CMD...: run, recording the load average around it.
+# runlog TOOL ITEM REP CMD...: run, recording the load average around it.
 runlog() {
 	tool=$1 t=$2 rep=$3; shift 3
 	l0=$(cut -d' ' -f1 /proc/loadavg)
@@ -94,30 +97,33 @@ runlog() {
 	echo "$rep $t $tool $l0 $(cut -d' ' -f1 /proc/loadavg)" >> "$OUT/load.txt"
 }
 
-run_osu() {   # TEST REP
-	case $1 in
-	mbw_mr)
-		for s in $MBW_SIZES; do
-			runlog osu "$1" "$2" $MPIEXEC $BIND -n 8 "$(osu_bin osu_mbw_mr)" -m "$s:$s" > "$OUT/osu-$1-$2-$s.txt" 2>&1
-		done;;
-	*) runlog osu "$1" "$2" $MPIEXEC $BIND -n 2 "$(osu_bin "osu_$1")" -m "1:$MAX" > "$OUT/osu-$1-$2.txt" 2>&1;;
-	esac
+run_osu() {   # TEST:SIZE REP
+	t=${1%:*} s=${1#*:} np=2
+	[ "$t" = mbw_mr ] && np=8
+	runlog osu "$1" "$2" $MPIEXEC $BIND -n $np "$(osu_bin "osu_$t")" -m "$s:$s" > "$OUT/osu-$t-$2-$s.txt" 2>&1
 }
 
-run_sw() {    # TEST REP
-	case $1 in
-	latency) np=2 sizes=$SIZES args="pairs=1 patterns=pingpong";;
-	bw) np=2 sizes=$SIZES args="pairs=1 patterns=stream";;
-	bibw) np=2 sizes=$SIZES args="pairs=1 patterns=bidir";;
-	mbw_mr) np=8 sizes=$(echo $MBW_SIZES | tr ' ' ',') args="pairs=4 pairing=halves patterns=stream";;
+run_sw() {    # TEST:SIZE REP
+	t=${1%:*} s=${1#*:} np=2
+	case $t in
+	latency) args="pairs=1 patterns=pingpong";;
+	bw) args="pairs=1 patterns=stream";;
+	bibw) args="pairs=1 patterns=bidir";;
+	mbw_mr) np=8 args="pairs=4 pairing=halves patterns=stream";;
 	esac
 	# shellcheck disable=SC2086
-	runlog swstress "$1" "$2" $MPIEXEC $BIND -n $np "$SW" run -c /dev/null allow_shared_node=yes sizes="$sizes" \
+	runlog swstress "$1" "$2" $MPIEXEC $BIND -n $np "$SW" run -c /dev/null allow_shared_node=yes sizes="$s" \
 		hops=auto sample_time="$SAMPLE_TIME" repetitions=10 warmup=2 window=64 $args $SW_ARGS \
-		output="$OUT/sw-$1-$2" label=osu --no-plot --no-history > /dev/null 2> "$OUT/sw-$1-$2.log"
+		output="$OUT/sw-$t-$2-$s" label=osu --no-plot --no-history > /dev/null 2> "$OUT/sw-$t-$2-$s.log"
 }
 
+items=""
+for t in $TESTS; do
+	sizes=$SIZES
+	[ "$t" = mbw_mr ] && sizes=$MBW_SIZES
+	for s in $sizes; do items="$items $t:$s"; done
+done
 . "$(dirname "$0")/alternate.sh"
-alternate osu "$REPS" "$TESTS" run_osu run_sw
+alternate osu "$REPS" "$items" run_osu run_sw
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/info.txt"
 python3 "$(dirname "$0")/osu_table.py" "$OUT" | tee "$OUT/table.md"

@@ -8,8 +8,10 @@ figure of a run is from its summary.csv: lat_median_us (pingpong),
 bw_median_MBps (stream, bidir: bidir counts both directions) and
 agg_median_MBps (4 pairs). Each cell is the median over repetitions; "best"
 is the best repetition of each tool (which noise from other jobs cannot
-improve; on a host that switches between speeds from run to run, the
-fairer comparison); ratio = swstress / OSU. Targets (8 B..4 MiB): latency ratio <= 1.05,
+improve); "paired ratio" is the median over repetitions of swstress's
+figure over OSU's run of the same size and repetition, next to it in time
+(on a host that switches speeds every few seconds, the fairest of the
+three); ratio = swstress / OSU. Targets (8 B..4 MiB): latency ratio <= 1.05,
 bandwidth ratios >= 0.95.
 """
 import csv, glob, os, re, statistics, sys
@@ -24,25 +26,32 @@ TESTS = [  # test, swstress column, unit, lower is better
 LOW, HIGH = 8, 4 << 20
 
 
+def rep_of(path, tool, test):
+    """The repetition in a run's name: TOOL-TEST-REP[-SIZE] (one size per
+    run, or every size in one run as earlier versions of osu.sh did)."""
+    m = re.match(r"%s-%s-(\d+)(-\d+)?(\.txt)?$" % (tool, test), os.path.basename(path))
+    return int(m.group(1)) if m else None
+
+
 def osu_data(test):
-    """{size: [figure per repetition]}; mbw_mr runs one file per size."""
+    """{size: {repetition: figure}}."""
     per = {}
     for f in glob.glob(os.path.join(d, "osu-%s-*.txt" % test)):
-        rep = {}
+        rep = rep_of(f, "osu", test)
         for line in open(f, errors="replace"):
             p = line.split()
-            if len(p) >= 2 and re.fullmatch(r"\d+", p[0]) and re.fullmatch(r"[0-9.]+", p[1]):
-                rep[int(p[0])] = float(p[1])
-        for s, v in rep.items():
-            per.setdefault(s, []).append(v)
+            if rep is not None and len(p) >= 2 and re.fullmatch(r"\d+", p[0]) and re.fullmatch(r"[0-9.]+", p[1]):
+                per.setdefault(int(p[0]), {})[rep] = float(p[1])
     return per
 
 
 def sw_data(test, col):
     per = {}
     for f in glob.glob(os.path.join(d, "sw-%s-*" % test, "*", "summary.csv")):
+        rep = rep_of(os.path.dirname(os.path.dirname(f)), "sw", test)
         for r in csv.DictReader(l for l in open(f) if not l.startswith("#")):
-            per.setdefault(int(r["size_bytes"]), []).append(float(r[col]))
+            if rep is not None:
+                per.setdefault(int(r["size_bytes"]), {})[rep] = float(r[col])
     return per
 
 
@@ -63,25 +72,26 @@ for test, col, unit, lower in TESTS:
         continue
     best = min if lower else max
     print("%s (%s; ratio = swstress / OSU, target %s)\n" % (test, unit, "<= 1.05" if lower else ">= 0.95"))
-    print("| size | OSU median | swstress median | ratio | OSU best | swstress best | best ratio | reps OSU/sw |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    fails, checked, ratios, bfails, bratios = [], 0, [], [], []
+    print("| size | OSU median | swstress median | ratio | OSU best | swstress best | best ratio | paired ratio | reps OSU/sw |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    checked, kinds = 0, {"medians": ([], []), "best against best": ([], []), "paired ratios": ([], [])}
     for s in sizes:
-        om, sm = statistics.median(od[s]), statistics.median(sd[s])
-        ob, sb = best(od[s]), best(sd[s])
+        o, w = list(od[s].values()), list(sd[s].values())
+        om, sm, ob, sb = statistics.median(o), statistics.median(w), best(o), best(w)
         r = sm / om if om > 0 else float("nan")
         rb = sb / ob if ob > 0 else float("nan")
-        print("| %s | %.4g | %.4g | %.2f | %.4g | %.4g | %.2f | %d/%d |" % (
-            size_name(s), om, sm, r, ob, sb, rb, len(od[s]), len(sd[s])))
+        pairs = [sd[s][k] / od[s][k] for k in od[s] if k in sd[s] and od[s][k] > 0]
+        rp = statistics.median(pairs) if pairs else float("nan")
+        print("| %s | %.4g | %.4g | %.2f | %.4g | %.4g | %.2f | %.2f | %d/%d |" % (
+            size_name(s), om, sm, r, ob, sb, rb, rp, len(o), len(w)))
         if LOW <= s <= HIGH:
             checked += 1
-            ratios.append(r)
-            bratios.append(rb)
-            for x, out in ((r, fails), (rb, bfails)):
+            for x, (rs, fs) in zip((r, rb, rp), kinds.values()):
+                rs.append(x)
                 if (x > 1.05) if lower else (x < 0.95):
-                    out.append("%s %.2f" % (size_name(s), x))
+                    fs.append("%s %.2f" % (size_name(s), x))
     print()
-    for how, rs, fs in (("medians", ratios, fails), ("best against best", bratios, bfails)):
+    for how, (rs, fs) in kinds.items():
         verdicts.append("%s: %d of %d sizes (8 B..4 MiB) meet the target on %s, ratio %.2f..%.2f%s" % (
             test, checked - len(fs), checked, how, min(rs), max(rs),
             ("; missed at " + ", ".join(fs)) if fs else ""))
