@@ -609,17 +609,18 @@ static long clock_stride(long n, double elapsed, double span, long hi)
  * far, but never below twice the receiver's ack interval (which it
  * announces in each ack: half of the same rule at half the window, so at
  * most a quarter of the window, since each ack is a message too; so
- * neither side waits for the other). The receiver counts what arrived by t_stop (flow_window):
- * bytes that arrive after the deadline load an emptier switch and are not
- * counted. Both sides read the clock every clock_stride() messages, not at
- * each (a read costs more than a small message): the sender may send that
- * many past t_stop, and the receiver's counts go with the time of the same
- * read, so they stay consistent; the sender's flow control (once per ack)
- * reads it afresh, the receiver's ack interval uses its last read. Each
- * receive slot is reposted as it fills, with a wildcard tag; once TAG_LAST arrives, the
- * rest of the ring is cancelled (nothing else can match: the peer sends
- * nothing more on e->flow). *mine: this rank's receiving window (recv),
- * *peer_ack: the peer's final ack (send). 0, or -1 at the round deadline.
+ * neither side waits for the other). The receiver counts what arrived by
+ * t_stop (flow_window): bytes that arrive after the deadline load an
+ * emptier switch and are not counted. Both sides read the clock every
+ * clock_stride() messages, not at each (a read costs more than a small
+ * message): the sender may send that many past t_stop, and the receiver's
+ * counts go with the time of the same read, so they stay consistent; the
+ * sender's flow control (once per ack) reads it afresh, the receiver's ack
+ * interval uses its last read. Each receive slot is reposted as it fills,
+ * with a wildcard tag; once TAG_LAST arrives, the rest of the ring is
+ * cancelled (nothing else can match: the peer sends nothing more on
+ * e->flow). *mine: this rank's receiving window (recv), *peer_ack: the
+ * peer's final ack (send). 0, or -1 at the round deadline.
  */
 /*
  * A receiver's count at the deadline: n1 messages had arrived by t1 <=
@@ -651,11 +652,11 @@ static char *ring_buf(const struct eng *e, int i)
 }
 
 /* The receiving side of one timed flow (timed_flow, incast_receive): a
- * ring of window receives from peer on e->flow, each reposted as it
- * fills, taken in order (slot: the next); the acks to peer (ack: the last one sent, its
- * buffer while ack_out is in flight); the clock reads (read: the count at
- * the last, clock: the count due for the next) and the count at the
- * deadline (n1 by t1, flow_window). */
+ * ring of window receives from peer on e->flow, each reposted as it fills,
+ * taken in order (slot: the next); the acks to peer (ack: the last one
+ * sent, its buffer while ack_out is in flight); the clock reads (read: the
+ * count at the last, clock: the count due for the next) and the count at
+ * the deadline (n1 by t1, flow_window). */
 struct flow_rx {
 	int peer;
 	MPI_Request *ring;
