@@ -9,14 +9,16 @@
 #   sh tests/bench/netpipe.sh [REPS]        (from the repository root)
 # Env: SW (binary, default build/swstress), OUT (folder, default
 # build/bench/netpipe), MODES (default "pingpong stream bidir"), SIZES
-# (bytes, default 1 B..4 MiB), SAMPLE_TIME (swstress, default 20ms), BIND
-# (default "-bind-to core").
+# (bytes, default 1 B..4 MiB), SAMPLE_TIME (swstress, default 20ms), SW_REPS
+# (swstress samples per run, default 3: NetPIPE's trials), BIND (default
+# "-bind-to core").
 set -u
 REPS=${1:-3}
 SW=${SW:-$PWD/build/swstress}
 OUT=${OUT:-$PWD/build/bench/netpipe}
 MODES=${MODES:-pingpong stream bidir}
 SAMPLE_TIME=${SAMPLE_TIME:-20ms}
+SW_REPS=${SW_REPS:-3}   # samples per swstress run: NetPIPE keeps the best of 3 trials
 BIND=${BIND:--bind-to core}
 MPIEXEC=${MPIEXEC:-mpiexec}
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
@@ -40,7 +42,7 @@ run_np() {   # MODE:SIZE REP
 run_sw() {   # MODE:SIZE REP
 	m=${1%:*} s=${1#*:}
 	timeout 600 $MPIEXEC $BIND -n 2 "$SW" run -c /dev/null allow_shared_node=yes pairs=1 \
-		patterns="$m" sizes="$s" hops=auto sample_time="$SAMPLE_TIME" repetitions=10 warmup=1 \
+		patterns="$m" sizes="$s" hops=auto sample_time="$SAMPLE_TIME" repetitions=$SW_REPS warmup=1 \
 		window=64 output="$OUT/sw-$m-$2-$s" label=bench --no-plot --no-history > /dev/null \
 		2> "$OUT/sw-$m-$2-$s.log" || echo "netpipe: swstress $1 failed" >&2
 }

@@ -5,8 +5,10 @@ NetPIPE 3.7 writes "bytes Mbps t" per size, where t is the time of one
 message (half a round trip in ping-pong; one message in -s; one message
 each way in -2), Mbps = bits * (1 + bidir) / t / 2^20 and, with -2, bytes
 is twice the message size. MB/s (10^6 bytes/s) = Mbps * 2^20 / 8 / 10^6.
-NetPIPE keeps the best of 3 trials; swstress gives the median of 10
-samples, and its best sample (lat_min_us, bw_max_MBps) is shown as well.
+NetPIPE keeps the best of 3 trials; swstress gives the median of its
+samples (3 per run by default, SW_REPS), and its best sample (lat_min_us,
+bw_max_MBps) is shown as well; the paired ratios set swstress's best of 3
+against NetPIPE's best of 3.
 Each figure is the median over repetitions ("best" columns: the best
 over repetitions, which noise from other jobs cannot improve); "paired" is
 the median over repetitions of swstress / NetPIPE for the same size and
@@ -71,8 +73,8 @@ for mode in MODES:
         bsl, bsb = min(x[2] for x in w), max(x[3] for x in w)
         lr, br = sl / nl, sb / nb
         keys = [k for k in npd[size] if k in swd[size] and k[1] is not None]
-        pl = med([swd[size][k][0] / npd[size][k][0] for k in keys])
-        pb = med([swd[size][k][1] / npd[size][k][1] for k in keys])
+        pl = med([swd[size][k][2] / npd[size][k][0] for k in keys])
+        pb = med([swd[size][k][3] / npd[size][k][1] for k in keys])
         print("| %s | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.2f | %.3f / %.3f | %.0f / %.0f | %.2f / %.2f | %d/%d |" % (
             mode, size, nl, sl, lr, nb, sb, br, bnl, bsl, bnb, bsb, pl, pb, len(n), len(w)))
         for how, l, b in (("medians", lr, br), ("paired", pl, pb)):
