@@ -568,6 +568,20 @@ static int jnum(json_t *o, const char *key, double lo, double hi, double *out, c
 	return 0;
 }
 
+/* A sample's times: t_start_s and t_end_s (null allowed) and seconds
+ * (required), each within its range. */
+static int jtimes(json_t *o, double *t_start, double *t_end, double *seconds, const char *path,
+		  const char *where, char *err, size_t errlen)
+{
+	if (jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, t_start, path, where, err, errlen) ||
+	    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, t_end, path, where, err, errlen) ||
+	    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, seconds, path, where, err, errlen))
+		return -1;
+	if (isnan(*seconds))
+		return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
+	return 0;
+}
+
 static int get_str(json_t *o, const char *key, char *buf, size_t len)
 {
 	json_t *v = json_object_get(o, key);
@@ -740,15 +754,10 @@ static int load_probes(struct sw_run *r, json_t *arr, const char *path, char *er
 		    jint(o, "cell", 0, r->plan->ncells - 1, &cell, path, where, err, errlen) ||
 		    jint(o, "rep", 0, INT_MAX, &rep, path, where, err, errlen) ||
 		    jint(o, "hops", 1, LONG_MAX, &hops, path, where, err, errlen) ||
-		    jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &q.t_start, path, where, err,
-			 errlen) ||
-		    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &q.t_end, path, where, err, errlen) ||
-		    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &q.seconds, path, where, err, errlen))
+		    jtimes(o, &q.t_start, &q.t_end, &q.seconds, path, where, err, errlen))
 			return -1;
 		if (a == b)
 			return sw_fail(err, errlen, "%s: %srank_b: %lld, the same rank as rank_a", path, where, b);
-		if (isnan(q.seconds))
-			return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
 		q.a = (int)a;
 		q.b = (int)b;
 		q.host = (int)host;
@@ -778,13 +787,8 @@ static int load_again(struct sw_run *r, json_t *arr, const char *path, char *err
 		    jint(o, "rep", 0, INT_MAX, &rep, path, where, err, errlen) ||
 		    jint(o, "pair", 0, r->plan->level_pairs[0] - 1, &pair, path, where, err, errlen) ||
 		    jint(o, "hops", 1, LONG_MAX, &hops, path, where, err, errlen) ||
-		    jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_start, path, where, err,
-			 errlen) ||
-		    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_end, path, where, err, errlen) ||
-		    jnum(o, "seconds", RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s.seconds, path, where, err, errlen))
+		    jtimes(o, &s.t_start, &s.t_end, &s.seconds, path, where, err, errlen))
 			return -1;
-		if (isnan(s.seconds))
-			return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
 		s.cell = (int)cell;
 		s.rep = (int)rep;
 		s.pair = (int)pair;
