@@ -23,6 +23,9 @@ bad() { fail=$((fail + 1)); echo "FAIL  $1${2:+ ($2)}"; }
 check() { n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
 # in_range VALUE LO HI (decimals allowed)
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
+# want_sig NAME SIG WANT D LO HI: PASS when a change's significance flag SIG is
+# WANT (0 or 1) and the change D is within LO..HI.
+want_sig() { if [ "$2" = "$3" ] && in_range "$4" "$5" "$6"; then ok "$1"; else bad "$1"; fi; }
 cleanup() {
 	timeout 60 $FAB down >/dev/null 2>&1
 	# FABRIC_KEEP=1 keeps the outputs and results folders for a look
@@ -261,7 +264,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		for k in 2 4; do
 			d=$(cf single $k drop) g=$(cf single $k sig)
 			n="single $k pairs: no significant drop: $d% (sig=$g; want 0, |drop| < 5)"
-			if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+			want_sig "$n" "$g" 0 "$d" -5 5
 		done
 		for k in 2 4; do
 			v=$(cf single $k overlap)
@@ -291,7 +294,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			check "incast $k senders: the aggregate at the receiver stays at its port rate, never above: $a MB/s ($lo..$hi)" \
 				in_range "$a" "$lo" "$hi"
 			n="incast $k senders: no significant receiver drop: $d% (sig=$g; want 0)"
-			if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+			want_sig "$n" "$g" 0 "$d" -5 5
 			lo=$(awk -v a="${a1:-NaN}" -v k=$k 'BEGIN { printf "%.2f", 0.8 * a / k }')
 			hi=$(awk -v a="${a1:-NaN}" -v k=$k 'BEGIN { printf "%.2f", 1.2 * a / k }')
 			check "incast $k senders: each sender gets 1/$k of the port: $s MB/s ($lo..$hi)" in_range "$s" "$lo" "$hi"
@@ -437,13 +440,13 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		done
 		d=$(cf twoleaf 2 drop) g=$(cf twoleaf 2 sig)
 		n="twoleaf 2 pairs: the knee, no significant drop yet: $d% (sig=$g; want 0, |drop| < 5)"
-		if [ "$g" = 0 ] && in_range "$d" -5 5; then ok "$n"; else bad "$n"; fi
+		want_sig "$n" "$g" 0 "$d" -5 5
 		d=$(cf twoleaf 3 drop) g=$(cf twoleaf 3 sig)
 		n="twoleaf 3 pairs: past the knee (3 ports on a 2-port trunk), significant drop: $d% (sig=$g; want 1, 20..45)"
-		if [ "$g" = 1 ] && in_range "$d" 20 45; then ok "$n"; else bad "$n"; fi
+		want_sig "$n" "$g" 1 "$d" 20 45
 		d=$(cf twoleaf 4 drop) g=$(cf twoleaf 4 sig)
 		n="twoleaf 4 pairs: trunk 2:1 oversubscribed, significant drop: $d% (sig=$g; want 1, 35..65)"
-		if [ "$g" = 1 ] && in_range "$d" 35 65; then ok "$n"; else bad "$n"; fi
+		want_sig "$n" "$g" 1 "$d" 35 65
 		lo=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 0.95 }') hi=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 1.05 }')
 		# swstress's aggregate: a repetition's bytes over its span, at saturation.
 		for k in 3 4; do
@@ -488,10 +491,10 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		done
 		d=$(vl vcross 2 infl) g=$(vl vcross 2 sig)
 		n="victims: across the oversubscribed trunk, the victim's median latency inflates significantly: $d% (sig=$g; want 1, >= 100)"
-		if [ "$g" = 1 ] && in_range "$d" 100 1e9; then ok "$n"; else bad "$n"; fi
+		want_sig "$n" "$g" 1 "$d" 100 1e9
 		d=$(vl vcross 2 p99_infl) g=$(vl vcross 2 p99_sig)
 		n="victims: across the oversubscribed trunk, the victim's p99 inflates significantly: $d% (sig=$g; want 1, > 0)"
-		if [ "$g" = 1 ] && in_range "$d" 0 1e9; then ok "$n"; else bad "$n"; fi
+		want_sig "$n" "$g" 1 "$d" 0 1e9
 		# On its own leaf the network adds nothing, but 6 busy ranks share 2
 		# cores: CPU alone inflated a local victim by 52-67% in 3 of 4 runs
 		# (+92% on loopback), while the trunk victim inflated by 450-45000%.
