@@ -64,7 +64,7 @@ $(BUILD)/libswstress-cli.a: $(CMD_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/swstress: $(MPI_OBJ) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a
-	$(MPICC) $(CFLAGS) -o $@ $(MPI_OBJ) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a $(LDLIBS)
+	$(MPICC) $(CFLAGS) -pthread -o $@ $(MPI_OBJ) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a $(LDLIBS)
 
 # The MPI_Finalize workaround that run and check load themselves (main.c).
 $(BUILD)/finalize_preload.so: $(PRELOAD_SRC) | $(BUILD)/obj

@@ -78,6 +78,7 @@ struct sw_config {
 	int patterns[SW_MAX_PATTERNS];   /* ids from pattern.h */
 	int window;                      /* messages in flight, stream/bidir */
 	bool distinct_buffers;           /* a receive buffer per window slot */
+	bool blocking_waits;             /* untimed samples block in MPI (engine.c) */
 	int pairing;                     /* enum cfg_pairing */
 	int shift;                       /* D of shift:D */
 	uint64_t seed;

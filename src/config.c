@@ -1022,6 +1022,9 @@ static const struct cfg_opt opts[] = {
 	  "messages in flight for stream and bidir" },
 	{ "distinct_buffers", "sweep", &T_BOOL, OFF(distinct_buffers), 0, "no", 0, 0, 0,
 	  "receive each message of a window into its own buffer (no: one buffer, as osu_bw)" },
+	{ "blocking_waits", "sweep", &T_BOOL, OFF(blocking_waits), 0, "no", 0, 0, 0,
+	  "untimed samples wait in MPI's blocking calls, as OSU does (faster below 4 KiB, never yield; "
+	  "a watchdog thread ends a stuck run at timeout); no: they poll" },
 	{ "pairing", "sweep", &T_PAIRING, OFF(pairing), 0, "adjacent", 1, 1e6, 0,
 	  "how ranks pair up: adjacent (0-1, 2-3), halves (i, i+N/2), random (seeded), shift:D" },
 	{ "seed", "sweep", &T_U64, OFF(seed), 0, "1", 0, 0, 0,

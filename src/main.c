@@ -297,7 +297,9 @@ static int sweep(const struct cli_args *a, bool check)
 	bool shared = false;
 
 	finalize_workaround(argv);
-	MPI_Init(&argc, &argv);
+	int thread_level;
+	/* FUNNELED: blocking_waits' watchdog thread makes no MPI calls. */
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	g_rank = rank;
@@ -385,7 +387,8 @@ static int sweep(const struct cli_args *a, bool check)
 				"not a switch\n", shared_msg);
 		if (r->yield)
 			fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
-				"while waiting\n");
+				"while waiting%s\n", cfg.blocking_waits ? ", but not in untimed samples "
+				"(blocking_waits = yes: they spin in MPI's blocking calls)" : "");
 	}
 	ctx.format = format;
 	ctx.check = check ? &ho : NULL;

@@ -173,28 +173,98 @@ test_output_not_writable() {
 		ok "unwritable output refused before measuring (exit 2)" || fail "unwritable output: rc=$rc" "$TMP/err"
 }
 
+# stalled_folder DIR WHO: a run the watchdog ended in level 1 of pairs =
+# 1, 2 (3 repetitions): incomplete, its failure names WHO, cell 0 done and
+# cell 1 failed, the 3 samples of level 0 on disk.
+stalled_folder() {
+	[ -n "$1" ] && python3 - "$1" "$2" <<'EOF'
+import json, sys, csv
+d, who = sys.argv[1], sys.argv[2]
+run = json.load(open(d + "/run.json"))
+assert run["complete"] is False and who in run["failure"], run["failure"]
+assert run["cells"][0]["stop"] == "fixed" and run["cells"][1]["stop"] == "failed"
+rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
+assert len(rows) == 3 and all(r["level"] == "0" for r in rows), len(rows)
+EOF
+}
+
 test_stalled_rank_watchdog() {
 	c=$(conf stall "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3")
 	start=$(date +%s)
 	SWSTRESS_FAULT_STALL=3:1 timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	took=$(( $(date +%s) - start ))
-	dir=$(ls -d "$TMP"/results/stall-* 2>/dev/null | head -n 1)
+	dir=$(folder stall)
 	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
-		[ -n "$dir" ] && python3 - "$dir" >> "$TMP/err" 2>&1 <<'EOF'
-import json, sys, csv
-d = sys.argv[1]
-run = json.load(open(d + "/run.json"))
-assert run["complete"] is False and "rank 3" in run["failure"], run["failure"]
-assert run["cells"][0]["stop"] == "fixed" and run["cells"][1]["stop"] == "failed"
-rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
-assert len(rows) == 3 and all(r["level"] == "0" for r in rows), len(rows)
-EOF
+		stalled_folder "$dir" "rank 3" >> "$TMP/err" 2>&1
 	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names rank 3, level 0 on disk"
 	else fail "stalled rank: rc=$rc took=${took}s" "$TMP/err"; fi
 	if [ -n "$dir" ] && "$SW" report "$dir" > "$TMP/rep" 2>&1 && grep -q "INCOMPLETE: watchdog" "$TMP/rep"; then
 		ok "report reads the incomplete folder"
 	else fail "report reads the incomplete folder" "$TMP/rep"; fi
+}
+
+# stall_in_sample NAME RANK BLOCKING: 4 ranks, pairs = 1, 2, timeout 3 s;
+# rank RANK stops at its first message of level 1, inside a sample
+# (SWSTRESS_FAULT_STALL=RANK:1:sample). Sets rc, took (s) and dir.
+stall_in_sample() {
+	c=$(conf "$1" "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3" \
+		"blocking_waits = $3")
+	start=$(date +%s)
+	SWSTRESS_FAULT_STALL=$2:1:sample timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(( $(date +%s) - start ))
+	dir=$(folder "$1")
+}
+
+# A stall inside a sample: the polling waits time out there too.
+test_stall_in_sample() {
+	stall_in_sample stallin 3 no
+	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
+		stalled_folder "$dir" "rank 3" >> "$TMP/err" 2>&1
+	then ok "stall inside a sample: the polling watchdog ends the run in ${took}s, names rank 3"
+	else fail "stall inside a sample: rc=$rc took=${took}s" "$TMP/err"; fi
+}
+
+# blocking_waits = yes: MPI's blocking calls cannot time out; the guard
+# thread ends the run. Rank 0 blocked on its stalled partner: its guard
+# names the partner and writes what it has. Another pair stalled: rank 0
+# (polling for that pair's sample) names the pair.
+test_blocking_waits_stall() {
+	stall_in_sample blockstall1 1 yes
+	if [ "$rc" = 1 ] && [ "$took" -le 15 ] &&
+		grep -q "watchdog: .*rank 0 waited for rank 1 (host [^)]*) in a blocking wait" "$TMP/err" &&
+		stalled_folder "$dir" "rank 1" >> "$TMP/err" 2>&1
+	then ok "blocking_waits, rank 0's partner stalls in a sample: the guard ends the run in ${took}s, exit 1, names rank 1"
+	else fail "blocking_waits, rank 1 stalls: rc=$rc took=${took}s" "$TMP/err"; fi
+	stall_in_sample blockstall3 3 yes
+	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*pair 1 (ranks 2-3" "$TMP/err" &&
+		stalled_folder "$dir" "ranks 2-3" >> "$TMP/err" 2>&1
+	then ok "blocking_waits, rank 3 stalls in a sample: rank 0 ends the run in ${took}s, exit 1, names pair 2-3"
+	else fail "blocking_waits, rank 3 stalls: rc=$rc took=${took}s" "$TMP/err"; fi
+}
+
+# blocking_waits = yes measures: every cell completes with its samples, and
+# with rank 1 sleeping 1 ms before each message it sends
+# (SWSTRESS_FAULT_DELAY), a pingpong hop takes >= 0.5 ms (the known truth).
+test_blocking_waits() {
+	c=$(conf block "pairs = 1" "sizes = 8, 64KiB" "patterns = pingpong, stream, bidir" "hops = 40" \
+		"repetitions = 3" "blocking_waits = yes")
+	c2=$(conf blockdelay "pairs = 1" "sizes = 8" "patterns = pingpong" "hops = 40" "repetitions = 3" \
+		"blocking_waits = yes")
+	if timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder block)" >> "$TMP/err" 2>&1 &&
+		SWSTRESS_FAULT_DELAY=1:1000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c2" --no-plot >> "$TMP/out" 2>> "$TMP/err" &&
+		python3 - "$(folder block)" "$(folder blockdelay)" >> "$TMP/err" 2>&1 <<'EOF'
+import csv, json, sys
+for d in sys.argv[1:]:
+    assert json.load(open(d + "/run.json"))["config"]["blocking_waits"] == "yes"
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[2] + "/samples.csv") if not l.startswith("#"))]
+lat = sorted(float(r["latency_us"]) for r in rows)
+assert len(rows) == 3 and 500 <= lat[1] <= 5000, lat
+EOF
+	then ok "blocking_waits: pingpong, stream and bidir complete; a 1 ms delay per round trip reads >= 500 us a hop"
+	else fail "blocking_waits measures" "$TMP/err"; fi
 }
 
 test_classic_format() {
@@ -453,7 +523,8 @@ tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ra
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
-test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks}"
+test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
+test_blocking_waits test_blocking_waits_stall}"
 for t in $tests; do $t; done
 echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

@@ -101,6 +101,7 @@ Test(config, defaults)
 	cr_assert_not(cfg.allow_shared_node);
 	cr_assert_eq(cfg.yield, CFG_YIELD_AUTO);
 	cr_assert_not(cfg.distinct_buffers);
+	cr_assert_not(cfg.blocking_waits);
 	cr_assert_str_eq(cfg.label, "swstress");
 	cr_assert_str_eq(cfg.output, "results");
 	cr_assert_float_eq(cfg.confidence, 0.95, 1e-12);
@@ -323,6 +324,8 @@ Test(config, booleans_and_yield)
 	cr_assert_eq(cfg.yield, CFG_YIELD_AUTO);
 	set_ok("distinct_buffers=yes");
 	cr_assert(cfg.distinct_buffers);
+	set_ok("blocking_waits=yes");
+	cr_assert(cfg.blocking_waits);
 }
 
 Test(config, pairing_forms)
@@ -928,7 +931,7 @@ Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
 		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
-		"pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
+		"blocking_waits", "pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
 		"output", "keep_days", "confidence", "alpha", "min_effect", "suspect_min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",
