@@ -12,17 +12,17 @@
  *
  * With blocking_waits, the untimed patterns wait in MPI's blocking calls
  * instead (as OSU does), which cannot watch a deadline: a watchdog thread
- * (the guard, no MPI calls) watches the sample from outside and ends the
- * job when it runs past the deadline.
+ * (the guard, whose one MPI call is its final MPI_Abort) watches the
+ * sample from outside and ends the job when it runs past the deadline.
  */
 #include <mpi.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
