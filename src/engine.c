@@ -541,9 +541,9 @@ static void guard_disarm(void)
 		hold();
 }
 
-/* The guard took over: end the job as the polling watchdog would, without
- * MPI. Rank 0 names the peer it waited for and writes what it has;
- * another rank prints and exits (mpiexec ends the others). */
+/* The guard took over: end the job as the polling watchdog would, with
+ * no MPI call but the final MPI_Abort. Rank 0 names the peer it waited
+ * for and writes what it has; another rank prints and aborts. */
 static _Noreturn void guard_end(struct eng *e)
 {
 	int peer = atomic_load(&g_guard_peer);

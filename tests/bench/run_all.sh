@@ -23,7 +23,10 @@ for p in $parts; do
 			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits ping $s || rc=1
 		done;;
 	netpipe) sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
-	osu) sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
+	osu)   # like for like (OSU's loops: hop counts, blocking waits), then swstress's defaults
+		SW_ARGS="timed=no blocking_waits=yes" TESTS="latency bw bibw" OUT=build/bench/osu-like \
+			sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1
+		TESTS="bw bibw mbw_mr" OUT=build/bench/osu-default sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
 	efficiency) sh "$B/efficiency.sh" || rc=1;;
 	adaptive) sh "$B/adaptive.sh" || rc=1;;
 	scale) sh "$B/scale.sh" || rc=1;;
