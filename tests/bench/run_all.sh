@@ -22,7 +22,8 @@ for p in $parts; do
 		for s in 1 8 64 1024; do   # and for a ping-pong (pingpong's wait_reqs of 1 or 2 requests)
 			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits ping $s || rc=1
 		done;;
-	netpipe) sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
+	netpipe)   # like for like: NetPIPE waits in blocking calls and counts no deadline
+		SW_ARGS="timed=no blocking_waits=yes" sh "$B/netpipe.sh" "${REPS:-3}" || rc=1;;
 	osu)   # like for like (OSU's loops: hop counts, blocking waits), then swstress's defaults
 		SW_ARGS="timed=no blocking_waits=yes" TESTS="latency bw bibw" OUT=build/bench/osu-like \
 			sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1
