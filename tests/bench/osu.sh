@@ -22,7 +22,10 @@
 # ("latency bw bibw mbw_mr"), SAMPLE_TIME (20ms), SW_ARGS (more key=value
 # for swstress, e.g. distinct_buffers=yes), SIZES (bytes, 1 B..4 MiB),
 # MBW_SIZES (osu_mbw_mr's: 8 ranks on 2 cores make its full range take many minutes),
-# NICE ("nice -n -5" as root), BIND ("-bind-to core").
+# NICE ("nice -n -5" as root), BIND ("-bind-to core"), OSU_ARGS (more
+# options for OSU, e.g. "-i 2000": at small sizes its default 100 windows
+# last about 3 ms, short enough to fall between this host's slow
+# stretches, so its runs scatter far more than swstress's 20 ms samples).
 set -u
 REPS=${1:-${REPS:-5}}
 OSU=${OSU:-}
@@ -31,6 +34,7 @@ OUT=${OUT:-$PWD/build/bench/osu}
 TESTS=${TESTS:-latency bw bibw mbw_mr}
 SAMPLE_TIME=${SAMPLE_TIME:-20ms}
 SW_ARGS=${SW_ARGS:-}
+OSU_ARGS=${OSU_ARGS:-}
 MBW_SIZES=${MBW_SIZES:-8 65536 1048576 4194304}
 BIND=${BIND:--bind-to core}
 MPIEXEC=${MPIEXEC:-mpiexec}
@@ -84,7 +88,7 @@ done
 rm -rf "$OUT" && mkdir -p "$OUT"
 {
 	echo "osu: $(dirname "$(osu_bin osu_bw)")"
-	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), reps $REPS, swstress $SW $SW_ARGS, sample_time $SAMPLE_TIME"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), reps $REPS, swstress $SW $SW_ARGS, sample_time $SAMPLE_TIME, OSU options: ${OSU_ARGS:-none}"
 	echo "launch: $NICE $MPIEXEC $BIND, UCX_TLS=$UCX_TLS, $(nproc) cores"
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$OUT/info.txt"
@@ -100,7 +104,8 @@ runlog() {
 run_osu() {   # TEST:SIZE REP
 	t=${1%:*} s=${1#*:} np=2
 	[ "$t" = mbw_mr ] && np=8
-	runlog osu "$1" "$2" $MPIEXEC $BIND -n $np "$(osu_bin "osu_$t")" -m "$s:$s" > "$OUT/osu-$t-$2-$s.txt" 2>&1
+	# shellcheck disable=SC2086
+	runlog osu "$1" "$2" $MPIEXEC $BIND -n $np "$(osu_bin "osu_$t")" -m "$s:$s" $OSU_ARGS > "$OUT/osu-$t-$2-$s.txt" 2>&1
 }
 
 run_sw() {    # TEST:SIZE REP

@@ -11,10 +11,13 @@ is the best repetition of each tool (which noise from other jobs cannot
 improve); "paired ratio" is the median over repetitions of swstress's
 figure over OSU's run of the same size and repetition, next to it in time
 (on a host that switches speeds every few seconds, the fairest of the
-three); ratio = swstress / OSU. Targets (8 B..4 MiB): latency ratio <= 1.05,
-bandwidth ratios >= 0.95.
+three), with a distribution-free 95% interval (order statistics of the
+paired ratios, binomial). ratio = swstress / OSU. Targets (8 B..4 MiB):
+latency ratio <= 1.05, bandwidth ratios >= 0.95. A paired ratio that misses
+is "short" when its interval lies wholly on the wrong side of the target,
+else "within noise" (more repetitions would tell).
 """
-import csv, glob, os, re, statistics, sys
+import csv, glob, math, os, re, statistics, sys
 
 d = sys.argv[1]
 TESTS = [  # test, swstress column, unit, lower is better
@@ -55,6 +58,20 @@ def sw_data(test, col):
     return per
 
 
+def median_ci(xs, level=0.95):
+    """The median of xs and a distribution-free interval for it: the k-th
+    smallest and k-th largest, k the largest with P(Binomial(n, 1/2) < k)
+    <= (1 - level) / 2 (coverage >= level); (nan, nan) when n < 6."""
+    xs, n = sorted(xs), len(xs)
+    k, tail = 0, 0.0
+    while k < n and tail + math.comb(n, k) / 2.0 ** n <= (1 - level) / 2:
+        tail += math.comb(n, k) / 2.0 ** n
+        k += 1
+    if k == 0:
+        return statistics.median(xs), float("nan"), float("nan")
+    return statistics.median(xs), xs[k - 1], xs[n - k]
+
+
 def size_name(b):
     for unit, n in (("MiB", 1 << 20), ("KiB", 1 << 10)):
         if b >= n and b % n == 0:
@@ -72,7 +89,7 @@ for test, col, unit, lower in TESTS:
         continue
     best = min if lower else max
     print("%s (%s; ratio = swstress / OSU, target %s)\n" % (test, unit, "<= 1.05" if lower else ">= 0.95"))
-    print("| size | OSU median | swstress median | ratio | OSU best | swstress best | best ratio | paired ratio | reps OSU/sw |")
+    print("| size | OSU median | swstress median | ratio | OSU best | swstress best | best ratio | paired ratio [95% CI] | reps OSU/sw |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     checked, kinds = 0, {"medians": ([], []), "best against best": ([], []), "paired ratios": ([], [])}
     for s in sizes:
@@ -81,15 +98,19 @@ for test, col, unit, lower in TESTS:
         r = sm / om if om > 0 else float("nan")
         rb = sb / ob if ob > 0 else float("nan")
         pairs = [sd[s][k] / od[s][k] for k in od[s] if k in sd[s] and od[s][k] > 0]
-        rp = statistics.median(pairs) if pairs else float("nan")
-        print("| %s | %.4g | %.4g | %.2f | %.4g | %.4g | %.2f | %.2f | %d/%d |" % (
-            size_name(s), om, sm, r, ob, sb, rb, rp, len(o), len(w)))
+        rp, lo, hi = median_ci(pairs) if pairs else (float("nan"),) * 3
+        print("| %s | %.4g | %.4g | %.2f | %.4g | %.4g | %.2f | %.2f [%.2f, %.2f] | %d/%d |" % (
+            size_name(s), om, sm, r, ob, sb, rb, rp, lo, hi, len(o), len(w)))
         if LOW <= s <= HIGH:
             checked += 1
-            for x, (rs, fs) in zip((r, rb, rp), kinds.values()):
+            for i, (x, (rs, fs)) in enumerate(zip((r, rb, rp), kinds.values())):
                 rs.append(x)
                 if (x > 1.05) if lower else (x < 0.95):
-                    fs.append("%s %.2f" % (size_name(s), x))
+                    note = ""
+                    if i == 2:   # paired
+                        short = (lo > 1.05) if lower else (hi < 0.95)
+                        note = " (CI %.2f..%.2f: %s)" % (lo, hi, "short" if short else "within noise")
+                    fs.append("%s %.2f%s" % (size_name(s), x, note))
     print()
     for how, (rs, fs) in kinds.items():
         verdicts.append("%s: %d of %d sizes (8 B..4 MiB) meet the target on %s, ratio %.2f..%.2f%s" % (

@@ -6,6 +6,9 @@
  *   test     MPI_Test on the first unfinished request, one per poll
  *   testsome MPI_Testsome over the next 16 unfinished requests (swstress)
  *   testall  MPI_Testall over all of them
+ *   osu      two MPI_Waitall, osu_bibw's order: rank 0 its sends first,
+ *            rank 1 its receives first (swstress's blocking_waits takes
+ *            one MPI_Waitall over both, as waitall does)
  * Prints the median MB/s (both directions) of each over the rounds.
  *   mpiexec -n 2 build/bench/waits [SIZE [WINDOWS [ROUNDS]]]
  *
@@ -24,10 +27,11 @@
 
 #define W 64
 #define SLICE 16
-enum { WAITALL, TEST, TESTSOME, TESTALL, NWAYS };
-static const char *const name[NWAYS] = { "waitall", "test", "testsome", "testall" };
+enum { WAITALL, TEST, TESTSOME, TESTALL, OSU, NWAYS };
+static const char *const name[NWAYS] = { "waitall", "test", "testsome", "testall", "osu" };
 
-static void wait_window(int way, MPI_Request *r, int n)
+/* r: n / 2 receives, then n / 2 sends */
+static void wait_window(int way, int rank, MPI_Request *r, int n)
 {
 	MPI_Status st[2 * W];
 	int i = 0, flag = 0, done, idx[SLICE];
@@ -52,6 +56,10 @@ static void wait_window(int way, MPI_Request *r, int n)
 	case TESTALL:
 		while (!flag)
 			MPI_Testall(n, r, &flag, st);
+		break;
+	case OSU:
+		MPI_Waitall(n / 2, rank == 0 ? r + n / 2 : r, st);
+		MPI_Waitall(n / 2, rank == 0 ? r : r + n / 2, st);
 		break;
 	}
 }
@@ -177,7 +185,7 @@ int main(int argc, char **argv)
 					MPI_Irecv(rbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[j]);
 				for (int j = 0; j < W; j++)
 					MPI_Isend(sbuf, (int)size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &req[W + j]);
-				wait_window(way, req, 2 * W);
+				wait_window(way, rank, req, 2 * W);
 			}
 			mbs[way * rounds + k] = 2.0 * (double)size * W * (double)windows / (MPI_Wtime() - t0) / 1e6;
 		}
