@@ -204,9 +204,11 @@ test_stalled_rank_watchdog() {
 	else fail "report reads the incomplete folder" "$TMP/rep"; fi
 }
 
-# stall_in_sample NAME RANK BLOCKING: 4 ranks, pairs = 1, 2, timeout 3 s;
-# rank RANK stops at its first message of level 1, inside a sample
-# (SWSTRESS_FAULT_STALL=RANK:1:sample). Sets rc, took (s) and dir.
+# stall_in_sample NAME RANK BLOCKING WANT WHO WHAT: 4 ranks, pairs = 1, 2,
+# timeout 3 s; rank RANK stops at its first message of level 1, inside a
+# sample (SWSTRESS_FAULT_STALL=RANK:1:sample). Passes when the run ends
+# within 15 s with exit 1, stderr matches WANT and the folder's failure
+# names WHO (stalled_folder).
 stall_in_sample() {
 	c=$(conf "$1" "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3" \
 		"blocking_waits = $3")
@@ -214,16 +216,16 @@ stall_in_sample() {
 	SWSTRESS_FAULT_STALL=$2:1:sample timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	took=$(( $(date +%s) - start ))
-	dir=$(folder "$1")
+	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "$4" "$TMP/err" &&
+		stalled_folder "$(folder "$1")" "$5" >> "$TMP/err" 2>&1
+	then ok "$6 in ${took}s (timeout 3 s), exit 1"
+	else fail "$6: rc=$rc took=${took}s" "$TMP/err"; fi
 }
 
 # A stall inside a sample: the polling waits time out there too.
 test_stall_in_sample() {
-	stall_in_sample stallin 3 no
-	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
-		stalled_folder "$dir" "rank 3" >> "$TMP/err" 2>&1
-	then ok "stall inside a sample: the polling watchdog ends the run in ${took}s, names rank 3"
-	else fail "stall inside a sample: rc=$rc took=${took}s" "$TMP/err"; fi
+	stall_in_sample stallin 3 no "watchdog: .*rank 2 waited for rank 3" "rank 3" \
+		"stall inside a sample: the polling watchdog ends the run, names rank 3"
 }
 
 # blocking_waits = yes: MPI's blocking calls cannot time out; the guard
@@ -231,17 +233,10 @@ test_stall_in_sample() {
 # names the partner and writes what it has. Another pair stalled: rank 0
 # (polling for that pair's sample) names the pair.
 test_blocking_waits_stall() {
-	stall_in_sample blockstall1 1 yes
-	if [ "$rc" = 1 ] && [ "$took" -le 15 ] &&
-		grep -q "watchdog: .*rank 0 waited for rank 1 (host [^)]*) in a blocking wait" "$TMP/err" &&
-		stalled_folder "$dir" "rank 1" >> "$TMP/err" 2>&1
-	then ok "blocking_waits, rank 0's partner stalls in a sample: the guard ends the run in ${took}s, exit 1, names rank 1"
-	else fail "blocking_waits, rank 1 stalls: rc=$rc took=${took}s" "$TMP/err"; fi
-	stall_in_sample blockstall3 3 yes
-	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*pair 1 (ranks 2-3" "$TMP/err" &&
-		stalled_folder "$dir" "ranks 2-3" >> "$TMP/err" 2>&1
-	then ok "blocking_waits, rank 3 stalls in a sample: rank 0 ends the run in ${took}s, exit 1, names pair 2-3"
-	else fail "blocking_waits, rank 3 stalls: rc=$rc took=${took}s" "$TMP/err"; fi
+	stall_in_sample blockstall1 1 yes "watchdog: .*rank 0 waited for rank 1 (host [^)]*) in a blocking wait" \
+		"rank 1" "blocking_waits, rank 0's partner stalls in a sample: the guard ends the run, names rank 1"
+	stall_in_sample blockstall3 3 yes "watchdog: .*pair 1 (ranks 2-3" "ranks 2-3" \
+		"blocking_waits, rank 3 stalls in a sample: rank 0 ends the run, names pair 2-3"
 }
 
 # blocking_waits = yes measures: every cell completes with its samples, and
