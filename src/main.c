@@ -298,7 +298,7 @@ static int sweep(const struct cli_args *a, bool check)
 
 	finalize_workaround(argv);
 	int thread_level;
-	/* FUNNELED: blocking_waits' watchdog thread makes no MPI calls. */
+	/* FUNNELED: blocking_waits' watchdog thread (engine.c) calls MPI only to abort. */
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
