@@ -107,12 +107,9 @@ struct eng {
 	struct victims_hist *hist;      /* a victim initiator's round trips */
 	struct sw_pair probe_pair;      /* a PROBE round's one pair */
 	int cell;
-	bool block;                     /* blocking_waits: the untimed
-	                                 * patterns block, the guard watches */
 	int stall_rank, stall_level;    /* fault injection, -1 if off */
 	bool stall_in_sample;           /* ...at the level's first message */
 	bool stall_now;                 /* that level came: fault_message stalls */
-	bool fault_msg;                 /* fault_message has work to do */
 	useconds_t delay_us;            /* of this rank, 0 if none */
 };
 
@@ -133,18 +130,17 @@ static void fault_check_stall(struct eng *e, int level)
 		return;
 	if (!e->stall_in_sample)
 		fault_stall(e, level);
-	e->stall_now = e->fault_msg = true;
+	e->stall_now = true;
 }
 
 /* Before a message of a sample: SWSTRESS_FAULT_DELAY=R:US sleeps US
  * microseconds on rank R; a stall in a sample stops here. */
 static inline void fault_message(const struct eng *e)
 {
-	if (!e->fault_msg)
-		return;
 	if (e->stall_now)
 		fault_stall(e, e->stall_level);
-	usleep(e->delay_us);
+	if (e->delay_us)
+		usleep(e->delay_us);
 }
 
 static void parse_faults(struct eng *e)
@@ -164,10 +160,8 @@ static void parse_faults(struct eng *e)
 		int rank = -1;
 		unsigned us = 0;
 
-		if (sscanf(d, "%d:%u", &rank, &us) == 2 && rank == e->env->rank && us) {
+		if (sscanf(d, "%d:%u", &rank, &us) == 2 && rank == e->env->rank)
 			e->delay_us = us;
-			e->fault_msg = true;
-		}
 	}
 }
 
@@ -630,7 +624,7 @@ static void post_window_recvs(struct eng *e, MPI_Request *req, int w, int cnt, i
  * blocking_waits MPI_Waitall, which the guard watches. */
 static int wait_data(struct eng *e, MPI_Request *req, int n)
 {
-	if (!e->block)
+	if (!e->cfg->blocking_waits)
 		return wait_reqs(e->env->yield, req, n, e->deadline, false, NULL);
 	/* gcc 12 takes MPI_STATUSES_IGNORE for an empty array */
 #pragma GCC diagnostic push
@@ -661,7 +655,7 @@ static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, 
 	MPI_Request req[2];
 	int cnt = (int)size;
 
-	if (e->block) {
+	if (e->cfg->blocking_waits) {
 		pingpong_blocking(e, peer, initiator, cnt, hops);
 		return 0;
 	}
@@ -1282,12 +1276,12 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
 			return -1;
 	} else {
-		if (e->block)
+		if (e->cfg->blocking_waits)
 			guard_arm(e, peer, t0);
 		if (pattern_ops[cell->pattern].fixed(e, peer, init, cell->size, c->hops))
 			return -1;
 		t1 = MPI_Wtime();
-		if (e->block)
+		if (e->cfg->blocking_waits)
 			guard_disarm();
 		m.t_start = t0 - e->offset;
 		m.t_end = t1 - e->offset;
@@ -1900,8 +1894,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 {
 	struct sigaction on_stop = { .sa_handler = note_signal, .sa_flags = SA_RESTART }, was[NSTOP_SIGNALS];
 	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
-			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks,
-			 .block = c->blocking_waits };
+			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks };
 	pthread_t guard;
 	int rc;
 
@@ -1938,12 +1931,12 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	sigemptyset(&on_stop.sa_mask);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &on_stop, &was[i]);
-	if (e.block && guard_start(&e, &guard)) {
+	if (c->blocking_waits && guard_start(&e, &guard)) {
 		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking_waits\n", env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
-	if (e.block) {
+	if (c->blocking_waits) {
 		atomic_store(&g_guard_quit, true);
 		pthread_join(guard, NULL);
 	}
