@@ -11,7 +11,9 @@
  * "SWSTRESS STATUS" line COMMAND printed, or, when none came, its own line
  * "SWSTRESS UNKNOWN - ..." saying how COMMAND ended, exit 3. With
  * --time-limit it ends COMMAND that has not ended in time (a rank stopped
- * so that nothing else ends the job).
+ * so that nothing else ends the job). The status line comes first, as
+ * Nagios reads the first line as the status: what COMMAND prints before
+ * it (Hydra's banner about a killed rank) is held back and follows it.
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,6 +31,7 @@
 #include "sw.h"
 
 #define KILL_GRACE 5.0   /* s from TERM to KILL at the time limit */
+#define HOLD_MAX 16384   /* bytes held back before the status line */
 
 static volatile sig_atomic_t g_child;    /* the child's process group */
 static volatile sig_atomic_t g_signal;   /* the first signal the guard got */
@@ -82,14 +85,50 @@ static bool ended(pid_t pid, int *ws)
 	return waitpid(pid, ws, WNOHANG) == pid;
 }
 
+/* COMMAND's output before its first status line; line: where the line
+ * being read starts. Passing once a status line came, or when it is full. */
+struct hold {
+	char buf[HOLD_MAX];
+	size_t len, line;
+	bool passing;
+};
+
+/* Print what is held (after the guard's own status line) and pass the rest. */
+static void release(struct hold *h)
+{
+	fwrite(h->buf, 1, h->len, stdout);
+	h->len = h->line = 0;
+	h->passing = true;
+}
+
+/* One byte of COMMAND's output: held until the status line, then passed. */
+static void hold_byte(struct hold *h, char c)
+{
+	if (!h->passing && h->len == sizeof(h->buf))
+		release(h);
+	if (h->passing)
+		fputc(c, stdout);
+	else
+		h->buf[h->len++] = c;
+}
+
+/* A status line ended the held text at h->len: it first, then the rest. */
+static void status_first(struct hold *h)
+{
+	fwrite(h->buf + h->line, 1, h->len - h->line, stdout);
+	h->len = h->line;
+	release(h);
+}
+
 /*
  * Pass fd (COMMAND's stdout) through to stdout until COMMAND has ended and
  * nothing is left to read, noting the status of the first status line in
- * *status. The pipe is not waited on past COMMAND's end (a process it left
- * behind may hold it open). 0 (COMMAND reaped, its wait status in *ws), or
- * -1 at the time limit (end, monotonic; 0 for none) with COMMAND running.
+ * *status; what comes before that line is held in *h and printed after it.
+ * The pipe is not waited on past COMMAND's end (a process it left behind
+ * may hold it open). 0 (COMMAND reaped, its wait status in *ws), or -1 at
+ * the time limit (end, monotonic; 0 for none) with COMMAND running.
  */
-static int pass_through(int fd, pid_t pid, double end, int *status, int *ws)
+static int pass_through(int fd, pid_t pid, double end, int *status, int *ws, struct hold *h)
 {
 	char buf[4096], head[64];
 	size_t hlen = 0;
@@ -116,23 +155,26 @@ static int pass_through(int fd, pid_t pid, double end, int *status, int *ws)
 			continue;
 		if (got <= 0)
 			break;
-		fwrite(buf, 1, (size_t)got, stdout);
-		fflush(stdout);
 		for (ssize_t i = 0; i < got; i++) {
+			hold_byte(h, buf[i]);
 			if (buf[i] != '\n') {
 				if (hlen < sizeof(head) - 1)
 					head[hlen++] = buf[i];
 				continue;
 			}
 			head[hlen] = '\0';
-			if (*status < 0)
-				*status = line_status(head);
+			if (*status < 0 && (*status = line_status(head)) >= 0 && !h->passing)
+				status_first(h);
+			h->line = h->len;
 			hlen = 0;
 		}
+		fflush(stdout);
 	}
 	head[hlen] = '\0';
-	if (*status < 0)
-		*status = line_status(head);
+	if (*status < 0 && (*status = line_status(head)) >= 0 && !h->passing) {
+		hold_byte(h, '\n');
+		status_first(h);
+	}
 	while (!done && !(done = ended(pid, ws))) {   /* stdout closed, COMMAND still running */
 		if (end > 0 && now() >= end)
 			return -1;
@@ -161,6 +203,7 @@ static void end_command(pid_t pid, int *ws)
 
 static int guard_main(const struct cli_args *a)
 {
+	static struct hold held;
 	int fd[2], status = -1, ws = 0;
 	double limit = 0;
 	struct sigaction sa = { .sa_handler = forward };
@@ -194,7 +237,7 @@ static int guard_main(const struct cli_args *a)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	close(fd[1]);
-	if (pass_through(fd[0], pid, limit > 0 ? now() + limit : 0, &status, &ws)) {
+	if (pass_through(fd[0], pid, limit > 0 ? now() + limit : 0, &status, &ws, &held)) {
 		end_command(pid, &ws);
 		g_child = 0;
 		close(fd[0]);
@@ -205,6 +248,7 @@ static int guard_main(const struct cli_args *a)
 		}
 		printf("SWSTRESS UNKNOWN - '%s' printed no verdict within %g s (--time-limit): ended it (TERM, "
 		       "then KILL); a rank is stuck or stopped\n", a->args[0], limit);
+		release(&held);
 		fflush(stdout);
 		return SW_NAGIOS_UNKNOWN;
 	}
@@ -221,6 +265,7 @@ static int guard_main(const struct cli_args *a)
 	else
 		printf("SWSTRESS UNKNOWN - '%s' printed no verdict (exit %d): a rank died, was killed or stopped answering; "
 		       "see its messages on stderr\n", a->args[0], WEXITSTATUS(ws));
+	release(&held);
 	fflush(stdout);
 	return SW_NAGIOS_UNKNOWN;
 }
