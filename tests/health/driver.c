@@ -7,7 +7,11 @@
  *
  *   driver fixtures DIR        DIR/base, DIR/ok, DIR/drop30 (30% stream
  *                              drop at 8 nodes and a slow pair node07-08),
- *                              DIR/mismatch (other sizes)
+ *                              DIR/mismatch (other sizes), DIR/drop15
+ *                              (15% stream drop at 8 nodes), DIR/slowport
+ *                              (node07-08 slower, nothing else),
+ *                              DIR/widebase and DIR/wide (48 cells: a
+ *                              long plugin output)
  *   driver drift DIR PCT       DIR/base1..5 and DIR/night1..7, a port
  *                              PCT % slower every night (see drift())
  *   driver judge ARGS...       as `swstress judge ARGS...`
@@ -49,6 +53,30 @@ static int fixtures(const char *dir)
 	s.sizes = "8, 1MiB";
 	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
 		goto fail;
+	fx_defaults(&s);
+	s.name = "drop15";
+	s.noise_seed = 5;
+	s.slow_pattern = PAT_STREAM;
+	s.slow_size = 65536;
+	s.slow_factor = 1 / 0.85;
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	fx_defaults(&s);
+	s.name = "slowport";
+	s.noise_seed = 6;
+	s.slow_pair = 3;
+	s.slow_pair_factor = 1.5;
+	if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+		goto fail;
+	for (int i = 0; i < 2; i++) {
+		fx_defaults(&s);
+		s.name = i ? "wide" : "widebase";
+		s.noise_seed = 7 + (uint64_t)i;
+		s.pairs = "1, 2, 4";
+		s.sizes = "8, 64, 512, 4KiB, 32KiB, 64KiB, 256KiB, 1MiB";
+		if (fx_make(dir, &s, path, sizeof(path), err, sizeof(err)))
+			goto fail;
+	}
 	return 0;
 fail:
 	fprintf(stderr, "driver: %s\n", err);
