@@ -41,7 +41,7 @@ CMD_OBJ  := $(CMD_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test mpi-test cli-test slurm-test health-test fabric-test bench plot install uninstall clean test-asan \
+.PHONY: all setup run test unit-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
@@ -101,7 +101,8 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test
+	$(MAKE) unit-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
+		monitoring-test
 
 unit-test: build/unit_tests
 	./build/unit_tests --jobs 1
@@ -127,6 +128,12 @@ slurm-test: all
 
 health-test: build/swstress
 	sh tests/health/run_tests.sh
+
+# Nagios 4 started on its own config (root; installs nagios4-core; SKIP
+# otherwise), the Prometheus alert rules under promtool, the systemd units
+# under systemd-analyze verify.
+monitoring-test: all build/libswstress.a build/libswstress-cli.a
+	sh tests/monitoring/run_tests.sh
 
 fabric-test: build/swstress
 	sh tests/fabric/run_tests.sh
@@ -203,7 +210,7 @@ COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 
 install: all
 	install -d $(BINDIR) $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR)/slurm $(DATADIR)/cron \
-		$(MANDIR) $(COMPDIR)
+		$(DATADIR)/nagios $(DATADIR)/prometheus $(DATADIR)/systemd $(MANDIR) $(COMPDIR)
 	install -m 755 $(BUILD)/swstress $(BINDIR)/swstress
 	install -m 644 $(BUILD)/finalize_preload.so $(LIBDIR)/finalize_preload.so
 	install -m 644 plot/*.gp $(DATADIR)/plot/
@@ -211,14 +218,19 @@ install: all
 	install -m 755 configs/slurm/swstress-check.sbatch $(DATADIR)/slurm/
 	install -m 644 configs/slurm/scrontab configs/slurm/swstress.nhc $(DATADIR)/slurm/
 	install -m 644 configs/cron/crontab $(DATADIR)/cron/
+	install -m 644 configs/nagios/swstress.cfg $(DATADIR)/nagios/
+	install -m 644 configs/prometheus/swstress.rules.yml $(DATADIR)/prometheus/
+	install -m 644 configs/systemd/swstress-check.service configs/systemd/swstress-check.timer $(DATADIR)/systemd/
 	install -m 644 $(BUILD)/swstress.1 $(MANDIR)/swstress.1
 	install -m 644 src/completion.bash $(COMPDIR)/swstress
 
 uninstall:
 	rm -f $(BINDIR)/swstress $(LIBDIR)/finalize_preload.so $(MANDIR)/swstress.1 $(COMPDIR)/swstress
 	rm -f $(patsubst %,$(DATADIR)/%,$(wildcard plot/*.gp configs/*.conf)) \
-		$(patsubst configs/%,$(DATADIR)/%,$(wildcard configs/slurm/* configs/cron/*))
-	-rmdir $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR)/slurm $(DATADIR)/cron $(DATADIR) 2>/dev/null
+		$(patsubst configs/%,$(DATADIR)/%,$(wildcard configs/slurm/* configs/cron/* configs/nagios/* \
+			configs/prometheus/* configs/systemd/*))
+	-rmdir $(LIBDIR) $(DATADIR)/plot $(DATADIR)/configs $(DATADIR)/slurm $(DATADIR)/cron $(DATADIR)/nagios \
+		$(DATADIR)/prometheus $(DATADIR)/systemd $(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build
