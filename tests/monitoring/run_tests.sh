@@ -22,6 +22,7 @@
 #
 #   sh tests/monitoring/run_tests.sh [nagios|prometheus|systemd ...]
 #                                       (from the repository, after make)
+#   KEEP=1 keeps the temporary folder (Nagios's config, logs, outputs).
 
 set -u
 cd "$(dirname "$0")/../.." || exit 1
