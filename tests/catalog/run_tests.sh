@@ -8,31 +8,23 @@
 #
 # Debian packages (postgresql, chromium, python3-websocket, python3-pil)
 # are installed when running as root; otherwise the parts that need them
-# print "SKIP <reason>" and are counted as skipped. Prints
-# "catalog tests: N passed, N failed, N skipped"; exit 1 on a failure.
+# print "SKIP - what: why" and are counted as skipped. Prints
+# "catalog: N passed, N failed, N skipped" (tests/lib.sh); exit 1 on a failure.
 cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+t_begin catalog
 ROOT=$PWD
 SW=$ROOT/build/swstress
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-T=$(mktemp -d /tmp/swstress-catalog.XXXXXX) || exit 2
+t_tmpdir catalog
+T=$T_TMP
 chmod 755 "$T"
-PASS=0 FAIL=0 SKIP=0 PGBIN= PGUP=
+PGBIN= PGUP=
 
-ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
-notok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; }
-skip() { SKIP=$((SKIP + 1)); echo "SKIP $1"; }
-check() { # check "what" command...: passes when the command succeeds
-	what=$1; shift
-	if "$@"; then ok "$what"; else notok "$what"; fi
-}
-
-cleanup() {
+t_cleanup() {
 	if [ -n "$PGUP" ]; then as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" -m fast -w stop > /dev/null 2>&1; fi
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 2' INT TERM
 
 # Install missing Debian packages when root. 0 when all are there.
 need() {
@@ -52,7 +44,7 @@ need() {
 
 # --- runs with a known truth, and broken ones ---
 R=$T/runs
-mk() { "$PY" tests/catalog/make_runs.py "$R" "$@" > /dev/null || { echo "make_runs.py failed" >&2; exit 2; }; }
+mk() { "$PY" tests/catalog/make_runs.py "$R" "$@" > /dev/null || t_bail "make_runs.py $*"; }
 mk acme-20261130-090000 Acme "Fabric 9000" 0 3
 mk acme-20261201-100000 Acme "Fabric 9000" 0 1
 mk bolt-20261201-110000 'Bolt <Networks>' 'X&Y "32" <script>alert(1)</script>' 30 2
@@ -89,7 +81,7 @@ count() {
 refused() {
 	"$SW" publish "$3" --store "$2" > "$T/out" 2> "$T/err"
 	rc=$?
-	if [ $rc = 1 ] && grep -q "refused: .*$4" "$T/err"; then ok "$1"; else notok "$1 (exit $rc: $(cat "$T/err"))"; fi
+	if [ $rc = 1 ] && grep -q "refused: .*$4" "$T/err"; then ok "$1"; else fail "$1 (exit $rc: $(cat "$T/err"))"; fi
 }
 
 # The tests every store must pass: STORE NAME TRIGGER_SQL
@@ -185,7 +177,7 @@ if command -v valgrind > /dev/null; then
 	vg "$SW" site "$T/vg.sqlite" "$T/vg-site" > /dev/null 2> "$T/vg.err"
 	check "valgrind: site is clean" [ $? = 0 ]
 else
-	skip "valgrind: not installed"
+	skip "valgrind: publish and site" "valgrind not installed"
 fi
 
 # ---------------------------------------------------------------- PostgreSQL
@@ -193,7 +185,7 @@ if need postgresql; then
 	PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
 fi
 if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
-	skip "PostgreSQL tests: postgresql is not installed (run as root to install it)"
+	skip "PostgreSQL tests" "postgresql is not installed (run as root to install it)"
 else
 	mkdir -p "$T/pg/sock"
 	if [ "$(id -u)" = 0 ]; then
@@ -249,7 +241,7 @@ EOF
 		grep -q 'database "nosuchdb" does not exist' "$T/err"
 		check "postgresql: an unreachable database exits 1 with libpq's reason" [ $rc = 1 -a $? = 0 ]
 	else
-		notok "postgresql: initdb or pg_ctl start failed: $(tail -3 "$T/pg/initdb.log" "$T/pg/log" 2> /dev/null)"
+		fail "postgresql: initdb or pg_ctl start failed: $(tail -3 "$T/pg/initdb.log" "$T/pg/log" 2> /dev/null)"
 	fi
 fi
 
@@ -260,14 +252,14 @@ if need w3m; then
 	check "w3m: the index reads in a terminal browser (switch names, Bolt's drop $want)" \
 		sh -c 'grep -F "Bolt <Networks> X&Y \"32\" <script>alert(1)</script>" "$1" | grep -qF "$2"' _ "$T/w3m.txt" "$want"
 else
-	skip "w3m: not installed (run as root to install it)"
+	skip "w3m: the index in a terminal browser" "w3m not installed (run as root to install it)"
 fi
 
 # ---------------------------------------------------------------- Chromium
 if ! need chromium python3-websocket python3-pil; then
-	skip "site in headless Chromium: chromium, python3-websocket or python3-pil missing (run as root to install)"
+	skip "site in headless Chromium" "chromium, python3-websocket or python3-pil missing (run as root to install)"
 elif ! "$PY" -c 'import websocket, PIL' 2> /dev/null; then
-	skip "site in headless Chromium: $PY cannot import websocket and PIL"
+	skip "site in headless Chromium" "$PY cannot import websocket and PIL"
 else
 	"$PY" tests/catalog/check_site.py "$T/site" "$LITE" > "$T/chromium.log" 2>&1
 	rc=$?
@@ -275,5 +267,4 @@ else
 	check "site in headless Chromium: $(grep -c '^ok' "$T/chromium.log") checks; $(tail -1 "$T/chromium.log" | sed 's/^[a-z ]*- //')" [ $rc = 0 ]
 fi
 
-echo "catalog tests: $PASS passed, $FAIL failed, $SKIP skipped"
-[ $FAIL = 0 ]
+t_end

@@ -12,33 +12,29 @@
 #     leaves no file behind;
 #   - configs/cron/crontab run as cron runs it (env -i, the crontab's PATH):
 #     silent when OK, the verdict printed (mailed) on UNKNOWN.
-# Last line: "N passed, N failed, N skipped".
+# Last line: "cli: N passed, N failed, N skipped" (tests/lib.sh).
 #
 #   sh tests/cli/run_tests.sh      (from the repository, after make)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+t_begin cli
 SW=$PWD/build/swstress
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-skipped() { skip=$((skip + 1)); echo "skip: $1"; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi; }
-tmp=$(mktemp -d /tmp/swcli.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
+t_tmpdir cli
+tmp=$T_TMP
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
 
 # --- help and version, every command ------------------------------------------
 cmds=$("$SW" help --list=commands)
-[ "$(echo "$cmds" | wc -w)" -ge 9 ] && ok "help --list=commands: $(echo $cmds)" || bad "command list: $cmds"
+[ "$(echo "$cmds" | wc -w)" -ge 9 ] && ok "help --list=commands: $(echo $cmds)" || fail "command list: $cmds"
 for c in $cmds; do
 	for h in --help -h; do
 		out=$("$SW" "$c" "$h" 2>&1)
-		check "$c $h: exit 0, usage line" "$?:$(echo "$out" | head -n 1 | cut -d' ' -f1-3)" "0:usage: swstress $c"
+		check_eq "$c $h: exit 0, usage line" "$?:$(echo "$out" | head -n 1 | cut -d' ' -f1-3)" "0:usage: swstress $c"
 	done
 	for v in --version -V; do
 		out=$("$SW" "$c" "$v" 2>&1)
-		check "$c $v" "$?:$out" "0:swstress $("$SW" --version | cut -d' ' -f2)"
+		check_eq "$c $v" "$?:$out" "0:swstress $("$SW" --version | cut -d' ' -f2)"
 	done
 done
 
@@ -49,11 +45,11 @@ done
 if command -v nm >/dev/null && [ -f build/libswstress.a ]; then
 	found=$(nm -A build/libswstress.a 2>/dev/null |
 		grep -E ' U (stdout|printf|puts|putchar|vprintf|getopt|getopt_long)$| [TDR] (cli_[a-z_]*|[a-z]*_command)$')
-	check "libswstress.a: no argv parsing, no stdout" "$found" ""
+	check_eq "libswstress.a: no argv parsing, no stdout" "$found" ""
 	found=$(nm -A build/libswstress-cli.a 2>/dev/null | grep -cE ' [DR] [a-z]*_command$')
-	check "libswstress-cli.a: the commands of commands.h" "$found" "$(grep -c '^extern const struct cli_command' include/commands.h)"
+	check_eq "libswstress-cli.a: the commands of commands.h" "$found" "$(grep -c '^extern const struct cli_command' include/commands.h)"
 else
-	skipped "nm or build/libswstress.a missing"
+	skip "libswstress.a: no argv parsing, no stdout; libswstress-cli.a: the commands" "nm or build/libswstress.a missing"
 fi
 
 # --- the verdict below its outputs and commands ---------------------------------
@@ -63,41 +59,41 @@ fi
 # the other way round.
 if command -v nm >/dev/null && [ -f build/obj/health.o ]; then
 	found=$(nm -u build/obj/health.o | grep -E ' U (history_|sqlite3_|judge_|baseline_|cli_|results_|json_|f?printf|fputs|fputc|fwrite|puts)$' | tr -s ' ')
-	check "health.o: no history, database, results folder, output or command" "$found" ""
+	check_eq "health.o: no history, database, results folder, output or command" "$found" ""
 else
-	skipped "nm or build/obj/health.o missing"
+	skip "health.o: no history, database, results folder, output or command" "nm or build/obj/health.o missing"
 fi
 
 # --- one grammar ----------------------------------------------------------------
-a=$("$SW" plan -c configs/quick.conf -n 8 2>&1) || bad "plan -c configs/quick.conf -n 8: $a"
+a=$("$SW" plan -c configs/quick.conf -n 8 2>&1) || fail "plan -c configs/quick.conf -n 8: $a"
 b=$("$SW" plan --config=configs/quick.conf --ranks=8 2>&1)
 d=$("$SW" plan --ranks 8 --config configs/quick.conf 2>&1)
-if [ "$a" = "$b" ] && [ "$a" = "$d" ]; then ok "plan: -c F -n 8 = --config=F --ranks=8 = --ranks 8 --config F"; else bad "plan forms differ"; fi
+if [ "$a" = "$b" ] && [ "$a" = "$d" ]; then ok "plan: -c F -n 8 = --config=F --ranks=8 = --ranks 8 --config F"; else fail "plan forms differ"; fi
 c=$("$SW" plan configs/quick.conf -n6 sizes=8 --ranks 8 sizes=1KiB..4KiB 2>&1)
-if [ "$c" != "$a" ] && echo "$c" | grep -q '^ranks 8,.* 18 cells' && echo "$c" | grep -q ' stream  *4KiB'; then ok "plan: the last -n and key=value win"; else bad "plan with keys: $c"; fi
-"$SW" plan -n 4 >/dev/null 2>&1 && ok "plan without a config: the defaults" || bad "plan -n 4 without config"
+if [ "$c" != "$a" ] && echo "$c" | grep -q '^ranks 8,.* 18 cells' && echo "$c" | grep -q ' stream  *4KiB'; then ok "plan: the last -n and key=value win"; else fail "plan with keys: $c"; fi
+"$SW" plan -n 4 >/dev/null 2>&1 && ok "plan without a config: the defaults" || fail "plan -n 4 without config"
 out=$("$SW" plan -n 4 --bogus 2>&1); rc=$?
-check "plan --bogus: exit 2, one line" "$rc:$out" "2:swstress: unknown option '--bogus' (see swstress plan --help)"
+check_eq "plan --bogus: exit 2, one line" "$rc:$out" "2:swstress: unknown option '--bogus' (see swstress plan --help)"
 out=$("$SW" report 2>&1); rc=$?
-check "report without RESULT: exit 2" "$rc:$(echo "$out" | wc -l)" "2:1"
+check_eq "report without RESULT: exit 2" "$rc:$(echo "$out" | wc -l)" "2:1"
 out=$("$SW" judge --bogus 2>/dev/null); rc=$?
-check "judge --bogus: UNKNOWN on stdout, exit 3" "$rc:$out" "3:SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress judge --help)"
+check_eq "judge --bogus: UNKNOWN on stdout, exit 3" "$rc:$out" "3:SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress judge --help)"
 out=$("$SW" history --since=soon 2>&1); rc=$?
-check "history --since=soon: exit 2" "$rc" "2"
+check_eq "history --since=soon: exit 2" "$rc" "2"
 out=$(mpiexec -n 2 "$SW" check --baseline 2>/dev/null); rc=$?
-check "check --baseline without value under mpiexec: one UNKNOWN line, exit 3" "$rc:$out" \
+check_eq "check --baseline without value under mpiexec: one UNKNOWN line, exit 3" "$rc:$out" \
 	"3:SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value (PATH|NAME)"
 out=$(cd "$tmp" && timeout 120 mpiexec -n 2 "$SW" run allow_shared_node=yes nodes=2 sizes=8 patterns=pingpong \
 	repetitions=3 --label=nocfg --no-plot --no-history 2>&1); rc=$?
-if [ "$rc" = 0 ] && [ -f "$tmp"/results/nocfg-*/run.json ]; then ok "run without -c: the defaults, --label=L"; else bad "run without -c (exit $rc): $out"; fi
+if [ "$rc" = 0 ] && [ -f "$tmp"/results/nocfg-*/run.json ]; then ok "run without -c: the defaults, --label=L"; else fail "run without -c (exit $rc): $out"; fi
 
 # --- the man page ---------------------------------------------------------------
 man=build/swstress.1
 if ! command -v groff >/dev/null 2>&1; then
-	skipped "groff not installed (Debian package groff-base): man page not checked"
+	skip "man page" "groff not installed (Debian package groff-base)"
 else
 	warn=$(groff -man -ww -z "$man" 2>&1)
-	check "man page: groff -ww has no warnings" "$warn" ""
+	check_eq "man page: groff -ww has no warnings" "$warn" ""
 	groff -man -Tascii -P-cbu "$man" 2>/dev/null > "$tmp/man.txt"
 	missing=""
 	for c in $cmds; do
@@ -108,8 +104,8 @@ else
 		[ -s "$tmp/sec" ] || echo "$c (no section)" >> "$tmp/missing"
 	done
 	missing=$(cat "$tmp/missing" 2>/dev/null)
-	check "man page: every command's --help options in its section" "$missing" ""
-	"$SW" help --man | cmp -s - "$man" && ok "build/swstress.1 is what swstress help --man prints" || bad "stale $man"
+	check_eq "man page: every command's --help options in its section" "$missing" ""
+	"$SW" help --man | cmp -s - "$man" && ok "build/swstress.1 is what swstress help --man prints" || fail "stale $man"
 fi
 
 # --- bash completion ------------------------------------------------------------
@@ -118,14 +114,14 @@ if command -v bash >/dev/null 2>&1; then
 		bash -c '. src/completion.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _swstress 2>/dev/null
 			printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' comp "$@"
 	}
-	check "complete: swstress ch" "$(comp "$SW" ch)" "check "
-	check "complete: swstress run --con" "$(comp "$SW" run --con)" "--config "
-	check "complete: swstress run -c configs/q" "$(comp "$SW" run -c configs/q)" "configs/quick.conf "
-	check "complete: swstress run --config=configs/h" "$(comp "$SW" run --config = configs/h)" "configs/health.conf "
-	check "complete: swstress check warn_d" "$(comp "$SW" check warn_d)" "warn_drop= "
-	check "complete: swstress history --format " "$(comp "$SW" history --format '')" "classic csv table "
+	check_eq "complete: swstress ch" "$(comp "$SW" ch)" "check "
+	check_eq "complete: swstress run --con" "$(comp "$SW" run --con)" "--config "
+	check_eq "complete: swstress run -c configs/q" "$(comp "$SW" run -c configs/q)" "configs/quick.conf "
+	check_eq "complete: swstress run --config=configs/h" "$(comp "$SW" run --config = configs/h)" "configs/health.conf "
+	check_eq "complete: swstress check warn_d" "$(comp "$SW" check warn_d)" "warn_drop= "
+	check_eq "complete: swstress history --format " "$(comp "$SW" history --format '')" "classic csv table "
 else
-	skipped "bash not installed: completion not checked"
+	skip "bash completion" "bash not installed"
 fi
 
 # --- make install / uninstall ---------------------------------------------------
@@ -135,27 +131,27 @@ mkdir -p "$tmp/b" && cp -a build/obj build/libswstress.a build/libswstress-cli.a
 printf 'BUILD-MARK' >> "$tmp/b/swstress"
 root=$tmp/root
 if make -s install BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >"$tmp/install.log" 2>&1; then
-	cmp -s "$root/usr/bin/swstress" "$tmp/b/swstress" && ok "make install: the program of BUILD" || bad "installed program is not BUILD's"
+	cmp -s "$root/usr/bin/swstress" "$tmp/b/swstress" && ok "make install: the program of BUILD" || fail "installed program is not BUILD's"
 	for f in usr/lib/swstress/finalize_preload.so usr/share/man/man1/swstress.1 \
 		usr/share/swstress/slurm/swstress-check.sbatch usr/share/swstress/slurm/swstress.nhc \
 		usr/share/swstress/cron/crontab \
 		usr/share/bash-completion/completions/swstress usr/share/swstress/plot/falloff.gp \
 		usr/share/swstress/configs/health.conf; do
-		[ -f "$root/$f" ] || bad "make install: no /$f"
+		[ -f "$root/$f" ] || fail "make install: no /$f"
 	done
 	ok "make install: preload, man page, completion, plots, configs, Slurm and cron examples"
 	out=$(cd "$tmp" && SWS_PRELOAD_DEBUG=1 timeout 120 mpiexec -n 2 "$root/usr/bin/swstress" run allow_shared_node=yes \
 		nodes=2 sizes=8 patterns=pingpong repetitions=3 --no-plot --no-history --label=inst 2>&1); rc=$?
 	n=$(echo "$out" | grep -c '^finalize_preload\[')
-	check "installed swstress loads lib/swstress/finalize_preload.so itself (2 ranks)" "$rc:$n" "0:2"
+	check_eq "installed swstress loads lib/swstress/finalize_preload.so itself (2 ranks)" "$rc:$n" "0:2"
 	out=$(cd "$tmp" && SWSTRESS_PRELOAD=0 SWS_PRELOAD_DEBUG=1 timeout 120 mpiexec -n 2 "$root/usr/bin/swstress" run \
 		allow_shared_node=yes nodes=2 sizes=8 patterns=pingpong repetitions=3 --no-plot --no-history --label=inst 2>&1)
-	check "SWSTRESS_PRELOAD=0: not loaded" "$?:$(echo "$out" | grep -c '^finalize_preload\[')" "0:0"
+	check_eq "SWSTRESS_PRELOAD=0: not loaded" "$?:$(echo "$out" | grep -c '^finalize_preload\[')" "0:0"
 	make -s uninstall BUILD="$tmp/b" DESTDIR="$root" PREFIX=/usr >>"$tmp/install.log" 2>&1
 	left=$(find "$root" -type f | sed "s|^$root||")
-	check "make uninstall: no file left" "$left" ""
+	check_eq "make uninstall: no file left" "$left" ""
 else
-	bad "make install: $(tail -n 3 "$tmp/install.log")"
+	fail "make install" "$tmp/install.log"
 fi
 
 # --- the crontab example, run as cron runs it ---------------------------------
@@ -174,16 +170,16 @@ if make -s install PREFIX="$prefix" >"$tmp/install2.log" 2>&1; then
 		-e "s|--baseline nightly|--baseline nightly $quick|")
 	cron() { env -i $vars UCX_TLS="$UCX_TLS" sh -c "$cmd"; }
 	out=$(cron 2>&1); rc=$?
-	check "crontab under env -i without a baseline: the UNKNOWN verdict printed (mail)" \
+	check_eq "crontab under env -i without a baseline: the UNKNOWN verdict printed (mail)" \
 		"$(echo "$out" | grep -c '^SWSTRESS UNKNOWN - baseline unusable')" "1"
 	(cd "$work" && env -i PATH="$prefix/bin:/usr/bin:/bin" UCX_TLS="$UCX_TLS" mpiexec -n 2 swstress run \
 		"$prefix/share/swstress/configs/health.conf" $quick --label=base --no-plot >/dev/null 2>&1 &&
 		env -i PATH="$prefix/bin:/usr/bin:/bin" swstress baseline set nightly results/base-* >/dev/null 2>&1) ||
-		bad "cron: baseline run and baseline set"
+		fail "cron: baseline run and baseline set"
 	out=$(cron 2>&1); rc=$?
-	check "crontab under env -i, healthy: exit 0 and nothing printed (no mail)" "$rc:$out" "0:"
+	check_eq "crontab under env -i, healthy: exit 0 and nothing printed (no mail)" "$rc:$out" "0:"
 	grep -q '^SWSTRESS OK' "$work/check.last" && [ -f "$work/swstress.prom" ] &&
-		ok "crontab: the verdict in check.last, the textfile written" || bad "cron: check.last $(head -n 1 "$work/check.last")"
+		ok "crontab: the verdict in check.last, the textfile written" || fail "cron: check.last $(head -n 1 "$work/check.last")"
 	# retention: keep_days=1 removes an old complete folder, not the recent ones
 	mkdir -p "$work/results/old-20200101-000000" && echo '{}' >"$work/results/old-20200101-000000/run.json"
 	(cd "$work" && mpiexec -n 2 "$prefix/bin/swstress" run $quick keep_days=1 --label=prune --no-plot \
@@ -192,12 +188,11 @@ if make -s install PREFIX="$prefix" >"$tmp/install2.log" 2>&1; then
 		grep -q 'retention (keep_days = 1): 1 results folders' "$tmp/prune.err"; then
 		ok "keep_days=1: the old results folder removed, the recent ones kept"
 	else
-		bad "retention: $(ls "$work/results") $(cat "$tmp/prune.err")"
+		fail "retention: $(ls "$work/results") $(cat "$tmp/prune.err")"
 	fi
 	make -s uninstall PREFIX="$prefix" >/dev/null 2>&1
 else
-	bad "make install PREFIX: $(tail -n 3 "$tmp/install2.log")"
+	fail "make install PREFIX" "$tmp/install2.log"
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+t_end

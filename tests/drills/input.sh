@@ -2,7 +2,7 @@
 # Input drills: paths and results files are data, never code (issue #11).
 #   sh tests/drills/input.sh [NAME...]        (from the repository root; ~30 s)
 # Each drill states the exact exit status and message it expects. Prints one
-# line per check and "input drills: N passed, N failed, N skipped".
+# line per check and "input: N passed, N failed, N skipped" (tests/lib.sh).
 . "$(dirname "$0")/common.sh"
 FIXTURE=$PWD/tests/data/fixture-run
 export SWSTRESS_PLOT_DIR=${SWSTRESS_PLOT_DIR:-$PWD/plot}
@@ -30,7 +30,7 @@ small_run() {
 	echo "$TMP/runs/$1"
 }
 
-have_gnuplot() { command -v gnuplot > /dev/null || { skip "$1 (gnuplot not installed)"; return 1; }; }
+have_gnuplot() { command -v gnuplot > /dev/null || { skip "$1" "gnuplot not installed"; return 1; }; }
 
 # A results folder named like a gnuplot pipe, given to plot and compare
 # as a relative path: no command runs, the charts are drawn. (The commands
@@ -224,5 +224,5 @@ open(sys.argv[2], 'w').close(); time.sleep(30)" "$TMP/locked.sqlite" "$TMP/locke
 	wait $holder 2>/dev/null
 }
 
-run_drills "input drills" "drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output \
+run_drills input "drill_plot_injection drill_run_output_injection drill_chart_names drill_label_output \
 	drill_temp_links drill_results_values drill_config_corners drill_trail_lost" "$@"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Fault drills: what an operator sees when things go wrong mid-run.
 #   sh tests/drills/run.sh [NAME...]        (from the repository root; ~1-2 min)
-# Prints one line per check and "drills: N passed, N failed, N skipped".
+# Prints one line per check and "drills: N passed, N failed, N skipped"
+# (tests/lib.sh).
 # Drills that need root (tmpfs mounts) are skipped otherwise. Every drill
 # requires the exact exit status and message (a crash is a failure).
 . "$(dirname "$0")/common.sh"
@@ -92,7 +93,7 @@ drill_killed_rank() {
 drill_output_not_writable() {
 	if [ "$(id -u)" = 0 ]; then
 		# root ignores permissions: a read-only file system
-		mkdir -p "$TMP/ro" && mount -t tmpfs -o ro,size=64k tmpfs "$TMP/ro" || { skip "read-only output (mount failed)"; return; }
+		mkdir -p "$TMP/ro" && mount -t tmpfs -o ro,size=64k tmpfs "$TMP/ro" || { skip "read-only output" "mount failed"; return; }
 		MOUNTS="$MOUNTS $TMP/ro"
 	else
 		mkdir -p "$TMP/ro" && chmod 555 "$TMP/ro"
@@ -136,7 +137,7 @@ drill_output_path_too_long() {
 # that fails): the folder must stay consistent, run.json describing exactly
 # what samples.csv holds.
 drill_disk_full() {
-	if [ "$(id -u)" != 0 ]; then skip "disk full (needs root to mount a tmpfs)"; return; fi
+	if [ "$(id -u)" != 0 ]; then skip "disk full" "needs root to mount a tmpfs"; return; fi
 	args="pairs=1,2 sizes=8,1KiB,4KiB,16KiB patterns=pingpong,stream,bidir hops=20 repetitions=30"
 	# reference run: how big the folder is at the end
 	timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $args output="$TMP/ref" label=full > /dev/null 2>&1
@@ -148,7 +149,7 @@ drill_disk_full() {
 	for size in 8192 $((base + 4096)) $((base + 8192)) $((base + 12288)) $((base + 16384)) $((base + 20480)) \
 		$((base + 24576)) $((base + 28672)) $((base + 32768)); do
 		mnt="$TMP/full-$size"
-		mkdir -p "$mnt" && mount -t tmpfs -o size=$size tmpfs "$mnt" || { skip "disk full (mount failed)"; return; }
+		mkdir -p "$mnt" && mount -t tmpfs -o size=$size tmpfs "$mnt" || { skip "disk full" "mount failed"; return; }
 		MOUNTS="$MOUNTS $mnt"
 		timeout 60 $MPIEXEC -n 4 "$SW" run $(sw_args) $args output="$mnt" label=full > "$TMP/out" 2> "$TMP/err"
 		rc=$?

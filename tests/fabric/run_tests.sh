@@ -1,49 +1,42 @@
 #!/bin/sh
 # run_tests.sh - fabric tests (make test, from the repo root: sh tests/fabric/run_tests.sh).
 #
-# Needs root and network namespaces; otherwise prints "SKIP - fabric tests: WHY"
-# and "0 passed, 0 failed, 1 skipped", and exits 0. Builds emulated fabrics (tests/fabric/fabric.sh), checks the
+# Needs root and network namespaces; otherwise prints "SKIP - fabric: WHY"
+# and "fabric: 0 passed, 0 failed, 1 skipped", and exits 0. Builds emulated fabrics (tests/fabric/fabric.sh), checks the
 # harness with its own MPI probe, then (when build/swstress has `run`) swstress.
-# Ends with "N passed, N failed, N skipped"; exit 1 on any failure. About 2-3 minutes.
-# FABRIC_KEEP=1 keeps the outputs (and swstress results folders) in /tmp/swsfabric.*.
+# Ends with "fabric: N passed, N failed, N skipped" (tests/lib.sh); exit 1 on any failure. About 2-3 minutes.
+# T_KEEP=1 keeps the outputs (and swstress results folders) in /tmp/swstress-fabric.*.
 # Rates in the harness checks are low (20 Mbit/s ports) so that a busy 2-core machine
 # still meets them (the swstress checks use 100 Mbit/s: see there); the tbf burst (64 KB) lets 1-s rates exceed the limit by ~0.5 Mbit/s.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+t_begin fabric
 F=tests/fabric
 FAB="sh $F/fabric.sh"
 export FABRIC_QUIET=1
-TMP=$(mktemp -d /tmp/swsfabric.XXXXXX) || exit 1
-pass=0 fail=0 skipped=0
 
-skip() { echo "SKIP - fabric tests: $*"; echo "0 passed, 0 failed, 1 skipped"; rm -rf "$TMP"; exit 0; }
-ok() { pass=$((pass + 1)); echo "PASS  $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL  $1${2:+ ($2)}"; }
-# check NAME COMMAND...: pass when COMMAND succeeds
-check() { n=$1; shift; if "$@"; then ok "$n"; else bad "$n"; fi; }
 # in_range VALUE LO HI (decimals allowed)
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
-# want_sig NAME SIG WANT D LO HI: PASS when a change's significance flag SIG is
+# want_sig NAME SIG WANT D LO HI: ok when a change's significance flag SIG is
 # WANT (0 or 1) and the change D is within LO..HI.
-want_sig() { if [ "$2" = "$3" ] && in_range "$4" "$5" "$6"; then ok "$1"; else bad "$1"; fi; }
-cleanup() {
-	timeout 60 $FAB down >/dev/null 2>&1
-	# FABRIC_KEEP=1 keeps the outputs and results folders for a look
-	if [ -n "${FABRIC_KEEP:-}" ]; then echo "(outputs kept in $TMP)"; else rm -rf "$TMP"; fi
-}
-trap 'cleanup; exit 130' INT TERM HUP
+want_sig() { if [ "$2" = "$3" ] && in_range "$4" "$5" "$6"; then ok "$1"; else fail "$1"; fi; }
 
 # ---------------------------------------------------------------- can we?
-[ "$(id -u)" = 0 ] || skip "not root (network namespaces need root)"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not installed"
-why=$(timeout 30 $FAB check 2>&1) || skip "$why"
-command -v mpiexec >/dev/null 2>&1 || skip "mpiexec not found"
-timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; skip "cannot build tests/fabric helpers (see above)"; }
+[ "$(id -u)" = 0 ] || t_skip_all fabric "not root (network namespaces need root)"
+command -v ip >/dev/null 2>&1 || t_skip_all fabric "ip (iproute2) not installed"
+why=$(timeout 30 $FAB check 2>&1) || t_skip_all fabric "$why"
+command -v mpiexec >/dev/null 2>&1 || t_skip_all fabric "mpiexec not found"
+t_tmpdir fabric
+TMP=$T_TMP
+timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; t_skip_all fabric "cannot build tests/fabric helpers (see above)"; }
 PROBE=build/fabric/mpi_probe
 # One fabric session at a time on this machine (a concurrent `make test` or
 # `make run` would tear our fabric down): an advisory lock, held until exit.
 exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 ||
-	{ echo "FAIL  another fabric session held /run/lock/swstress-fabric.lock for 1500 s"; echo "0 passed, 1 failed, 0 skipped"; rm -rf "$TMP"; exit 1; }
+	t_bail "another fabric session held /run/lock/swstress-fabric.lock for 1500 s"
+# ours from here: taken down at exit (only then: never another session's)
+t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
 
 counter() { cat "/sys/class/net/$1/statistics/$2" 2>/dev/null || echo 0; }
 sum_counters() { # STAT IF...
@@ -77,10 +70,10 @@ check "up single 4" timeout 60 $FAB up single 4 --port-rate 20mbit
 if [ -w $G3 ]; then
 	check "up makes room for 4 hosts in the machine's neighbour table (gc_thresh3 $g3 + 4*5)" test "$(cat $G3)" = $((g3 + 20))
 else
-	skipped=$((skipped + 1)); echo "SKIP - neighbour table room ($G3 not writable)"
+	skip "neighbour table room" "$G3 not writable"
 fi
 out=$(FABRIC_QUIET= timeout 60 $FAB up single 4 --port-rate 20mbit 2>&1; echo "rc=$?")
-case $out in *"already up"*rc=0) ok "up again is a no-op" ;; *) bad "up again is a no-op" "$out" ;; esac
+case $out in *"already up"*rc=0) ok "up again is a no-op" ;; *) fail "up again is a no-op ($out)" ;; esac
 check "hosts lists 4 hosts" test "$($FAB hosts)" = "swsN00,swsN01,swsN02,swsN03"
 check "4 namespaces" test "$(ip netns list | awk '{print $1}' | grep -c '^swsN[0-9]')" = 4
 check "host names resolve (/etc/hosts)" test "$(getent hosts swsN02 | awk '{print $1}')" = 10.77.0.3
@@ -94,7 +87,7 @@ check "launcher refuses an unknown host" sh -c "! timeout 20 sh $F/launcher.sh -
 echo "== MPI probe, single switch, 4 hosts, 20 Mbit/s ports"
 P="swp00 swp01 swp02 swp03" M="swm00 swm01 swm02 swm03"
 rx0=$(counter swp00 rx_bytes) tx2=$(counter swp02 tx_bytes) m0=$(sum_counters rx_bytes $M)
-if probe single 60 -p halves -l 1,2 -t 1; then ok "probe runs and finalizes (single)"; else bad "probe runs and finalizes (single)" "rc=$?, see $TMP/single.err"; fi
+if probe single 60 -p halves -l 1,2 -t 1; then ok "probe runs and finalizes (single)"; else fail "probe runs and finalizes (single): rc=$?" "$TMP/single.err"; fi
 rx0=$(($(counter swp00 rx_bytes) - rx0)) tx2=$(($(counter swp02 tx_bytes) - tx2)) m0=$(($(sum_counters rx_bytes $M) - m0))
 o=$TMP/single.out
 check "each rank on its own host" test "$(grep '^host ' "$o" | sed 's/.*hostname=\([^ ]*\) processor=\([^ ]*\).*/\1=\2/' | sort -u | tr '\n' ' ')" = \
@@ -117,7 +110,7 @@ probe fault 60 -p halves -l 2 -t 1
 o=$TMP/fault.out
 v0=$(field "$o" pair mbit "level=2 pair=0") v1=$(field "$o" pair mbit "level=2 pair=1")
 n="fault rate 5mbit on swsN01 slows its pair only: $v1 (4..5.8) vs $v0 (17..20.5) Mbit/s"
-if in_range "$v1" 4 5.8 && in_range "$v0" 17 20.5; then ok "$n"; else bad "$n"; fi
+if in_range "$v1" 4 5.8 && in_range "$v0" 17 20.5; then ok "$n"; else fail "$n"; fi
 check "fault clear restores the port" sh -c "timeout 30 $FAB fault swsN01 clear >/dev/null 2>&1 && tc qdisc show dev swp01 | grep -q 'rate 20Mbit'"
 if ip netns exec swsN00 tc qdisc add dev lo root netem delay 1ms 2>/dev/null; then
 	ip netns exec swsN00 tc qdisc del dev lo root 2>/dev/null
@@ -125,7 +118,7 @@ if ip netns exec swsN00 tc qdisc add dev lo root netem delay 1ms 2>/dev/null; th
 	timeout 30 $FAB fault swsN02 clear >/dev/null 2>&1
 else
 	out=$(timeout 30 $FAB fault swsN02 loss 1% 2>&1; echo "rc=$?")
-	case $out in *netem*rc=1) ok "fault loss says clearly that this kernel has no netem" ;; *) bad "fault loss without netem" "$out" ;; esac
+	case $out in *netem*rc=1) ok "fault loss says clearly that this kernel has no netem" ;; *) fail "fault loss without netem ($out)" ;; esac
 fi
 
 # ---------------------------------------------------------------- MPI through twoleaf
@@ -134,7 +127,7 @@ check "up twoleaf 4 (replaces single)" timeout 60 $FAB up twoleaf 4 --port-rate 
 check "leaves: swsN00,01 on swbrA, swsN02,03 on swbrB" sh -c \
 	"ip -o link show swp01 | grep -q 'master swbrA' && ip -o link show swp02 | grep -q 'master swbrB'"
 ta=$(counter swtA tx_bytes)
-probe twoleaf 60 -p halves -l 1,2 -t 1 || bad "probe runs and finalizes (twoleaf)" "rc=$?, see $TMP/twoleaf.err"
+probe twoleaf 60 -p halves -l 1,2 -t 1 || fail "probe runs and finalizes (twoleaf): rc=$?" "$TMP/twoleaf.err"
 ta=$(($(counter swtA tx_bytes) - ta))
 o=$TMP/twoleaf.out
 v1=$(field "$o" level aggregate_mbit "level=1 ")
@@ -242,7 +235,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 	cf() { grep "^cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
 	ran() { # NAME: the run ended well with complete results
 		if [ "$rc" = 0 ] && [ "$(fact "$1" complete)" = 1 ]; then ok "swstress $1: runs, finalizes, complete results"
-		else bad "swstress $1: runs, finalizes, complete results" "rc=$rc; $(tail -3 "$TMP/$1.err" | tr '\n' ' ')"; fi
+		else fail "swstress $1: runs, finalizes, complete results: rc=$rc" "$TMP/$1.err"; fi
 	}
 	HOSTS8=swsN00,swsN01,swsN02,swsN03,swsN04,swsN05,swsN06,swsN07
 	SENDERS="swp00 swp01 swp02 swp03" RECEIVERS="swp04 swp05 swp06 swp07"
@@ -413,7 +406,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		check "quarter-rate port, 2 pairs: aggregate $v MB/s >= 0.9 x (healthy pair $h + slow port 2.99) = $lo" \
 			in_range "$v" "$lo" 1000
 	else
-		bad "up single 8 for swstress"
+		fail "up single 8 for swstress"
 	fi
 
 	# ---- (b) two leaves, 2:1 oversubscribed trunk with 4 pairs
@@ -502,7 +495,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		x=$(vl vcross 2 infl) d=$(vl vlocal 2 infl) g=$(vl vlocal 2 sig)
 		n="victims: on its own leaf, the victim's median latency does not inflate like the trunk's: $d% (sig=$g; want 0, or < 200 and < a tenth of $x%)"
 		if [ -n "$d" ] && [ "$d" != NaN ] && { [ "$g" = 0 ] || { in_range "$d" -1e9 200 &&
-			awk -v d="$d" -v x="$x" 'BEGIN { exit !(10 * d < x) }'; }; }; then ok "$n"; else bad "$n"; fi
+			awk -v d="$d" -v x="$x" 'BEGIN { exit !(10 * d < x) }'; }; }; then ok "$n"; else fail "$n"; fi
 
 		# Without the finalize workaround, swstress's own guard must still end
 		# the run (MPICH 4.0.2 over UCX/TCP can hang in MPI_Finalize).
@@ -510,9 +503,9 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		sw nopreload 60 --no-preload -- pairs=1,4 sample_time=200ms repetitions=3
 		t=$(($(date +%s) - t0))
 		n="without finalize_preload.so: ends by itself in ${t}s (< 45) with complete results (mpiexec rc=$rc)"
-		if [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$t" -lt 45 ] && [ "$(fact nopreload complete)" = 1 ]; then ok "$n"; else bad "$n"; fi
+		if [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$t" -lt 45 ] && [ "$(fact nopreload complete)" = 1 ]; then ok "$n"; else fail "$n"; fi
 	else
-		bad "up twoleaf 8 for swstress"
+		fail "up twoleaf 8 for swstress"
 	fi
 
 	# ---- (e) nothing left
@@ -521,10 +514,8 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 	check "nothing left after down${l:+ (left: $l)}" test -z "$l"
 	# (the test's results folders live in $TMP and go with it)
 else
-	skipped=$((skipped + 1)); echo "SKIP - swstress checks (build/swstress with 'run' not available)"
+	skip "swstress checks" "build/swstress with 'run' not available"
 fi
 # ===== end of swstress checks ====================================================
 
-cleanup
-echo "$pass passed, $fail failed, $skipped skipped"
-[ "$fail" = 0 ]
+t_end

@@ -11,54 +11,54 @@
 #     before and after an atomic replacement;
 #   - plot/trend.gp rendering the CSV of `history --format csv` (gnuplot).
 # A missing tool skips its tests with a line saying which package to
-# install. Last line: "N passed, N failed, N skipped".
+# install. Last line: "health: N passed, N failed, N skipped" (tests/lib.sh).
 #
 #   sh tests/health/run_tests.sh      (from the repository, after make)
 
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-
-pass=0
-fail=0
-skip=0
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-skipped() { skip=$((skip + 1)); echo "skip: $1"; }
-finish() {
-	echo "$pass passed, $fail failed, $skip skipped"
-	[ "$fail" -eq 0 ]
-	exit $?
-}
-
-tmp=$(mktemp -d /tmp/swhealth-sh.XXXXXX) || exit 1
+. tests/lib.sh
+t_begin health
+t_tmpdir health
+tmp=$T_TMP
 nepid=""
-cleanup() {
+t_cleanup() {
 	if [ -n "$nepid" ]; then
 		kill "$nepid" 2>/dev/null
 		wait "$nepid" 2>/dev/null
 	fi
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
 LIBS="-linih -ljansson -lsqlite3 -lgsl -lgslcblas -lm"
 if [ ! -f build/libswstress.a ] || [ ! -f build/libswstress-cli.a ]; then
 	make -s build/libswstress.a build/libswstress-cli.a >/dev/null ||
-		{ bad "make build/libswstress.a build/libswstress-cli.a"; finish; }
+		t_bail "make build/libswstress.a build/libswstress-cli.a"
 fi
 # shellcheck disable=SC2086
 if ! ${CC:-cc} -O1 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iinclude -Itests/unit \
 	-o "$tmp/driver" tests/health/driver.c build/libswstress-cli.a build/libswstress.a $LIBS; then
-	bad "build tests/health/driver.c"
-	finish
+	t_bail "build tests/health/driver.c"
 fi
 D="$tmp/driver"
 if ! "$D" fixtures "$tmp/fx"; then
-	bad "make fixtures"
-	finish
+	t_bail "make fixtures"
 fi
 fx="$tmp/fx"
+
+# promlint NAME FILE: `promtool check metrics` accepts FILE without a remark
+# (SKIP without promtool).
+promlint() {
+	if ! command -v promtool >/dev/null 2>&1; then
+		skip "$1" "promtool not installed (Debian package prometheus)"
+		return
+	fi
+	lint=$(promtool check metrics <"$2" 2>&1)
+	code=$?
+	if [ "$code" -eq 0 ] && [ -z "$lint" ]; then ok "$1"; else fail "$1 (exit $code): $lint"; fi
+}
+
+# is_png FILE: FILE starts with the PNG signature.
+is_png() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '211PNG' ]; }
 
 # expect_judge NAME EXIT PREFIX ARGS...: exit code and status line prefix.
 expect_judge() {
@@ -69,9 +69,9 @@ expect_judge() {
 	first=$(printf '%s\n' "$out" | head -n 1)
 	case "$first" in
 	"$prefix"*)
-		if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else bad "$name: exit $code, want $want: $first"; fi
+		if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else fail "$name: exit $code, want $want: $first"; fi
 		;;
-	*) bad "$name: status line '$first' does not start with '$prefix' (exit $code)" ;;
+	*) fail "$name: status line '$first' does not start with '$prefix' (exit $code)" ;;
 	esac
 }
 
@@ -93,7 +93,7 @@ if [ -x build/swstress ] && build/swstress judge --help >/dev/null 2>&1; then
 	expect_judge "build/swstress judge 30% drop" 2 "SWSTRESS CRITICAL - 8 nodes 64KiB stream" \
 		build/swstress judge "$fx/drop30" --baseline "$fx/base" --no-history
 else
-	skipped "build/swstress has no judge command yet (main.c wiring)"
+	skip "build/swstress judge 30% drop" "build/swstress has no judge command"
 fi
 
 # --- named baseline sets -------------------------------------------------------
@@ -103,14 +103,14 @@ expect_exit() {
 	shift 2
 	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
 	code=$?
-	if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else bad "$name: exit $code, want $want: $(cat "$tmp/stderr")"; fi
+	if [ "$code" -eq "$want" ]; then ok "$name: exit $code"; else fail "$name: exit $code, want $want: $(cat "$tmp/stderr")"; fi
 }
 bdb="$tmp/b.sqlite"
 expect_exit "baseline set" 0 "$D" baseline set nightly "$fx/base" "$fx/ok" --history "$bdb"
 if grep -q "^baseline nightly: 2 runs" "$tmp/stdout" && grep -q "  marked   $fx/ok\$" "$tmp/stdout"; then
 	ok "baseline set lists its runs with their folders"
 else
-	bad "baseline set listing: $(cat "$tmp/stdout")"
+	fail "baseline set listing: $(cat "$tmp/stdout")"
 fi
 expect_judge "judge --baseline NAME (2 runs: spread unknown)" 0 \
 	"SWSTRESS OK - 8 cells within thresholds vs baseline nightly" \
@@ -120,20 +120,20 @@ if grep -q "night-to-night spread unknown (2 baseline runs)" "$tmp/stdout" 2>/de
 	grep -q "night-to-night spread unknown (2 baseline runs)"; then
 	ok "verdict says the night-to-night spread is unknown"
 else
-	bad "verdict does not say the night-to-night spread is unknown"
+	fail "verdict does not say the night-to-night spread is unknown"
 fi
 expect_judge "judge --baseline NAME that does not exist" 3 \
 	"SWSTRESS UNKNOWN - baseline unusable: 'weekly' is neither a results folder nor a baseline set" \
 	"$D" judge "$fx/ok" --baseline weekly --history "$bdb" --no-history
 expect_exit "baseline add" 0 "$D" baseline add nightly "$fx/drop30/run.json" --history "$bdb"
-grep -q "^baseline nightly: 3 runs$" "$tmp/stdout" && ok "baseline add: 3 runs" || bad "baseline add: $(cat "$tmp/stdout")"
+grep -q "^baseline nightly: 3 runs$" "$tmp/stdout" && ok "baseline add: 3 runs" || fail "baseline add: $(cat "$tmp/stdout")"
 expect_exit "baseline remove RUN" 0 "$D" baseline remove nightly drop30 --history "$bdb"
 expect_exit "baseline remove RUN not in set" 1 "$D" baseline remove nightly drop30 --history "$bdb"
 expect_exit "baseline bad name" 2 "$D" baseline set '-x' "$fx/base" --history "$bdb"
 expect_exit "baseline set of a missing folder" 1 "$D" baseline set nightly "$fx/nothing" --history "$bdb"
 expect_exit "baseline list after a refused set" 0 "$D" baseline list nightly --history "$bdb"
 grep -q "^baseline nightly: 2 runs" "$tmp/stdout" && ok "a refused set leaves the set as it was" ||
-	bad "refused set changed the set: $(cat "$tmp/stdout")"
+	fail "refused set changed the set: $(cat "$tmp/stdout")"
 expect_exit "baseline unknown subcommand" 2 "$D" baseline drop nightly --history "$bdb"
 expect_exit "baseline remove whole set" 0 "$D" baseline remove nightly --history "$bdb"
 expect_exit "baseline list of a removed set" 1 "$D" baseline list nightly --history "$bdb"
@@ -161,19 +161,19 @@ if "$D" drift "$wk" 2 && "$D" baseline set week "$wk"/base1 "$wk"/base2 "$wk"/ba
 	if [ -n "$first_warn" ] && [ "$first_warn" -lt 6 ] && [ "$first_warn" -ge 2 ]; then
 		ok "drift: first WARNING on night $first_warn, before the first night over a threshold (6) (exit codes$states)"
 	else
-		bad "drift: first WARNING on night ${first_warn:-never}, want 2..5 (exit codes$states)"
+		fail "drift: first WARNING on night ${first_warn:-never}, want 2..5 (exit codes$states)"
 	fi
 	case "$line" in
 	"SWSTRESS WARNING - "*"drifting: EWMA "*) ok "drift: the WARNING comes from the control chart" ;;
-	*) bad "drift: status line does not name the drift: $line" ;;
+	*) fail "drift: status line does not name the drift: $line" ;;
 	esac
-	if [ "$below" = yes ]; then ok "drift: that night no cell's change reaches its threshold"; else bad "drift: a cell crossed a threshold that night: $line"; fi
+	if [ "$below" = yes ]; then ok "drift: that night no cell's change reaches its threshold"; else fail "drift: a cell crossed a threshold that night: $line"; fi
 	"$D" history --history "$wk/history.sqlite" --format csv >"$tmp/week.csv"
 	if awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) col[$i] = i } NR > 2 && $col["run"] == "night'"${first_warn:-0}"'" && $col["pattern"] == "stream" && $col["size_bytes"] == 65536 { print $col["drift"], $col["ewma"], $col["ewma_limit"] }' "$tmp/week.csv" |
 		awk '{ if ($1 == 1 && $2 > $3) found = 1 } END { exit !found }'; then
 		ok "drift: history csv marks the night with its EWMA over the limit"
 	else
-		bad "drift: history csv lacks drift, ewma, ewma_limit for night $first_warn"
+		fail "drift: history csv lacks drift, ewma, ewma_limit for night $first_warn"
 	fi
 	# the night-to-night families in the Prometheus file, linted like the others
 	# (judged again: its chart holds nights 1..3 only, not the later ones)
@@ -184,29 +184,24 @@ if "$D" drift "$wk" 2 && "$D" baseline set week "$wk"/base1 "$wk"/base2 "$wk"/ba
 			grep -q '^swstress_baseline_runs 5$' "$tmp/week.prom"; then
 			ok "drift: prom file carries sigma, the drift flag and the baseline runs"
 		else
-			bad "drift: prom file lacks swstress_cell_drift 1 or swstress_baseline_runs 5"
+			fail "drift: prom file lacks swstress_cell_drift 1 or swstress_baseline_runs 5"
 		fi
 	else
-		bad "drift: prom file lacks swstress_change_sigma"
+		fail "drift: prom file lacks swstress_change_sigma"
 	fi
-	if command -v promtool >/dev/null 2>&1; then
-		lint=$(promtool check metrics <"$tmp/week.prom" 2>&1)
-		if [ $? -eq 0 ] && [ -z "$lint" ]; then ok "drift: promtool check metrics"; else bad "drift: promtool: $lint"; fi
-	else
-		skipped "promtool not installed (Debian package prometheus)"
-	fi
+	promlint "drift: promtool check metrics" "$tmp/week.prom"
 	if command -v gnuplot >/dev/null 2>&1; then
 		if gnuplot -e "in='$tmp/week.csv'; out='$tmp/week.png'; pattern='stream'; size=65536; nodes=2" \
-			plot/trend.gp 2>"$tmp/gpw.log" && [ "$(head -c 4 "$tmp/week.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+			plot/trend.gp 2>"$tmp/gpw.log" && is_png "$tmp/week.png"; then
 			ok "drift: trend.gp renders the chart with its control limit"
 		else
-			bad "drift: trend.gp: $(cat "$tmp/gpw.log")"
+			fail "drift: trend.gp: $(cat "$tmp/gpw.log")"
 		fi
 	else
-		skipped "gnuplot not installed (Debian package gnuplot-nox)"
+		skip "drift: trend.gp" "gnuplot not installed (Debian package gnuplot-nox)"
 	fi
 else
-	bad "drift fixtures"
+	fail "drift fixtures"
 fi
 
 # --- Prometheus textfile ------------------------------------------------------
@@ -216,9 +211,9 @@ prom="$tmp/textfile/swstress.prom"
 if [ -s "$prom" ] && grep -q '^swstress_check_status 2$' "$prom"; then
 	ok "prom file written"
 else
-	bad "prom file missing or without swstress_check_status 2"
+	fail "prom file missing or without swstress_check_status 2"
 fi
-if ls "$tmp/textfile" | grep -q '\.tmp$'; then bad "temporary prom file left behind"; else ok "no temporary file left"; fi
+if ls "$tmp/textfile" | grep -q '\.tmp$'; then fail "temporary prom file left behind"; else ok "no temporary file left"; fi
 
 # configs/slurm/swstress.nhc (an NHC check) on that verdict: node07 fails,
 # node01 passes, a stale file fails when a maximum age is given
@@ -234,21 +229,11 @@ if [ "$n7rc" = 1 ] && [ "$n7" = "die 1 swstress: node07 is a suspect port in the
 	[ "$n1rc" = 0 ] && [ -z "$n1" ] && echo "$old" | grep -q "^die 1 swstress: verdict .* s old (limit 86400 s)"; then
 	ok "swstress.nhc: drains the suspect node07, not node01; a stale verdict fails"
 else
-	bad "swstress.nhc: node07 '$n7' ($n7rc), node01 '$n1' ($n1rc), stale '$old'"
+	fail "swstress.nhc: node07 '$n7' ($n7rc), node01 '$n1' ($n1rc), stale '$old'"
 fi
 touch "$prom"
 
-if command -v promtool >/dev/null 2>&1; then
-	lint=$(promtool check metrics <"$prom" 2>&1)
-	code=$?
-	if [ "$code" -eq 0 ] && [ -z "$lint" ]; then
-		ok "promtool check metrics"
-	else
-		bad "promtool check metrics (exit $code): $lint"
-	fi
-else
-	skipped "promtool not installed (Debian package prometheus)"
-fi
+promlint "promtool check metrics" "$prom"
 
 # scrape URL FILE: fetch the metrics page into FILE.
 scrape() {
@@ -279,7 +264,7 @@ if command -v prometheus-node-exporter >/dev/null 2>&1 && command -v curl >/dev/
 		nepid=""
 	done
 	if [ -z "$started" ]; then
-		bad "node exporter did not serve on 127.0.0.1: $(tail -n 3 "$tmp/ne.log")"
+		fail "node exporter did not serve on 127.0.0.1: $(tail -n 3 "$tmp/ne.log")"
 	else
 		ok "node exporter serving on 127.0.0.1:$port"
 		if grep -q '^node_textfile_scrape_error 0$' "$tmp/scrape" &&
@@ -288,7 +273,7 @@ if command -v prometheus-node-exporter >/dev/null 2>&1 && command -v curl >/dev/
 			grep -q '^swstress_bandwidth_bytes_per_second{nodes="8",pattern="stream",size_bytes="65536",stat="median"} ' "$tmp/scrape"; then
 			ok "node exporter scrape: no textfile error, swstress metrics present"
 		else
-			bad "node exporter scrape lacks swstress metrics: $(grep -E 'swstress_check|textfile_scrape_error' "$tmp/scrape")"
+			fail "node exporter scrape lacks swstress metrics: $(grep -E 'swstress_check|textfile_scrape_error' "$tmp/scrape")"
 		fi
 		# Replace the file (judge renames into place) and scrape again.
 		"$D" judge "$fx/ok" --baseline "$fx/base" --no-history --prom "$prom" >/dev/null
@@ -298,14 +283,14 @@ if command -v prometheus-node-exporter >/dev/null 2>&1 && command -v curl >/dev/
 			! grep -q 'host="node07"} 1' "$tmp/scrape2"; then
 			ok "node exporter scrape after replacement: status 0"
 		else
-			bad "node exporter scrape after replacement"
+			fail "node exporter scrape after replacement"
 		fi
 		kill "$nepid" 2>/dev/null
 		wait "$nepid" 2>/dev/null
 		nepid=""
 	fi
 else
-	skipped "prometheus-node-exporter or curl not installed (Debian packages prometheus-node-exporter, curl)"
+	skip "node exporter" "prometheus-node-exporter or curl not installed (Debian packages prometheus-node-exporter, curl)"
 fi
 
 # --- history and trend.gp -------------------------------------------------------
@@ -315,25 +300,25 @@ for r in base ok drop30 mismatch; do
 done
 "$D" history --history "$db" --format csv >"$tmp/h.csv"
 rows=$(grep -c -v '^#' "$tmp/h.csv")
-if [ "$rows" -eq 33 ]; then ok "history csv: header and 32 rows"; else bad "history csv has $rows lines, want 33"; fi
+if [ "$rows" -eq 33 ]; then ok "history csv: header and 32 rows"; else fail "history csv has $rows lines, want 33"; fi
 if "$D" history --history "$db" | grep -q '^2026-03-04T02:00:00Z  drop30 .* CRITICAL  8 nodes 64KiB stream'; then
 	ok "history table lists the critical check"
 else
-	bad "history table"
+	fail "history table"
 fi
 if command -v gnuplot >/dev/null 2>&1; then
 	if gnuplot -e "in='$tmp/h.csv'; out='$tmp/trend.png'; pattern='stream'; size=65536; nodes=8" \
-		plot/trend.gp 2>"$tmp/gp.log" && [ "$(head -c 4 "$tmp/trend.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		plot/trend.gp 2>"$tmp/gp.log" && is_png "$tmp/trend.png"; then
 		ok "trend.gp renders a PNG"
 	else
-		bad "trend.gp: $(cat "$tmp/gp.log")"
+		fail "trend.gp: $(cat "$tmp/gp.log")"
 	fi
 	# the README's command: the first cell, each run at its exact second
 	if (cd "$tmp" && gnuplot -e "in='h.csv'; out='trend1.png'; table='trend1.txt'" "$OLDPWD/plot/trend.gp") 2>"$tmp/gp3.log" &&
-		[ "$(head -c 4 "$tmp/trend1.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		is_png "$tmp/trend1.png"; then
 		ok "trend.gp as the README shows it (no cell given: the first one) renders a PNG"
 	else
-		bad "trend.gp README command: $(cat "$tmp/gp3.log")"
+		fail "trend.gp README command: $(cat "$tmp/gp3.log")"
 	fi
 	want=$(python3 -c '
 import csv, sys
@@ -342,19 +327,19 @@ f = rows[0]
 print(" ".join(r["epoch_s"] for r in rows if (r["pattern"], r["size_bytes"], r["nodes"]) == (f["pattern"], f["size_bytes"], f["nodes"])))
 ' "$tmp/h.csv")
 	got=$(awk 'NF > 3 && $1 ~ /^[0-9]+$/ {printf "%s%s", sep, $1; sep = " "}' "$tmp/trend1.txt" 2>/dev/null)
-	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "trend.gp: every point at its run's epoch second ($got)"; else bad "trend.gp times: got '$got', want '$want'"; fi
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "trend.gp: every point at its run's epoch second ($got)"; else fail "trend.gp times: got '$got', want '$want'"; fi
 	if gnuplot -e "in='$tmp/h.csv'; out='$tmp/none.png'; pattern='bidir'; size=8; nodes=8" \
 		plot/trend.gp 2>"$tmp/gp2.log"; then
-		bad "trend.gp with no matching rows should fail"
+		fail "trend.gp with no matching rows should fail"
 	elif [ -e "$tmp/none.png" ]; then
-		bad "trend.gp with no matching rows left $tmp/none.png behind"
+		fail "trend.gp with no matching rows left $tmp/none.png behind"
 	elif grep -q 'no rows for bidir' "$tmp/gp2.log"; then
 		ok "trend.gp says when a cell has no rows, and writes no file"
 	else
-		bad "trend.gp no-rows message: $(cat "$tmp/gp2.log")"
+		fail "trend.gp no-rows message: $(cat "$tmp/gp2.log")"
 	fi
 else
-	skipped "gnuplot not installed (Debian package gnuplot-nox)"
+	skip "trend.gp" "gnuplot not installed (Debian package gnuplot-nox)"
 fi
 
-finish
+t_end

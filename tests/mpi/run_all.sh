@@ -2,22 +2,19 @@
 # MPI tests: real mpiexec on this machine, 2 to 8 ranks, tiny sweeps.
 # Run from the repository root after build/swstress is built:
 #   sh tests/mpi/run_all.sh [NAME...]      (names: the test_* functions)
-# Prints one line per test and a final "N passed, N failed, N skipped".
+# Prints one line per test and a final "mpi: N passed, N failed, N skipped"
+# (tests/lib.sh).
 set -u
+. "$(dirname "$0")/../lib.sh"
+t_begin mpi
+T_LOG_LINES=20
 
 SW=${SW:-$PWD/build/swstress}
 MPIEXEC=${MPIEXEC:-mpiexec}
-TMP=$(mktemp -d /tmp/swstress-mpi.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-PASS=0
-FAIL=0
-SKIP=0
+t_tmpdir mpi
+TMP=$T_TMP
 # Root may run MPICH's hydra as usual; keep UCX off any network device.
 export UCX_TLS=${UCX_TLS:-self,sm,tcp}
-
-ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 20; }
-skip() { SKIP=$((SKIP + 1)); echo "SKIP - $1"; }
 
 # conf NAME KEY=VALUE... : write a config file under $TMP.
 conf() {
@@ -287,16 +284,29 @@ test_report_reanalysis() {
 
 # Distinct host names on one machine: each rank in its own UTS namespace
 # (root only). The slowed rank's host must be named as a suspect port.
-test_slow_rank_is_suspect() {
-	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
-		skip "slow rank suspect port (needs root and unshare)"; return
-	fi
-	c=$(conf slow "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8")
+# uts_hosts WHAT: true when root with unshare, which the next tests need;
+# else SKIP WHAT.
+uts_hosts() {
+	[ "$(id -u)" = 0 ] && command -v unshare > /dev/null && return 0
+	skip "$1" "needs root and unshare"
+	return 1
+}
+
+# eight_hosts ARGS...: mpiexec's arguments (for eval) for 8 ranks, rank i
+# on host node0i in its own UTS namespace, each running swstress ARGS.
+eight_hosts() {
 	args=""
 	for i in 0 1 2 3 4 5 6 7; do
 		[ -n "$args" ] && args="$args :"
-		args="$args -n 1 unshare --uts sh -c 'hostname node0$i; exec \"\$0\" \"\$@\"' $SW run -c $c"
+		args="$args -n 1 unshare --uts sh -c 'hostname node0$i; exec \"\$0\" \"\$@\"' $SW $*"
 	done
+	echo "$args"
+}
+
+test_slow_rank_is_suspect() {
+	uts_hosts "slow rank suspect port" || return
+	c=$(conf slow "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8")
+	args=$(eight_hosts run -c "$c")
 	# Pairs are fixed (0-1 2-3 4-5 6-7), so node05's partner node04 is
 	# flagged with it; no other host may be.
 	if eval "SWSTRESS_FAULT_DELAY=5:10000 timeout 120 $MPIEXEC $args" > "$TMP/out" 2> "$TMP/err" &&
@@ -309,15 +319,9 @@ test_slow_rank_is_suspect() {
 # re-paired with 3 healthy hosts; node05 is slow with all of them and is the
 # one suspect, node04 is healthy with all of them and cleared.
 test_isolate_names_the_slow_host_alone() {
-	if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
-		skip "isolation (needs root and unshare)"; return
-	fi
+	uts_hosts "isolation" || return
 	c=$(conf isolate "pairs = 4" "sizes = 8" "patterns = pingpong" "hops = 20" "repetitions = 8" "isolate = yes")
-	args=""
-	for i in 0 1 2 3 4 5 6 7; do
-		[ -n "$args" ] && args="$args :"
-		args="$args -n 1 unshare --uts sh -c 'hostname node0$i; exec \"\$0\" \"\$@\"' $SW run -c $c --no-plot"
-	done
+	args=$(eight_hosts run -c "$c" --no-plot)
 	if eval "SWSTRESS_FAULT_DELAY=5:10000 timeout 120 $MPIEXEC $args" > "$TMP/out" 2> "$TMP/err" &&
 		[ "$(grep '^suspect port' "$TMP/out" | cut -d' ' -f3)" = node05 ] &&
 		grep -q "^  slow: host node05: slow with 3 different partners (" "$TMP/out" &&
@@ -521,5 +525,4 @@ test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck te
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall}"
 for t in $tests; do $t; done
-echo "mpi: $PASS passed, $FAIL failed, $SKIP skipped"
-[ "$FAIL" = 0 ]
+t_end

@@ -11,23 +11,20 @@
 #   - a drained node is left out of the job and of the results;
 #   - a scrontab entry fires, and its job's exit code agrees with its verdict.
 # Root only, with the fabric lock held from fabric up to down; otherwise one
-# SKIP line. Last line: "N passed, N failed, N skipped".
+# SKIP line. Last line: "slurm: N passed, N failed, N skipped" (tests/lib.sh).
 #
 #   sh tests/slurm/run_tests.sh      (from the repository, after make)
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+t_begin slurm
 ROOT=$PWD
 SW=$ROOT/build/swstress
 SBATCH_SCRIPT=$ROOT/configs/slurm/swstress-check.sbatch
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "ok: $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
-finish() { echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" -eq 0 ]; exit $?; }
-skip_all() { skip=$((skip + 1)); echo "SKIP: slurm tests: $1"; finish; }
 
-[ "$(id -u)" = 0 ] || skip_all "need root (network namespaces, slurmd)"
+[ "$(id -u)" = 0 ] || t_skip_all slurm "need root (network namespaces, slurmd)"
 why=$(sh tests/fabric/fabric.sh check 2>&1)
-[ "$why" = ok ] || skip_all "no emulated fabric here: $why"
+[ "$why" = ok ] || t_skip_all slurm "no emulated fabric here: $why"
 need=""
 for p in slurmctld slurmd slurm-client munge; do
 	dpkg-query -W -f='${Status}' $p 2>/dev/null | grep -q "ok installed" || need="$need $p"
@@ -35,27 +32,22 @@ done
 if [ -n "$need" ]; then
 	echo "slurm tests: installing$need"
 	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=1200 install -y -q $need >/tmp/swslurm-apt.log 2>&1 ||
-		skip_all "cannot install$need (see /tmp/swslurm-apt.log)"
+		t_skip_all slurm "cannot install$need (see /tmp/swslurm-apt.log)"
 fi
 
 exec 9>/run/lock/swstress-fabric.lock
 echo "slurm tests: waiting for the fabric lock" >&2
-flock -w 1500 9 || skip_all "the fabric lock was busy for 25 minutes"
-T=$(mktemp -d /tmp/swslurm.XXXXXX) || exit 1
+flock -w 1500 9 || t_skip_all slurm "the fabric lock was busy for 25 minutes"
+t_tmpdir slurm
+T=$T_TMP
 W=$T/w
 mkdir -p "$W"
-cleanup() {
+t_cleanup() {
 	timeout 60 sh tests/slurm/cluster.sh down "$T" >/dev/null 2>&1
 	timeout 60 sh tests/fabric/fabric.sh down >/dev/null 2>&1
-	[ -n "${SLURM_KEEP:-}" ] && echo "kept $T" || rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-FABRIC_QUIET=1 sh tests/fabric/fabric.sh up single 8 || { bad "fabric up"; finish; }
-if ! timeout 120 sh tests/slurm/cluster.sh up "$T"; then
-	bad "Slurm cluster up: $(tail -n 5 "$T/ctld.log" 2>/dev/null)"
-	finish
-fi
+FABRIC_QUIET=1 sh tests/fabric/fabric.sh up single 8 || t_bail "fabric up"
+timeout 120 sh tests/slurm/cluster.sh up "$T" || t_bail "Slurm cluster up" "$T/ctld.log"
 ok "Slurm cluster: slurmctld, munged and 8 slurmd (one per emulated host), all idle"
 eval "$(sh tests/slurm/cluster.sh env "$T")"
 # what the ranks need on the fabric; sbatch and srun pass the environment on
@@ -101,7 +93,7 @@ agree() {
 	if [ "$ec" = "$code:0" ] && [ "$rc" = "$code" ] && echo " $allowed " | grep -q " $code "; then
 		ok "$1: job $job ExitCode $ec, sbatch --wait $rc, verdict: $(grep -m1 -o '^SWSTRESS [A-Z]* - .\{0,60\}' "$out")"
 	else
-		bad "$1: job ${job:-none} ExitCode '$ec', sbatch rc $rc, verdict code $code (allowed: $allowed): $(tail -n 5 "$out" 2>/dev/null)"
+		fail "$1: job ${job:-none} ExitCode '$ec', sbatch rc $rc, verdict code $code (allowed: $allowed): $(tail -n 5 "$out" 2>/dev/null)"
 	fi
 }
 hosts_of() { python3 -c 'import json,sys; print(",".join(r["host"] for r in json.load(open(sys.argv[1]))["ranks"]))' "$1" 2>/dev/null; }
@@ -116,12 +108,12 @@ hosts=$([ -n "$base" ] && hosts_of "$base/run.json")
 if [ "$rc" = 0 ] && [ "$hosts" = "swsN00,swsN01,swsN02,swsN03,swsN04,swsN05,swsN06,swsN07" ]; then
 	ok "srun --mpi=pmi2 -N 8: 8 MPICH ranks, rank i on swsN0i, exit 0 ($(($(date +%s) - t0)) s)"
 else
-	bad "srun --mpi=pmi2 run: exit $rc, hosts '$hosts': $(tail -n 5 "$W/base.out")"
+	fail "srun --mpi=pmi2 run: exit $rc, hosts '$hosts': $(tail -n 5 "$W/base.out")"
 fi
 if [ -n "$base" ] && "$SW" baseline set nightly "$base" >"$W/bl.out" 2>&1; then
 	ok "swstress baseline set nightly $(basename "$base")"
 else
-	bad "baseline set: $(cat "$W/bl.out")"
+	fail "baseline set: $(cat "$W/bl.out")"
 fi
 
 # a scrontab entry every minute; it fires while the jobs below run
@@ -131,12 +123,11 @@ cat >"$W/scrontab" <<EOF
 EOF
 have_scrontab=no
 if ! command -v scrontab >/dev/null 2>&1; then
-	skip=$((skip + 1))
-	echo "SKIP: scrontab: not in Debian 12's slurm-client (22.05.8 ships no scrontab binary)"
+	skip "scrontab" "not in Debian 12's slurm-client (22.05.8 ships no scrontab binary)"
 elif scrontab "$W/scrontab" >"$W/scrontab.log" 2>&1; then
 	have_scrontab=yes
 else
-	bad "scrontab: $(cat "$W/scrontab.log")"
+	fail "scrontab: $(cat "$W/scrontab.log")"
 fi
 
 # --- the shipped batch script ----------------------------------------------------
@@ -156,10 +147,10 @@ nodes=$(job_field "$job" NodeList)
 dir=$(ls -dt "$W"/results/nightly-* 2>/dev/null | head -n 1)
 hosts=$([ -n "$dir" ] && hosts_of "$dir/run.json")
 case "$nodes,$hosts" in
-*swsN03*) bad "drained swsN03 was used: NodeList $nodes, hosts $hosts" ;;
+*swsN03*) fail "drained swsN03 was used: NodeList $nodes, hosts $hosts" ;;
 *) if [ -n "$nodes" ] && [ "$(echo "$hosts" | tr ',' '\n' | wc -l)" = 6 ]; then
 	ok "drained swsN03 left out: NodeList $nodes, results hosts $hosts"
-   else bad "drained: NodeList '$nodes', hosts '$hosts'"; fi ;;
+   else fail "drained: NodeList '$nodes', hosts '$hosts'"; fi ;;
 esac
 agree "the 6-node job on other hosts than the baseline: its exit code is its verdict"
 scontrol update NodeName=swsN03 State=RESUME
@@ -186,7 +177,7 @@ elif [ -f "${f:-}" ] && [ -n "${cjob:-}" ]; then
 	job=$cjob out=$f rc=$(job_field "$cjob" ExitCode | cut -d: -f1)
 	agree "the scrontab job" "0 1"
 else
-	bad "the scrontab entry did not fire within the wait: $(cat "$W/scrontab.log") $(squeue 2>&1 | tail -n 3)"
+	fail "the scrontab entry did not fire within the wait: $(cat "$W/scrontab.log") $(squeue 2>&1 | tail -n 3)"
 fi
 echo "slurm tests: $(($(date +%s) - t0)) s with the cluster up"
-finish
+t_end

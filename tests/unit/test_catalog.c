@@ -9,28 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fixture.h"
 #include "health_fixture.h"
 #include "report.h"
 #include "site.h"
 #include "store.h"
 
-static char tmp[256];
-
-static void setup(void)
-{
-	snprintf(tmp, sizeof(tmp), "/tmp/swstress-catalog-unit.XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
-}
-
-/* A run folder under tmp; drop: planted stream bandwidth drop at the
+/* A run folder under fixture_dir; drop: planted stream bandwidth drop at the
  * highest level (0..1). */
 static void make_run(const char *name, const char *model, double drop, bool fail, uint64_t seed,
 		     char *path, size_t len)
@@ -47,7 +32,7 @@ static void make_run(const char *name, const char *model, double drop, bool fail
 		s.slow_pattern = PAT_STREAM;
 		s.slow_factor = 1 / (1 - drop);
 	}
-	cr_assert_eq(fx_make(tmp, &s, path, len, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fx_make(fixture_dir, &s, path, len, err, sizeof(err)), 0, "%s", err);
 }
 
 static int first_text(void *arg, int ncols, const char *const *vals)
@@ -84,7 +69,7 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-TestSuite(catalog, .init = setup, .fini = teardown);
+TestSuite(catalog, .init = fixture_setup, .fini = fixture_teardown);
 
 Test(catalog, publish_once_refuse_with_reason)
 {
@@ -95,9 +80,9 @@ Test(catalog, publish_once_refuse_with_reason)
 	make_run("b-20260302-020000", "X<1> & \"2\"", 0.30, false, 2, b, sizeof(b));
 	make_run("late-20260303-020000", "Fabric 9000", 0, true, 3, late, sizeof(late));
 	make_run("bare-20260304-020000", NULL, 0, false, 4, bare, sizeof(bare));
-	snprintf(store, sizeof(store), "%s/none.sqlite", tmp);
+	snprintf(store, sizeof(store), "%s/none.sqlite", fixture_dir);
 	cr_assert_null(store_open(store, false, err, sizeof(err)), "a missing store opened without create");
-	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	cr_assert_eq(store_version(s), STORE_SCHEMA_VERSION);
@@ -136,15 +121,15 @@ Test(catalog, site_pages_escape_and_numbers)
 
 	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
 	make_run("b-20260302-020000", "X<1> & \"2\"", 0.30, false, 2, b, sizeof(b));
-	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
 	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
-	snprintf(path, sizeof(path), "%s/site", tmp);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
 	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(pages, 4, "index, 2 switches, 1 comparison: %d", pages);
-	snprintf(path, sizeof(path), "%s/site/index.html", tmp);
+	snprintf(path, sizeof(path), "%s/site/index.html", fixture_dir);
 	html = slurp(path);
 	cr_assert(strstr(html, "X&lt;1&gt; &amp; &quot;2&quot;"), "model not escaped");
 	cr_assert_null(strstr(html, "X<1>"));
@@ -156,12 +141,12 @@ Test(catalog, site_pages_escape_and_numbers)
 	snprintf(want, sizeof(want), ">%s<br>", v);
 	cr_assert(strstr(html, want), "index lacks %s", want);
 	free(html);
-	snprintf(path, sizeof(path), "%s/site/compare/fabric-9000--x-1-2-n8.html", tmp);
+	snprintf(path, sizeof(path), "%s/site/compare/fabric-9000--x-1-2-n8.html", fixture_dir);
 	html = slurp(path);
 	cr_assert(strstr(html, "<td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">100</td>"
 			       "<td class=\"num\">8</td>"), "no 8-node stream row");
 	free(html);
-	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", tmp);
+	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", fixture_dir);
 	free(slurp(path));
 	store_close(s);
 }
@@ -196,8 +181,8 @@ Test(catalog, store_numbers_are_checked)
 
 	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
 	make_run("b-20260302-020000", "Fabric 9001", 0, false, 2, b, sizeof(b));
-	snprintf(store, sizeof(store), "%s/catalog.sqlite", tmp);
-	snprintf(path, sizeof(path), "%s/site", tmp);
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);

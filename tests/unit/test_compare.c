@@ -20,6 +20,7 @@
 #include "analysis.h"
 #include "commands.h"
 #include "compare.h"
+#include "fixture.h"
 #include "pattern.h"
 #include "plot.h"
 #include "results.h"
@@ -63,7 +64,7 @@ static void make_run(const struct plant *p, char *dir, size_t len)
 	struct sw_plan *plan;
 	struct sw_run *r;
 	struct sw_analysis *a;
-	char err[512], tmpl[] = "/tmp/swstress-compare-XXXXXX";
+	char err[512];
 
 	config_defaults(&cfg);
 	set(&cfg, "pairs", "1, 2");
@@ -103,22 +104,10 @@ static void make_run(const struct plant *p, char *dir, size_t len)
 	r->complete = true;
 	a = analysis_run(r, &r->cfg, err, sizeof(err));
 	cr_assert(a, "%s", err);
-	cr_assert(mkdtemp(tmpl));
-	snprintf(dir, len, "%s", tmpl);
+	fixture_mkdtemp(dir, len, "compare");
 	cr_assert_eq(results_write(dir, r, a, "report\n", err, sizeof(err)), 0, "%s", err);
 	analysis_free(a);
 	run_free(r);
-}
-
-static void remove_dir(const char *dir)
-{
-	char cmd[700];
-
-	if (strncmp(dir, "/tmp/swstress-compare-", 22) != 0 || getenv("SWSTRESS_KEEP_COMPARE"))
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
 static const struct plant SW_A = { "switch-A", "1KiB, 64KiB", { 1.10, 1.10, 1.10 }, 1, NULL, NULL };
@@ -175,6 +164,8 @@ Test(compare, below_the_floor_is_never_significant)
 		noted |= strstr(c->notes[i], "below the sample floor in some run") != NULL;
 	cr_expect(noted);
 	compare_free(c);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 Test(compare, finds_planted_difference)
@@ -247,8 +238,8 @@ Test(compare, finds_planted_difference)
 		cr_expect(strstr(c->verdict[k].text, "at every size"), "%s", c->verdict[k].text);
 	}
 	compare_free(c);
-	remove_dir(a);
-	remove_dir(b);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 Test(compare, run_against_itself)
@@ -273,7 +264,7 @@ Test(compare, run_against_itself)
 	for (int k = 0; k < c->nverdicts; k++)
 		cr_expect(strstr(c->verdict[k].text, "not significant at any size"), "%s", c->verdict[k].text);
 	compare_free(c);
-	remove_dir(a);
+	fixture_rmtree(a);
 }
 
 Test(compare, unmatched_cells_and_differences_listed)
@@ -321,8 +312,8 @@ Test(compare, unmatched_cells_and_differences_listed)
 	cr_expect(strstr(buf, "different hosts"));
 	free(buf);
 	compare_free(c);
-	remove_dir(a);
-	remove_dir(b);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 Test(compare, three_runs)
@@ -353,9 +344,9 @@ Test(compare, three_runs)
 	cr_expect(!m->d[2].significant);
 	cr_expect_str_eq(c->label[2], "switch-C");
 	compare_free(c);
-	remove_dir(a);
-	remove_dir(b);
-	remove_dir(d);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
+	fixture_rmtree(d);
 }
 
 /* ---- Markdown ---------------------------------------------------------- */
@@ -521,8 +512,8 @@ Test(compare, markdown_tables)
 	cr_expect(strstr(md, "No charts"));
 	free(md);
 	compare_free(c);
-	remove_dir(a);
-	remove_dir(b);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 /* ---- charts ------------------------------------------------------------ */
@@ -588,8 +579,8 @@ Test(compare, overlay_charts_render)
 	}
 	free(md);
 	compare_free(c);
-	remove_dir(a);
-	remove_dir(b);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -641,8 +632,8 @@ Test(compare, command_exit_statuses, .init = quiet)
 	cr_expect_eq(rc, SW_EXIT_OK);
 	snprintf(path, sizeof(path), "%s/compare.md", out);
 	cr_expect_eq(access(path, R_OK), 0);
-	remove_dir(a);
-	remove_dir(b);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
 }
 
 Test(compare, error_names_the_file, .init = cr_redirect_stderr)

@@ -9,7 +9,6 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <regex.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "capture.h"
+#include "fixture.h"
 #include "commands.h"
 #include "health.h"
 #include "health_out.h"
@@ -25,35 +25,14 @@
 #include "history.h"
 #include "health_fixture.h"
 
-static char tmpdir[64];
+TestSuite(health, .init = fixture_setup, .fini = fixture_teardown);
 
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void setup(void)
-{
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/swhealthXXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(health, .init = setup, .fini = teardown);
-
-/* Make a folder under tmpdir from spec; its path into path. */
+/* Make a folder under fixture_dir from spec; its path into path. */
 static void make(struct fx_spec *s, char *path, size_t len)
 {
 	char err[512] = "";
 
-	cr_assert_eq(fx_make(tmpdir, s, path, len, err, sizeof(err)), 0, "fixture: %s", err);
+	cr_assert_eq(fx_make(fixture_dir, s, path, len, err, sizeof(err)), 0, "fixture: %s", err);
 }
 
 static void healthy(struct fx_spec *s, const char *name, uint64_t seed)
@@ -419,7 +398,7 @@ Test(health, corrupt_and_missing_baselines_are_unknown)
 	make(&b, bp, sizeof(bp));
 	make(&r, rp, sizeof(rp));
 
-	snprintf(missing, sizeof(missing), "%s/no-such-run", tmpdir);
+	snprintf(missing, sizeof(missing), "%s/no-such-run", fixture_dir);
 	cr_assert_eq(judge_pair(rp, missing, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
 	cr_assert(starts(out, "SWSTRESS UNKNOWN - baseline unusable: "), "%s", out);
 	cr_assert_not_null(strstr(out, "No such file or directory"), "%s", out);
@@ -765,7 +744,7 @@ Test(health, prometheus_textfile)
 	r.slow_pair_factor = 1.5;
 	make(&b, bp, sizeof(bp));
 	make(&r, rp, sizeof(rp));
-	snprintf(prom, sizeof(prom), "%s/swstress.prom", tmpdir);
+	snprintf(prom, sizeof(prom), "%s/swstress.prom", fixture_dir);
 	o.baseline = bp;
 	o.prom = prom;
 	cr_assert_eq(judge(rp, &o, out, sizeof(out)), SW_NAGIOS_CRITICAL);
@@ -818,7 +797,7 @@ Test(health, prometheus_label_escaping)
 	v->suspect = calloc(1, sizeof(*v->suspect));
 	v->nsuspects = 1;
 	snprintf(v->suspect[0].host, SW_HOST_MAX, "a\"b\\c\nd");
-	snprintf(prom, sizeof(prom), "%s/esc.prom", tmpdir);
+	snprintf(prom, sizeof(prom), "%s/esc.prom", fixture_dir);
 	cr_assert_eq(health_write_prom(prom, NULL, v, err, sizeof(err)), 0, "%s", err);
 	cr_assert_not_null(strstr(slurp(prom), "swstress_suspect_port{host=\"a\\\"b\\\\c\\nd\"} 1\n"), "%s", slurp(prom));
 	cr_assert_not_null(strstr(slurp(prom), "swstress_check_status 3\n"));
@@ -845,7 +824,7 @@ Test(health, second_check_lock_fails_at_once_with_pid)
 	pid_t child;
 	double t0;
 
-	snprintf(db, sizeof(db), "%s/results/history.sqlite", tmpdir);
+	snprintf(db, sizeof(db), "%s/results/history.sqlite", fixture_dir);
 	cr_assert_eq(pipe(pipe_ready), 0);
 	cr_assert_eq(pipe(pipe_go), 0);
 	child = fork();
@@ -894,7 +873,7 @@ static void make_set(char *db, size_t dblen, const double *night_factor, int k)
 	struct fx_spec s;
 
 	cr_assert(k <= 8);
-	snprintf(db, dblen, "%s/history.sqlite", tmpdir);
+	snprintf(db, dblen, "%s/history.sqlite", fixture_dir);
 	for (int j = 0; j < k; j++) {
 		snprintf(name, sizeof(name), "base%d", j + 1);
 		healthy(&s, name, (uint64_t)j + 1);
@@ -938,7 +917,7 @@ Test(health, ordinary_night_to_night_change_is_ok_against_a_set)
 	make(&r, rp, sizeof(rp));
 	char b1[600];
 
-	snprintf(b1, sizeof(b1), "%s/base1", tmpdir);
+	snprintf(b1, sizeof(b1), "%s/base1", fixture_dir);
 	cr_assert_eq(judge_pair(rp, b1, out, sizeof(out)), SW_NAGIOS_WARNING, "%s", out);
 	first_line(out, line, sizeof(line));
 	cr_assert_not_null(strstr(line, "night-to-night spread unknown (1 baseline run)"), "%s", line);
@@ -1038,7 +1017,7 @@ Test(health, missing_set_member_is_named)
 	struct fx_spec r;
 
 	make_set(db, sizeof(db), f, 4);
-	snprintf(gone, sizeof(gone), "%s/base2/run.json", tmpdir);
+	snprintf(gone, sizeof(gone), "%s/base2/run.json", fixture_dir);
 	cr_assert_eq(unlink(gone), 0);
 	healthy(&r, "tonight", 9);
 	make(&r, rp, sizeof(rp));

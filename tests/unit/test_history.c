@@ -5,40 +5,25 @@
  * exit codes, and a database from a newer swstress refused.
  */
 #include <criterion/criterion.h>
-#include <ftw.h>
 #include <unistd.h>
 #include <sqlite3.h>
 #include "capture.h"
+#include "fixture.h"
 #include "commands.h"
 #include "health.h"
 #include "history.h"
 #include "judge.h"
 #include "health_fixture.h"
 
-static char tmpdir[64];
 static char db[200];
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/swhistXXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
-	snprintf(db, sizeof(db), "%s/results/history.sqlite", tmpdir);
+	fixture_setup();
+	snprintf(db, sizeof(db), "%s/results/history.sqlite", fixture_dir);
 }
 
-static void teardown(void)
-{
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(history, .init = setup, .fini = teardown);
+TestSuite(history, .init = setup, .fini = fixture_teardown);
 
 /* A fixture run, loaded back, with its analysis. */
 static struct sw_run *load_run(const char *name, uint64_t seed, double drop, char *path, size_t len,
@@ -56,7 +41,7 @@ static struct sw_run *load_run(const char *name, uint64_t seed, double drop, cha
 		s.slow_size = 65536;
 		s.slow_factor = 1 / (1 - drop);
 	}
-	cr_assert_eq(fx_make(tmpdir, &s, path, len, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fx_make(fixture_dir, &s, path, len, err, sizeof(err)), 0, "%s", err);
 	r = results_load(path, err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	*a = analysis_run(r, &r->cfg, err, sizeof(err));
@@ -438,7 +423,7 @@ Test(history, retention_keeps_baselines_new_and_partial_runs)
 			       "e-20200101-000000", "notes" };
 	int nf, nr;
 
-	snprintf(out, sizeof(out), "%s/prune", tmpdir);
+	snprintf(out, sizeof(out), "%s/prune", fixture_dir);
 	cr_assert_eq(mkdir(out, 0755), 0);
 	folder(out, gone[0], true);
 	folder(out, kept[0], false);     /* no run.json: not a results folder */

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "fixture.h"
 #include "plot.h"
 #include "results.h"
 
@@ -66,10 +67,9 @@ static void spit(const char *path, const char *text)
  * file the folder lacks is left out). */
 static void copy_folder(const char *src, char *dir, size_t len, const char *skip)
 {
-	char tmpl[] = "/tmp/swstress-plot-XXXXXX", path[600];
+	char path[600];
 
-	cr_assert(mkdtemp(tmpl), "mkdtemp");
-	snprintf(dir, len, "%s", tmpl);
+	fixture_mkdtemp(dir, len, "plot");
 	for (int i = 0; fixture_files[i]; i++) {
 		if (skip && strcmp(skip, fixture_files[i]) == 0)
 			continue;
@@ -87,17 +87,6 @@ static void copy_folder(const char *src, char *dir, size_t len, const char *skip
 static void copy_fixture(char *dir, size_t len, const char *skip)
 {
 	copy_folder(FIXTURE, dir, len, skip);
-}
-
-static void remove_dir(const char *dir)
-{
-	char cmd[700];
-
-	if (strncmp(dir, "/tmp/swstress-plot-", 19) != 0 || getenv("SWSTRESS_KEEP_PLOTS"))
-		return;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
 /* ---- PNG --------------------------------------------------------------- */
@@ -727,7 +716,7 @@ Test(plot, fixture_every_chart)
 			check_bad_port(c, 0.02);
 		}
 	plot_charts_free(&charts);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 /* Procurement scale (tests/data/procurement-run: 11 sizes 4 B..4 MiB, 6
@@ -772,7 +761,7 @@ Test(plot, procurement_scale, .timeout = 300)
 	for (int p = 1; p < 3; p++)
 		check_bad_port(find_chart(&charts, "ports", patterns[p], 0), 0.005);
 	plot_charts_free(&charts);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 Test(plot, svg)
@@ -794,7 +783,7 @@ Test(plot, svg)
 		free(text);
 	}
 	plot_charts_free(&charts);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 /* A synthetic run of nlevels levels (1..nlevels pairs) and nsizes sizes,
@@ -854,18 +843,18 @@ static void write_synthetic(const char *dir, int nlevels, int nsizes)
 static void render_synthetic(int nlevels, int nsizes)
 {
 	struct plot_charts charts;
-	char tmpl[] = "/tmp/swstress-plot-XXXXXX", err[512] = "";
+	char tmpl[FIXTURE_DIR_MAX], err[512] = "";
 
 	if (!plot_available())
 		cr_skip_test("gnuplot not on PATH");
-	cr_assert(mkdtemp(tmpl));
+	fixture_mkdtemp(tmpl, sizeof(tmpl), "plot");
 	write_synthetic(tmpl, nlevels, nsizes);
 	int n = plot_render(tmpl, NULL, 0, &charts, err, sizeof(err));
 	cr_assert_eq(n, 5, "plot_render: %d: %s", n, err);
 	check_charts(&charts);
 	check_log_quiet(tmpl);
 	plot_charts_free(&charts);
-	remove_dir(tmpl);
+	fixture_rmtree(tmpl);
 }
 
 Test(plot, one_level_one_size)
@@ -890,7 +879,7 @@ Test(plot, missing_summary)
 		cr_expect_str_eq(err, want);
 	cr_expect_eq(charts.n, 0);
 	plot_charts_free(&charts);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 Test(plot, missing_column)
@@ -909,7 +898,7 @@ Test(plot, missing_column)
 	cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s/summary.csv: missing column 'lat_lo_us'", dir);
 	cr_expect_str_eq(err, want);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 Test(plot, bad_row_and_bad_json)
@@ -934,7 +923,7 @@ Test(plot, bad_row_and_bad_json)
 	spit(path, "{\"name\": \n");
 	cr_assert_eq(plot_render(dir, NULL, 0, NULL, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "/run.json:"), "got: %s", err);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 /* run.json's config is read back the one way (config_from_json): the
@@ -973,7 +962,7 @@ Test(plot, config_read_back)
 	replace_in(path, "\"confidence\": \"0.9\"", "\"confidence\": \"1.5\"");
 	cr_assert_eq(plot_check_results(dir, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "/run.json: config: ") && strstr(err, "confidence"), "got: %s", err);
-	remove_dir(dir);
+	fixture_rmtree(dir);
 }
 
 Test(plot, check_csv)
@@ -1011,12 +1000,12 @@ Test(plot, victims_chart)
 {
 	struct sw_config c;
 	struct plot_charts charts;
-	char tmpl[] = "/tmp/swstress-plot-XXXXXX", err[512] = "", path[600], want[600];
+	char tmpl[FIXTURE_DIR_MAX], err[512] = "", path[600], want[600];
 	const char *kv[] = { "pairs=1,2", "patterns=stream", "sizes=64KiB", "victims=1", "repetitions=5", NULL };
 
 	if (!plot_available())
 		cr_skip_test("gnuplot not on PATH");
-	cr_assert(mkdtemp(tmpl));
+	fixture_mkdtemp(tmpl, sizeof(tmpl), "plot");
 	config_defaults(&c);
 	for (int i = 0; kv[i]; i++)
 		cr_assert_eq(config_set_arg(&c, kv[i], err, sizeof(err)), 0, "%s", err);
@@ -1067,5 +1056,5 @@ Test(plot, victims_chart)
 	cr_assert_eq(plot_render(tmpl, NULL, 0, NULL, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s/summary.csv: missing column 'victim_p99_infl_hi'", tmpl);
 	cr_expect_str_eq(err, want);
-	remove_dir(tmpl);
+	fixture_rmtree(tmpl);
 }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "fixture.h"
 #include "pattern.h"
 #include "results.h"
 
@@ -64,23 +65,7 @@ static struct sw_run *make_run(void)
 	return r;
 }
 
-static char dir[64];
-
-static void setup(void)
-{
-	snprintf(dir, sizeof(dir), "/tmp/swstress-unit-XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	(void)!system(cmd);
-}
-
-TestSuite(results, .init = setup, .fini = teardown);
+TestSuite(results, .init = fixture_setup, .fini = fixture_teardown);
 
 Test(results, folder_name_is_label_and_utc_time)
 {
@@ -98,8 +83,8 @@ Test(results, write_then_load_round_trip)
 
 	a = analysis_run(r, &r->cfg, err, sizeof(err));
 	cr_assert_not_null(a, "%s", err);
-	cr_assert_eq(results_write(dir, r, a, "report text\n", err, sizeof(err)), 0, "%s", err);
-	b = results_load(dir, err, sizeof(err));
+	cr_assert_eq(results_write(fixture_dir, r, a, "report text\n", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
 	cr_assert_eq(b->nranks, 4);
 	cr_assert_str_eq(b->host[3], "node03");
@@ -151,8 +136,8 @@ Test(results, run_json_and_csv_are_readable_by_others)
 	json_error_t je;
 
 	a = analysis_run(r, &r->cfg, err, sizeof(err));
-	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	json_t *j = json_load_file(path, 0, &je);
 	cr_assert_not_null(j, "%s", je.text);
 	cr_assert_eq(json_integer_value(json_object_get(j, "schema_version")), SW_SCHEMA_VERSION);
@@ -165,7 +150,7 @@ Test(results, run_json_and_csv_are_readable_by_others)
 	json_decref(j);
 
 	/* samples.csv: comment, header, one row per sample. */
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
 	FILE *f = fopen(path, "r");
 	int rows = 0;
 	cr_assert_not_null(f);
@@ -189,8 +174,8 @@ Test(results, no_temporary_files_left)
 	struct sw_run *r = make_run();
 	char err[512], cmd[256];
 
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s' | grep tmp)\"", dir);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s' | grep tmp)\"", fixture_dir);
 	cr_assert_eq(system(cmd), 0);
 	run_free(r);
 }
@@ -203,7 +188,7 @@ Test(results, begin_refuses_unwritable_output_and_finish_renames)
 	snprintf(r->cfg.output, sizeof(r->cfg.output), "/proc/swstress-nope");
 	cr_assert_eq(results_begin(r, path, sizeof(path), err, sizeof(err)), -1);
 	cr_assert(strstr(err, "output '/proc/swstress-nope'"), "%s", err);
-	snprintf(r->cfg.output, sizeof(r->cfg.output), "%s/out", dir);
+	snprintf(r->cfg.output, sizeof(r->cfg.output), "%s/out", fixture_dir);
 	cr_assert_eq(results_begin(r, path, sizeof(path), err, sizeof(err)), 0, "%s", err);
 	cr_assert(strstr(path, "unit-20261130-120000.partial"));
 	cr_assert_eq(results_finish(path, final, sizeof(final), err, sizeof(err)), 0, "%s", err);
@@ -219,19 +204,19 @@ Test(results, load_errors_name_the_file)
 
 	cr_assert_null(results_load("/nonexistent/swstress", err, sizeof(err)));
 	cr_assert(strstr(err, "/nonexistent/swstress"), "%s", err);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	f = fopen(path, "w");
 	fputs("{\"schema_version\": 1,\n \"config\": {", f);
 	fclose(f);
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "run.json:2: not valid JSON"), "%s", err);
 
 	/* A valid run.json whose samples.csv is missing. */
 	struct sw_run *r = make_run();
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
 	unlink(path);
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv: cannot read"), "%s", err);
 	run_free(r);
 }
@@ -243,8 +228,8 @@ static void cut_samples(int keep, const char *extra)
 	FILE *in, *out;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
-	snprintf(tmp, sizeof(tmp), "%s/cut.csv", dir);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
+	snprintf(tmp, sizeof(tmp), "%s/cut.csv", fixture_dir);
 	in = fopen(path, "r");
 	out = fopen(tmp, "w");
 	cr_assert(in && out);
@@ -262,23 +247,23 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	struct sw_run *r = make_run();
 	char err[512];
 
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	/* Cut at a line end: no bad line, but cells lack samples. */
 	cut_samples(2 + 10, NULL);
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv: cell 3 has 1 samples, run.json says 3 repetitions x 1 pairs"), "%s", err);
 
 	/* A repetition beyond the cell's count (a fuzzed 2000000000 would
 	 * otherwise size the analysis). */
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: rep: '2000000000' not a repetition the cell ran"), "%s", err);
 
 	/* The same repetition of a pair twice. */
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
 	run_free(r);
 }
@@ -314,8 +299,8 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	r->complete = true;
 	cr_assert_float_eq(run_sample_bandwidth(r, &r->sample[2]), 65536.0 * 170 / 0.1, 1e-3);
 	cr_assert_float_eq(run_sample_latency(r, &r->sample[1]), 0.1 / 160, 1e-15);
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	b = results_load(dir, err, sizeof(err));
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
 	cr_assert(b->plan->cell[0].timed);
 	cr_assert_eq(b->plan->cell[0].hops, 0);
@@ -326,9 +311,9 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 
 	/* make_run's cells have 100 hops: a sample of 99 is not one of them */
 	r = make_run();
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
-	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: hops: '99' not the cell's hop count"), "%s", err);
 	run_free(r);
 }
@@ -341,7 +326,7 @@ static void mutate_json(const char *path, json_t *v)
 	json_error_t je;
 	json_t *root, *o;
 
-	snprintf(jpath, sizeof(jpath), "%s/run.json", dir);
+	snprintf(jpath, sizeof(jpath), "%s/run.json", fixture_dir);
 	root = json_load_file(jpath, 0, &je);
 	cr_assert_not_null(root, "%s", je.text);
 	snprintf(key, sizeof(key), "%s", path);
@@ -375,9 +360,9 @@ static void expect_refused(const struct sw_run *r, const struct mutation *t, siz
 	char err[512];
 
 	for (size_t i = 0; i < n; i++) {
-		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 		mutate_json(t[i].path, t[i].v);
-		b = results_load(dir, err, sizeof(err));
+		b = results_load(fixture_dir, err, sizeof(err));
 		cr_expect_null(b, "%s accepted", t[i].path);
 		run_free(b);
 		cr_expect(strstr(err, t[i].msg), "%s: got '%s', want '%s'", t[i].path, err, t[i].msg);
@@ -427,8 +412,8 @@ Test(results, every_run_json_field_is_checked)
 	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	/* a key given twice is not silently the last one */
 	char jpath[128];
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(jpath, sizeof(jpath), "%s/run.json", dir);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(jpath, sizeof(jpath), "%s/run.json", fixture_dir);
 	json_error_t je;
 	json_t *root = json_load_file(jpath, 0, &je);
 	cr_assert_not_null(root);
@@ -439,7 +424,7 @@ Test(results, every_run_json_field_is_checked)
 	fprintf(f, "{\"complete\":false,%s", text + 1);   /* "complete" is in text too */
 	fclose(f);
 	free(text);
-	b = results_load(dir, err, sizeof(err));
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_expect_null(b);
 	cr_expect(strstr(err, "run.json:1: not valid JSON: duplicate object key"), "%s", err);
 	run_free(b);
@@ -471,8 +456,8 @@ Test(results, every_probe_field_is_checked)
 	char err[512];
 
 	cr_assert_eq(run_add_probe(r, &q), 0);
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	b = results_load(dir, err, sizeof(err));
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_assert_not_null(b, "the unmutated probe: %s", err);
 	cr_expect_eq(b->nprobes, 1);
 	cr_expect(b->nprobes == 1 && b->probe[0].a == 2 && b->probe[0].b == 3 && b->probe[0].cell == 5 &&
@@ -507,10 +492,10 @@ Test(results, every_samples_field_is_checked)
 	char err[512], row[256];
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 		snprintf(row, sizeof(row), "%s\n", t[i].row);
 		cut_samples(2, row);
-		b = results_load(dir, err, sizeof(err));
+		b = results_load(fixture_dir, err, sizeof(err));
 		cr_expect_null(b, "%s accepted", t[i].row);
 		run_free(b);
 		cr_expect(strstr(err, t[i].msg), "got '%s', want '%s'", err, t[i].msg);
@@ -525,25 +510,25 @@ Test(results, devices_fifos_and_long_lines_are_refused)
 	struct sw_run *r = make_run();
 	char err[512], path[128], cmd[256];
 
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
 	unlink(path);
 	cr_assert_eq(symlink("/dev/zero", path), 0);
-	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_expect(strstr(err, "samples.csv: cannot read: not a regular file"), "%s", err);
 	unlink(path);
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_expect(strstr(err, "samples.csv: cannot read: not a regular file"), "%s", err);
 	unlink(path);
 	snprintf(cmd, sizeof(cmd), "head -c 10000 /dev/zero | tr '\\0' 1 > %s", path);
 	cr_assert_eq(system(cmd), 0);
-	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_expect(strstr(err, "samples.csv:1: line longer than 4095 bytes"), "%s", err);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	unlink(path);
 	cr_assert_eq(symlink("/dev/zero", path), 0);
-	cr_expect_null(results_load(dir, err, sizeof(err)));
+	cr_expect_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_expect(strstr(err, "run.json: cannot read: not a regular file"), "%s", err);
 	run_free(r);
 }
@@ -558,8 +543,8 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 	FILE *f;
 	long len;
 
-	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	snprintf(path, sizeof(path), "%s/run.json", dir);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
 	fseek(f, 0, SEEK_END);
@@ -576,7 +561,7 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 		f = fopen(path, "w");
 		fputs(text, f);
 		fclose(f);
-		back = results_load(dir, err, sizeof(err));
+		back = results_load(fixture_dir, err, sizeof(err));
 		if (v == 0) {
 			cr_assert_not_null(back, "%s", err);
 			run_free(back);
@@ -633,8 +618,8 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
 
 	cr_assert_not_null(a, "%s", err);
-	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
-	b = results_load(dir, err, sizeof(err));
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
 	cr_assert_eq(b->plan->nvictims, 1);
 	cr_assert_eq(b->plan->victim[0].a, 0);
@@ -653,7 +638,7 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 	run_free(b);
 	/* summary.csv: cell 1 (2 aggressor pairs) has the victims 2x slower
 	 * than alone: inflation +100%, p99 too (3 x p50 on both sides) */
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	snprintf(path, sizeof(path), "%s/summary.csv", fixture_dir);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f);
 	int col = -1, row = 0;
@@ -716,9 +701,9 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 	r->complete = true;
 	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
 	cr_assert_not_null(a, "%s", err);
-	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
 
-	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
 	FILE *f = fopen(path, "r");
 	int rows = 0;
 	cr_assert_not_null(f);
@@ -735,7 +720,7 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 	}
 	fclose(f);
 	cr_assert_eq(rows, 3 * (1 + 2 + 3));
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	snprintf(path, sizeof(path), "%s/summary.csv", fixture_dir);
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
 	while (fgets(line, sizeof(line), f) && line[0] == '#')
@@ -745,7 +730,7 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 			 "receiver_drop_sig\n"), "%s", line);
 	analysis_free(a);
 
-	b = results_load(dir, err, sizeof(err));
+	b = results_load(fixture_dir, err, sizeof(err));
 	cr_assert_not_null(b, "%s", err);
 	cr_assert_eq(b->plan->cell[2].pattern, PAT_INCAST);
 	cr_assert_eq(plan_pair(b->plan, 2, 2).a, 4);
