@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "results.h"
+#include "text.h"
 #include "isolate.h"
 #include "victims.h"
 #include "pattern.h"
@@ -592,6 +593,22 @@ static int get_str(json_t *o, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+/* A text of run.json that reports and status lines print: one line of
+ * text (text.h), or with lines several (newlines and tabs allowed, as in
+ * an MPI library's version). 0, or -1 with the field named. */
+static int check_text(const char *s, bool lines, const char *path, const char *field, char *err, size_t errlen)
+{
+	char one[1024];
+	const char *why;
+
+	snprintf(one, sizeof(one), "%s", s);
+	for (char *p = one; lines && *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	why = text_check(one);
+	return why ? sw_fail(err, errlen, "%s: %s: %s", path, field, why) : 0;
+}
+
 /* Every (repetition, pair) of a cell at most once, and all of them where
  * run.json says the cell ran to the end: a truncated samples.csv is found
  * here, not taken for a shorter run. */
@@ -1023,6 +1040,9 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 				SW_HOST_MAX - 1);
 			goto fail;
 		}
+		snprintf(where, sizeof(where), "ranks[%d].host", i);
+		if (check_text(h, false, jpath, where, err, errlen))
+			goto fail;
 		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
 	}
 	for (int ci = 0; ci < r->plan->ncells; ci++) {
@@ -1070,6 +1090,13 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
 	get_str(root, "name", r->name, sizeof(r->name));
 	get_str(root, "failure", r->failure, sizeof(r->failure));
+	if (check_text(r->tool_version, false, jpath, "tool_version", err, errlen) ||
+	    check_text(r->mpi_version, true, jpath, "mpi_version", err, errlen) ||
+	    check_text(r->started, false, jpath, "started", err, errlen) ||
+	    check_text(r->command_line, false, jpath, "command_line", err, errlen) ||
+	    check_text(r->name, false, jpath, "name", err, errlen) ||
+	    check_text(r->failure, false, jpath, "failure", err, errlen))
+		goto fail;
 	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
 	    jnum(root, "round_trip_s", 0, RESULTS_MAX_SECONDS, &r->round_trip, jpath, "", err, errlen) ||
 	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))
