@@ -7,14 +7,16 @@
  * wrong), and when it is printed, what a terminal, a monitoring system or
  * a browser would act on is shown as visible escapes instead:
  *
- *   - control characters (C0, DEL) and bytes that are not UTF-8: \xHH
+ *   - control characters (C0 but the tab, DEL) and bytes that are not
+ *     UTF-8: \xHH
  *   - C1 controls (U+0080..U+009F) and the bidi controls that reorder
  *     what follows them (U+061C, U+200E, U+200F, U+202A..U+202E,
  *     U+2066..U+2069): \u{HHHH}
  *
  * so a newline cannot start a second status line, an escape sequence
  * cannot clear a screen and U+202E cannot reverse a switch's name.
- * Everything else (any other UTF-8 text, backslashes) passes unchanged.
+ * Everything else (any other UTF-8 text, tabs, backslashes) passes
+ * unchanged. text_check refuses the tab too: no one-line field holds one.
  */
 #ifndef TEXT_H
 #define TEXT_H

@@ -105,7 +105,7 @@ static void escape(struct sink *k, const char *s, bool html)
 			n = 1;
 			snprintf(e, sizeof(e), "\\x%02X", p[0]);
 			emit(k, e, strlen(e));
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if ((c < 0x20 && c != '\t') || c == 0x7f) {
 			snprintf(e, sizeof(e), "\\x%02X", c);
 			emit(k, e, strlen(e));
 		} else if ((c >= 0x80 && c <= 0x9f) || is_bidi(c)) {

@@ -54,6 +54,7 @@ Test(text, term_escapes_what_a_terminal_acts_on)
 	cr_expect_str_eq(text_term(buf, sizeof(buf), "Acme \xe2\x80\xae" "X"), "Acme \\u{202E}X");
 	cr_expect_str_eq(text_term(buf, sizeof(buf), "a\xc2\x9b" "b"), "a\\u{009B}b");
 	cr_expect_str_eq(text_term(buf, sizeof(buf), "mod\xe8le\x7f"), "mod\\xE8le\\x7F");
+	cr_expect_str_eq(text_term(buf, sizeof(buf), "Version:\t4.0.2"), "Version:\t4.0.2");
 	cr_expect_str_eq(text_term(buf, sizeof(buf), "Gr\xc3\xbc\xc3\x9f" "e a\\b <x>"), "Gr\xc3\xbc\xc3\x9f" "e a\\b <x>");
 }
 
