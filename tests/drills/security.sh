@@ -1,0 +1,139 @@
+#!/bin/sh
+# Security drills (issue #32): files and names from results folders,
+# stores and the catalog are data. Every drill plants what an attacker or
+# a careless user would (links, FIFOs, devices, hard links, names with
+# newlines, escape sequences, markup, bidi controls, bad UTF-8) and states
+# what must happen: a one-line error naming the file or field, or a
+# correct result, and nothing read, written or printed that should not be.
+#   sh tests/drills/security.sh [NAME...]   (repository root; no MPI; ~20 s)
+#   SW=/path/to/swstress sh tests/drills/security.sh   (another binary)
+# Synthetic runs come from tests/catalog/make_runs.py.
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib.sh
+t_begin security
+SW=${SW:-$PWD/build/swstress}
+T=$(mktemp -d /tmp/swstress-security.XXXXXX) || exit 2
+trap 'rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM
+export SWSTRESS_PLOT_DIR=${SWSTRESS_PLOT_DIR:-$PWD/plot}
+ESC=$(printf '\033')
+
+# run NAME [VENDOR MODEL]: a fresh copy of a synthetic complete run at $T/NAME
+# (NAME like LABEL-YYYYmmdd-HHMMSS).
+# Made once (make_runs.py takes seconds), then copied under its new name.
+run() {
+	[ -d "$T/tpl/tpl-20261201-000000" ] ||
+		python3 tests/catalog/make_runs.py "$T/tpl" tpl-20261201-000000 Acme "Fabric 9000" 0 1 > /dev/null ||
+		{ echo "make_runs.py failed" >&2; exit 2; }
+	rm -rf "${T:?}/$1"
+	cp -r "$T/tpl/tpl-20261201-000000" "$T/$1"
+	edit_json "$T/$1/run.json" "r['name'] = '$1'; r['config']['label'] = '${1%%-*}'"
+	sed -i "1s/tpl-20261201-000000/$1/" "$T/$1/samples.csv"
+	echo "$T/$1"
+}
+
+# edit_json FILE PYTHON: run PYTHON on the run.json r (json loaded), then save it.
+edit_json() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(r, open(sys.argv[1], "w"))
+PY
+}
+
+# slow_pair0 DIR: pair 0 (node01-node02) 50% slower at the loaded levels,
+# so that its hosts are suspect ports.
+slow_pair0() {
+	python3 - "$1/samples.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+lines = open(p).read().splitlines(True)
+rows = list(csv.reader(l for l in lines if not l.startswith("#")))
+ix = {k: i for i, k in enumerate(rows[0])}
+out = open(p, "w")
+out.writelines(l for l in lines if l.startswith("#"))
+w = csv.writer(out, lineterminator="\n")
+w.writerow(rows[0])
+for r in rows[1:]:
+    if r[ix["pair"]] == "0" and r[ix["level"]] != "0":
+        s = float(r[ix["seconds"]]) * 1.5
+        r[ix["seconds"]], r[ix["t_end_s"]] = repr(s), repr(float(r[ix["t_start_s"]]) + s)
+        r[ix["latency_us"]] = repr(float(r[ix["latency_us"]]) * 1.5)
+        r[ix["bandwidth_MBps"]] = repr(float(r[ix["bandwidth_MBps"]]) / 1.5)
+    w.writerow(r)
+PY
+}
+
+# expect NAME STATUS MESSAGE CMD...: CMD exits with STATUS and its stderr
+# or stdout holds MESSAGE (a fixed string); the output is kept in
+# $T/out and $T/err for further checks.
+expect() {
+	e_name=$1 e_want=$2 e_msg=$3
+	shift 3
+	"$@" > "$T/out" 2> "$T/err"
+	e_rc=$?
+	if [ "$e_rc" = "$e_want" ] && cat "$T/err" "$T/out" | grep -qF -- "$e_msg"; then
+		ok "$e_name: exit $e_rc, '$(cat "$T/err" "$T/out" | grep -F -m1 -- "$e_msg" | cut -c1-160)'"
+	else
+		fail "$e_name: exit $e_rc (want $e_want and '$e_msg')" "$T/err"
+	fi
+}
+
+# no_secret STORE: no stored file holds a line of /etc/passwd or /etc/shadow.
+no_secret() {
+	[ ! -e "$1" ] || ! sqlite3 "$1" "SELECT content FROM run_files" 2> /dev/null | grep -q '^root:'
+}
+
+# 1. publish follows no link in a results folder
+drill_publish_links() {
+	for f in report.txt pairs.csv summary.csv fits.csv; do
+		d=$(run link-20261201-100000)
+		target=/etc/passwd
+		[ "$f" = report.txt ] && target=/etc/shadow
+		ln -s "$target" "$d/$f"
+		rm -f "$T/pub.sqlite"
+		expect "1 publish with $f a link to $target" 1 "$f: cannot read: not a regular file (a symbolic link)" \
+			"$SW" publish "$d" --store "$T/pub.sqlite"
+		if no_secret "$T/pub.sqlite"; then ok "1 ... $target is not in the store"
+		else fail "1 ... $target was published into the store"; fi
+	done
+}
+
+# 2. names from run.json forge no status line and no terminal escape
+drill_forged_names() {
+	base=$(run base-20261201-090000)
+	d=$(run host-20261201-100000)
+	slow_pair0 "$d"
+	edit_json "$d/run.json" 'r["ranks"][0]["host"] = "node01\nSWSTRESS OK - forged"'
+	expect "2 judge on a host name holding a newline and a status line" 3 "ranks[0].host: holds a control character" \
+		"$SW" judge "$d" --baseline "$base" --no-history
+	if [ "$(grep -c '^SWSTRESS' "$T/out")" = 1 ] && ! grep -q forged "$T/out"; then
+		ok "2 ... one status line, nothing forged"
+	else fail "2 ... $(grep -c '^SWSTRESS' "$T/out") status lines: $(grep '^SWSTRESS' "$T/out" | cut -c1-80 | tr '\n' '/')"; fi
+	expect "2 report on the same" 1 "ranks[0].host: holds a control character" "$SW" report "$d"
+	grep -q '^SWSTRESS\|^suspect port: SWSTRESS\|forged' "$T/out" && fail "2 ... report printed the forged line" ||
+		ok "2 ... report printed no forged line"
+	d=$(run term-20261201-100000)
+	edit_json "$d/run.json" 'r["ranks"][3]["host"] = "node04\033]0;pwned\007\033[2J"'
+	expect "2 report on a host name holding escape sequences" 1 "ranks[3].host: holds a control character" "$SW" report "$d"
+	d=$(run mpiv-20261201-100000)
+	edit_json "$d/run.json" 'r["mpi_version"] = "MPICH \033[2J\033]0;pwned\007 4.0\nsuspect port: node07 (flagged in 9 of 9 cells)"'
+	expect "2 report on an mpi_version holding escape sequences" 1 "mpi_version: holds a control character" "$SW" report "$d"
+	expect "2 judge on the same" 3 "mpi_version: holds a control character" \
+		"$SW" judge "$d" --baseline "$base" --no-history
+	grep -q "$ESC" "$T/out" && fail "2 ... judge printed an escape sequence" || ok "2 ... judge printed no escape sequence"
+	# what is printed from data is escaped where it is printed, too: the
+	# config's free text
+	d=$(run cfg-20261201-100000)
+	edit_json "$d/run.json" 'r["config"]["notes"] = "a\u202eb"'
+	"$SW" report "$d" > "$T/out" 2> "$T/err"
+	if ! grep -q "$(printf '\342\200\256')" "$T/out" "$T/err"; then ok "2 report prints no raw U+202E from the config's notes"
+	else fail "2 report printed a raw U+202E from the config's notes"; fi
+}
+
+run_all() {
+	for d in ${*:-drill_publish_links drill_forged_names}; do "$d"; done
+}
+run_all "$@"
+t_end
