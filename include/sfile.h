@@ -77,8 +77,9 @@ int sfile_write_at(int dirfd, const char *name, sw_write_fn fn, const void *arg,
 /* sfile_write_at for a path (its folder is the user's). */
 int sfile_write(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen);
 
-/* sfile_write_at for root/rel: root is the user's folder; every folder
- * in rel is created when missing and entered without following links. */
+/* sfile_write_at for root/rel: root is the user's folder (created with
+ * its parents when missing); every folder in rel is created when missing
+ * and entered without following links. */
 int sfile_write_under(const char *root, const char *rel, sw_write_fn fn, const void *arg, char *err,
 		      size_t errlen);
 

@@ -277,6 +277,8 @@ int sfile_write_under(const char *root, const char *rel, sw_write_fn fn, const v
 
 	if (sfile_path(shown, sizeof(shown), err, errlen, "%s/%s", root, rel))
 		return -1;
+	if (sw_mkdir_p(root))
+		return sw_fail(err, errlen, "%s: cannot create: %s", root, strerror(errno));
 	fd = sfile_dir(root, err, errlen);
 	if (fd < 0)
 		return -1;
