@@ -132,8 +132,55 @@ drill_forged_names() {
 	else fail "2 report printed a raw U+202E from the config's notes"; fi
 }
 
+# store NAME: a store at $T/NAME.sqlite holding one run with suspect ports
+# (node01 and node02), made once and copied.
+store() {
+	if [ ! -f "$T/suspects.sqlite" ]; then
+		d=$(run susp-20261201-100000)
+		slow_pair0 "$d"
+		"$SW" publish "$d" --store "$T/suspects.sqlite" > /dev/null 2>&1 || { echo "publish failed" >&2; exit 2; }
+	fi
+	rm -rf "$T/$1.sqlite" "$T/$1-site"
+	cp "$T/suspects.sqlite" "$T/$1.sqlite"
+	echo "$T/$1.sqlite"
+}
+
+# 3. the site runs no markup from the store and reverses no name
+drill_site_markup() {
+	s=$(store markup)
+	sqlite3 "$s" "UPDATE suspects SET flagged = '<script>alert(1)</script>' WHERE host = 'node01';
+		UPDATE suspects SET cells = '<img src=x onerror=alert(2)>' WHERE host = 'node02'"
+	expect "3 site from a store whose suspects.flagged holds <script>" 1 "suspects.flagged of run 'susp-20261201-100000'" \
+		"$SW" site "$s" "$T/markup-site"
+	if ! grep -rqs --include='*.html' -e '<script>alert' -e '<img src=x' "$T/markup-site"; then ok "3 ... no page holds the markup"
+	else fail "3 ... a page holds the store's markup"; fi
+	s=$(store bidi)
+	sqlite3 "$s" "UPDATE runs SET model = 'Fabric ' || char(8238) || '0009', notes = 'a' || char(27) || '[2J'"
+	expect "3 site from a store whose model holds U+202E" 0 "" "$SW" site "$s" "$T/bidi-site"
+	if ! grep -rqs "$(printf '\342\200\256')" "$T/bidi-site" && grep -qF 'Fabric \u{202E}0009' "$T/bidi-site/index.html"; then
+		ok "3 ... no raw U+202E on a page, shown as \\u{202E}"
+	else fail "3 ... U+202E reached a page raw (or the name is missing)"; fi
+	if ! grep -rqs "$ESC" "$T/bidi-site"; then ok "3 ... no raw escape character on a page"
+	else fail "3 ... a raw escape character reached a page"; fi
+}
+
+# 4. the site writes through no planted link to a folder
+drill_site_links() {
+	s=$(store links)
+	mkdir -p "$T/links-site" "$T/elsewhere"
+	ln -s "$T/elsewhere" "$T/links-site/switch"
+	expect "4 site with OUTDIR/switch a link to another folder" 1 "switch: a symbolic link, not a folder: refused" \
+		"$SW" site "$s" "$T/links-site"
+	mkdir -p "$T/links-site2"
+	ln -s "$T/elsewhere" "$T/links-site2/runs"
+	expect "4 site with OUTDIR/runs a link to another folder" 1 "runs: a symbolic link, not a folder: refused" \
+		"$SW" site "$s" "$T/links-site2"
+	n=$(find "$T/elsewhere" -type f | wc -l)
+	[ "$n" = 0 ] && ok "4 ... nothing written into the other folder" || fail "4 ... $n files written into the other folder"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links}; do "$d"; done
 }
 run_all "$@"
 t_end
