@@ -21,6 +21,7 @@
 #include "config.h"
 #include "pattern.h"
 #include "plot.h"
+#include "sfile.h"
 
 extern char **environ;
 
@@ -581,9 +582,9 @@ static int run_gnuplot(const char *script, const char *vars, const char *tmpvar,
 	pid_t pid;
 	int status, rc;
 
-	lf = sw_fopen_nofollow(log, "a");
+	lf = sfile_fopen_own(log, "a", err, errlen);
 	if (!lf)
-		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
+		return -1;
 	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
 	fclose(lf);
 
@@ -825,11 +826,9 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		goto out_free;
 
 	snprintf(path, sizeof(path), "%s/plot.log", result_dir);
-	FILE *lf = sw_fopen_nofollow(path, "w");
-	if (!lf) {
-		sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	FILE *lf = sfile_fopen_own(path, "w", err, errlen);
+	if (!lf)
 		goto out_free;
-	}
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {
