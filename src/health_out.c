@@ -12,6 +12,7 @@
 #include "health_out.h"
 #include "pattern.h"
 #include "results.h"
+#include "sfile.h"
 #include "text.h"
 
 #define PERF_LABEL_UNIQUE 19    /* Nagios graphers keep 19 characters */
@@ -601,5 +602,5 @@ int health_write_prom(const char *path, const struct sw_run *r, const struct hea
 	struct prom_args pa = { r, v };
 
 	/* The temporary name is a dot file: node_exporter reads *.prom only. */
-	return sw_write_atomic(path, call_write_prom, &pa, err, errlen);
+	return sfile_write(path, call_write_prom, &pa, err, errlen);
 }
