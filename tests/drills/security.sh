@@ -179,8 +179,42 @@ drill_site_links() {
 	[ "$n" = 0 ] && ok "4 ... nothing written into the other folder" || fail "4 ... $n files written into the other folder"
 }
 
+# 5. no output name that is a link, a device or a FIFO is written through
+drill_output_names() {
+	base=$(run base-20261201-090000)
+	echo precious > "$T/victim"
+	if command -v gnuplot > /dev/null; then
+		rm -rf "$T/hl" && cp -r tests/data/fixture-run "$T/hl"
+		ln "$T/victim" "$T/hl/plot.log"
+		expect "5 plot with plot.log a hard link to another file" 1 "plot.log: cannot write: the file has other hard links" \
+			"$SW" plot "$T/hl"
+		[ "$(cat "$T/victim")" = precious ] && ok "5 ... the other file is untouched" || fail "5 ... plot truncated the other file"
+		mkdir -p "$T/cmp"
+		ln "$T/victim" "$T/cmp/plot.log"
+		"$SW" compare "$base" "$(run other-20261201-100000)" --output "$T/cmp" > "$T/out" 2> "$T/err"
+		[ "$(cat "$T/victim")" = precious ] && ok "5 compare --output with plot.log a hard link: the other file is untouched" ||
+			fail "5 compare --output with plot.log a hard link truncated the other file"
+	else
+		skip "5 plot.log as a hard link" "gnuplot not installed"
+	fi
+	mkfifo "$T/collector"
+	expect "5 judge --prom onto a FIFO" 1 "collector: cannot write: not a regular file" \
+		"$SW" judge "$base" --baseline "$base" --no-history --prom "$T/collector"
+	[ -p "$T/collector" ] && ok "5 ... the FIFO is still a FIFO" || fail "5 ... the FIFO was replaced by a file"
+	if [ "$(id -u)" = 0 ] && mknod "$T/null" c 1 3 2> /dev/null; then
+		expect "5 judge --prom onto a character device" 1 "null: cannot write: not a regular file" \
+			"$SW" judge "$base" --baseline "$base" --no-history --prom "$T/null"
+		[ -c "$T/null" ] && ok "5 ... the device node is still a device" || fail "5 ... the device node was replaced by a file"
+	else
+		skip "5 judge --prom onto a character device" "needs root (mknod)"
+	fi
+	ln "$T/victim" "$T/linked.prom"
+	expect "5 judge --prom onto a file with another hard link" 1 "linked.prom: cannot write: the file has other hard links" \
+		"$SW" judge "$base" --baseline "$base" --no-history --prom "$T/linked.prom"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names}; do "$d"; done
 }
 run_all "$@"
 t_end
