@@ -24,6 +24,7 @@
 #include <strings.h>
 #include <ini.h>
 #include "config.h"
+#include "sfile.h"
 #include "pattern.h"
 
 #define MSG_MAX 400          /* one message without its place */
@@ -1355,9 +1356,9 @@ int config_load_file(struct sw_config *c, const char *path, char *err, size_t er
 	FILE *f;
 	int ret, rc = -1, syntax;
 
-	f = fopen(path, "r");
+	f = sfile_read(path, CFG_FILE_MAX, SFILE_FOLLOW | SFILE_STREAM, err, errlen);
 	if (!f)
-		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		char *nb;
 		size_t got;
