@@ -95,7 +95,7 @@ static int csv_open(struct csv *c, const char *path, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->path = path;
-	c->f = sw_fopen_read(path, PLOT_MAX_BYTES, err, errlen);
+	c->f = sfile_read(path, PLOT_MAX_BYTES, 0, err, errlen);
 	if (!c->f)
 		return -1;
 	while (fgets(c->header, sizeof(c->header), c->f)) {
@@ -387,17 +387,18 @@ static void copy_clean(char *dst, size_t len, const char *src)
 static int read_run_json(const char *path, struct plot_facts *pf, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr);
+	FILE *jf = sfile_read(path, PLOT_MAX_BYTES, 0, err, errlen);
+	json_t *root = jf ? json_loadf(jf, 0, &jerr) : NULL;
 	struct sw_config *cfg = NULL;
 	const char *s;
 	char msg[512];
 	int rc = -1;
 
-	if (!root) {
-		if (access(path, R_OK) != 0)
-			return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (!jf)
+		return -1;
+	fclose(jf);
+	if (!root)
 		return sw_fail(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
-	}
 	if (!json_is_object(root)) {
 		sw_fail(err, errlen, "%s: not a JSON object", path);
 		goto out_free;
