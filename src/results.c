@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "results.h"
+#include "sfile.h"
 #include "text.h"
 #include "isolate.h"
 #include "victims.h"
@@ -688,7 +689,7 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 
 static int load_samples(struct sw_run *r, const char *path, char *err, size_t errlen)
 {
-	FILE *f = sw_fopen_read(path, RESULTS_MAX_CSV, err, errlen);
+	FILE *f = sfile_read(path, RESULTS_MAX_CSV, 0, err, errlen);
 	char line[4096], *fld[32];
 	int lineno = 0, rc = -1, col[NSAMPLE_COLS], ncol = 0;
 
@@ -921,7 +922,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	}
 	snprintf(jpath, sizeof(jpath), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
 	snprintf(spath, sizeof(spath), "%s/samples.csv", dir);
-	FILE *jf = sw_fopen_read(jpath, RESULTS_MAX_JSON, err, errlen);
+	FILE *jf = sfile_read(jpath, RESULTS_MAX_JSON, 0, err, errlen);
 
 	if (!jf)
 		return NULL;
