@@ -213,8 +213,33 @@ drill_output_names() {
 		"$SW" judge "$base" --baseline "$base" --no-history --prom "$T/linked.prom"
 }
 
+# 6. no read hangs on a FIFO or eats memory on a device
+drill_reads_bounded() {
+	mkfifo "$T/fifo.conf"
+	expect "6 plan -c a FIFO" 2 "fifo.conf: cannot read: not a regular file" timeout 10 "$SW" plan -c "$T/fifo.conf" -n 4
+	rm -rf "$T/fj" && cp -r tests/data/fixture-run "$T/fj"
+	rm "$T/fj/run.json" && mkfifo "$T/fj/run.json"
+	expect "6 plot with run.json a FIFO" 1 "run.json: cannot read: not a regular file" timeout 10 "$SW" plot "$T/fj"
+	d=$(run fifo-20261201-100000)
+	mkfifo "$d/pairs.csv"
+	expect "6 publish with pairs.csv a FIFO" 1 "pairs.csv: cannot read: not a regular file" \
+		timeout 10 "$SW" publish "$d" --store "$T/fifo.sqlite"
+	if [ "$(id -u)" = 0 ]; then
+		d=$(run zero-20261201-100000)
+		mknod "$d/report.txt" c 1 5
+		expect "6 publish with report.txt the /dev/zero device" 1 "report.txt: cannot read: not a regular file" \
+			sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" publish "$d" --store "$T/zero.sqlite"
+	else
+		skip "6 publish with report.txt a /dev/zero node" "needs root (mknod)"
+	fi
+	d=$(run sparse-20261201-100000)
+	truncate -s 2G "$d/fits.csv"
+	expect "6 publish with a 2 GB sparse fits.csv" 1 "fits.csv: 2147483648 bytes, more than the" \
+		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" publish "$d" --store "$T/sparse.sqlite"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded}; do "$d"; done
 }
 run_all "$@"
 t_end
