@@ -73,7 +73,7 @@ static int open_read(int dirfd, const char *name, long long max, int flags, cons
 	}
 	e = EINVAL;
 	if (S_ISDIR(st.st_mode))
-		sw_fail(err, errlen, "%s: cannot read: a directory", shown);
+		sw_fail(err, errlen, "%s: cannot read: %s", shown, strerror(EISDIR));
 	else if (S_ISCHR(st.st_mode) && (flags & SFILE_STREAM))
 		e = 0;
 	else if (!S_ISREG(st.st_mode))
