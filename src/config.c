@@ -25,6 +25,7 @@
 #include <ini.h>
 #include "config.h"
 #include "sfile.h"
+#include "text.h"
 #include "pattern.h"
 
 #define MSG_MAX 400          /* one message without its place */
@@ -942,6 +943,8 @@ static int path_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 	for (const char *p = v; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return sw_fail(msg, len, "%s: path holds a control character", o->name);
+	if (!text_utf8_valid(v))
+		return sw_fail(msg, len, "%s: path is not valid UTF-8", o->name);
 	memset(dst, 0, SW_PATH_MAX);
 	memcpy(dst, v, n + 1);
 	return 0;
@@ -959,6 +962,8 @@ static int text_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 	for (const char *p = v; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return sw_fail(msg, len, "%s: control character in '%s'", o->name, v);
+	if (text_check(v))
+		return sw_fail(msg, len, "%s: %s", o->name, text_check(v));
 	memset(dst, 0, (size_t)o->max);
 	memcpy(dst, v, n + 1);
 	return 0;
