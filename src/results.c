@@ -908,6 +908,10 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		sw_fail(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	if (n >= sizeof(dir)) {
+		sfile_path(dir, sizeof(dir), err, errlen, "%s", path);
+		return NULL;
+	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(dir, sizeof(dir), "%s", path);
 		while (n > 1 && dir[n - 1] == '/')
