@@ -238,8 +238,35 @@ drill_reads_bounded() {
 		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" publish "$d" --store "$T/sparse.sqlite"
 }
 
+# 7. what run and plan take is valid UTF-8, so that run.json can be read back
+drill_utf8_door() {
+	expect "7 plan with a Latin-1 model on the command line" 2 "command line: model: not valid UTF-8" \
+		"$SW" plan -c /dev/null -n 4 "model=$(printf 'mod\350le')"
+	printf '[switch]\nmodel = mod\350le\n' > "$T/latin1.conf"
+	expect "7 plan with a Latin-1 model in a config" 2 "latin1.conf:2: model: not valid UTF-8" \
+		"$SW" plan -c "$T/latin1.conf" -n 4
+	printf '[switch]\nmodel = Acme \342\200\256X\n' > "$T/bidi.conf"
+	expect "7 plan with U+202E in a model" 2 "bidi.conf:2: model: holds a bidi control character" \
+		"$SW" plan -c "$T/bidi.conf" -n 4
+	expect "7 plan with a Latin-1 output path" 2 "command line: output: path is not valid UTF-8" \
+		"$SW" plan -c /dev/null -n 4 "output=$(printf 'r\351sultats')"
+}
+
+# 8. a path too long is an error, never its prefix (another run's folder)
+drill_long_path() {
+	a=$T/long
+	while [ ${#a} -lt 460 ]; do a=$a/dddddddddddddddddddd; done
+	a=$a/$(printf 'x%.0s' $(seq $((511 - ${#a} - 1))))
+	mkdir -p "$(dirname "$a")"
+	cp -r "$(run prefix-20261201-100000)" "$a"
+	cp -r "$(run inside-20261201-100000)" "$a/r"
+	expect "8 report on a ${#a}+2-byte path whose 511-byte prefix is another run" 1 "path is longer than 511 bytes" \
+		"$SW" report "$a/r"
+	grep -q prefix-20261201 "$T/out" && fail "8 ... report read the other run" || ok "8 ... the other run is not read"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path}; do "$d"; done
 }
 run_all "$@"
 t_end
