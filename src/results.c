@@ -846,6 +846,41 @@ static int load_victim_pairs(struct sw_plan *p, const struct sw_config *cfg, con
 
 /* run.json victim_samples (absent in older runs): every field checked,
  * each (cell, repetition, victim pair, alone) at most once. */
+/* A victim sample's key (cell, repetition, pair, alone), then its index. */
+static int cmp_victim(const void *pa, const void *pb)
+{
+	const struct sw_victim *const *a = pa, *const *b = pb;
+	const struct sw_victim *x = *a, *y = *b;
+	int d[] = { x->cell - y->cell, x->rep - y->rep, x->pair - y->pair, (int)x->alone - (int)y->alone };
+
+	for (int i = 0; i < 4; i++)
+		if (d[i])
+			return d[i] < 0 ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Each (cell, repetition, victim pair, alone) once: sorted, so that 240 000
+ * samples cost a sort, not their square. */
+static int victims_once(const struct sw_run *r, const char *path, char *err, size_t errlen)
+{
+	const struct sw_victim **v = malloc((r->nvictims ? r->nvictims : 1) * sizeof(*v));
+	int rc = 0;
+
+	if (!v)
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	for (size_t i = 0; i < r->nvictims; i++)
+		v[i] = &r->victim[i];
+	qsort(v, r->nvictims, sizeof(*v), cmp_victim);
+	for (size_t i = 1; i < r->nvictims && !rc; i++)
+		if (v[i - 1]->cell == v[i]->cell && v[i - 1]->rep == v[i]->rep &&
+		    v[i - 1]->pair == v[i]->pair && v[i - 1]->alone == v[i]->alone)
+			rc = sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d (%s) "
+				     "twice", path, (size_t)(v[i] - r->victim), v[i]->cell, v[i]->rep, v[i]->pair,
+				     v[i]->alone ? "alone" : "loaded");
+	free(v);
+	return rc;
+}
+
 static int load_victims(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
 {
 	char where[64];
@@ -879,17 +914,10 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		v.pair = (int)x[2];
 		v.hops = (long)x[3];
 		v.alone = json_is_true(alone);
-		for (size_t j = 0; j < r->nvictims; j++) {
-			const struct sw_victim *w = &r->victim[j];
-
-			if (w->cell == v.cell && w->rep == v.rep && w->pair == v.pair && w->alone == v.alone)
-				return sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d "
-					       "(%s) twice", path, i, v.cell, v.rep, v.pair, v.alone ? "alone" : "loaded");
-		}
 		if (run_add_victim(r, &v))
 			return sw_fail(err, errlen, "%s: out of memory", path);
 	}
-	return 0;
+	return victims_once(r, path, err, errlen);
 }
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
