@@ -790,12 +790,10 @@ static void int_format(const struct sw_config *c, const struct cfg_opt *o, char 
 
 static int u64_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
-	char *end;
-	unsigned long long x;
+	uint64_t x;
 
-	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (end == v || *end || errno || *v == '-')
+	/* decimal only: seed=010 is ten, not octal 8 */
+	if (sw_parse_u64(v, 0, UINT64_MAX, &x))
 		return sw_fail(msg, len, "%s: '%s' is not a whole number 0..%" PRIu64, o->name, v, UINT64_MAX);
 	*(uint64_t *)field(c, o) = x;
 	return 0;
