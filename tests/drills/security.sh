@@ -265,8 +265,18 @@ drill_long_path() {
 	grep -q prefix-20261201 "$T/out" && fail "8 ... report read the other run" || ok "8 ... the other run is not read"
 }
 
+# 8. numbers and dates mean what they say
+drill_numbers_dates() {
+	a=$("$SW" plan -c /dev/null -n 16 pairing=random seed=010 2>&1)
+	b=$("$SW" plan -c /dev/null -n 16 pairing=random seed=10 2>&1)
+	if [ "$a" = "$b" ]; then ok "8 seed=010 is ten (the plan of seed=10), not octal 8"
+	else fail "8 seed=010 is not read as ten"; fi
+	expect "8 history --since 2026-02-30" 2 "option --since: '2026-02-30' is not a time" \
+		"$SW" history --since 2026-02-30 --history "$T/none.sqlite"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates}; do "$d"; done
 }
 run_all "$@"
 t_end
