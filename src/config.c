@@ -424,11 +424,14 @@ static int parse_range(const struct cfg_opt *o, const char *item, const char *do
 	if (!x)
 		x = strrchr(b_txt, '*');
 	if (x && x[1] && strspn(x + 1, "0123456789 ") == strlen(x + 1)) {
-		char *end;
+		long fl;
 
-		f = strtoll(x + 1, &end, 10);
-		if (f < 2)
+		/* overflow is an error, never INT64_MAX */
+		if (sw_parse_long(x + 1, 0, INT32_MAX, &fl))
+			return sw_fail(msg, len, "%s: range factor in '%s' is more than %d", o->name, item, INT32_MAX);
+		if (fl < 2)
 			return sw_fail(msg, len, "%s: range factor in '%s' must be at least 2", o->name, item);
+		f = fl;
 		b_txt[x - b_txt] = '\0';
 		trim_copy(b_txt, sizeof(b_txt), b_txt, strlen(b_txt));
 	}
