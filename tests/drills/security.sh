@@ -271,6 +271,8 @@ drill_numbers_dates() {
 	b=$("$SW" plan -c /dev/null -n 16 pairing=random seed=10 2>&1)
 	if [ "$a" = "$b" ]; then ok "8 seed=010 is ten (the plan of seed=10), not octal 8"
 	else fail "8 seed=010 is not read as ten"; fi
+	expect "8 a sizes range factor that overflows" 2 "range factor in '8..1MiB x99999999999999999999999' is more than" \
+		"$SW" plan -c /dev/null -n 4 "sizes=8..1MiB x99999999999999999999999"
 	expect "8 history --since 2026-02-30" 2 "option --since: '2026-02-30' is not a time" \
 		"$SW" history --since 2026-02-30 --history "$T/none.sqlite"
 }
