@@ -261,6 +261,15 @@ static void make_slug(const char *vendor, const char *model, char *buf, size_t l
 		snprintf(buf, len, "switch");
 }
 
+/* Whether a switch before the newest has slug. */
+static bool slug_taken(const struct site *st, const char *slug)
+{
+	for (size_t j = 0; j + 1 < st->nsw; j++)
+		if (!strcmp(st->sw[j].slug, slug))
+			return true;
+	return false;
+}
+
 static int group(struct site *st)
 {
 	const struct rows *t = &st->runs;
@@ -280,11 +289,9 @@ static int group(struct site *st)
 		e->first = r;
 		e->count = 1;
 		make_slug(val(t, r, R_VENDOR), val(t, r, R_MODEL), e->slug, sizeof(e->slug) - 8);
-		for (size_t j = 0; j + 1 < st->nsw; j++)
-			if (!strcmp(st->sw[j].slug, e->slug)) {
-				sw_appendf(e->slug, sizeof(e->slug), "-%zu", st->nsw);
-				break;
-			}
+		/* "-N" until no other switch has it (Acme x's acme-x-3 may be Acme X-3's) */
+		for (size_t k = st->nsw, n = strlen(e->slug); slug_taken(st, e->slug); k++)
+			snprintf(e->slug + n, sizeof(e->slug) - n, "-%zu", k);
 	}
 	/* Comparisons: each pair of switches, at each largest node count both
 	 * have, their newest runs (runs are newest first). Each uses a run of
