@@ -277,8 +277,25 @@ drill_numbers_dates() {
 		"$SW" history --since 2026-02-30 --history "$T/none.sqlite"
 }
 
+# 9. three switch names whose slugs collide get three pages
+drill_site_slugs() {
+	rm -f "$T/slugs.sqlite"
+	i=1
+	for m in "X" "X-3" "x"; do
+		d=$(run slug$i-20261201-10000$i)
+		edit_json "$d/run.json" "r['config']['model'] = '$m'"
+		"$SW" publish "$d" --store "$T/slugs.sqlite" > /dev/null 2>&1 || fail "9 publish model $m"
+		i=$((i + 1))
+	done
+	expect "9 site with Acme X, Acme X-3 and Acme x" 0 "7 pages" "$SW" site "$T/slugs.sqlite" "$T/slugs-site"
+	n=$(ls "$T/slugs-site/switch" | wc -l)
+	m=$(grep -l "<h1>Acme X</h1>\|<h1>Acme X-3</h1>\|<h1>Acme x</h1>" "$T"/slugs-site/switch/*.html | wc -l)
+	[ "$n" = 3 ] && [ "$m" = 3 ] && ok "9 ... three switch pages, one per name" ||
+		fail "9 ... $n switch pages, $m with a distinct name"
+}
+
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end
