@@ -1257,6 +1257,35 @@ int config_set_arg(struct sw_config *c, const char *arg, char *err, size_t errle
 	return config_set(c, key, eq + 1, "command line", err, errlen);
 }
 
+/* The option row of a key=value word, or -1. */
+static int arg_option(const char *arg)
+{
+	char key[64];
+	size_t n = strcspn(arg, "=");
+
+	if (n >= sizeof(key))
+		return -1;
+	memcpy(key, arg, n);
+	key[n] = '\0';
+	return find_option(key);
+}
+
+int config_set_args(struct sw_config *c, const char *const *args, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		int o = arg_option(args[i]);
+
+		for (int j = 0; o >= 0 && j < i; j++)
+			if (arg_option(args[j]) >= 0 && opts[arg_option(args[j])].type == &T_LEVELS &&
+			    opts[o].type == &T_LEVELS)
+				return sw_fail(err, errlen, "command line: '%s' conflicts with '%s' (levels are nodes "
+					       "or pairs, not both)", args[i], args[j]);
+		if (config_set_arg(c, args[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 /* State of one config_load_file: the file in memory, read line by line. */
 struct load_ctx {
 	struct sw_config *c;
