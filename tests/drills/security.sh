@@ -273,6 +273,11 @@ drill_numbers_dates() {
 	else fail "8 seed=010 is not read as ten"; fi
 	expect "8 a sizes range factor that overflows" 2 "range factor in '8..1MiB x99999999999999999999999' is more than" \
 		"$SW" plan -c /dev/null -n 4 "sizes=8..1MiB x99999999999999999999999"
+	expect "8 pairs= then nodes= on the command line" 2 "command line: 'nodes=4' conflicts with 'pairs=1,2'" \
+		"$SW" plan -c /dev/null -n 8 pairs=1,2 nodes=4
+	printf 'sizes = 8\n' > "$T/a.conf"
+	printf 'sizes = 16\n' > "$T/b.conf"
+	expect "8 -c a.conf -c b.conf" 2 "option --config given twice" "$SW" plan -c "$T/a.conf" -c "$T/b.conf" -n 4
 	expect "8 history --since 2026-02-30" 2 "option --since: '2026-02-30' is not a time" \
 		"$SW" history --since 2026-02-30 --history "$T/none.sqlite"
 }
