@@ -220,7 +220,7 @@ static int parse(const struct cli_command *cmd, int argc, char **argv, struct cl
 				rows[id].value);
 			goto fail;
 		}
-		if (rows[id].value && a->opt[id]) {
+		if (id == CLI_CONFIG && a->opt[id]) {   /* the last -n wins; a second config would hide the first */
 			sw_fail(a->error, sizeof(a->error), "option --%s given twice ('%s', then '%s')", rows[id].name,
 				a->opt[id], optarg);
 			goto fail;
