@@ -197,10 +197,12 @@ test-valgrind: build/swstress
 	sh tests/valgrind/run.sh
 
 # Fault drills: stalled rank, killed rank, unwritable output, full disk,
-# truncated results folder. Prints "N passed, N failed".
+# truncated results folder; what results folders, stores and names may
+# hold (security.sh). Prints "N passed, N failed".
 drills: build/swstress
 	sh tests/drills/run.sh
 	sh tests/drills/input.sh
+	sh tests/drills/security.sh
 
 BINDIR  := $(DESTDIR)$(PREFIX)/bin
 LIBDIR  := $(DESTDIR)$(PREFIX)/lib/swstress

@@ -152,6 +152,10 @@ int config_set(struct sw_config *c, const char *key, const char *value,
  * "command line: ..." in err. */
 int config_set_arg(struct sw_config *c, const char *arg, char *err, size_t errlen);
 
+/* Apply n command-line words in order; nodes= and pairs= both (or one of
+ * them twice) among them is an error naming the two words. */
+int config_set_args(struct sw_config *c, const char *const *args, int n, char *err, size_t errlen);
+
 /* Checks across keys that do not depend on the number of ranks (rep_min <=
  * rep_max, hops even for pingpong, ...). 0 or -1 with "WHERE: message". */
 int config_validate(const struct sw_config *c, char *err, size_t errlen);

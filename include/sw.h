@@ -122,11 +122,6 @@ int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, 
 		  char *err, size_t errlen);
 int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen);
 
-/* Open path for reading if it is a regular file of at most max bytes
- * (a FIFO, a device such as /dev/zero or a directory is refused without
- * blocking). NULL with "PATH: what is wrong" in err. */
-FILE *sw_fopen_read(const char *path, long long max, char *err, size_t errlen);
-
 /* fopen for a file that must not be reached through a symlink (O_NOFOLLOW):
  * mode "w" (truncate) or "a" (append); created 0644. NULL with errno set. */
 FILE *sw_fopen_nofollow(const char *path, const char *mode);

@@ -220,6 +220,11 @@ static int parse(const struct cli_command *cmd, int argc, char **argv, struct cl
 				rows[id].value);
 			goto fail;
 		}
+		if (id == CLI_CONFIG && a->opt[id]) {   /* the last -n wins; a second config would hide the first */
+			sw_fail(a->error, sizeof(a->error), "option --%s given twice ('%s', then '%s')", rows[id].name,
+				a->opt[id], optarg);
+			goto fail;
+		}
 		a->opt[id] = rows[id].value ? optarg : "";
 	}
 	for (int i = optind; i < argc - 1; i++)   /* after "--" */

@@ -23,6 +23,7 @@
 #include "judge.h"
 #include "pattern.h"
 #include "results.h"
+#include "sfile.h"
 #include "stats.h"
 
 void judge_opts_from_args(const struct cli_args *a, struct judge_opts *o)
@@ -322,9 +323,9 @@ int judge_lock(const char *history_db, int *fd, char *err, size_t errlen)
 		if (mkdir(dir, 0755) && errno != EEXIST)
 			return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 	}
-	f = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	f = sfile_open_own(path, O_RDWR, err, errlen);
 	if (f < 0)
-		return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
 	if (flock(f, LOCK_EX | LOCK_NB)) {
 		int e = errno;
 

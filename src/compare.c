@@ -24,6 +24,7 @@
 #include "pattern.h"
 #include "plot.h"
 #include "results.h"
+#include "sfile.h"
 #include "stats.h"
 
 #define LETTER(i) ((char)('A' + (i)))
@@ -1278,7 +1279,7 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 		}
 	}
 	snprintf(path, sizeof(path), "%s/plot.log", dir);
-	FILE *lf = sw_fopen_nofollow(path, "w");
+	FILE *lf = sfile_fopen_own(path, "w", NULL, 0);
 
 	if (lf)
 		fclose(lf);

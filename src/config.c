@@ -24,6 +24,8 @@
 #include <strings.h>
 #include <ini.h>
 #include "config.h"
+#include "sfile.h"
+#include "text.h"
 #include "pattern.h"
 
 #define MSG_MAX 400          /* one message without its place */
@@ -422,11 +424,14 @@ static int parse_range(const struct cfg_opt *o, const char *item, const char *do
 	if (!x)
 		x = strrchr(b_txt, '*');
 	if (x && x[1] && strspn(x + 1, "0123456789 ") == strlen(x + 1)) {
-		char *end;
+		long fl;
 
-		f = strtoll(x + 1, &end, 10);
-		if (f < 2)
+		/* overflow is an error, never INT64_MAX */
+		if (sw_parse_long(x + 1, 0, INT32_MAX, &fl))
+			return sw_fail(msg, len, "%s: range factor in '%s' is more than %d", o->name, item, INT32_MAX);
+		if (fl < 2)
 			return sw_fail(msg, len, "%s: range factor in '%s' must be at least 2", o->name, item);
+		f = fl;
 		b_txt[x - b_txt] = '\0';
 		trim_copy(b_txt, sizeof(b_txt), b_txt, strlen(b_txt));
 	}
@@ -788,12 +793,10 @@ static void int_format(const struct sw_config *c, const struct cfg_opt *o, char 
 
 static int u64_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
-	char *end;
-	unsigned long long x;
+	uint64_t x;
 
-	errno = 0;
-	x = strtoull(v, &end, 0);
-	if (end == v || *end || errno || *v == '-')
+	/* decimal only: seed=010 is ten, not octal 8 */
+	if (sw_parse_u64(v, 0, UINT64_MAX, &x))
 		return sw_fail(msg, len, "%s: '%s' is not a whole number 0..%" PRIu64, o->name, v, UINT64_MAX);
 	*(uint64_t *)field(c, o) = x;
 	return 0;
@@ -941,6 +944,8 @@ static int path_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 	for (const char *p = v; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return sw_fail(msg, len, "%s: path holds a control character", o->name);
+	if (!text_utf8_valid(v))
+		return sw_fail(msg, len, "%s: path is not valid UTF-8", o->name);
 	memset(dst, 0, SW_PATH_MAX);
 	memcpy(dst, v, n + 1);
 	return 0;
@@ -958,6 +963,8 @@ static int text_parse(struct sw_config *c, const struct cfg_opt *o, const char *
 	for (const char *p = v; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			return sw_fail(msg, len, "%s: control character in '%s'", o->name, v);
+	if (text_check(v))
+		return sw_fail(msg, len, "%s: %s", o->name, text_check(v));
 	memset(dst, 0, (size_t)o->max);
 	memcpy(dst, v, n + 1);
 	return 0;
@@ -1250,6 +1257,35 @@ int config_set_arg(struct sw_config *c, const char *arg, char *err, size_t errle
 	return config_set(c, key, eq + 1, "command line", err, errlen);
 }
 
+/* The option row of a key=value word, or -1. */
+static int arg_option(const char *arg)
+{
+	char key[64];
+	size_t n = strcspn(arg, "=");
+
+	if (n >= sizeof(key))
+		return -1;
+	memcpy(key, arg, n);
+	key[n] = '\0';
+	return find_option(key);
+}
+
+int config_set_args(struct sw_config *c, const char *const *args, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		int o = arg_option(args[i]);
+
+		for (int j = 0; o >= 0 && j < i; j++)
+			if (arg_option(args[j]) >= 0 && opts[arg_option(args[j])].type == &T_LEVELS &&
+			    opts[o].type == &T_LEVELS)
+				return sw_fail(err, errlen, "command line: '%s' conflicts with '%s' (levels are nodes "
+					       "or pairs, not both)", args[i], args[j]);
+		if (config_set_arg(c, args[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 /* State of one config_load_file: the file in memory, read line by line. */
 struct load_ctx {
 	struct sw_config *c;
@@ -1355,9 +1391,9 @@ int config_load_file(struct sw_config *c, const char *path, char *err, size_t er
 	FILE *f;
 	int ret, rc = -1, syntax;
 
-	f = fopen(path, "r");
+	f = sfile_read(path, CFG_FILE_MAX, SFILE_FOLLOW | SFILE_STREAM, err, errlen);
 	if (!f)
-		return sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
 	for (;;) {
 		char *nb;
 		size_t got;

@@ -12,6 +12,8 @@
 #include "health_out.h"
 #include "pattern.h"
 #include "results.h"
+#include "sfile.h"
+#include "text.h"
 
 #define PERF_LABEL_UNIQUE 19    /* Nagios graphers keep 19 characters */
 #define PERF_FIRST_LINE 3000    /* perfdata kept on the status line */
@@ -244,8 +246,10 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 	}
 	for (int i = 0; i < v->nsuspects; i++) {
 		const struct health_suspect *s = &v->suspect[i];
+		char host[4 * SW_HOST_MAX];
 
-		fprintf(f, "suspect port %s: slower than its peers in %d of %d cells%s\n", s->host, s->flagged,
+		fprintf(f, "suspect port %s: slower than its peers in %d of %d cells%s\n",
+			text_term(host, sizeof(host), s->host), s->flagged,
 			s->cells, s->in_baseline ? " (flagged in the baseline too)" : " (new since the baseline)");
 	}
 	if (v->nmissing) {
@@ -598,5 +602,5 @@ int health_write_prom(const char *path, const struct sw_run *r, const struct hea
 	struct prom_args pa = { r, v };
 
 	/* The temporary name is a dot file: node_exporter reads *.prom only. */
-	return sw_write_atomic(path, call_write_prom, &pa, err, errlen);
+	return sfile_write(path, call_write_prom, &pa, err, errlen);
 }

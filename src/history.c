@@ -838,9 +838,11 @@ int history_parse_time(const char *s, time_t *t)
 			end = NULL;
 		if (end && !*end && labs(tm.tm_gmtoff) <= 14 * 3600) {
 			long off = tm.tm_gmtoff;   /* timegm resets it */
+			int mday = tm.tm_mday, mon = tm.tm_mon;
 
 			*t = timegm(&tm) - off;
-			return 0;
+			/* timegm moved 2026-02-30 to 2 March: no such day */
+			return tm.tm_mday == mday && tm.tm_mon == mon ? 0 : -1;
 		}
 	}
 	return -1;

@@ -44,9 +44,8 @@ static int load_config(const struct cli_args *a, struct sw_config *c, char *err,
 		file = a->args[0];
 	if (file && config_load_file(c, file, err, errlen))
 		return -1;
-	for (int i = 0; i < a->nsets; i++)
-		if (config_set_arg(c, a->sets[i], err, errlen))
-			return -1;
+	if (config_set_args(c, a->sets, a->nsets, err, errlen))
+		return -1;
 	if (a->opt[CLI_LABEL] && config_set(c, "label", a->opt[CLI_LABEL], "option --label", err, errlen))
 		return -1;
 	return config_validate(c, err, errlen);

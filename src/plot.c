@@ -21,6 +21,7 @@
 #include "config.h"
 #include "pattern.h"
 #include "plot.h"
+#include "sfile.h"
 
 extern char **environ;
 
@@ -94,7 +95,7 @@ static int csv_open(struct csv *c, const char *path, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	c->path = path;
-	c->f = sw_fopen_read(path, PLOT_MAX_BYTES, err, errlen);
+	c->f = sfile_read(path, PLOT_MAX_BYTES, 0, err, errlen);
 	if (!c->f)
 		return -1;
 	while (fgets(c->header, sizeof(c->header), c->f)) {
@@ -386,17 +387,18 @@ static void copy_clean(char *dst, size_t len, const char *src)
 static int read_run_json(const char *path, struct plot_facts *pf, char *err, size_t errlen)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr);
+	FILE *jf = sfile_read(path, PLOT_MAX_BYTES, 0, err, errlen);
+	json_t *root = jf ? json_loadf(jf, 0, &jerr) : NULL;
 	struct sw_config *cfg = NULL;
 	const char *s;
 	char msg[512];
 	int rc = -1;
 
-	if (!root) {
-		if (access(path, R_OK) != 0)
-			return sw_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	if (!jf)
+		return -1;
+	fclose(jf);
+	if (!root)
 		return sw_fail(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
-	}
 	if (!json_is_object(root)) {
 		sw_fail(err, errlen, "%s: not a JSON object", path);
 		goto out_free;
@@ -581,9 +583,9 @@ static int run_gnuplot(const char *script, const char *vars, const char *tmpvar,
 	pid_t pid;
 	int status, rc;
 
-	lf = sw_fopen_nofollow(log, "a");
+	lf = sfile_fopen_own(log, "a", err, errlen);
 	if (!lf)
-		return sw_fail(err, errlen, "%s: cannot open: %s", log, strerror(errno));
+		return -1;
 	fprintf(lf, "== gnuplot -e \"%s\" %s\n", vars, script);
 	fclose(lf);
 
@@ -825,11 +827,9 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		goto out_free;
 
 	snprintf(path, sizeof(path), "%s/plot.log", result_dir);
-	FILE *lf = sw_fopen_nofollow(path, "w");
-	if (!lf) {
-		sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	FILE *lf = sfile_fopen_own(path, "w", err, errlen);
+	if (!lf)
 		goto out_free;
-	}
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {

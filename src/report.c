@@ -10,6 +10,7 @@
 #include "pattern.h"
 #include "isolate.h"
 #include "stats.h"
+#include "text.h"
 #include "victims.h"
 
 int report_format_find(const char *name)
@@ -222,7 +223,7 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
 {
 	int unconv = 0, lowov = 0, flagged = 0, blind = 0;
-	char sz[32];
+	char sz[32], host[4 * SW_HOST_MAX];
 
 	for (size_t i = 0; i < a->npairstats; i++) {
 		const struct sw_pair_stats *ps = &a->pair[i];
@@ -242,7 +243,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	}
 	for (int i = 0; i < a->nsuspects; i++)
 		fprintf(f, "%ssuspect port: %s (flagged in %d of %d cells)\n", i == 0 ? "\n" : "",
-			a->suspect[i].host, a->suspect[i].flagged, a->suspect[i].cells);
+			text_term(host, sizeof(host), a->suspect[i].host), a->suspect[i].flagged, a->suspect[i].cells);
 	for (int i = 0; i < a->nisolated; i++) {
 		char ev[512];
 
@@ -314,7 +315,7 @@ static void add_item(char *buf, size_t len, const char *name, const char *value)
 static void print_setup(FILE *f, const struct sw_run *r)
 {
 	const struct sw_config *c = &r->cfg;
-	char line[1024] = "", ports[32] = "";
+	char line[1024] = "", ports[32] = "", mpi[256], shown[4096];
 
 	add_item(line, sizeof(line), "", c->vendor);
 	add_item(line, sizeof(line), "model ", c->model);
@@ -327,12 +328,13 @@ static void print_setup(FILE *f, const struct sw_run *r)
 	add_item(line, sizeof(line), "oversubscription ", c->oversubscription);
 	add_item(line, sizeof(line), "cabling ", c->cabling);
 	add_item(line, sizeof(line), "notes: ", c->notes);
-	fprintf(f, "switch: %s\n", *line ? line : "not described (set the [switch] keys)");
+	fprintf(f, "switch: %s\n", *line ? text_term(shown, sizeof(shown), line) : "not described (set the [switch] keys)");
 	line[0] = '\0';
 	add_item(line, sizeof(line), "NIC ", c->nic);
 	add_item(line, sizeof(line), "MPI transport ", c->transport);
-	fprintf(f, "hosts: %s%sMPI %.*s\n", line, *line ? ", " : "", (int)strcspn(r->mpi_version, "\n"),
-		r->mpi_version[0] ? r->mpi_version : "unknown");
+	snprintf(mpi, sizeof(mpi), "%.*s", (int)strcspn(r->mpi_version, "\n"), r->mpi_version[0] ? r->mpi_version : "unknown");
+	sw_appendf(line, sizeof(line), "%sMPI %s", *line ? ", " : "", mpi);
+	fprintf(f, "hosts: %s\n", text_term(shown, sizeof(shown), line));
 }
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)

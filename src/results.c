@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "results.h"
+#include "sfile.h"
+#include "text.h"
 #include "isolate.h"
 #include "victims.h"
 #include "pattern.h"
@@ -592,6 +594,22 @@ static int get_str(json_t *o, const char *key, char *buf, size_t len)
 	return 0;
 }
 
+/* A text of run.json that reports and status lines print: one line of
+ * text (text.h), or with lines several (newlines and tabs allowed, as in
+ * an MPI library's version). 0, or -1 with the field named. */
+static int check_text(const char *s, bool lines, const char *path, const char *field, char *err, size_t errlen)
+{
+	char one[1024];
+	const char *why;
+
+	snprintf(one, sizeof(one), "%s", s);
+	for (char *p = one; lines && *p; p++)
+		if (*p == '\n' || *p == '\t')
+			*p = ' ';
+	why = text_check(one);
+	return why ? sw_fail(err, errlen, "%s: %s: %s", path, field, why) : 0;
+}
+
 /* Every (repetition, pair) of a cell at most once, and all of them where
  * run.json says the cell ran to the end: a truncated samples.csv is found
  * here, not taken for a shorter run. */
@@ -671,7 +689,7 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 
 static int load_samples(struct sw_run *r, const char *path, char *err, size_t errlen)
 {
-	FILE *f = sw_fopen_read(path, RESULTS_MAX_CSV, err, errlen);
+	FILE *f = sfile_read(path, RESULTS_MAX_CSV, 0, err, errlen);
 	char line[4096], *fld[32];
 	int lineno = 0, rc = -1, col[NSAMPLE_COLS], ncol = 0;
 
@@ -828,6 +846,41 @@ static int load_victim_pairs(struct sw_plan *p, const struct sw_config *cfg, con
 
 /* run.json victim_samples (absent in older runs): every field checked,
  * each (cell, repetition, victim pair, alone) at most once. */
+/* A victim sample's key (cell, repetition, pair, alone), then its index. */
+static int cmp_victim(const void *pa, const void *pb)
+{
+	const struct sw_victim *const *a = pa, *const *b = pb;
+	const struct sw_victim *x = *a, *y = *b;
+	int d[] = { x->cell - y->cell, x->rep - y->rep, x->pair - y->pair, (int)x->alone - (int)y->alone };
+
+	for (int i = 0; i < 4; i++)
+		if (d[i])
+			return d[i] < 0 ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/* Each (cell, repetition, victim pair, alone) once: sorted, so that 240 000
+ * samples cost a sort, not their square. */
+static int victims_once(const struct sw_run *r, const char *path, char *err, size_t errlen)
+{
+	const struct sw_victim **v = malloc((r->nvictims ? r->nvictims : 1) * sizeof(*v));
+	int rc = 0;
+
+	if (!v)
+		return sw_fail(err, errlen, "%s: out of memory", path);
+	for (size_t i = 0; i < r->nvictims; i++)
+		v[i] = &r->victim[i];
+	qsort(v, r->nvictims, sizeof(*v), cmp_victim);
+	for (size_t i = 1; i < r->nvictims && !rc; i++)
+		if (v[i - 1]->cell == v[i]->cell && v[i - 1]->rep == v[i]->rep &&
+		    v[i - 1]->pair == v[i]->pair && v[i - 1]->alone == v[i]->alone)
+			rc = sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d (%s) "
+				     "twice", path, (size_t)(v[i] - r->victim), v[i]->cell, v[i]->rep, v[i]->pair,
+				     v[i]->alone ? "alone" : "loaded");
+	free(v);
+	return rc;
+}
+
 static int load_victims(struct sw_run *r, const json_t *arr, const char *path, char *err, size_t errlen)
 {
 	char where[64];
@@ -861,17 +914,10 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		v.pair = (int)x[2];
 		v.hops = (long)x[3];
 		v.alone = json_is_true(alone);
-		for (size_t j = 0; j < r->nvictims; j++) {
-			const struct sw_victim *w = &r->victim[j];
-
-			if (w->cell == v.cell && w->rep == v.rep && w->pair == v.pair && w->alone == v.alone)
-				return sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d "
-					       "(%s) twice", path, i, v.cell, v.rep, v.pair, v.alone ? "alone" : "loaded");
-		}
 		if (run_add_victim(r, &v))
 			return sw_fail(err, errlen, "%s: out of memory", path);
 	}
-	return 0;
+	return victims_once(r, path, err, errlen);
 }
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
@@ -890,6 +936,10 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		sw_fail(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	if (n >= sizeof(dir)) {
+		sfile_path(dir, sizeof(dir), err, errlen, "%s", path);
+		return NULL;
+	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(dir, sizeof(dir), "%s", path);
 		while (n > 1 && dir[n - 1] == '/')
@@ -904,7 +954,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	}
 	snprintf(jpath, sizeof(jpath), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
 	snprintf(spath, sizeof(spath), "%s/samples.csv", dir);
-	FILE *jf = sw_fopen_read(jpath, RESULTS_MAX_JSON, err, errlen);
+	FILE *jf = sfile_read(jpath, RESULTS_MAX_JSON, 0, err, errlen);
 
 	if (!jf)
 		return NULL;
@@ -1023,6 +1073,9 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 				SW_HOST_MAX - 1);
 			goto fail;
 		}
+		snprintf(where, sizeof(where), "ranks[%d].host", i);
+		if (check_text(h, false, jpath, where, err, errlen))
+			goto fail;
 		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
 	}
 	for (int ci = 0; ci < r->plan->ncells; ci++) {
@@ -1070,6 +1123,13 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
 	get_str(root, "name", r->name, sizeof(r->name));
 	get_str(root, "failure", r->failure, sizeof(r->failure));
+	if (check_text(r->tool_version, false, jpath, "tool_version", err, errlen) ||
+	    check_text(r->mpi_version, true, jpath, "mpi_version", err, errlen) ||
+	    check_text(r->started, false, jpath, "started", err, errlen) ||
+	    check_text(r->command_line, false, jpath, "command_line", err, errlen) ||
+	    check_text(r->name, false, jpath, "name", err, errlen) ||
+	    check_text(r->failure, false, jpath, "failure", err, errlen))
+		goto fail;
 	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
 	    jnum(root, "round_trip_s", 0, RESULTS_MAX_SECONDS, &r->round_trip, jpath, "", err, errlen) ||
 	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))

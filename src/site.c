@@ -3,7 +3,7 @@
  *
  * Reads the store's runs, cells and suspects tables once into string
  * tables, groups runs by switch (vendor and model), and writes one page at
- * a time through sw_write_atomic. Pages are plain HTML5 with one local
+ * a time through sfile_write_under. Pages are plain HTML5 with one local
  * style sheet: tables have <th scope> headers and captions, every chart is
  * inline SVG with role="img", a <title> and a <desc> that states its
  * numbers, and the table beside it holds the same numbers for readers
@@ -19,8 +19,10 @@
 #include "compare.h"
 #include "config.h"
 #include "pattern.h"
+#include "sfile.h"
 #include "site.h"
 #include "stats.h"
+#include "text.h"
 
 /* ---- the store's tables as text ---- */
 
@@ -147,20 +149,11 @@ struct site {
 
 /* ---- HTML ---- */
 
-/* Text with & < > " ' escaped: safe in element content and in quoted
- * attributes. */
+/* Text safe in element content and in quoted attributes: & < > " '
+ * escaped, control and bidi characters shown as escapes (text.h). */
 static void esc(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	text_html_put(f, s);
 }
 
 /* fprintf, then the escaped text s. */
@@ -268,6 +261,15 @@ static void make_slug(const char *vendor, const char *model, char *buf, size_t l
 		snprintf(buf, len, "switch");
 }
 
+/* Whether a switch before the newest has slug. */
+static bool slug_taken(const struct site *st, const char *slug)
+{
+	for (size_t j = 0; j + 1 < st->nsw; j++)
+		if (!strcmp(st->sw[j].slug, slug))
+			return true;
+	return false;
+}
+
 static int group(struct site *st)
 {
 	const struct rows *t = &st->runs;
@@ -287,11 +289,9 @@ static int group(struct site *st)
 		e->first = r;
 		e->count = 1;
 		make_slug(val(t, r, R_VENDOR), val(t, r, R_MODEL), e->slug, sizeof(e->slug) - 8);
-		for (size_t j = 0; j + 1 < st->nsw; j++)
-			if (!strcmp(st->sw[j].slug, e->slug)) {
-				sw_appendf(e->slug, sizeof(e->slug), "-%zu", st->nsw);
-				break;
-			}
+		/* "-N" until no other switch has it (Acme x's acme-x-3 may be Acme X-3's) */
+		for (size_t k = st->nsw, n = strlen(e->slug); slug_taken(st, e->slug); k++)
+			snprintf(e->slug + n, sizeof(e->slug) - n, "-%zu", k);
 	}
 	/* Comparisons: each pair of switches, at each largest node count both
 	 * have, their newest runs (runs are newest first). Each uses a run of
@@ -693,7 +693,9 @@ static int write_switch(FILE *f, const void *arg)
 			if (!strcmp(val(&st->suspects, i, 0), name)) {
 				fputs(nsus++ ? ", " : "", f);
 				esc(f, val(&st->suspects, i, 1));
-				fprintf(f, " (flagged in %s of %s cells)", val(&st->suspects, i, 2), val(&st->suspects, i, 3));
+				put(f, " (flagged in ", val(&st->suspects, i, 2));
+				put(f, " of ", val(&st->suspects, i, 3));
+				fputs(" cells)", f);
 			}
 		fprintf(f, "%s</td></tr>\n</tbody>\n</table>\n", nsus ? "" : "none");
 		fputs("<p>Files of this run:", f);
@@ -864,11 +866,13 @@ static bool safe_name(const char *s)
 static int int_field(const struct rows *t, size_t r, int c, const char *field, long lo, long hi, const char *run,
 		     char *err, size_t errlen)
 {
+	char shown[2][160];
 	long x;
 
 	if (sw_parse_long(val(t, r, c), lo, hi, &x))
-		return sw_fail(err, errlen, "store: %s of run '%.100s': '%.40s' is not a whole number from %ld to %ld",
-			       field, run, val(t, r, c), lo, hi);
+		return sw_fail(err, errlen, "store: %s of run '%s': '%s' is not a whole number from %ld to %ld",
+			       field, text_term(shown[0], sizeof(shown[0]), run),
+			       text_term(shown[1], 48, val(t, r, c)), lo, hi);
 	return 0;
 }
 
@@ -908,6 +912,10 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 				      val(&st->cells, i, C_RUN), err, errlen))
 				return -1;
 	}
+	for (size_t i = 0; i < st->suspects.n; i++)
+		if (int_field(&st->suspects, i, 2, "suspects.flagged", 1, INT_MAX, val(&st->suspects, i, 0), err, errlen) ||
+		    int_field(&st->suspects, i, 3, "suspects.cells", 1, INT_MAX, val(&st->suspects, i, 0), err, errlen))
+			return -1;
 	for (size_t i = 0; i < st->files.n; i++) {
 		bool known = false;
 
@@ -920,19 +928,12 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 	return 0;
 }
 
-/* A file under the site: OUTDIR/REL, its folder created. */
+/* A file under the site: OUTDIR/REL, its folders created; a planted link
+ * in REL is refused (sfile.h). */
 static int write_file(const struct site *st, const char *rel, sw_write_fn fn, const void *arg,
 		      char *err, size_t errlen)
 {
-	char path[SW_PATH_MAX * 2], *slash;
-
-	snprintf(path, sizeof(path), "%s/%s", st->outdir, rel);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	if (sw_mkdir_p(path))
-		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
-	*slash = '/';
-	return sw_write_atomic(path, fn, arg, err, errlen);
+	return sfile_write_under(st->outdir, rel, fn, arg, err, errlen);
 }
 
 /* The published files of every run into OUTDIR/runs/NAME/. */

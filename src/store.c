@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
 #include "analysis.h"
 #include "pattern.h"
 #include "results.h"
+#include "sfile.h"
 #include "store.h"
 
 struct store;
@@ -402,40 +404,9 @@ static const char *const run_files[] = {
 	"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
 };
 
-/* The whole of a file into a new string; NULL when it is missing (errno
- * ENOENT) or cannot be read. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 65536 + 1 > cap) {
-			char *nb = realloc(buf, cap = 2 * cap + 65536 + 1);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	if (ferror(f) || memchr(buf, '\0', len)) {
-		free(buf);
-		fclose(f);
-		errno = EINVAL;
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
+/* The most a stored file may have: the store holds it whole, and so
+ * does the site's download. */
+#define STORE_MAX_FILE (256LL << 20)
 
 /* A number as text for a parameter; NULL (SQL NULL) when not finite. */
 static const char *num(char *buf, size_t len, double x)
@@ -602,7 +573,7 @@ int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 	struct sw_run *r;
 	struct sw_analysis *a = NULL;
 	long added = 0;
-	int rc = STORE_REFUSED;
+	int rc = STORE_REFUSED, dfd = -1;
 
 	r = results_load(path, err, errlen);
 	if (!r)
@@ -618,15 +589,15 @@ int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	folder_of(path, dir, sizeof(dir));
+	if ((dfd = sfile_dir(dir, err, errlen)) < 0)
+		goto out;
 	for (int i = 0; i < NFILES; i++) {
 		char fp[SW_PATH_MAX + 64];
 
 		snprintf(fp, sizeof(fp), "%s/%s", dir, run_files[i]);
-		text[i] = slurp(fp);
-		if (!text[i] && (errno != ENOENT || i < 2)) {
-			sw_fail(err, errlen, "%s: %s", fp, errno == EINVAL ? "not a text file" : strerror(errno));
+		text[i] = sfile_slurp_at(dfd, run_files[i], STORE_MAX_FILE, NULL, fp, err, errlen);
+		if (!text[i] && (errno != ENOENT || i < 2))
 			goto out;
-		}
 	}
 	rc = STORE_FAILED;
 	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
@@ -663,6 +634,8 @@ rollback:
 out:
 	for (int i = 0; i < NFILES; i++)
 		free(text[i]);
+	if (dfd >= 0)
+		close(dfd);
 	analysis_free(a);
 	run_free(r);
 	return rc;

@@ -177,36 +177,6 @@ int sw_commit_temp(const char *tmp, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-FILE *sw_fopen_read(const char *path, long long max, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > max) {
-		if (S_ISDIR(st.st_mode))
-			sw_fail(err, errlen, "%s: cannot read: a directory", path);
-		else if (!S_ISREG(st.st_mode))
-			sw_fail(err, errlen, "%s: cannot read: not a regular file", path);
-		else
-			sw_fail(err, errlen, "%s: %lld bytes, more than the %lld such a file may have", path,
-				(long long)st.st_size, max);
-		close(fd);
-		return NULL;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	f = fdopen(fd, "r");
-	if (!f) {
-		sw_fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		close(fd);
-	}
-	return f;
-}
-
 FILE *sw_fopen_nofollow(const char *path, const char *mode)
 {
 	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (mode[0] == 'a' ? O_APPEND : O_TRUNC);
