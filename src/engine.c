@@ -1682,7 +1682,7 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 	struct sw_probe probe[MAX_PROBES];
 	char err[256];
 	struct sw_analysis *a = analysis_run(e->run, e->cfg, err, sizeof(err));
-	int n = a ? isolate_plan(e->run, a, probe, MAX_PROBES) : 0;
+	int n = a ? isolate_plan(e->run, a->pair, a->npairstats, probe, MAX_PROBES) : 0;
 
 	analysis_free(a);
 	for (int i = 0; i < n; i++) {
