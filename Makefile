@@ -32,7 +32,7 @@ PACKAGES := build-essential pkg-config mpich libmpich-dev libgsl-dev libcriterio
 	libinih-dev libjansson-dev libsqlite3-dev sqlite3 libpq-dev gnuplot-nox iproute2 util-linux \
 	procps python3 curl prometheus prometheus-node-exporter valgrind time groff-base bash
 
-MPI_SRC  := src/engine.c src/main.c
+MPI_SRC  := $(wildcard src/engine*.c) src/main.c
 PRELOAD_SRC := src/finalize_preload.c
 CMD_SRC  := src/cli.c $(wildcard src/cmd_*.c)
 CORE_SRC := $(filter-out $(MPI_SRC) $(PRELOAD_SRC) $(CMD_SRC),$(wildcard src/*.c))
@@ -49,7 +49,7 @@ all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
 $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(MPI_OBJ): $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) | $(BUILD)/obj
+$(MPI_OBJ): $(BUILD)/obj/%.o: src/%.c $(wildcard include/*.h) src/engine_int.h | $(BUILD)/obj
 	$(MPICC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj:

@@ -9,12 +9,10 @@
 #define ANALYSIS_H
 
 #include <stdbool.h>
+#include "change.h"
+#include "isolate.h"
 #include "run.h"
 #include "stats.h"
-
-/* The metric of a sample: per-hop latency (s) or per-pair bandwidth
- * (bytes/s). */
-enum sw_metric { SW_METRIC_LATENCY = 0, SW_METRIC_BANDWIDTH = 1 };
 
 /* The one sample filter of analysis, health and compare: a sample of cell
  * counts when its time is positive and finite, its repetition >= 0 and its
@@ -74,65 +72,6 @@ int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **
  * 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
 int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n);
 
-/*
- * A change, in percent, as a degradation: positive is worse, for every
- * metric and in every output. Bandwidth: the drop (1 - level / base) *
- * 100; latency: the inflation (level / base - 1) * 100, level and base
- * being the medians of the per-repetition values (analysis_rep_values),
- * which are kept here so that every printed change can be recomputed from
- * the two numbers printed beside it. Estimate, CI and p come from one
- * statistic on those values (stats_median_ratio: Bonett-Price standard
- * errors of the log medians, each side its own), so the CI excludes 0
- * exactly when p < 1 - confidence. valid is false when it cannot be
- * computed (fewer than 2 repetitions on either side, a value not
- * positive), and then every number is NaN; with fewer than
- * ANALYSIS_MIN_REPS only lo, hi and p are NaN.
- */
-struct sw_change {
-	bool valid;
-	double level, base;   /* medians of the per-repetition values */
-	double pct, lo, hi;   /* degradation %, its CI */
-	double p;             /* two-sided p-value of "no change" */
-	bool significant;     /* p < alpha, the CI excludes 0, |pct| >
-	                       * min_effect, and neither side is marked short */
-};
-
-/* Fewer repetitions than this on either side: a level's median CI is
- * marked as needing more (min..max shown), a change gets its estimate but
- * no CI, no p and is never significant. Below 5 values the Bonett-Price
- * interval is too unsteady to keep its size (tests/calibration). */
-#define ANALYSIS_MIN_REPS 5
-
-/* The one name of the change of metric in every output: "latency
- * inflation" / "bandwidth drop" as text, "latency_inflation" /
- * "bandwidth_drop" as a key (CSV, JSON, Prometheus labels). */
-const char *analysis_change_name(int metric, bool key);
-
-/* The one change test of analysis, health and compare: x (now, this
- * level, the other switch) against base, per-repetition values of metric
- * (SW_METRIC_LATENCY: worse = higher; SW_METRIC_BANDWIDTH: worse =
- * lower), at cfg's confidence, alpha and min_effect. Fills *ch (see
- * struct sw_change); significant is not set for short samples (the caller
- * clears it). */
-void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
-		     const struct sw_config *cfg, struct sw_change *ch);
-
-/* The difference of two changes of metric, in percentage points, with
- * the change test's method: change(x1 against b1) - change(x0 against b0)
- * of four independent sets of per-repetition values (set = { b0, x0, b1,
- * x1 }: the reference's baseline and level, the other's). The statistic
- * is the difference of the two log ratios of medians
- * (stats_median_ratio_diff, Bonett-Price: se sqrt of the sum of the four
- * squared se); its CI and p come from it, mapped into points at the
- * reference's own ratio r0 (latency: 100 r0 (e^d - 1); bandwidth: its
- * negative), so the CI excludes 0 exactly when p < 1 - confidence. d->pct
- * is change1.pct - change0.pct, d->level and d->base the two changes.
- * Fewer than ANALYSIS_MIN_REPS values in a set: the estimate only, never
- * significant; significant as analysis_change (p < alpha, CI excludes 0,
- * |points| > min_effect). */
-void analysis_change_diff(const double *const set[4], const size_t n[4], int metric,
-			  const struct sw_config *cfg, struct sw_change *d);
-
 /* The one cell-matching rule of health (a run against its baseline) and
  * compare (switches side by side): the cell of b that matches cell c of
  * r, or -1. A match has the same pattern, message size and load level
@@ -182,9 +121,9 @@ struct sw_cell_stats {
 };
 
 /*
- * One pair in one cell against the other pairs of that cell. There is one
- * entry for every pair of every cell, in cell order then pair order; a pair
- * without samples has NaN medians.
+ * The pairs of struct sw_analysis (struct sw_pair_stats, isolate.h: the
+ * isolation starts from them): one entry for every pair of every cell, in
+ * cell order then pair order; a pair without samples has NaN medians.
  *
  * The slow-pair test (cells with >= 3 pairs with samples, not incast: its
  * senders share one receiving port unequally by design; else effect and z
@@ -203,15 +142,6 @@ struct sw_cell_stats {
  * the effect floor and the consistency rule of struct sw_suspect, which
  * make it far smaller (tests/calibration: nightly no-change runs).
  */
-struct sw_pair_stats {
-	int cell, pair;
-	double lat_median;     /* s, of the pair's samples */
-	double bw_median;      /* bytes/s, of the pair's samples */
-	double effect;         /* %, slower than the typical pair (> 0 slower) */
-	double z;              /* the effect in standard errors */
-	bool flagged;
-};
-
 /* A host flagged in at least half of the cells it took part in. Only cells
  * where flagging was possible (>= 3 pairs with samples) count; a host takes
  * part through any rank of a pair with samples, and is flagged in a cell
@@ -248,7 +178,7 @@ struct sw_fit {
 /*
  * Drift control (plan_drift_check): the baseline level measured again
  * after the last level (the run's again samples). For every cell of the
- * baseline level measured again, the one change test (analysis_change)
+ * baseline level measured again, the one change test (change_test)
  * of its per-repetition values the second time against the first, in
  * the cell's metric (latency for pingpong, else bandwidth: one slowdown
  * counted once), at alpha / cells (Bonferroni over the cells measured
@@ -264,7 +194,6 @@ struct sw_drift {
 	struct sw_change change;       /* again against first: > 0 worse at the end */
 };
 
-struct sw_isolated;
 struct sw_victim_stats;
 
 struct sw_analysis {

@@ -18,7 +18,7 @@
  * repetition (analysis_rep_values: the median over the pairs of one
  * repetition), since the samples of one repetition share the switch at
  * one moment; %worse is of the medians of those values, with CI and p of
- * the one change test (analysis_change, Bonett-Price). Significant: p <
+ * the one change test (change_test, Bonett-Price). Significant: p <
  * alpha, the CI excludes 0 and |%worse| > min_effect, alpha and
  * min_effect from A's config.
  *
@@ -27,7 +27,7 @@
  * degradation from its own baseline level with CI (analysis_run with the
  * run's own config), and the difference in degradation against A in
  * percentage points with CI and p from one statistic
- * (analysis_change_diff: the difference of the two log ratios, se
+ * (change_diff: the difference of the two log ratios, se
  * sqrt(se_A^2 + se_X^2)). "Degrades less" is significant when p < alpha,
  * that CI excludes 0 and the difference exceeds min_effect points; never
  * with a cell below the sample floor.
@@ -69,7 +69,7 @@ struct compare_cell {
 	int cell[COMPARE_MAX_RUNS];              /* cell index in each run */
 	struct compare_value v[COMPARE_MAX_RUNS];
 	struct sw_change d[COMPARE_MAX_RUNS];    /* X against A, per-repetition values
-	                                          * (analysis_change): pct > 0 is X
+	                                          * (change_test): pct > 0 is X
 	                                          * worse; d[0] invalid */
 };
 
@@ -92,7 +92,7 @@ struct compare_level {
 	                                  * per-pair bandwidth drop, from analysis */
 	bool diff_valid;                 /* run X (not A) against A: */
 	double diff, diff_lo, diff_hi;   /* change(X) - change(A), percentage
-	                                  * points, with CI (analysis_change_diff);
+	                                  * points, with CI (change_diff);
 	                                  * negative: X degrades less */
 	double diff_p;                   /* its two-sided p-value */
 	bool diff_significant;

@@ -20,11 +20,11 @@
  * repetition is reduced to one value, the median over its pairs
  * (analysis_rep_values), since the samples of one repetition ran at the
  * same moment through the same switch and are not independent. The change
- * is the one change test of analysis_change on those values: latency
+ * is the one change test (change_test) on those values: latency
  * inflation or bandwidth drop in percent (positive = worse), its CI and
  * p from one statistic; fewer than 2 repetitions on either side: not
  * compared. A cell is CRITICAL when the change is significant
- * (analysis_change) and >= crit_inflation / crit_drop, WARNING when
+ * (change_test) and >= crit_inflation / crit_drop, WARNING when
  * significant and >= warn_inflation / warn_drop, OK otherwise: a large
  * but not significant change (noise) and a significant but small one are
  * both OK. The medians shown for each cell (lat, bw) are the medians of
@@ -93,7 +93,7 @@ struct health_cell {
 	struct health_est base_lat, base_bw;
 	double change, lo, hi;          /* %, latency inflation or bandwidth
 	                                 * drop, > 0 is worse, and its CI
-	                                 * (analysis_change, per-repetition values) */
+	                                 * (change_test, per-repetition values) */
 	double p;                       /* of "no change", the same statistic */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */

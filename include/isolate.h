@@ -12,8 +12,9 @@
 #ifndef ISOLATE_H
 #define ISOLATE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include "run.h"
-#include "analysis.h"
 
 #define ISOLATE_PARTNERS 3   /* healthy partners per host under test */
 #define ISOLATE_REPS 3       /* samples per probe pair */
@@ -44,20 +45,34 @@ struct sw_isolated {
 	int verdict;               /* enum sw_isolate_verdict */
 };
 
-/* The probe pairs for run r, analysed as a: for every flagged pair (once,
+/* One pair in one cell against the other pairs of that cell: the
+ * slow-pair test of analysis_run (analysis.h says how effect, z and
+ * flagged are computed). */
+struct sw_pair_stats {
+	int cell, pair;
+	double lat_median;     /* s, of the pair's samples */
+	double bw_median;      /* bytes/s, of the pair's samples */
+	double effect;         /* %, slower than the typical pair (> 0 slower) */
+	double z;              /* the effect in standard errors */
+	bool flagged;
+};
+
+/* The probe pairs for run r, its slow-pair test pair[0..npair) (the
+ * sweep's analysis, analysis.h; NULL when none): for every flagged pair (once,
  * in the cell where its |z| is largest), each of its two hosts with up to
  * ISOLATE_PARTNERS ranks in no flagged pair (a probe's host is its rank
  * under test, the partner initiates), then one control pair of two such
  * ranks (host -1). At most cap entries into out (.rep, times and hops
  * unset); returns how many, 0 when nothing is flagged or fewer than 2
  * healthy ranks remain. */
-int isolate_plan(const struct sw_run *r, const struct sw_analysis *a, struct sw_probe *out, int cap);
+int isolate_plan(const struct sw_run *r, const struct sw_pair_stats *pair, size_t npair,
+		 struct sw_probe *out, int cap);
 
-/* Judge r's probes with cfg's thresholds and a's pair medians: one entry
- * per host under test, into a new array *out (NULL when none). 0, or -1
- * on ENOMEM. */
-int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const struct sw_analysis *a,
-		  struct sw_isolated **out, int *n);
+/* Judge r's probes with cfg's thresholds and the sweep's pair medians
+ * pair[0..npair): one entry per host under test, into a new array *out
+ * (NULL when none). 0, or -1 on ENOMEM. */
+int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const struct sw_pair_stats *pair,
+		  size_t npair, struct sw_isolated **out, int *n);
 
 /* "slow", "cleared", "unclear". */
 const char *isolate_verdict_name(int verdict);

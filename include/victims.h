@@ -14,7 +14,7 @@
  * value is the median over the victim pairs of each pair's sample median
  * (for p50) or sample p99 (for p99), in the loaded round and in the alone
  * round; loaded against alone is the project's one change test
- * (analysis_change, latency inflation: Bonett-Price on the log medians of
+ * (change_test, latency inflation: Bonett-Price on the log medians of
  * the per-repetition values). So the p99 inflation compares the typical
  * repetition's p99, not one pooled p99: a pooled tail has no repetition
  * to replicate over.
@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "analysis.h"
+#include "change.h"
 #include "run.h"
 
 /* Histogram of latencies on a log scale: bin i holds [lo r^i, lo r^(i+1))
@@ -68,7 +68,7 @@ struct sw_victim_stats {
 };
 
 /* Fill *vs for cell with cfg's confidence, alpha and min_effect (fewer
- * than ANALYSIS_MIN_REPS repetitions a side: an estimate only, never
+ * than CHANGE_MIN_REPS repetitions a side: an estimate only, never
  * significant). 0, or -1 on ENOMEM. */
 int victims_analyse(const struct sw_run *r, int cell, const struct sw_config *cfg, struct sw_victim_stats *vs);
 

@@ -209,69 +209,6 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 	return rep_values(r, cell, r->sample + first, cnt, metric, out, n);
 }
 
-static void change_invalid(struct sw_change *ch)
-{
-	*ch = (struct sw_change){ .valid = false, .level = NAN, .base = NAN, .pct = NAN,
-				  .lo = NAN, .hi = NAN, .p = NAN, .significant = false };
-}
-
-void analysis_change(const double *x, size_t nx, const double *base, size_t nb, int metric,
-		     const struct sw_config *cfg, struct sw_change *ch)
-{
-	double ratio, lo, hi, p;
-
-	change_invalid(ch);
-	if (nx < 2 || nb < 2 ||
-	    stats_median_ratio(x, nx, base, nb, cfg->confidence, &ratio, &lo, &hi, &p))
-		return;
-	ch->valid = true;
-	ch->level = stats_median(x, nx);
-	ch->base = stats_median(base, nb);
-	if (nx < ANALYSIS_MIN_REPS || nb < ANALYSIS_MIN_REPS)
-		lo = hi = p = NAN;   /* an estimate, but too few repetitions to test it */
-	if (metric == SW_METRIC_LATENCY) {
-		ch->pct = (ratio - 1.0) * 100.0;
-		ch->lo = (lo - 1.0) * 100.0;
-		ch->hi = (hi - 1.0) * 100.0;
-	} else {
-		ch->pct = (1.0 - ratio) * 100.0;
-		ch->lo = (1.0 - hi) * 100.0;
-		ch->hi = (1.0 - lo) * 100.0;
-	}
-	ch->p = p;
-	/* estimate, CI and p agree by construction; both are required so
-	 * that a confidence other than 1 - alpha stays coherent */
-	ch->significant = p < cfg->alpha && (ch->lo > 0.0 || ch->hi < 0.0) &&
-			  fabs(ch->pct) > cfg->min_effect;
-}
-
-void analysis_change_diff(const double *const set[4], const size_t n[4], int metric,
-			  const struct sw_config *cfg, struct sw_change *d)
-{
-	struct sw_change c0, c1;
-	double ld, lo, hi, p, sign = metric == SW_METRIC_LATENCY ? 1.0 : -1.0, r0;
-	bool few = false;
-
-	change_invalid(d);
-	analysis_change(set[1], n[1], set[0], n[0], metric, cfg, &c0);
-	analysis_change(set[3], n[3], set[2], n[2], metric, cfg, &c1);
-	if (!c0.valid || !c1.valid || stats_median_ratio_diff(set, n, cfg->confidence, &ld, &lo, &hi, &p))
-		return;
-	for (int i = 0; i < 4; i++)
-		few |= n[i] < ANALYSIS_MIN_REPS;
-	d->valid = true;
-	d->level = c1.pct;
-	d->base = c0.pct;
-	d->pct = c1.pct - c0.pct;
-	if (few)
-		return;   /* lo, hi, p stay NaN: an estimate, too few repetitions to test */
-	r0 = 1.0 + sign * c0.pct / 100.0;   /* the reference's ratio, as analysis_change took it */
-	d->lo = 100.0 * r0 * (exp(sign > 0 ? lo : hi) - 1.0) * sign;
-	d->hi = 100.0 * r0 * (exp(sign > 0 ? hi : lo) - 1.0) * sign;
-	d->p = p;
-	d->significant = p < cfg->alpha && (d->lo > 0.0 || d->hi < 0.0) && fabs(d->pct) > cfg->min_effect;
-}
-
 static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
 {
 	const struct sw_cell *x = &r->plan->cell[c], *y = &b->plan->cell[bc];
@@ -299,16 +236,9 @@ int analysis_match_cell(const struct sw_run *r, int c, const struct sw_run *b, c
 	return nself == 1 ? cand : -1;
 }
 
-const char *analysis_change_name(int metric, bool key)
-{
-	if (metric == SW_METRIC_LATENCY)
-		return key ? "latency_inflation" : "latency inflation";
-	return key ? "bandwidth_drop" : "bandwidth drop";
-}
-
 void analysis_rep_ci(const double *x, size_t n, double confidence, struct stats_summary *s)
 {
-	s->med_ci_ok = n >= ANALYSIS_MIN_REPS && stats_median_ci(x, n, confidence, &s->med_lo, &s->med_hi) == 0;
+	s->med_ci_ok = n >= CHANGE_MIN_REPS && stats_median_ci(x, n, confidence, &s->med_lo, &s->med_hi) == 0;
 	if (!s->med_ci_ok) {
 		s->med_lo = s->min;
 		s->med_hi = s->max;
@@ -880,7 +810,7 @@ static int drift_compute(const struct sw_run *r, const struct sw_config *cfg, st
 			return -1;
 		}
 		if (nx) {
-			analysis_change(x, nx, y, ny, d->metric, &dc, &d->change);
+			change_test(x, nx, y, ny, d->metric, &dc, &d->change);
 			a->drifted |= d->change.significant;
 			a->ndrift++;
 		}
@@ -897,7 +827,7 @@ static int isolation_apply(const struct sw_run *r, const struct sw_config *cfg, 
 {
 	int k = 0;
 
-	if (isolate_judge(r, cfg, a, &a->isolated, &a->nisolated))
+	if (isolate_judge(r, cfg, a->pair, a->npairstats, &a->isolated, &a->nisolated))
 		return -1;
 	for (int i = 0; i < a->nsuspects; i++) {
 		bool cleared = false, slow = false;
@@ -956,14 +886,14 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 		cs->baseline = b;
 		if (b < 0 || b == c)
 			continue;
-		analysis_change(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
+		change_test(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
 				&cs->inflation);
-		analysis_change(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
+		change_test(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
 				&cs->drop);
-		analysis_change(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+		change_test(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
 				&cs->agg_drop);
 		if (pattern_info(p->cell[c].pattern)->incast)
-			analysis_change(d[c].agg, d[c].nagg, d[b].agg, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+			change_test(d[c].agg, d[c].nagg, d[b].agg, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
 					&cs->receiver_drop);
 		if (cs->below_floor || a->cell[b].below_floor)
 			cs->inflation.significant = cs->drop.significant = cs->agg_drop.significant =

@@ -100,7 +100,7 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 }
 
 /* Test run x against run 0 in matched cell m: the one change test on
- * per-repetition values (analysis_change) with A's statistics settings. */
+ * per-repetition values (change_test) with A's statistics settings. */
 static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 {
 	size_t na, nx;
@@ -114,7 +114,7 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	cfg.confidence = c->confidence;
 	cfg.alpha = c->alpha;
 	cfg.min_effect = c->min_effect;
-	analysis_change(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
+	change_test(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
 	/* a cell below the sample floor (analysis.h) is shown, never significant */
 	if (c->an[0]->cell[m->cell[0]].below_floor || c->an[x]->cell[m->cell[x]].below_floor)
 		m->d[x].significant = false;
@@ -224,7 +224,7 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 	l->change = row->pattern == PAT_PINGPONG ? cs->inflation : cs->drop;
 }
 
-/* change(X) - change(A) in points with CI and p (analysis_change_diff),
+/* change(X) - change(A) in points with CI and p (change_diff),
  * for run x of row; never significant when a cell is below the sample
  * floor. */
 static int diff_level(struct compare *c, struct compare_summary_row *row, int x)
@@ -254,7 +254,7 @@ static int diff_level(struct compare *c, struct compare_summary_row *row, int x)
 	cfg.confidence = c->confidence;
 	cfg.alpha = c->alpha;
 	cfg.min_effect = c->min_effect;
-	analysis_change_diff((const double *const *)set, n, latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+	change_diff((const double *const *)set, n, latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
 			     &cfg, &d);
 	lx->diff_valid = d.valid;
 	lx->diff = d.pct;

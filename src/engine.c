@@ -1,281 +1,39 @@
 /*
- * engine.c - runs the cells on MPI; see engine.h for the protocol.
- *
- * Every blocking step is a nonblocking call followed by wait_reqs(), which
- * polls, yields when asked to, and gives up at the cell deadline. A rank
- * that gives up tells rank 0 which peer it was waiting for (TAG_NOTICE);
- * rank 0 names the stuck pair, writes what it has, and aborts the job. If
- * rank 0 itself is the one not answering, the rank that noticed prints and
- * aborts after a grace period. SIGINT, SIGTERM and SIGHUP during the sweep
- * take the same path: the handler only notes the signal, the waits give up
- * at their next clock read, and the run ends with the signal recorded.
- *
- * With blocking_waits, the untimed patterns wait in MPI's blocking calls
- * instead (as OSU does), which cannot watch a deadline: a watchdog thread
- * (the guard, whose one MPI call is its final MPI_Abort) watches the
- * sample from outside and ends the job when it runs past the deadline.
+ * engine.c - runs the cells on MPI; see engine.h for the protocol and
+ * engine_int.h for the engine's files. Here: rank 0 drives every cell
+ * (leader: rounds, hops = auto, the stopping rule, level ends, drift
+ * control, isolation), the other ranks obey it (follower), the clocks are
+ * synchronised, and set-up learns the hosts. How a rank waits and how a
+ * run ends early: engine_wait.c; what a rank does in a round:
+ * engine_pattern.c.
  */
-#include <mpi.h>
-#include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdatomic.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-#include <unistd.h>
-#include "engine.h"
+#include "engine_int.h"
 #include "analysis.h"
 #include "stats.h"
 #include "pattern.h"
 #include "isolate.h"
 #include "victims.h"
 
-enum {
-	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
-	TAG_LAST,         /* a timed sample's last message (on the flow communicator) */
-};
-
-/* ROUND: run one sample. PING: rank 0 is alive (sent each round to the
- * ranks the level leaves idle). HOLD: rank 0 is ending the run; wait.
- * PROBE: a round of the isolation stage: one pair, a and b of the ctrl. */
-enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD, CMD_PROBE };
-
-#define GRACE_SECONDS 2.0
-/* How long past timeout a rank waits for word from rank 0 (which may be
- * writing the results of a level) before it gives up on rank 0. */
-#define SILENCE_SECONDS 10.0
 #define RECV_SLOT_BYTES (64u << 20)   /* distinct receive slots, at most */
-/* Polls between two reads of the clock for the deadline: MPI_Wtime costs
- * ~276 ns here, a poll ~50 ns; a deadline is seconds away. Yielding polls
- * take microseconds, so they read it more often. */
-#define CLOCK_POLLS 1024
-#define CLOCK_POLLS_YIELDING 64        /* both powers of 2 */
-
-struct ctrl {
-	int cmd, cell, rep;
-	int record;       /* 0: warm-up or calibration round */
-	long hops;
-	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
-	int a, b;              /* CMD_PROBE: the pair */
-	int alone;             /* CMD_ROUND with victims: the victims alone */
-};
-
-struct sample_msg {
-	double t_start, t_end, seconds;
-	long hops;             /* hops completed (timed cells) */
-	double t_ready;        /* the pair's handshake done, common clock */
-	double p50, p99;       /* a victim's one-way latencies (s), victims.h */
-};
-
-struct notice {
-	int rank, peer, cell;   /* peer -N: rank was stopped by signal N */
-};
-
-/* Per-rank state of a sweep. */
-struct eng {
-	const struct sw_config *cfg;
-	struct sw_plan *plan;           /* rank 0: hops = auto resolved into it */
-	const struct engine_env *env;
-	const struct engine_opts *o;
-	struct sw_run *run;             /* rank 0 only */
-	char *sbuf;                     /* send buffer, max size */
-	char *rbuf;                     /* nslots receive slots of max size */
-	int nslots;                     /* 1 unless distinct_buffers */
-	uint64_t maxsize;
-	double deadline;                /* of the current round, local clock */
-	double sweep_deadline;          /* rank 0: of the whole sweep, 0 none */
-	double offset;                  /* clock offset to rank 0, re-measured
-	                                 * at each level end */
-	MPI_Comm flow;                  /* timed patterns' data: a wildcard tag
-	                                 * there sees only pattern messages */
-	MPI_Request *ring;              /* max(2, npairs) * window requests:
-	                                 * timed patterns, incast's receiver */
-	struct flow_rx *rx;             /* npairs: incast's receiving flows */
-	double lead;                    /* rank 0: from sending ROUND to t_go */
-	const struct sw_pair *round_pair;  /* the pairs of the current round */
-	int round_k;
-	int round_aggr;                 /* round pairs from this index on are
-	                                 * victims (victims.h) */
-	struct sw_pair *mix;            /* aggressors then victims, a round's */
-	struct victims_hist *hist;      /* a victim initiator's round trips */
-	struct sw_pair probe_pair;      /* a PROBE round's one pair */
-	int cell;
-	int stall_rank, stall_level;    /* fault injection, -1 if off */
-	bool stall_in_sample;           /* ...at the level's first message */
-	bool stall_now;                 /* that level came: fault_message stalls */
-	useconds_t delay_us;            /* of this rank, 0 if none */
-};
-
-/* SWSTRESS_FAULT_STALL=R:L stops rank R at the start of level L, before
- * its handshake; R:L:sample at its first message of that level, inside a
- * sample. */
-static _Noreturn void fault_stall(const struct eng *e, int level)
-{
-	fprintf(stderr, "swstress: rank %d: SWSTRESS_FAULT_STALL: stalling at level %d%s\n", e->env->rank,
-		level, e->stall_in_sample ? ", in a sample" : "");
-	for (;;)
-		sleep(1);
-}
-
-static void fault_check_stall(struct eng *e, int level)
-{
-	if (e->env->rank != e->stall_rank || level < e->stall_level)
-		return;
-	if (!e->stall_in_sample)
-		fault_stall(e, level);
-	e->stall_now = true;
-}
-
-/* Before a message of a sample: SWSTRESS_FAULT_DELAY=R:US sleeps US
- * microseconds on rank R; a stall in a sample stops here. */
-static inline void fault_message(const struct eng *e)
-{
-	if (e->stall_now)
-		fault_stall(e, e->stall_level);
-	if (e->delay_us)
-		usleep(e->delay_us);
-}
-
-static void parse_faults(struct eng *e)
-{
-	const char *s = getenv("SWSTRESS_FAULT_STALL");
-	const char *d = getenv("SWSTRESS_FAULT_DELAY");
-	char where[8] = "";
-
-	e->stall_rank = -1;
-	e->stall_level = 1;
-	if (s && *s && sscanf(s, "%d:%d:%7s", &e->stall_rank, &e->stall_level, where) < 1)
-		e->stall_rank = -1;
-	e->stall_in_sample = strcmp(where, "sample") == 0;
-	if (e->plan->nlevels < 2 && e->stall_level > 0)
-		e->stall_level = 0;
-	if (d && *d) {
-		int rank = -1;
-		unsigned us = 0;
-
-		if (sscanf(d, "%d:%u", &rank, &us) == 2 && rank == e->env->rank)
-			e->delay_us = us;
-	}
-}
-
-/* ---------------------------------------------------------------- */
-/* Waiting: the watchdog lives here.                                 */
-
-/* SIGINT, SIGTERM or SIGHUP received during the sweep, 0 for none. The
- * handler only notes it (the one thing a handler may do); every wait gives
- * up when it sees it, as at a deadline. */
-static volatile sig_atomic_t g_signal;
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NSTOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
 static void note_signal(int sig)
 {
-	if (!g_signal)
-		g_signal = sig;
-}
-
-/* One idle poll of a wait loop: yield when asked to (let the other ranks
- * and, on emulated hosts, the kernel's network work run; after a while
- * with nothing done, sleep briefly rather than spin). Every CLOCK_POLLS
- * polls (CLOCK_POLLS_YIELDING when yielding), -1 past deadline (local
- * MPI_Wtime, 0 = none) or once a signal came; else 0. */
-static int idle_poll(bool yield, unsigned *polls, double deadline)
-{
-	unsigned mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
-
-	if (yield) {
-		if (*polls > 2048)
-			usleep(20);
-		else
-			sched_yield();
-	}
-	if ((++*polls & mask) == 0 && (g_signal || (deadline > 0 && MPI_Wtime() > deadline)))
-		return -1;
-	return 0;
-}
-
-/* Rank 0 only: a notice from a rank that timed out. */
-static bool notice_pending(struct notice *n)
-{
-	int flag = 0;
-	MPI_Status st;
-
-	MPI_Iprobe(MPI_ANY_SOURCE, TAG_NOTICE, MPI_COMM_WORLD, &flag, &st);
-	if (!flag)
-		return false;
-	MPI_Recv(n, sizeof(*n), MPI_BYTE, st.MPI_SOURCE, TAG_NOTICE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-	return true;
-}
-
-/*
- * Wait for n requests until deadline (local MPI_Wtime; 0 = none). Returns 0
- * when all completed, -1 on timeout, -2 (rank 0) when a notice arrived
- * (copied to *nt). Each poll tests the next WAIT_SLICE unfinished requests
- * with one MPI_Testsome, so a poll costs the same for a window of 16 or
- * 1024 (they mostly complete in order) and completes them in batches:
- * 0.95 x MPI_Waitall (which cannot watch a deadline) for 8-byte messages,
- * where one MPI_Test per request gave 0.76 (tests/bench/waits.c). The clock is read
- * every CLOCK_POLLS polls (CLOCK_POLLS_YIELDING when yielding), and so are
- * notices.
- */
-#define WAIT_SLICE 16
-static int wait_reqs(bool yield, MPI_Request *req, int n, double deadline, bool watch_notices,
-		     struct notice *nt)
-{
-	unsigned polls = 0, mask = (yield ? CLOCK_POLLS_YIELDING : CLOCK_POLLS) - 1;
-	int done, idx[WAIT_SLICE], i = 0;
-	MPI_Status st[WAIT_SLICE];     /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
-
-	for (;;) {
-		while (i < n && req[i] == MPI_REQUEST_NULL)
-			i++;
-		if (i == n)
-			return 0;
-		if (n - i == 1)
-			MPI_Test(&req[i], &done, st);
-		else
-			MPI_Testsome(n - i < WAIT_SLICE ? n - i : WAIT_SLICE, &req[i], &done, idx, st);
-		if (done > 0 && req[i] == MPI_REQUEST_NULL)
-			continue;
-		if (idle_poll(yield, &polls, deadline))
-			return -1;
-		if ((polls & mask) == 0 && watch_notices && notice_pending(nt))
-			return -2;
-	}
-}
-
-/*
- * Wait for one request that may be long in coming (a rank waiting for its
- * turn or for rank 0's next word). When yielding, nap 20 us, doubling up to
- * 1 ms, so that ranks with nothing to do leave the cores to those at work;
- * otherwise as wait_reqs. Never used inside a timed sample.
- */
-static int wait_patient(bool yield, MPI_Request *req, double deadline)
-{
-	int flag;
-
-	if (!yield)
-		return wait_reqs(false, req, 1, deadline, false, NULL);
-	for (useconds_t nap = 20;; nap = nap >= 500 ? 1000 : 2 * nap) {
-		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
-		if (flag)
-			return 0;
-		if (g_signal || (deadline > 0 && MPI_Wtime() > deadline))
-			return -1;
-		usleep(nap);
-	}
+	if (!eng_signal)
+		eng_signal = sig;
 }
 
 /* ---------------------------------------------------------------- */
-/* Failure                                                            */
+/* Rounds                                                             */
 
 /* The pairs of round c: the first pairs of the plan, as many as the
  * cell's level has, or a PROBE's one pair; incast: its senders with the
@@ -320,286 +78,6 @@ static int pair_of_rank(const struct eng *e, int rank, int *partner, bool *initi
 	return -1;
 }
 
-/* Rank 0, ending the run: tell every rank to wait for the abort rather
- * than give up on rank 0 while it writes the results. */
-static void send_hold(const struct eng *e)
-{
-	static const struct ctrl hold = { .cmd = CMD_HOLD };
-
-	for (int i = 1; i < e->env->nranks; i++) {
-		MPI_Request req;
-
-		MPI_Isend((void *)&hold, sizeof(hold), MPI_BYTE, i, TAG_CTRL, MPI_COMM_WORLD, &req);
-		MPI_Request_free(&req);
-	}
-}
-
-/* The exit status of a run that ends early: the failure code, or when a
- * signal stopped it, signal_code (128 + the signal when 0). */
-static int stop_code(const struct eng *e)
-{
-	if (!g_signal)
-		return e->o->fail_code;
-	return e->o->signal_code ? e->o->signal_code : 128 + g_signal;
-}
-
-/* A notice from a rank stopped by a signal: the run stops for it. */
-static void notice_signal(const struct notice *n)
-{
-	if (n && n->peer < 0 && !g_signal)
-		g_signal = -n->peer;
-}
-
-/* Rank 0's one fatal path: record why (or, once a signal came, whatever
- * failed after it, "stopped by signal N (NAME)"), have the results
- * written, print once, abort the job with stop_code. why may be NULL
- * once a signal came. No MPI but the abort: the guard takes it too. */
-static _Noreturn void end_rank0(struct eng *e, const char *why)
-{
-	struct sw_run *r = e->run;
-
-	if (g_signal)
-		snprintf(r->failure, sizeof(r->failure), "stopped by signal %d (%s)", (int)g_signal,
-			 strsignal(g_signal));
-	else
-		snprintf(r->failure, sizeof(r->failure), "%s", why);
-	r->complete = false;
-	fprintf(stderr, "swstress: %s\n", r->failure);
-	if (e->o->level_done)
-		e->o->level_done(r, e->cell >= 0 ? e->plan->cell[e->cell].level : 0, e->o->ctx);
-	engine_abort(stop_code(e));
-}
-
-static _Noreturn void fatal_rank0(struct eng *e, const char *why)
-{
-	if (g_signal)
-		send_hold(e);
-	end_rank0(e, why);
-}
-
-/* The start of a stuck round's failure: which deadline passed in which
- * cell. Its length. */
-static int stuck_cell(const struct eng *e, bool past_deadline, char *msg, size_t len)
-{
-	const struct sw_cell *cell = &e->plan->cell[e->cell];
-	char sz[32];
-
-	config_format_size(cell->size, sz, sizeof(sz));
-	if (past_deadline)
-		return snprintf(msg, len, "deadline: the sweep passed its deadline of %g s in cell %d (%d nodes, %s %s):",
-				e->o->deadline, e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz);
-	return snprintf(msg, len, "watchdog: a round of cell %d (%d nodes, %s %s) did not finish within %g s:",
-			e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz, e->cfg->timeout);
-}
-
-/*
- * Rank 0: the watchdog fired (or a notice came) in the current cell. Name
- * the stuck pairs, mark the cell failed, then the fatal path. missing[]
- * lists pair indices whose sample did not arrive (may be empty).
- */
-static void fail_rank0(struct eng *e, const int *missing, int nmissing, const struct notice *first)
-{
-	char msg[sizeof(e->run->failure)];
-	int len;
-	struct notice nt, notes[16];
-	int nnotes = 0;
-	double until = MPI_Wtime() + GRACE_SECONDS;
-	bool past_deadline = e->sweep_deadline > 0 && MPI_Wtime() >= e->sweep_deadline;
-
-	notice_signal(first);
-	if (g_signal)   /* not a stuck pair: no cell failed */
-		fatal_rank0(e, NULL);
-	send_hold(e);
-	if (first)
-		notes[nnotes++] = *first;
-	/* Give the ranks that also timed out a moment to say whom they wait for. */
-	while (MPI_Wtime() < until && nnotes < 16) {
-		if (!notice_pending(&nt))
-			usleep(1000);
-		else if (nt.peer >= 0)   /* not a rank stopped by a signal meanwhile */
-			notes[nnotes++] = nt;
-	}
-	len = stuck_cell(e, past_deadline, msg, sizeof(msg));
-	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
-		const struct sw_pair *pp = &e->round_pair[missing[i]];
-		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
-
-		run_host_name(e->run, pp->a, ha);
-		run_host_name(e->run, pp->b, hb);
-		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " pair %d (ranks %d-%d, hosts %s, %s) stuck;",
-				missing[i], pp->a, pp->b, ha, hb);
-	}
-	for (int i = 0; i < nnotes && len < (int)sizeof(msg); i++) {
-		char h[SW_HOST_MAX];
-
-		run_host_name(e->run, notes[i].peer, h);
-		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " rank %d waited for rank %d (host %s);",
-				notes[i].rank, notes[i].peer, h);
-	}
-	if (len > 0 && len < (int)sizeof(msg) && msg[len - 1] == ';')
-		msg[len - 1] = '\0';
-	e->run->cell[e->cell].stop = SW_STOP_FAILED;
-	fatal_rank0(e, msg);
-}
-
-/* A rank other than 0 gives up: abort the job with the run's code. */
-static _Noreturn void die_other(struct eng *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static _Noreturn void die_other(struct eng *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "swstress: rank %d: ", e->env->rank);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	engine_abort(stop_code(e));
-}
-
-/* Rank 0 said HOLD: it is writing the results and will abort the job. */
-static _Noreturn void hold(void)
-{
-	for (;;)
-		sleep(1);
-}
-
-/* A rank other than 0 timed out waiting for peer: tell rank 0. If rank 0
- * answers HOLD, wait for its abort; if it says nothing within the grace
- * period (rank 0 itself may be the one stuck), end the job from here. */
-static void fail_other(struct eng *e, int peer)
-{
-	struct notice n = { e->env->rank, g_signal ? -g_signal : peer, e->cell };
-	MPI_Request req;
-	double until = MPI_Wtime() + 3 * GRACE_SECONDS;
-
-	MPI_Isend(&n, sizeof(n), MPI_BYTE, 0, TAG_NOTICE, MPI_COMM_WORLD, &req);
-	MPI_Request_free(&req);
-	while (MPI_Wtime() < until) {
-		int flag = 0;
-		struct ctrl c;
-
-		MPI_Iprobe(0, TAG_CTRL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-		if (flag) {
-			MPI_Recv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			if (c.cmd == CMD_HOLD)
-				hold();
-		}
-		usleep(1000);
-	}
-	if (g_signal)
-		die_other(e, "stopped by signal %d (%s), and rank 0 did not end the run", (int)g_signal,
-			  strsignal(g_signal));
-	die_other(e, "watchdog: waited more than %g s for rank %d in cell %d, and rank 0 did not end "
-		  "the run", e->cfg->timeout, peer, e->cell);
-}
-
-/* ---------------------------------------------------------------- */
-/* The guard: the watchdog of blocking waits (blocking_waits).       */
-
-/* The main thread's state as the guard sees it: odd while it is in the
- * blocking waits of a sample, even while it is not, GUARD_TAKEN once the
- * guard has taken over. Every sample moves it on by 2, so the guard takes
- * over only the sample whose deadline it read. */
-#define GUARD_TAKEN (ULONG_MAX - 1)
-static _Atomic unsigned long g_guard;
-static unsigned long g_guard_seq;         /* the main thread's copy */
-static _Atomic double g_guard_until;      /* CLOCK_MONOTONIC s */
-static _Atomic int g_guard_peer;
-static atomic_bool g_guard_quit;
-static _Thread_local bool t_is_guard;     /* this thread is the guard */
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Main thread, before the blocking waits of a sample with peer (t_now:
- * MPI_Wtime). The guard ends the job at the round's deadline. Rank 0 then
- * writes what it has; another rank gives rank 0, which polls for the
- * samples of every other pair, SILENCE_SECONDS to do that first. */
-static void guard_arm(const struct eng *e, int peer, double t_now)
-{
-	atomic_store(&g_guard_until, mono_now() + (e->deadline - t_now) + (e->env->rank ? SILENCE_SECONDS : 0));
-	atomic_store(&g_guard_peer, peer);
-	atomic_store(&g_guard, ++g_guard_seq);
-}
-
-/* Main thread, after them: once the guard has taken over, the process is
- * its to end. */
-static void guard_disarm(void)
-{
-	if (atomic_exchange(&g_guard, ++g_guard_seq) == GUARD_TAKEN)
-		hold();
-}
-
-/* The guard took over: end the job as the polling watchdog would, with
- * no MPI call but the final MPI_Abort. Rank 0 names the peer it waited
- * for and writes what it has; another rank prints and aborts. */
-static _Noreturn void guard_end(struct eng *e)
-{
-	int peer = atomic_load(&g_guard_peer);
-	char msg[sizeof(e->run->failure)], h[SW_HOST_MAX];
-
-	if (e->env->rank != 0) {
-		if (g_signal)
-			die_other(e, "stopped by signal %d (%s) in a blocking wait, and rank 0 did not end the run",
-				  (int)g_signal, strsignal(g_signal));
-		die_other(e, "watchdog: waited more than %g s for rank %d in cell %d (blocking_waits), and rank 0 "
-			  "did not end the run", e->cfg->timeout, peer, e->cell);
-	}
-	if (!g_signal) {
-		int len = stuck_cell(e, e->sweep_deadline > 0 && e->deadline >= e->sweep_deadline, msg, sizeof(msg));
-
-		run_host_name(e->run, peer, h);
-		snprintf(msg + len, sizeof(msg) - (size_t)len, " rank 0 waited for rank %d (host %s) in a blocking wait",
-			 peer, h);
-		e->run->cell[e->cell].stop = SW_STOP_FAILED;
-	}
-	end_rank0(e, msg);
-}
-
-/* The guard's thread: every 20 ms, is the main thread blocked past its
- * deadline? On rank 0, a signal that the main thread has not taken within
- * GRACE_SECONDS counts as the deadline. */
-static void *guard_main(void *arg)
-{
-	struct eng *e = arg;
-	const struct timespec nap = { 0, 20 * 1000 * 1000 };
-	double signal_seen = 0;
-
-	t_is_guard = true;
-	while (!atomic_load(&g_guard_quit)) {
-		unsigned long v = atomic_load(&g_guard);
-		double now = mono_now();
-
-		if (g_signal && signal_seen == 0)
-			signal_seen = now;
-		if ((v & 1) && (now > atomic_load(&g_guard_until) ||
-				(e->env->rank == 0 && signal_seen > 0 && now > signal_seen + GRACE_SECONDS)) &&
-		    atomic_compare_exchange_strong(&g_guard, &v, GUARD_TAKEN))
-			guard_end(e);
-		nanosleep(&nap, NULL);
-	}
-	return NULL;
-}
-
-/* Start the guard with every signal blocked: the handlers are the main
- * thread's. */
-static int guard_start(struct eng *e, pthread_t *t)
-{
-	sigset_t all, old;
-	int rc;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(t, NULL, guard_main, e);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
 /* ---------------------------------------------------------------- */
 /* Patterns. Each runs one sample of hops; returns 0, or -1 on timeout. */
 
@@ -625,7 +103,7 @@ static void post_window_recvs(struct eng *e, MPI_Request *req, int w, int cnt, i
 static int wait_data(struct eng *e, MPI_Request *req, int n)
 {
 	if (!e->cfg->blocking_waits)
-		return wait_reqs(e->env->yield, req, n, e->deadline, false, NULL);
+		return eng_wait_reqs(e->env->yield, req, n, e->deadline, false, NULL);
 	/* gcc 12 takes MPI_STATUSES_IGNORE for an empty array */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
@@ -639,12 +117,12 @@ static void pingpong_blocking(struct eng *e, int peer, bool initiator, int cnt, 
 {
 	for (long i = 0; i < hops / 2; i++) {
 		if (initiator) {
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Send(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
 			MPI_Recv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		} else {
 			MPI_Recv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Send(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD);
 		}
 	}
@@ -662,17 +140,17 @@ static int run_pingpong(struct eng *e, int peer, bool initiator, uint64_t size, 
 	for (long i = 0; i < hops / 2; i++) {
 		if (initiator) {
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[1]);
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
+			if (eng_wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 				return -1;
 		} else {
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+			if (eng_wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+			if (eng_wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 		}
 	}
@@ -690,7 +168,7 @@ static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, lo
 
 		if (initiator) {
 			MPI_Irecv(&ack, 1, MPI_INT, peer, TAG_ACK, MPI_COMM_WORLD, &req[w]);
-			fault_message(e);
+			eng_fault_message(e);
 			for (int i = 0; i < w; i++)
 				MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[i]);
 			if (wait_data(e, req, w + 1))
@@ -699,7 +177,7 @@ static int run_stream(struct eng *e, int peer, bool initiator, uint64_t size, lo
 			post_window_recvs(e, req, w, cnt, peer);
 			if (wait_data(e, req, w))
 				return -1;
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Isend(&ack, 1, MPI_INT, peer, TAG_ACK, MPI_COMM_WORLD, &req[0]);
 			if (wait_data(e, req, 1))
 				return -1;
@@ -720,7 +198,7 @@ static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, lon
 		int w = (int)(hops - done < e->cfg->window ? hops - done : e->cfg->window);
 
 		post_window_recvs(e, req, w, cnt, peer);
-		fault_message(e);
+		eng_fault_message(e);
 		for (int i = 0; i < w; i++)
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &req[w + i]);
 		if (wait_data(e, req, 2 * w))
@@ -906,7 +384,7 @@ static void flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, 
 
 /* One poll of a receiving side (a flow from t0 over span to t_stop, local
  * clock): take every message that has arrived, in order, until an ack is
- * due (one MPI_Testsome tests the next WAIT_SLICE slots, as wait_reqs
+ * due (one MPI_Testsome tests the next WAIT_SLICE slots, as eng_wait_reqs
  * does): repost each slot, read the clock every clock_stride() messages,
  * ack every chunk messages (never two acks in flight), and at TAG_LAST
  * the count at the deadline. True when a message was taken. */
@@ -977,7 +455,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 				s_clock = s_post + clock_stride(s_post, now - t0, span, w);
 			}
 			if (!s_last && s_slot == 0)
-				fault_message(e);
+				eng_fault_message(e);
 			MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA, e->flow,
 				  &sr[s_slot]);
 			s_slot = s_slot + 1 == w ? 0 : s_slot + 1;
@@ -1008,7 +486,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 		busy |= flow_rx_poll(e, &rx, cnt, t0, span, t_stop);
 		if (busy)
 			polls = 0;
-		else if (idle_poll(e->env->yield, &polls, e->deadline)) {
+		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
 			rc = -1;
 			break;
 		}
@@ -1044,7 +522,7 @@ static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, in
 		}
 		if (busy)
 			polls = 0;
-		else if (left > 0 && idle_poll(e->env->yield, &polls, e->deadline)) {
+		else if (left > 0 && eng_idle_poll(e->env->yield, &polls, e->deadline)) {
 			rc = -1;
 			break;
 		}
@@ -1131,9 +609,9 @@ static int pingpong_until(struct eng *e, int peer, bool initiator, uint64_t size
 				victims_hist_add(hist, (now - t_prev) / 2);
 			t_prev = now;
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[1]);
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, last ? TAG_LAST : TAG_DATA, e->flow, &req[0]);
-			if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
+			if (eng_wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 				return -1;
 		} else {
 			unsigned polls = 0;
@@ -1141,12 +619,12 @@ static int pingpong_until(struct eng *e, int peer, bool initiator, uint64_t size
 
 			MPI_Irecv(e->rbuf, cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &req[0]);
 			while (MPI_Test(&req[0], &flag, &st), !flag)
-				if (idle_poll(e->env->yield, &polls, e->deadline))
+				if (eng_idle_poll(e->env->yield, &polls, e->deadline))
 					return -1;
 			last = st.MPI_TAG == TAG_LAST;
-			fault_message(e);
+			eng_fault_message(e);
 			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &req[0]);
-			if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+			if (eng_wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 				return -1;
 		}
 		rounds++;
@@ -1216,12 +694,12 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
 	for (int i = 0; i < k; i++) {
 		*peer_out = e->round_pair[i].a;
 		MPI_Irecv(&zz, 1, MPI_BYTE, *peer_out, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
-		if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+		if (eng_wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 			return -1;
 	}
 	for (int i = 0; i < k; i++)
 		MPI_Isend(&z, 1, MPI_BYTE, e->round_pair[i].a, TAG_SYNC, MPI_COMM_WORLD, &req[i]);
-	if (wait_reqs(e->env->yield, req, k, e->deadline, false, NULL))
+	if (eng_wait_reqs(e->env->yield, req, k, e->deadline, false, NULL))
 		return -1;
 	wait_until(e->env->yield, c->t_go + e->offset);
 	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
@@ -1254,13 +732,13 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	MPI_Irecv(&zz, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
 	if (init) {
 		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-		if (wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
+		if (eng_wait_reqs(e->env->yield, req, 2, e->deadline, false, NULL))
 			return -1;
 	} else {
-		if (wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
+		if (eng_wait_reqs(e->env->yield, req, 1, e->deadline, false, NULL))
 			return -1;
 		MPI_Isend(&z, 1, MPI_BYTE, peer, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-		if (wait_reqs(e->env->yield, &req[1], 1, e->deadline, false, NULL))
+		if (eng_wait_reqs(e->env->yield, &req[1], 1, e->deadline, false, NULL))
 			return -1;
 	}
 	t0 = MPI_Wtime();
@@ -1277,12 +755,12 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 			return -1;
 	} else {
 		if (e->cfg->blocking_waits)
-			guard_arm(e, peer, t0);
+			eng_guard_arm(e, peer, t0);
 		if (pattern_ops[cell->pattern].fixed(e, peer, init, cell->size, c->hops))
 			return -1;
 		t1 = MPI_Wtime();
 		if (e->cfg->blocking_waits)
-			guard_disarm();
+			eng_guard_disarm();
 		m.t_start = t0 - e->offset;
 		m.t_end = t1 - e->offset;
 		m.seconds = t1 - t0;
@@ -1314,7 +792,7 @@ static int sync_clock(bool yield, int rank, int nranks, double deadline, double 
 
 				MPI_Irecv(&tr, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[1]);
 				MPI_Isend(&t0, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-				if (wait_reqs(yield, req, 2, deadline, false, NULL))
+				if (eng_wait_reqs(yield, req, 2, deadline, false, NULL))
 					return -1;
 				t1 = MPI_Wtime();
 				if (t1 - t0 < best) {
@@ -1323,22 +801,22 @@ static int sync_clock(bool yield, int rank, int nranks, double deadline, double 
 				}
 			}
 			MPI_Isend(&best_off, 1, MPI_DOUBLE, i, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(yield, req, 1, deadline, false, NULL))
+			if (eng_wait_reqs(yield, req, 1, deadline, false, NULL))
 				return -1;
 		} else if (rank == i) {
 			for (int k = 0; k < ROUNDS; k++) {
 				MPI_Irecv(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
 				/* The first message comes when the ranks before this
 				 * one are done: wait patiently. The others are timed. */
-				if (k == 0 ? wait_patient(yield, req, deadline) : wait_reqs(yield, req, 1, deadline, false, NULL))
+				if (k == 0 ? eng_wait_patient(yield, req, deadline) : eng_wait_reqs(yield, req, 1, deadline, false, NULL))
 					return -1;
 				t = MPI_Wtime();
 				MPI_Isend(&t, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-				if (wait_reqs(yield, req, 1, deadline, false, NULL))
+				if (eng_wait_reqs(yield, req, 1, deadline, false, NULL))
 					return -1;
 			}
 			MPI_Irecv(off, 1, MPI_DOUBLE, 0, TAG_CLOCK, MPI_COMM_WORLD, &req[0]);
-			if (wait_reqs(yield, req, 1, deadline, false, NULL))
+			if (eng_wait_reqs(yield, req, 1, deadline, false, NULL))
 				return -1;
 		}
 	}
@@ -1361,9 +839,9 @@ static int follower(struct eng *e)
 	for (;;) {
 		/* Rank 0 says something at least once a round (ROUND or PING). */
 		MPI_Irecv(&c, sizeof(c), MPI_BYTE, 0, TAG_CTRL, MPI_COMM_WORLD, &req);
-		if (wait_patient(e->env->yield, &req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS)) {
-			if (g_signal) {
-				/* take the receive back, so fail_other sees rank 0's HOLD */
+		if (eng_wait_patient(e->env->yield, &req, MPI_Wtime() + e->cfg->timeout + SILENCE_SECONDS)) {
+			if (eng_signal) {
+				/* take the receive back, so eng_fail_other sees rank 0's HOLD */
 				MPI_Status st;
 				int cancelled = 0;
 
@@ -1371,16 +849,16 @@ static int follower(struct eng *e)
 				MPI_Wait(&req, &st);
 				MPI_Test_cancelled(&st, &cancelled);
 				if (!cancelled && c.cmd == CMD_HOLD)
-					hold();
-				fail_other(e, 0);
+					eng_hold();
+				eng_fail_other(e, 0);
 			}
-			die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
+			eng_die_other(e, "watchdog: no word from rank 0 for %g s; it is stuck or gone",
 				  e->cfg->timeout + SILENCE_SECONDS);
 		}
 		if (c.cmd == CMD_END)
 			return 0;
 		if (c.cmd == CMD_HOLD)
-			hold();
+			eng_hold();
 		if (c.cmd == CMD_PING)
 			continue;
 		if (c.cmd == CMD_LEVEL_END) {
@@ -1391,29 +869,29 @@ static int follower(struct eng *e)
 			cpu[1] = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
 			ru0 = ru1;
 			MPI_Isend(cpu, 2, MPI_DOUBLE, 0, TAG_CPU, MPI_COMM_WORLD, &req);
-			if (wait_reqs(e->env->yield, &req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
-				fail_other(e, 0);
+			if (eng_wait_reqs(e->env->yield, &req, 1, MPI_Wtime() + e->cfg->timeout, false, NULL))
+				eng_fail_other(e, 0);
 			/* Clocks drift: measure the offset again for the next level. */
 			if (c.record && sync_clock(e->env->yield, e->env->rank, e->env->nranks, MPI_Wtime() + e->cfg->timeout,
 						   &e->offset))
-				fail_other(e, 0);
+				eng_fail_other(e, 0);
 			continue;
 		}
 		e->deadline = MPI_Wtime() + e->cfg->timeout;
 		if (c.cell != e->cell || level < 0) {
 			e->cell = c.cell;
 			level = e->plan->cell[c.cell].level;
-			fault_check_stall(e, level);
+			eng_fault_check_stall(e, level);
 		}
 		struct sample_msg s;
 		int peer = -1, rc = do_round(e, &c, &s, &peer);
 
 		if (rc < 0)
-			fail_other(e, peer);
+			eng_fail_other(e, peer);
 		if (rc == 1) {
 			MPI_Isend(&s, sizeof(s), MPI_BYTE, 0, TAG_SAMPLE, MPI_COMM_WORLD, &req);
-			if (wait_reqs(e->env->yield, &req, 1, e->deadline, false, NULL))
-				fail_other(e, 0);
+			if (eng_wait_reqs(e->env->yield, &req, 1, e->deadline, false, NULL))
+				eng_fail_other(e, 0);
 		}
 	}
 }
@@ -1459,15 +937,15 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 	struct notice nt;
 	bool dummy;
 
-	if (g_signal)
-		fatal_rank0(e, NULL);
+	if (eng_signal)
+		eng_fatal_rank0(e, NULL);
 	round_pairs(e, c);
 	k = e->round_k;
 	creq = req + k;
 	e->deadline = MPI_Wtime() + e->cfg->timeout;
 	if (e->sweep_deadline > 0) {
 		if (MPI_Wtime() > e->sweep_deadline)
-			fail_rank0(e, NULL, 0, NULL);
+			eng_fail_rank0(e, NULL, 0, NULL);
 		if (e->sweep_deadline < e->deadline)
 			e->deadline = e->sweep_deadline;
 	}
@@ -1498,9 +976,9 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 	if (rc < 0) {
 		int stuck = mine;
 
-		fail_rank0(e, &stuck, 1, NULL);
+		eng_fail_rank0(e, &stuck, 1, NULL);
 	}
-	rc = wait_reqs(e->env->yield, req, k + nr, e->deadline, true, &nt);
+	rc = eng_wait_reqs(e->env->yield, req, k + nr, e->deadline, true, &nt);
 	if (rc == 0) {
 		if (cell->timed)
 			adapt_lead(e, res, k, t_issue);
@@ -1515,7 +993,7 @@ static void leader_round(struct eng *e, struct ctrl *c, struct sample_msg *res, 
 		if (!flag)
 			missing[nmissing++] = i;
 	}
-	fail_rank0(e, missing, nmissing, rc == -2 ? &nt : NULL);
+	eng_fail_rank0(e, missing, nmissing, rc == -2 ? &nt : NULL);
 }
 
 /* Even for pingpong, at least 1 (2 for pingpong). */
@@ -1597,7 +1075,7 @@ static bool converged(struct eng *e, int ci)
 	bool ok;
 
 	if (analysis_rep_values(e->run, ci, SW_METRIC_LATENCY, &x, &n))
-		fatal_rank0(e, "out of memory (repetition values of a cell)");
+		eng_fatal_rank0(e, "out of memory (repetition values of a cell)");
 	ok = analysis_converged(x, n, e->cfg->confidence, e->cfg->ci_target);
 	free(x);
 	return ok;
@@ -1620,19 +1098,19 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 	int rc;
 
 	if (!cpu)
-		fatal_rank0(e, "out of memory (CPU times)");
+		eng_fatal_rank0(e, "out of memory (CPU times)");
 	req[0] = req[nr] = MPI_REQUEST_NULL;
 	for (int i = 1; i < nr; i++) {
 		send_ctrl(&end, i, &req[nr + i]);
 		MPI_Irecv(cpu[i], 2, MPI_DOUBLE, i, TAG_CPU, MPI_COMM_WORLD, &req[i]);
 	}
-	rc = wait_reqs(e->env->yield, req, 2 * nr, MPI_Wtime() + e->cfg->timeout, true, &nt);
+	rc = eng_wait_reqs(e->env->yield, req, 2 * nr, MPI_Wtime() + e->cfg->timeout, true, &nt);
 	if (rc) {
 		char why[256];
 
 		if (rc == -2)
-			notice_signal(&nt);
-		send_hold(e);
+			eng_notice_signal(&nt);
+		eng_send_hold(e);
 		if (rc == -2)
 			snprintf(why, sizeof(why), "watchdog: rank %d timed out waiting for rank %d at the end of "
 				 "level %d", nt.rank, nt.peer, level);
@@ -1640,7 +1118,7 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 			snprintf(why, sizeof(why), "watchdog: not every rank reported its CPU time at the end of "
 				 "level %d within %g s", level, e->cfg->timeout);
 		free(cpu);
-		fatal_rank0(e, why);
+		eng_fatal_rank0(e, why);
 	}
 	getrusage(RUSAGE_SELF, &ru1);
 	cpu[0][0] = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0->ru_utime);
@@ -1648,22 +1126,22 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 	*ru0 = ru1;
 	if (resync && sync_clock(e->env->yield, 0, nr, MPI_Wtime() + e->cfg->timeout, &e->offset)) {
 		free(cpu);
-		send_hold(e);
-		fatal_rank0(e, "watchdog: the clock synchronisation at the end of a level did not finish");
+		eng_send_hold(e);
+		eng_fatal_rank0(e, "watchdog: the clock synchronisation at the end of a level did not finish");
 	}
 	for (int i = 0; i < nr; i++) {
 		struct sw_cpu u = { level, i, cpu[i][0], cpu[i][1] };
 
 		if (run_add_cpu(r, &u))
-			fatal_rank0(e, "out of memory (CPU times)");
+			eng_fatal_rank0(e, "out of memory (CPU times)");
 	}
 	free(cpu);
 	if (last) {
 		req[0] = MPI_REQUEST_NULL;
 		for (int i = 1; i < nr; i++)
 			send_ctrl(&done, i, &req[i]);
-		if (wait_reqs(e->env->yield, req, nr, MPI_Wtime() + e->cfg->timeout, false, NULL))
-			fatal_rank0(e, "the other ranks did not take the end of the sweep");
+		if (eng_wait_reqs(e->env->yield, req, nr, MPI_Wtime() + e->cfg->timeout, false, NULL))
+			eng_fatal_rank0(e, "the other ranks did not take the end of the sweep");
 		r->complete = true;
 	}
 	if (e->o->level_done)
@@ -1682,7 +1160,7 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 	struct sw_probe probe[MAX_PROBES];
 	char err[256];
 	struct sw_analysis *a = analysis_run(e->run, e->cfg, err, sizeof(err));
-	int n = a ? isolate_plan(e->run, a, probe, MAX_PROBES) : 0;
+	int n = a ? isolate_plan(e->run, a->pair, a->npairstats, probe, MAX_PROBES) : 0;
 
 	analysis_free(a);
 	for (int i = 0; i < n; i++) {
@@ -1703,7 +1181,7 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 			p.seconds = res[0].seconds;
 			p.hops = res[0].hops;
 			if (run_add_probe(e->run, &p))
-				fatal_rank0(e, "out of memory (probes)");
+				eng_fatal_rank0(e, "out of memory (probes)");
 		}
 	}
 }
@@ -1738,7 +1216,7 @@ static void leader_again(struct eng *e, struct sample_msg *res, MPI_Request *req
 				struct sw_sample s = sample_of(res, b, rep, i);
 
 				if (run_add_again(e->run, &s))
-					fatal_rank0(e, "out of memory (drift control samples)");
+					eng_fatal_rank0(e, "out of memory (drift control samples)");
 			}
 		}
 	}
@@ -1755,7 +1233,7 @@ static void record_victims(struct eng *e, const struct ctrl *c, const struct sam
 		};
 
 		if (run_add_victim(e->run, &v))
-			fatal_rank0(e, "out of memory (victims' samples)");
+			eng_fatal_rank0(e, "out of memory (victims' samples)");
 	}
 }
 
@@ -1782,7 +1260,7 @@ static int leader(struct eng *e)
 	struct rusage ru0;
 
 	if (!res || !req || !missing)
-		fatal_rank0(e, "out of memory (round buffers)");
+		eng_fatal_rank0(e, "out of memory (round buffers)");
 	if (e->o->deadline > 0)
 		e->sweep_deadline = t_sweep + e->o->deadline;
 	getrusage(RUSAGE_SELF, &ru0);
@@ -1794,7 +1272,7 @@ static int leader(struct eng *e)
 
 		e->cell = ci;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
-			fault_check_stall(e, cell->level);
+			eng_fault_check_stall(e, cell->level);
 		if (cell->hops == 0 && !cell->timed) {
 			long *ah = &auto_hops[cell->pattern][cell->size_index];
 
@@ -1819,7 +1297,7 @@ static int leader(struct eng *e)
 				struct sw_sample s = sample_of(res, ci, rep, i);
 
 				if (run_add_sample(r, &s))
-					fatal_rank0(e, "out of memory (samples)");
+					eng_fatal_rank0(e, "out of memory (samples)");
 			}
 			r->cell[ci].timed += max_seconds(res, k);
 			r->cell[ci].reps = rep + 1;
@@ -1864,21 +1342,6 @@ static int leader(struct eng *e)
 	return 0;
 }
 
-_Noreturn void engine_abort(int code)
-{
-	fflush(stdout);
-	fflush(stderr);
-	/* The guard's thread calls MPI_Abort outside FUNNELED's rule: MPICH
-	 * sends it to the process manager without the progress engine that
-	 * the main thread is blocked in. Should it not end the job, SIGALRM's
-	 * default action does. */
-	if (t_is_guard)
-		alarm(10);
-	usleep(300000);
-	MPI_Abort(MPI_COMM_WORLD, code);
-	_exit(code);
-}
-
 /* Message buffers start on a page, as OSU's do: malloc's large blocks
  * start 16 bytes into one, so every message over shared memory (UCX copies
  * pages across processes) touched a page more and copied unaligned. */
@@ -1902,7 +1365,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 		fprintf(stderr, "swstress: rank %d: window %d outside 1..%d\n", env->rank, c->window, SW_MAX_WINDOW);
 		engine_abort(SW_EXIT_USAGE);
 	}
-	parse_faults(&e);
+	eng_parse_faults(&e);
 	for (int i = 0; i < c->nsizes; i++)
 		if (c->sizes[i] > e.maxsize)
 			e.maxsize = c->sizes[i];
@@ -1931,19 +1394,17 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	sigemptyset(&on_stop.sa_mask);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &on_stop, &was[i]);
-	if (c->blocking_waits && guard_start(&e, &guard)) {
+	if (c->blocking_waits && eng_guard_start(&e, &guard)) {
 		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking_waits\n", env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
-	if (c->blocking_waits) {
-		atomic_store(&g_guard_quit, true);
-		pthread_join(guard, NULL);
-	}
+	if (c->blocking_waits)
+		eng_guard_stop(guard);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &was[i], NULL);
-	if (g_signal)   /* after the sweep's last wait: as if it came a moment later */
-		raise(g_signal);
+	if (eng_signal)   /* after the sweep's last wait: as if it came a moment later */
+		raise(eng_signal);
 	MPI_Comm_free(&e.flow);
 	free(e.mix);
 	free(e.hist);
@@ -2001,13 +1462,13 @@ static int round_trip(bool yield, int rank, int nranks, double deadline, double 
 		MPI_Irecv(&in, 1, MPI_BYTE, 1 - rank, TAG_SYNC, MPI_COMM_WORLD, &req[0]);
 		if (rank == 0) {
 			MPI_Isend(&out, 1, MPI_BYTE, 1, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-			if (wait_reqs(yield, req, 2, deadline, false, NULL))
+			if (eng_wait_reqs(yield, req, 2, deadline, false, NULL))
 				return -1;
 		} else {
-			if (wait_reqs(yield, req, 1, deadline, false, NULL))
+			if (eng_wait_reqs(yield, req, 1, deadline, false, NULL))
 				return -1;
 			MPI_Isend(&out, 1, MPI_BYTE, 0, TAG_SYNC, MPI_COMM_WORLD, &req[1]);
-			if (wait_reqs(yield, &req[1], 1, deadline, false, NULL))
+			if (eng_wait_reqs(yield, &req[1], 1, deadline, false, NULL))
 				return -1;
 		}
 		t[k] = MPI_Wtime() - t0;
@@ -2051,7 +1512,7 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	}
 	MPI_Iallgather(&mine_f, sizeof(mine_f), MPI_BYTE, facts, sizeof(mine_f), MPI_BYTE, MPI_COMM_WORLD, &req[0]);
 	MPI_Igather(mine, SW_HOST_MAX, MPI_CHAR, all, SW_HOST_MAX, MPI_CHAR, 0, MPI_COMM_WORLD, &req[1]);
-	if (wait_reqs(c->yield != CFG_YIELD_NO, req, 2, MPI_Wtime() + 120.0, false, NULL)) {
+	if (eng_wait_reqs(c->yield != CFG_YIELD_NO, req, 2, MPI_Wtime() + 120.0, false, NULL)) {
 		fprintf(stderr, "swstress: rank %d: the exchange of host facts at start-up did not finish in 120 s\n",
 			env->rank);
 		engine_abort(SW_EXIT_FAIL);
@@ -2106,3 +1567,4 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 	}
 	free(all);
 }
+

@@ -129,7 +129,7 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 
 /* Cell hc of r against its baseline cell, on per-repetition values x (now)
  * and y (baseline runs, pooled) of hc's metric: the one change test
- * (analysis_change). The night-to-night spread is unknown here, so the
+ * (change_test). The night-to-night spread is unknown here, so the
  * whole CI must clear a threshold, not just the estimate. */
 static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
 			 const double *y, size_t ny)
@@ -138,7 +138,7 @@ static void compare_cell(struct health_cell *hc, const struct sw_run *r, const d
 	struct sw_change ch;
 	double warn, crit;
 
-	analysis_change(x, nx, y, ny, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+	change_test(x, nx, y, ny, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
 			cfg, &ch);
 	if (!ch.valid) {
 		snprintf(hc->why, sizeof(hc->why), "a repetition value is not positive");
@@ -242,7 +242,7 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 /* "bandwidth drop" or "latency inflation" (> 0 is worse), or as a key */
 const char *health_change_name(const struct health_cell *hc, bool key)
 {
-	return analysis_change_name(hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, key);
+	return change_name(hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, key);
 }
 
 /* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
@@ -532,12 +532,12 @@ static void drift_note(struct health_verdict *v, const struct sw_run *r, const s
 		return;
 	config_format_size(r->plan->cell[d->cell].size, sz, sizeof(sz));
 	snprintf(v->drift, sizeof(v->drift), "run drifted: baseline level %s %s again %s %+.1f%%",
-		 pattern_name(r->plan->cell[d->cell].pattern), sz, analysis_change_name(d->metric, false),
+		 pattern_name(r->plan->cell[d->cell].pattern), sz, change_name(d->metric, false),
 		 d->change.pct);
 	health_add_note(v, "drift: the baseline level measured again after the last level differs from the first time "
 		 "(%s %s: %s %+.1f%% [%+.1f, %+.1f]): a change in this run may be drift (a busy host, another job), "
 		 "not the fabric", pattern_name(r->plan->cell[d->cell].pattern), sz,
-		 analysis_change_name(d->metric, false), d->change.pct, d->change.lo, d->change.hi);
+		 change_name(d->metric, false), d->change.pct, d->change.lo, d->change.hi);
 }
 
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
@@ -632,8 +632,8 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 				hc->status = SW_NAGIOS_OK;
 				nlow++;
 			}
-			if (hc->compared && (w.nrx < ANALYSIS_MIN_REPS ||
-					     (w.nruns < HEALTH_MIN_NIGHTS && w.nry < ANALYSIS_MIN_REPS)))
+			if (hc->compared && (w.nrx < CHANGE_MIN_REPS ||
+					     (w.nruns < HEALTH_MIN_NIGHTS && w.nry < CHANGE_MIN_REPS)))
 				nblind++;
 			if (hc->compared) {
 				v->ncompared++;
@@ -670,11 +670,11 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	if (v->nmissing)
 		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
 	/* A check that cannot page: too few repetitions for any change to be
-	 * significant (the change test needs ANALYSIS_MIN_REPS a side). */
+	 * significant (the change test needs CHANGE_MIN_REPS a side). */
 	if (nblind)
 		health_add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
 			 "(this run or the baseline); only estimates are given, set repetitions >= %d",
-			 nblind, nblind == 1 ? "" : "s", ANALYSIS_MIN_REPS, ANALYSIS_MIN_REPS);
+			 nblind, nblind == 1 ? "" : "s", CHANGE_MIN_REPS, CHANGE_MIN_REPS);
 	if (nlow)
 		health_add_note(v, "%d compared cell%s below the sample floor (most samples under %d messages, %d windows "
 			 "or %d round trips; this run or the baseline): not trusted, they cannot page; raise "

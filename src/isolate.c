@@ -9,17 +9,18 @@
 #include "stats.h"
 #include "sw.h"
 
-/* Ranks in a flagged pair get 1 in bad[] (size nranks); into best[p] the
- * cell where plan pair p has its largest |z| among flagged cells (-1: not
- * flagged). */
-static void flagged_pairs(const struct sw_run *r, const struct sw_analysis *a, char *bad, int *best)
+/* Ranks in a flagged pair of pair[0..npair) get 1 in bad[] (size
+ * nranks); into best[p] the cell where plan pair p has its largest |z|
+ * among flagged cells (-1: not flagged). */
+static void flagged_pairs(const struct sw_run *r, const struct sw_pair_stats *pair, size_t npair, char *bad,
+			  int *best)
 {
 	double *bz = calloc((size_t)r->plan->npairs, sizeof(*bz));
 
 	for (int p = 0; p < r->plan->npairs; p++)
 		best[p] = -1;
-	for (size_t i = 0; bz && i < a->npairstats; i++) {
-		const struct sw_pair_stats *q = &a->pair[i];
+	for (size_t i = 0; bz && i < npair; i++) {
+		const struct sw_pair_stats *q = &pair[i];
 
 		if (!q->flagged || q->pair < 0 || q->pair >= r->plan->npairs)
 			continue;
@@ -32,16 +33,17 @@ static void flagged_pairs(const struct sw_run *r, const struct sw_analysis *a, c
 	free(bz);
 }
 
-int isolate_plan(const struct sw_run *r, const struct sw_analysis *a, struct sw_probe *out, int cap)
+int isolate_plan(const struct sw_run *r, const struct sw_pair_stats *pair, size_t npair,
+		 struct sw_probe *out, int cap)
 {
 	char *bad = calloc((size_t)r->nranks, 1);
 	int *best = calloc((size_t)(r->plan->npairs > 0 ? r->plan->npairs : 1), sizeof(int));
 	int *ok = calloc((size_t)r->nranks, sizeof(int));
 	int nok = 0, n = 0;
 
-	if (!bad || !best || !ok || !a)
+	if (!bad || !best || !ok || !pair)
 		goto out;
-	flagged_pairs(r, a, bad, best);
+	flagged_pairs(r, pair, npair, bad, best);
 	for (int i = 0; i < r->nranks; i++)
 		if (!bad[i])
 			ok[nok++] = i;
@@ -86,11 +88,12 @@ static double probe_median(const struct sw_run *r, int host, int cell, int a, bo
 }
 
 /* The median of the pair of rank host in cell (bandwidth bytes/s or
- * latency s, from the sweep's analysis); NaN when there is none. */
-static double pair_value(const struct sw_run *r, const struct sw_analysis *a, int cell, int host, bool bw)
+ * latency s, from the sweep's pair[0..npair)); NaN when there is none. */
+static double pair_value(const struct sw_run *r, const struct sw_pair_stats *pair, size_t npair, int cell,
+			 int host, bool bw)
 {
-	for (size_t i = 0; a && i < a->npairstats; i++) {
-		const struct sw_pair_stats *q = &a->pair[i];
+	for (size_t i = 0; pair && i < npair; i++) {
+		const struct sw_pair_stats *q = &pair[i];
 
 		if (q->cell == cell && (r->plan->pair[q->pair].a == host || r->plan->pair[q->pair].b == host))
 			return bw ? q->bw_median : q->lat_median;
@@ -105,8 +108,8 @@ static double worse_pct(double v, double ref, bool bw)
 	return bw ? (1.0 - v / ref) * 100.0 : (v / ref - 1.0) * 100.0;
 }
 
-int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const struct sw_analysis *a,
-		  struct sw_isolated **out, int *n)
+int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const struct sw_pair_stats *pair,
+		  size_t npair, struct sw_isolated **out, int *n)
 {
 	struct sw_isolated *x = NULL;
 	int nx = 0;
@@ -139,7 +142,7 @@ int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const str
 			run_host_name(r, p->host, e->host);
 			bool bw = pattern_info(e->pattern)->bandwidth;
 			e->control = probe_median(r, -1, p->cell, -1, bw);
-			e->flagged_pct = worse_pct(pair_value(r, a, p->cell, p->host, bw), e->control, bw);
+			e->flagged_pct = worse_pct(pair_value(r, pair, npair, p->cell, p->host, bw), e->control, bw);
 			e->threshold = bw ? cfg->warn_drop : cfg->warn_inflation;
 			if (isfinite(e->flagged_pct) && e->flagged_pct / 2 > e->threshold)
 				e->threshold = e->flagged_pct / 2;

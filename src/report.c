@@ -103,9 +103,9 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		else if (incast)
 			fmt_change(chg, sizeof(chg), "receiver drop", &cs->receiver_drop);
 		else if (latency)
-			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_LATENCY, false), &cs->inflation);
+			fmt_change(chg, sizeof(chg), change_name(SW_METRIC_LATENCY, false), &cs->inflation);
 		else
-			fmt_change(chg, sizeof(chg), analysis_change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
+			fmt_change(chg, sizeof(chg), change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
 		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
 			sw_appendf(chg, sizeof(chg), " short");
 		fprintf(f, "%5d %7d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
@@ -144,8 +144,8 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 			 US_DIGITS(vs->p50.base), vs->p50.base * 1e6);
 		snprintf(lt, sizeof(lt), "%.*f / %.*f", US_DIGITS(vs->p99.level), vs->p99.level * 1e6,
 			 US_DIGITS(vs->p99.base), vs->p99.base * 1e6);
-		fmt_change(m, sizeof(m), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p50);
-		fmt_change(t, sizeof(t), analysis_change_name(SW_METRIC_LATENCY, false), &vs->p99);
+		fmt_change(m, sizeof(m), change_name(SW_METRIC_LATENCY, false), &vs->p50);
+		fmt_change(t, sizeof(t), change_name(SW_METRIC_LATENCY, false), &vs->p99);
 		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", plan_nodes(p, c), p->level_pairs[l],
 			vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
 	}
@@ -210,7 +210,7 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		const struct sw_cell *cell = &r->plan->cell[d->cell];
 
 		config_format_size(cell->size, sz, sizeof(sz));
-		fmt_change(chg, sizeof(chg), analysis_change_name(d->metric, false), &d->change);
+		fmt_change(chg, sizeof(chg), change_name(d->metric, false), &d->change);
 		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
 	}
 	if (a->drifted)
@@ -266,11 +266,11 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fprintf(f, "  %d nodes %s %s: stopped at %s after %d repetitions\n", cs->nodes,
 				pattern_name(cell->pattern), sz, run_stop_name(r->cell[c].stop), r->cell[c].reps);
 		}
-		if (r->cell[c].reps < ANALYSIS_MIN_REPS) {
+		if (r->cell[c].reps < CHANGE_MIN_REPS) {
 			if (blind++ == 0)
 				fprintf(f, "\nwarning: fewer than %d repetitions: no change of these cells can be "
-					"significant (estimates only; set repetitions >= %d):\n", ANALYSIS_MIN_REPS,
-					ANALYSIS_MIN_REPS);
+					"significant (estimates only; set repetitions >= %d):\n", CHANGE_MIN_REPS,
+					CHANGE_MIN_REPS);
 			fprintf(f, "  %d nodes %s %s: %d repetitions\n", cs->nodes, pattern_name(cell->pattern), sz,
 				r->cell[c].reps);
 		}

@@ -473,7 +473,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			if (!json_is_object(o))
 				o = json_object();
 			json_object_set_new(o, "cell", json_integer(d->cell));
-			json_object_set_new(o, "metric", json_string(analysis_change_name(d->metric, true)));
+			json_object_set_new(o, "metric", json_string(change_name(d->metric, true)));
 			json_array_append_new(drift, o);
 		}
 		json_object_set_new(root, "drift", json_pack("{s:b,s:o,s:o}", "drifted", a->drifted, "alpha",

@@ -108,7 +108,7 @@ int victims_analyse(const struct sw_run *r, int cell, const struct sw_config *cf
 			return -1;
 		}
 		/* too few repetitions: p is NaN, so never significant */
-		analysis_change(x, nx, base, nb, SW_METRIC_LATENCY, cfg, ch[tail]);
+		change_test(x, nx, base, nb, SW_METRIC_LATENCY, cfg, ch[tail]);
 		vs->nloaded = nx;
 		vs->nalone = nb;
 		free(x);

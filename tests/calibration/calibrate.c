@@ -340,7 +340,7 @@ static void drift(int n)
 }
 
 /*
- * compare's "degrades less" (analysis_change_diff through compare_create):
+ * compare's "degrades less" (change_diff through compare_create):
  * two runs of 1 and 4 pairs, 10 repetitions; A loses bandwidth by load f =
  * 1.10, X by fx, and X's repetitions are noisier (rep_sd, unequal spreads).
  * Truth in points: drop(X) - drop(A) = 100 (1/1.10 - 1/fx). Counts how

@@ -1001,22 +1001,22 @@ Test(analysis, change_diff_in_points)
 	cfg.alpha = 0.05;
 	cfg.min_effect = 2;
 	/* latency: inflation -62.5% then 0%, 62.5 points more */
-	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
 	cr_assert(d.valid);
 	cr_expect(near(d.pct, 62.5, 1e-9) && near(d.base, -62.5, 1e-9) && fabs(d.level) < 1e-9, "%g", d.pct);
 	cr_expect(near(d.lo, -14.702656, 1e-5) && near(d.hi, 401.147594, 1e-6), "[%g, %g]", d.lo, d.hi);
 	cr_expect(near(d.p, 0.1935300, 1e-5) && !d.significant, "p %g", d.p);
 	/* bandwidth: the same values as drops, the mirror image */
-	analysis_change_diff(set, n, SW_METRIC_BANDWIDTH, &cfg, &d);
+	change_diff(set, n, SW_METRIC_BANDWIDTH, &cfg, &d);
 	cr_expect(near(d.pct, -62.5, 1e-9) && near(d.lo, -401.147594, 1e-6) && near(d.hi, 14.702656, 1e-5),
 		  "%g [%g, %g]", d.pct, d.lo, d.hi);
 	/* a confidence below 1 - p: the CI excludes 0 and it is significant */
 	cfg.confidence = 0.75;
 	cfg.alpha = 0.25;
-	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
 	cr_expect(d.lo > 0 && d.significant, "[%g, %g] p %g", d.lo, d.hi, d.p);
-	/* fewer than ANALYSIS_MIN_REPS values: the estimate only */
+	/* fewer than CHANGE_MIN_REPS values: the estimate only */
 	n[1] = 4;
-	analysis_change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
+	change_diff(set, n, SW_METRIC_LATENCY, &cfg, &d);
 	cr_expect(d.valid && isnan(d.lo) && isnan(d.p) && !d.significant);
 }

@@ -265,7 +265,7 @@ Test(health, large_but_not_significant_is_ok)
 	struct health_verdict *v;
 
 	/* One pair, 3 repetitions a side: a 40% drop is estimated, but 3
-	 * values a side are too few to test it (ANALYSIS_MIN_REPS). */
+	 * values a side are too few to test it (CHANGE_MIN_REPS). */
 	healthy(&b, "base", 1);
 	b.nranks = 2;
 	b.pairs = "1";

@@ -47,7 +47,7 @@ Test(isolate, plan_pairs_each_host_of_the_flagged_pair_with_healthy_hosts)
 	struct sw_probe pr[64];
 
 	cr_assert_not_null(a, "%s", err);
-	int n = isolate_plan(r, a, pr, 64);
+	int n = isolate_plan(r, a->pair, a->npairstats, pr, 64);
 	/* ranks 4 and 5, each with 0, 1 and 2 (the first ranks in no flagged
 	 * pair, initiating), then the control pair 0-1 */
 	cr_assert_eq(n, 7);
@@ -60,14 +60,14 @@ Test(isolate, plan_pairs_each_host_of_the_flagged_pair_with_healthy_hosts)
 	cr_assert_eq(pr[6].host, -1);
 	cr_assert_eq(pr[6].a, 0);
 	cr_assert_eq(pr[6].b, 1);
-	cr_assert_eq(isolate_plan(r, a, pr, 3), 3, "cap respected");
+	cr_assert_eq(isolate_plan(r, a->pair, a->npairstats, pr, 3), 3, "cap respected");
 	analysis_free(a);
 	run_free(r);
 
 	/* nothing flagged: nothing to probe */
 	r = make_run(1.0);
 	a = analysis_run(r, &r->cfg, err, sizeof(err));
-	cr_assert_eq(isolate_plan(r, a, pr, 64), 0);
+	cr_assert_eq(isolate_plan(r, a->pair, a->npairstats, pr, 64), 0);
 	analysis_free(a);
 	run_free(r);
 }
@@ -81,7 +81,7 @@ Test(isolate, judge_names_the_slow_host_and_clears_its_partner)
 	char err[512], ev[512];
 	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
 	struct sw_probe pr[64];
-	int n = isolate_plan(r, a, pr, 64);
+	int n = isolate_plan(r, a->pair, a->npairstats, pr, 64);
 
 	cr_assert_eq(a->nsuspects, 2, "before isolation, both hosts of the pair");
 	analysis_free(a);

@@ -1,0 +1,77 @@
+/*
+ * change.c - the one change test; see change.h. Pure: the numerics are in
+ * stats.c.
+ */
+#include <math.h>
+#include "change.h"
+#include "stats.h"
+
+const char *change_name(int metric, bool key)
+{
+	if (metric == SW_METRIC_LATENCY)
+		return key ? "latency_inflation" : "latency inflation";
+	return key ? "bandwidth_drop" : "bandwidth drop";
+}
+
+void change_invalid(struct sw_change *ch)
+{
+	*ch = (struct sw_change){ .valid = false, .level = NAN, .base = NAN, .pct = NAN,
+				  .lo = NAN, .hi = NAN, .p = NAN, .significant = false };
+}
+
+void change_test(const double *x, size_t nx, const double *base, size_t nb, int metric,
+		 const struct sw_config *cfg, struct sw_change *ch)
+{
+	double ratio, lo, hi, p;
+
+	change_invalid(ch);
+	if (nx < 2 || nb < 2 ||
+	    stats_median_ratio(x, nx, base, nb, cfg->confidence, &ratio, &lo, &hi, &p))
+		return;
+	ch->valid = true;
+	ch->level = stats_median(x, nx);
+	ch->base = stats_median(base, nb);
+	if (nx < CHANGE_MIN_REPS || nb < CHANGE_MIN_REPS)
+		lo = hi = p = NAN;   /* an estimate, but too few repetitions to test it */
+	if (metric == SW_METRIC_LATENCY) {
+		ch->pct = (ratio - 1.0) * 100.0;
+		ch->lo = (lo - 1.0) * 100.0;
+		ch->hi = (hi - 1.0) * 100.0;
+	} else {
+		ch->pct = (1.0 - ratio) * 100.0;
+		ch->lo = (1.0 - hi) * 100.0;
+		ch->hi = (1.0 - lo) * 100.0;
+	}
+	ch->p = p;
+	/* estimate, CI and p agree by construction; both are required so
+	 * that a confidence other than 1 - alpha stays coherent */
+	ch->significant = p < cfg->alpha && (ch->lo > 0.0 || ch->hi < 0.0) &&
+			  fabs(ch->pct) > cfg->min_effect;
+}
+
+void change_diff(const double *const set[4], const size_t n[4], int metric,
+		 const struct sw_config *cfg, struct sw_change *d)
+{
+	struct sw_change c0, c1;
+	double ld, lo, hi, p, sign = metric == SW_METRIC_LATENCY ? 1.0 : -1.0, r0;
+	bool few = false;
+
+	change_invalid(d);
+	change_test(set[1], n[1], set[0], n[0], metric, cfg, &c0);
+	change_test(set[3], n[3], set[2], n[2], metric, cfg, &c1);
+	if (!c0.valid || !c1.valid || stats_median_ratio_diff(set, n, cfg->confidence, &ld, &lo, &hi, &p))
+		return;
+	for (int i = 0; i < 4; i++)
+		few |= n[i] < CHANGE_MIN_REPS;
+	d->valid = true;
+	d->level = c1.pct;
+	d->base = c0.pct;
+	d->pct = c1.pct - c0.pct;
+	if (few)
+		return;   /* lo, hi, p stay NaN: an estimate, too few repetitions to test */
+	r0 = 1.0 + sign * c0.pct / 100.0;   /* the reference's ratio, as change_test took it */
+	d->lo = 100.0 * r0 * (exp(sign > 0 ? lo : hi) - 1.0) * sign;
+	d->hi = 100.0 * r0 * (exp(sign > 0 ? hi : lo) - 1.0) * sign;
+	d->p = p;
+	d->significant = p < cfg->alpha && (d->lo > 0.0 || d->hi < 0.0) && fabs(d->pct) > cfg->min_effect;
+}
