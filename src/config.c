@@ -1053,7 +1053,7 @@ static const struct cfg_opt opts[] = {
 	  "seed of the random pairing" },
 	{ "repetitions", "sweep", &T_REPS, OFF(rep_min), 0, "10", 1, 1e6, 0,
 	  "samples per pair and cell: N, or MIN..MAX to repeat until ci_target is met" },
-	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "blocks", 0, 0, 0,
+	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "sequential", 0, 0, 0,
 	  "order of the sweep: blocks = each repetition visits every level once, in an order that changes "
 	  "from block to block, and changes are computed within blocks; sequential = all repetitions of a "
 	  "level, then the next (the classic order: a change of speed during the sweep reads as load)" },

@@ -309,7 +309,7 @@ Test(plan, plan_prints_the_incast_senders)
  * sequential sweeps. */
 Test(plan, block_order)
 {
-	const char *kv[] = { "pairs=1,2,3,4,5", "patterns=stream", "sizes=8", "drift_check=yes", NULL };
+	const char *kv[] = { "pairs=1,2,3,4,5", "patterns=stream", "sizes=8", "drift_check=yes", "design=blocks", NULL };
 	struct sw_config c = cfg(kv), c2 = c;
 	char err[512];
 	struct sw_plan *p = plan_create(&c, 10, err, sizeof(err));
@@ -359,7 +359,7 @@ Test(plan, block_order)
 /* plan prints the design and the order of each block. */
 Test(plan, print_block_order)
 {
-	const char *kv[] = { "pairs=1,2", "patterns=stream", "sizes=8", "repetitions=3", NULL };
+	const char *kv[] = { "pairs=1,2", "patterns=stream", "sizes=8", "repetitions=3", "design=blocks", NULL };
 	struct sw_config c = cfg(kv);
 	char err[512], *buf = NULL, want[64];
 	size_t len = 0;
