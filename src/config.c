@@ -1054,7 +1054,7 @@ static const struct cfg_opt opts[] = {
 	{ "repetitions", "sweep", &T_REPS, OFF(rep_min), 0, "10", 1, 1e6, 0,
 	  "samples per pair and cell: N, or MIN..MAX to repeat until ci_target is met" },
 	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "sequential", 0, 0, 0,
-	  "order of the sweep: blocks = each repetition visits every level once, in an order that changes "
+	  "order of the sweep: blocks (plan prints its order; run does not run it yet) = each repetition visits every level once, in an order that changes "
 	  "from block to block, and changes are computed within blocks; sequential = all repetitions of a "
 	  "level, then the next (the classic order: a change of speed during the sweep reads as load)" },
 	{ "warmup", "sweep", &T_INT, OFF(warmup), 0, "1", 0, 1000, 0,
@@ -1093,7 +1093,7 @@ static const struct cfg_opt opts[] = {
 	{ "min_effect", "stats", &T_DOUBLE, OFF(min_effect), 0, "2", 0, 1000, PERCENT,
 	  "smallest change (%) reported as a real difference" },
 	{ "run_to_run", "stats", &T_DOUBLE, OFF(run_to_run), 0, "5", 0, 1000, PERCENT,
-	  "SD (%) of a run's value between runs of one switch, assumed by compare with one run a side: "
+	  "SD (%) of a run's value between runs of one switch, for comparisons with one run a side (compare does not use it yet): "
 	  "a difference counts only when its whole interval lies beyond z sqrt 2 x this (13.9% at 5% and "
 	  "95% confidence); with 2 or more runs a side the spread is measured" },
 	{ "suspect_min_effect", "stats", &T_DOUBLE, OFF(suspect_min_effect), 0, "10", 0, 1000, PERCENT,
