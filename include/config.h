@@ -43,6 +43,13 @@ enum cfg_pairing {
 	CFG_PAIRING_SHIFT,         /* i with (i + shift) mod N, greedily  */
 };
 
+/* The order of a sweep (plan.h): blocks through the levels, or each
+ * level's repetitions one after another. */
+enum cfg_design {
+	CFG_DESIGN_BLOCKS = 0,
+	CFG_DESIGN_SEQUENTIAL,
+};
+
 /* Keys that take auto, yes or no (yield, timed). */
 enum cfg_auto {
 	CFG_AUTO = 0,
@@ -83,6 +90,7 @@ struct sw_config {
 	int shift;                       /* D of shift:D */
 	uint64_t seed;
 	int rep_min, rep_max;            /* repetitions = N or MIN..MAX */
+	int design;                      /* enum cfg_design */
 	int warmup;                      /* untimed rounds before each cell */
 	double timeout;                  /* s, per cell watchdog */
 	bool allow_shared_node;
@@ -102,6 +110,9 @@ struct sw_config {
 	double confidence;               /* 0.95 */
 	double alpha;                    /* 0.05 */
 	double min_effect;               /* %, 2 */
+	double run_to_run;               /* %, the assumed SD of a run's value
+	                                  * between runs of one switch, for a
+	                                  * comparison with one run a side */
 	double suspect_min_effect;       /* %, effect floor of a slow pair */
 	double ci_target;                /* relative half-width, 0.02 */
 	double cell_budget;              /* s, adaptive repetitions per cell */

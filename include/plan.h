@@ -18,8 +18,14 @@
  * sender is pair 0 streaming alone, and a level of k senders loads k + 1
  * ports, k of them into the receiver's one egress port.
  *
- * Cells are ordered level by level (the folder is flushed after each
- * level), then pattern, size and hops as given in the config.
+ * Cells are ordered level by level, then pattern, size and hops as given
+ * in the config. The order they run in is the design (config design):
+ * sequential runs every repetition of a cell, then the next cell, level
+ * by level (the folder is flushed after each level); blocks runs
+ * repetition r of every cell as block r, visiting the levels in the order
+ * plan_block_order gives (the folder is flushed after each block), so
+ * that every level, the baseline level too, is measured in every block
+ * and a change of level k is computed within blocks.
  */
 #ifndef PLAN_H
 #define PLAN_H
@@ -69,6 +75,14 @@ void plan_free(struct sw_plan *p);
 /* Give p a copy of n victim pairs. 0, or -1 on ENOMEM. */
 int plan_set_victims(struct sw_plan *p, const struct sw_pair *v, int n);
 
+/* The levels block (from 0) visits, in order, into order[0..nlevels):
+ * for design = blocks a seeded order (config seed) that changes from
+ * block to block: a fresh shuffle for each cycle of nlevels blocks,
+ * rotated by one place each block, so that within a cycle every level
+ * takes every place once (a speed that drifts during a block falls on
+ * every level alike); for sequential 0, 1, ... nlevels - 1. */
+void plan_block_order(const struct sw_plan *p, const struct sw_config *c, int block, int *order);
+
 /* Index of the first cell of a level, and how many cells a level has. */
 int plan_level_first_cell(const struct sw_plan *p, int level);
 int plan_cells_per_level(const struct sw_plan *p);
@@ -88,7 +102,9 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 
 /* Drift control: whether the sweep measures its baseline level again
  * after the last level (engine) and tests it against the first time
- * (analysis). drift_check = yes: with 2 or more levels; no: never; auto:
+ * (analysis); until the engine runs blocks, for either design (then the
+ * drift of a block design is the baseline level's trend over its blocks).
+ * drift_check = yes: with 2 or more levels; no: never; auto:
  * for a long sweep, PLAN_LONG_LEVELS levels or more, or an estimated
  * PLAN_LONG_SECONDS or more (plan_estimate_seconds without the re-run),
  * where a slow drift has time to pass for load. */

@@ -137,4 +137,112 @@ int stats_nightly(const double *const *y, const size_t *ny, size_t k, const doub
  */
 int stats_ewma(const double *z, size_t n, double lambda, double L, double clip, double *e, double *limit);
 
+/*
+ * Time is a source of variance: the intervals below are about changes
+ * that time can move (a level against the baseline level, one switch's
+ * runs against another's), on the log scale where a slowdown is a ratio.
+ *
+ * struct stats_interval: an estimate d with its standard error se, the
+ * degrees of freedom df of its Student t reference (INFINITY: the
+ * normal), the CI [lo, hi] at the confidence asked for and the two-sided
+ * p of d = 0, all from the one statistic d / se, so the CI excludes 0
+ * exactly when p < 1 - confidence. n counts the units (blocks, or runs
+ * on both sides).
+ */
+struct stats_interval {
+	size_t n;
+	double d, se, df;
+	double lo, hi, p;
+};
+
+/*
+ * Fill iv from d with a statistical standard error se_stat on df degrees
+ * of freedom and a resolution res (stats_quantum_se, on the same log
+ * scale; 0: none), which does not shrink with more units: se =
+ * sqrt(se_stat^2 + res^2), and the effective degrees of freedom by
+ * Welch-Satterthwaite with res a term of infinite df (GUM G.4): df se^4 /
+ * se_stat^4 (INFINITY when se_stat is 0). When se is 0, lo = hi = d and p
+ * is 1 for d = 0, else 0. 0, or -1 (confidence not in (0, 1), df < 1
+ * with se_stat > 0, a value negative or not finite).
+ */
+int stats_interval_set(struct stats_interval *iv, double d, double se_stat, double df, double res,
+		       double confidence);
+
+/* One-sided p of "the true d is at most c" against iv's estimate:
+ * P(T > (d - c) / se), T ~ t(df) (for a threshold c: a page needs it
+ * small). se 0: 0 when d > c, else 1. */
+double stats_interval_p_above(const struct stats_interval *iv, double c);
+
+/*
+ * The standard uncertainty of a reading in whole steps, relative (so on
+ * the log scale): quantum / (amount sqrt 12), a uniform error over one
+ * step (GUM 4.3.7). amount is what was read (messages a timed sample
+ * counted, seconds the timer read), quantum one step of it (one message,
+ * plus what the start may add unseen, such as a token bucket's burst in
+ * messages; one timer tick). A 95% interval with this se alone is 1.13
+ * steps wide: never narrower than the reading can resolve. 0 when quantum
+ * <= 0; INFINITY when amount <= 0.
+ */
+double stats_quantum_se(double amount, double quantum);
+
+/*
+ * The block design's change: block b visited the level (x[b]) and the
+ * baseline level (base[b]) under the same conditions, so the change is
+ * computed within blocks: the per-block log ratios l_b = ln(x[b] /
+ * base[b]), d = their mean, se_stat = SD(l) / sqrt(n) on n - 1 degrees of
+ * freedom (Student's paired t on the logs), res the resolution of one
+ * ratio (sqrt(res_x^2 + res_base^2): blocks that count the same whole
+ * messages share it, so it does not average out). A speed shift shared by
+ * the levels of a block cancels; one that is not widens SD(l). exp(d) is
+ * the ratio level / baseline. 0, or -1 (n < 2, a value not positive or not
+ * finite, as stats_interval_set).
+ */
+int stats_block_ratio(const double *x, const double *base, size_t n, double res, double confidence,
+		      struct stats_interval *iv);
+
+/*
+ * Runs as the unit: one value per run of switch A (a[0..na)) and of
+ * switch B (b[0..nb)), > 0 (a run's median, or its change as a ratio).
+ * Welch's t on the logs: d = mean ln b - mean ln a, se_stat^2 = s_a^2 / na
+ * + s_b^2 / nb, degrees of freedom by Welch-Satterthwaite (se_stat^4 /
+ * sum (s_i^2 / n_i)^2 / (n_i - 1)); res as stats_interval_set. The spread
+ * between runs of one switch is in s_a and s_b, so a run-level shift of
+ * speed widens the interval instead of becoming a difference. Needs na,
+ * nb >= 2. 0 or -1.
+ */
+int stats_runs_welch(const double *a, size_t na, const double *b, size_t nb, double res, double confidence,
+		     struct stats_interval *iv);
+
+/*
+ * One run a side: the between-run spread is unknown. If a run's value
+ * varies between runs of one switch with SD run_sd (log scale), the
+ * difference of two single runs varies with SD sqrt(2) run_sd, and the
+ * allowance is z sqrt(2) run_sd, z the normal quantile (1 + confidence) /
+ * 2: a difference is claimed only when its whole interval lies beyond it
+ * (stats_beyond). NaN when run_sd < 0 or confidence is not in (0, 1).
+ */
+double stats_run_allowance(double run_sd, double confidence);
+
+/* Where [lo, hi] lies against the band [-allow, allow]: +1 wholly above
+ * allow, -1 wholly below -allow, 0 when it touches or covers the band or
+ * is not finite. */
+int stats_beyond(double lo, double hi, double allow);
+
+/*
+ * Holm's step-down adjustment over the m p-values of one family (Holm
+ * 1979; R's p.adjust(p, "holm")): with p sorted ascending, adj_(i) = max
+ * over j <= i of min(1, (m - j + 1) p_(j)), written in the input order.
+ * Rejecting the hypotheses with adj < alpha keeps the chance of any false
+ * rejection in the family at most alpha, whatever the dependence between
+ * the tests. A p that is not finite is no hypothesis: it is left out of m
+ * and its adj is NaN. 0 or -1 on ENOMEM.
+ */
+int stats_holm(const double *p, size_t m, double *adj);
+
+/* The one-sided upper confidence bound of a standard deviation s
+ * estimated on df degrees of freedom: s sqrt(df / chi2_{1 - confidence}
+ * (df)) (a night-to-night SD from 3 baseline runs, 2 df, may be 4.4
+ * times what it reads at 95%). NaN when df < 1 or s < 0. */
+double stats_sd_upper(double s, double df, double confidence);
+
 #endif

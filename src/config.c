@@ -742,6 +742,27 @@ static void pairing_format(const struct sw_config *c, const struct cfg_opt *o, c
 		snprintf(buf, len, "?");
 }
 
+static const char *const design_names[] = {
+	[CFG_DESIGN_BLOCKS] = "blocks",
+	[CFG_DESIGN_SEQUENTIAL] = "sequential",
+};
+
+static int design_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+{
+	for (int i = 0; i < (int)(sizeof(design_names) / sizeof(design_names[0])); i++)
+		if (strcasecmp(v, design_names[i]) == 0) {
+			c->design = i;
+			return 0;
+		}
+	return sw_fail(msg, len, "%s: unknown design '%s' (blocks, sequential)", o->name, v);
+}
+
+static void design_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", c->design == CFG_DESIGN_SEQUENTIAL ? "sequential" : "blocks");
+}
+
 static int reps_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
 	const char *dots = strstr(v, "..");
@@ -981,6 +1002,7 @@ static const struct cfg_type T_HOPS = { hops_parse, hops_format };
 static const struct cfg_type T_PATTERNS = { patterns_parse, patterns_format };
 static const struct cfg_type T_PAIRING = { pairing_parse, pairing_format };
 static const struct cfg_type T_REPS = { reps_parse, reps_format };
+static const struct cfg_type T_DESIGN = { design_parse, design_format };
 static const struct cfg_type T_INT = { int_parse, int_format };
 static const struct cfg_type T_U64 = { u64_parse, u64_format };
 static const struct cfg_type T_SIZE = { size_parse, size_format };
@@ -1038,6 +1060,10 @@ static const struct cfg_opt opts[] = {
 	  "seed of the random pairing" },
 	{ "repetitions", "sweep", &T_REPS, OFF(rep_min), 0, "10", 1, 1e6, 0,
 	  "samples per pair and cell: N, or MIN..MAX to repeat until ci_target is met" },
+	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "sequential", 0, 0, 0,
+	  "order of the sweep: blocks (plan prints its order; run does not run it yet) = each repetition visits every level once, in an order that changes "
+	  "from block to block, and changes are computed within blocks; sequential = all repetitions of a "
+	  "level, then the next (the classic order: a change of speed during the sweep reads as load)" },
 	{ "warmup", "sweep", &T_INT, OFF(warmup), 0, "1", 0, 1000, 0,
 	  "untimed rounds before each cell" },
 	{ "timeout", "sweep", &T_DURATION, OFF(timeout), 0, "60s", 0, 86400, OPEN_MIN,
@@ -1073,6 +1099,10 @@ static const struct cfg_opt opts[] = {
 	  "significance level of the tests" },
 	{ "min_effect", "stats", &T_DOUBLE, OFF(min_effect), 0, "2", 0, 1000, PERCENT,
 	  "smallest change (%) reported as a real difference" },
+	{ "run_to_run", "stats", &T_DOUBLE, OFF(run_to_run), 0, "5", 0, 1000, PERCENT,
+	  "SD (%) of a run's value between runs of one switch, for comparisons with one run a side (compare does not use it yet): "
+	  "a difference counts only when its whole interval lies beyond z sqrt 2 x this (13.9% at 5% and "
+	  "95% confidence); with 2 or more runs a side the spread is measured" },
 	{ "suspect_min_effect", "stats", &T_DOUBLE, OFF(suspect_min_effect), 0, "10", 0, 1000, PERCENT,
 	  "a pair is flagged only when at least this much (%) slower than its level's typical pair" },
 	{ "ci_target", "stats", &T_DOUBLE, OFF(ci_target), 0, "0.02", 0, 1, OPEN_MIN | OPEN_MAX,

@@ -66,6 +66,20 @@ static uint64_t rng_next(uint64_t *s)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* perm = 0..n-1 in the seeded order of a Fisher-Yates shuffle. */
+static void shuffle(int *perm, int n, uint64_t s)
+{
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)(rng_next(&s) % (uint64_t)(i + 1));
+		int t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
 /* Fill pair[] (room for n/2) by the configured pairing; returns the count. */
 static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 {
@@ -78,19 +92,10 @@ static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 		break;
 	case CFG_PAIRING_RANDOM: {
 		int *perm = malloc((size_t)n * sizeof(*perm));
-		uint64_t s = c->seed * 0x9E3779B97F4A7C15ULL + 1;
 
 		if (!perm)
 			return -1;
-		for (int i = 0; i < n; i++)
-			perm[i] = i;
-		for (int i = n - 1; i > 0; i--) {
-			int j = (int)(rng_next(&s) % (uint64_t)(i + 1));
-			int t = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
+		shuffle(perm, n, c->seed * 0x9E3779B97F4A7C15ULL + 1);
 		for (int i = 0; i + 1 < n; i += 2)
 			pair[np++] = (struct sw_pair){ perm[i], perm[i + 1] };
 		free(perm);
@@ -225,6 +230,26 @@ out:
 	return p;
 }
 
+void plan_block_order(const struct sw_plan *p, const struct sw_config *c, int block, int *order)
+{
+	int L = p->nlevels, cycle = block / (L ? L : 1), turn = block % (L ? L : 1);
+
+	if (c->design == CFG_DESIGN_SEQUENTIAL || L < 2) {
+		for (int i = 0; i < L; i++)
+			order[i] = i;
+		return;
+	}
+	/* a fresh seeded order each cycle of L blocks, rotated by one level
+	 * each block: within a cycle every level takes every place once */
+	shuffle(order, L, (c->seed ^ 0xB10C5EEDULL) * 0x9E3779B97F4A7C15ULL + (uint64_t)cycle * 0xD1B54A32D192ED03ULL + 1);
+	for (int r = 0; r < turn; r++) {
+		int first = order[0];
+
+		memmove(order, order + 1, (size_t)(L - 1) * sizeof(*order));
+		order[L - 1] = first;
+	}
+}
+
 int plan_cells_per_level(const struct sw_plan *p)
 {
 	return p->nlevels ? p->ncells / p->nlevels : 0;
@@ -291,6 +316,34 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 	return estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
 }
 
+/* The design and, for blocks, the order of the levels in each block. */
+static void print_design(FILE *f, const struct sw_plan *p, const struct sw_config *c)
+{
+	int *order;
+
+	if (c->design == CFG_DESIGN_SEQUENTIAL || p->nlevels < 2) {
+		fprintf(f, "design sequential: every repetition of a level, then the next level (a change of speed "
+			"during the sweep reads as load)\n");
+		return;
+	}
+	fprintf(f, "design blocks: repetition r is block r, every cell once, the levels in this order "
+		"(warm-up before a cell's first visit; changes are computed within blocks)\n");
+	order = malloc((size_t)p->nlevels * sizeof(*order));
+	if (!order)
+		return;
+	for (int b = 0; b < c->rep_min; b++) {
+		plan_block_order(p, c, b, order);
+		fprintf(f, "  block %d: levels", b);
+		for (int i = 0; i < p->nlevels; i++)
+			fprintf(f, " %d", order[i]);
+		fputc('\n', f);
+	}
+	if (c->rep_max != c->rep_min)
+		fprintf(f, "  then up to block %d while a cell's interval is wider than ci_target, the orders going on "
+			"the same way\n", c->rep_max - 1);
+	free(order);
+}
+
 void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 {
 	char buf[32], pairing[64];
@@ -348,6 +401,7 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	if (c->rep_max != c->rep_min)
 		fprintf(f, "..%d (adaptive, ci_target %g, cell_budget %g s)", c->rep_max, c->ci_target, c->cell_budget);
 	fprintf(f, ", warm-up %d rounds, timeout %g s a round\n", c->warmup, c->timeout);
+	print_design(f, p, c);
 	if (plan_drift_check(p, c))
 		fprintf(f, "drift control: the baseline level (%d pair%s) again after the last level\n",
 			p->level_pairs[0], p->level_pairs[0] == 1 ? "" : "s");

@@ -364,3 +364,176 @@ double stats_normal_quantile(double p)
 {
 	return gsl_cdf_ugaussian_Pinv(p);
 }
+
+/* The two-sided quantile (1 + confidence) / 2 and the upper tail of t(df),
+ * the normal when df is infinite. */
+static double t_quantile(double confidence, double df)
+{
+	double q = 0.5 + confidence / 2.0;
+
+	return isfinite(df) ? gsl_cdf_tdist_Pinv(q, df) : gsl_cdf_ugaussian_Pinv(q);
+}
+
+static double t_upper(double t, double df)
+{
+	return isfinite(df) ? gsl_cdf_tdist_Q(t, df) : gsl_cdf_ugaussian_Q(t);
+}
+
+int stats_interval_set(struct stats_interval *iv, double d, double se_stat, double df, double res,
+		       double confidence)
+{
+	double se, t;
+
+	iv->d = d;
+	iv->se = iv->df = iv->lo = iv->hi = iv->p = NAN;
+	if (!(confidence > 0.0 && confidence < 1.0) || !isfinite(d) || !(se_stat >= 0.0) || !(res >= 0.0) ||
+	    !isfinite(se_stat) || !isfinite(res) || (se_stat > 0.0 && !(df >= 1.0)))
+		return -1;
+	se = sqrt(se_stat * se_stat + res * res);
+	iv->se = se;
+	iv->df = se_stat > 0.0 ? df * pow(se / se_stat, 4.0) : INFINITY;
+	if (!(se > 0.0)) {
+		iv->lo = iv->hi = d;
+		iv->p = d == 0.0 ? 1.0 : 0.0;
+		return 0;
+	}
+	t = t_quantile(confidence, iv->df);
+	iv->lo = d - t * se;
+	iv->hi = d + t * se;
+	iv->p = 2.0 * t_upper(fabs(d) / se, iv->df);
+	return isfinite(t) ? 0 : -1;
+}
+
+double stats_interval_p_above(const struct stats_interval *iv, double c)
+{
+	if (!(iv->se > 0.0))
+		return iv->d > c ? 0.0 : 1.0;
+	return t_upper((iv->d - c) / iv->se, iv->df);
+}
+
+double stats_quantum_se(double amount, double quantum)
+{
+	if (!(quantum > 0.0))
+		return 0.0;
+	if (!(amount > 0.0))
+		return INFINITY;
+	return quantum / (amount * sqrt(12.0));
+}
+
+/* ln of every x[i] into l (x > 0 and finite), else -1. */
+static int logs_of(const double *x, size_t n, double *l)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0.0) || !isfinite(x[i]))
+			return -1;
+		l[i] = log(x[i]);
+	}
+	return 0;
+}
+
+int stats_block_ratio(const double *x, const double *base, size_t n, double res, double confidence,
+		      struct stats_interval *iv)
+{
+	double *l, *lb, mean, sd;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (n < 2)
+		return -1;
+	l = malloc(n * sizeof(*l));
+	lb = malloc(n * sizeof(*lb));
+	if (!l || !lb || logs_of(x, n, l) || logs_of(base, n, lb))
+		goto out;
+	for (size_t b = 0; b < n; b++)
+		l[b] -= lb[b];
+	mean_sd(l, n, &mean, &sd);
+	iv->n = n;
+	rc = stats_interval_set(iv, mean, sd / sqrt((double)n), (double)(n - 1), res, confidence);
+out:
+	free(l);
+	free(lb);
+	return rc;
+}
+
+int stats_runs_welch(const double *a, size_t na, const double *b, size_t nb, double res, double confidence,
+		     struct stats_interval *iv)
+{
+	double *la, *lb, ma, sa, mb, sb, va, vb, se2, df;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (na < 2 || nb < 2)
+		return -1;
+	la = malloc(na * sizeof(*la));
+	lb = malloc(nb * sizeof(*lb));
+	if (!la || !lb || logs_of(a, na, la) || logs_of(b, nb, lb))
+		goto out;
+	mean_sd(la, na, &ma, &sa);
+	mean_sd(lb, nb, &mb, &sb);
+	va = sa * sa / (double)na;
+	vb = sb * sb / (double)nb;
+	se2 = va + vb;
+	df = se2 > 0.0 ? se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1)) : INFINITY;
+	iv->n = na + nb;
+	rc = stats_interval_set(iv, mb - ma, sqrt(se2), df, res, confidence);
+out:
+	free(la);
+	free(lb);
+	return rc;
+}
+
+double stats_run_allowance(double run_sd, double confidence)
+{
+	if (!(run_sd >= 0.0) || !(confidence > 0.0 && confidence < 1.0))
+		return NAN;
+	return gsl_cdf_ugaussian_Pinv(0.5 + confidence / 2.0) * sqrt(2.0) * run_sd;
+}
+
+int stats_beyond(double lo, double hi, double allow)
+{
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(allow))
+		return 0;
+	if (lo > allow)
+		return 1;
+	if (hi < -allow)
+		return -1;
+	return 0;
+}
+
+int stats_holm(const double *p, size_t m, double *adj)
+{
+	size_t *idx = malloc((m ? m : 1) * sizeof(*idx)), k = 0;
+	double run = 0.0;
+
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < m; i++) {
+		adj[i] = NAN;
+		if (isfinite(p[i]))
+			idx[k++] = i;
+	}
+	/* insertion sort of the indices by p: families are a few dozen cells */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
+			size_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (size_t i = 0; i < k; i++) {
+		run = fmax(run, fmin(1.0, (double)(k - i) * p[idx[i]]));
+		adj[idx[i]] = run;
+	}
+	free(idx);
+	return 0;
+}
+
+double stats_sd_upper(double s, double df, double confidence)
+{
+	double q;
+
+	if (!(df >= 1.0) || !(s >= 0.0) || !(confidence > 0.0 && confidence < 1.0))
+		return NAN;
+	q = gsl_cdf_chisq_Pinv(1.0 - confidence, df);
+	return q > 0.0 ? s * sqrt(df / q) : NAN;
+}

@@ -47,6 +47,7 @@
 #include "pattern.h"
 #include "plan.h"
 #include "run.h"
+#include "stats.h"
 
 #define T0 1e-5          /* s per hop */
 #define HOPS 1000
@@ -444,6 +445,150 @@ static void nightly(int n, double slow, int *critical, int *suspect, int *slow_n
 	}
 }
 
+/*
+ * Time in the statistics (stats.h's intervals for changes that time can
+ * move), on values shaped like a sweep's per-repetition medians:
+ *   levels   blocks of 10, each block's speed shifted by N(0, 5%) for
+ *            every level alike, each visit of a level shifted again by
+ *            N(0, shift) (the speed wandering from one level to the
+ *            next), 2% noise, no load effect: the block change
+ *            (stats_block_ratio) significant at most 5%;
+ *   runs     12 cells a switch, a run's speed N(0, sd) shared by its
+ *            cells, 1% within: A/A with 3 runs a switch (stats_runs_welch)
+ *            cells significant and comparisons naming a winner (any cell
+ *            after Holm) at most 5%; with 1 run a switch the whole
+ *            within-run interval must clear the run_to_run allowance
+ *            (config default 5%); power: B's change under load 10% worse,
+ *            3 runs a switch, found at least 80%;
+ *   nights   12 cells against 3 or 5 healthy baseline runs, nights
+ *            shifted N(0, 2..5%): CRITICAL (a cell's prediction interval
+ *            wholly beyond the 25% limit and Holm over the cells at 0.5%)
+ *            at most 0.5%.
+ */
+static void time_figures(int n)
+{
+	static const double sds[2] = { 0.02, 0.05 };
+	struct sw_config cfg;
+	char what[96];
+
+	config_defaults(&cfg);
+	for (int si = 0; si < 2; si++) {
+		int sig = 0;
+
+		for (int d = 0; d < n; d++) {
+			double x[10], b[10];
+			struct stats_interval iv;
+
+			for (int k = 0; k < 10; k++) {
+				double B = gsl_ran_gaussian(rng, 0.05);
+
+				b[k] = exp(B + gsl_ran_gaussian(rng, sds[si]) + gsl_ran_gaussian(rng, 0.02));
+				x[k] = exp(B + gsl_ran_gaussian(rng, sds[si]) + gsl_ran_gaussian(rng, 0.02));
+			}
+			if (stats_block_ratio(x, b, 10, 0.0, cfg.confidence, &iv))
+				abort();
+			sig += iv.p < cfg.alpha;
+		}
+		snprintf(what, sizeof(what), "blocks, no load effect, %.0f%% level-to-level shifts: significant",
+			 100 * sds[si]);
+		figure(what, sig, n, 0.0, 0.05);
+	}
+	for (int si = 0; si < 2; si++) {
+		int cells = 0, winner = 0, cells1 = 0, winner1 = 0, power = 0;
+		double allow = stats_run_allowance(log1p(cfg.run_to_run / 100.0), cfg.confidence);
+
+		for (int d = 0; d < n; d++) {
+			double a[12][3], bb[12][3], p[12], adj[12], ra[3], rb[3], ca[3], cb[3];
+			bool any1 = false;
+			struct stats_interval iv;
+
+			for (int j = 0; j < 3; j++) {
+				ra[j] = gsl_ran_gaussian(rng, sds[si]);
+				rb[j] = gsl_ran_gaussian(rng, sds[si]);
+				/* the change under load of each run: the run's speed cancels
+				 * within blocks, 1.5% within-run error, B 10% worse */
+				ca[j] = exp(log(1.2) + gsl_ran_gaussian(rng, 0.015));
+				cb[j] = exp(log(1.2 * 1.1) + gsl_ran_gaussian(rng, 0.015));
+			}
+			for (int c = 0; c < 12; c++) {
+				for (int j = 0; j < 3; j++) {
+					a[c][j] = exp(ra[j] + gsl_ran_gaussian(rng, 0.01));
+					bb[c][j] = exp(rb[j] + gsl_ran_gaussian(rng, 0.01));
+				}
+				if (stats_runs_welch(a[c], 3, bb[c], 3, 0.0, cfg.confidence, &iv))
+					abort();
+				p[c] = iv.p;
+				cells += iv.p < cfg.alpha;
+				/* one run a side: the first runs, within-run se 1% a side */
+				if (stats_interval_set(&iv, log(bb[c][0] / a[c][0]), 0.01 * sqrt(2.0), INFINITY, 0.0,
+						       cfg.confidence))
+					abort();
+				cells1 += stats_beyond(iv.lo, iv.hi, allow) != 0;
+				any1 |= stats_beyond(iv.lo, iv.hi, allow) != 0;
+			}
+			if (stats_holm(p, 12, adj))
+				abort();
+			for (int c = 0; c < 12; c++)
+				if (adj[c] < cfg.alpha) {
+					winner++;
+					break;
+				}
+			winner1 += any1;
+			if (stats_runs_welch(ca, 3, cb, 3, 0.0, cfg.confidence, &iv))
+				abort();
+			power += iv.p < cfg.alpha && iv.d > 0;
+		}
+		snprintf(what, sizeof(what), "A/A, 3 runs a switch, run-to-run %.0f%%: cells significant", 100 * sds[si]);
+		figure(what, cells, 12 * n, 0.0, 0.05);
+		snprintf(what, sizeof(what), "A/A, 3 runs a switch, run-to-run %.0f%%: a winner named", 100 * sds[si]);
+		figure(what, winner, n, 0.0, 0.05);
+		snprintf(what, sizeof(what), "A/A, 1 run a switch, run-to-run %.0f%%: cells claimed", 100 * sds[si]);
+		figure(what, cells1, 12 * n, 0.0, 0.05);
+		snprintf(what, sizeof(what), "A/A, 1 run a switch, run-to-run %.0f%%: a winner named", 100 * sds[si]);
+		figure(what, winner1, n, 0.0, 0.05);
+		snprintf(what, sizeof(what), "power, 10%% worse under load, 3 runs a switch (run-to-run %.0f%%)",
+			 100 * sds[si]);
+		figure(what, power, n, 0.8, 1.0);
+	}
+	for (int ki = 0; ki < 2; ki++) {
+		int k = ki ? 5 : 3, critical = 0;
+
+		for (int d = 0; d < n; d++) {
+			double night_sd = gsl_ran_flat(rng, 0.02, 0.05), y[5][10], x[10], p[12], adj[12];
+			double lo[12];
+			const double *yp[5] = { y[0], y[1], y[2], y[3], y[4] };
+			size_t ny[5] = { 10, 10, 10, 10, 10 };
+
+			for (int c = 0; c < 12; c++) {
+				struct stats_nightly s;
+				struct stats_interval iv;
+
+				for (int j = 0; j <= k; j++) {
+					double *v = j < k ? y[j] : x, N = gsl_ran_gaussian(rng, night_sd);
+
+					for (int i = 0; i < 10; i++)
+						v[i] = exp(N + gsl_ran_gaussian(rng, 0.03));
+				}
+				if (stats_nightly(yp, ny, (size_t)k, x, 10, log1p(cfg.min_effect / 100.0), cfg.confidence,
+						  &s) ||
+				    stats_interval_set(&iv, s.d, s.sd, (double)(k - 1), 0.0, cfg.confidence))
+					abort();
+				p[c] = stats_interval_p_above(&iv, log(1.0 + cfg.crit_inflation / 100.0));
+				lo[c] = iv.lo;
+			}
+			if (stats_holm(p, 12, adj))
+				abort();
+			for (int c = 0; c < 12; c++)
+				if (adj[c] < 0.005 && lo[c] >= log(1.0 + cfg.crit_inflation / 100.0)) {
+					critical++;
+					break;
+				}
+		}
+		snprintf(what, sizeof(what), "nights, %d baseline runs, 2-5%% night shifts, 12 cells: CRITICAL", k);
+		figure(what, critical, n, 0.0, 0.005);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 400, crit, sus, hit;
@@ -470,6 +615,7 @@ int main(int argc, char **argv)
 	figure("nightly, one port 20% slow: another host named too", sus, n, 0.0, 0.005);
 	nightly(n, log(0.8), &crit, &sus, &hit);
 	figure("nightly, one pair 20% fast: named", hit, n, 0.0, 0.0);
+	time_figures(n);
 	gsl_rng_free(rng);
 	printf("calibration: %s\n", failures ? "targets MISSED" : "every target met");
 	return failures ? 1 : 0;

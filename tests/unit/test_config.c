@@ -345,6 +345,21 @@ Test(config, pairing_forms)
 	cr_assert_eq(cfg.shift, 0);
 }
 
+Test(config, design_and_run_to_run)
+{
+	value_is("design", "sequential");
+	set_ok("design=Blocks");
+	cr_assert_eq(cfg.design, CFG_DESIGN_BLOCKS);
+	set_ok("design=Sequential");
+	cr_assert_eq(cfg.design, CFG_DESIGN_SEQUENTIAL);
+	value_is("design", "sequential");
+	set_fails("design", "interleaved", "design: unknown design 'interleaved' (blocks, sequential)");
+	cr_assert(cfg.run_to_run == 5.0);
+	set_ok("run_to_run=2.5%");
+	cr_assert(cfg.run_to_run == 2.5);
+	set_fails("run_to_run", "-1", "run_to_run: '-1' is out of range (0..1000)");
+}
+
 Test(config, repetitions_forms)
 {
 	set_ok("repetitions=7");
@@ -931,8 +946,8 @@ Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
 		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
-		"blocking_waits", "pairing", "seed", "repetitions", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
-		"output", "keep_days", "confidence", "alpha", "min_effect", "suspect_min_effect", "ci_target", "cell_budget",
+		"blocking_waits", "pairing", "seed", "repetitions", "design", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
+		"output", "keep_days", "confidence", "alpha", "min_effect", "run_to_run", "suspect_min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",
 		"vendor", "model", "firmware", "port_speed", "ports_used", "topology",

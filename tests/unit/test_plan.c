@@ -214,18 +214,18 @@ Test(plan, timed_cells_follow_the_timed_key)
 	}
 }
 
-/* Drift control: auto for long sweeps only (4 levels, or 10 minutes),
- * yes from 2 levels, no never; the re-run of the baseline level is in
- * the estimate. */
+/* Drift control in a sequential sweep: auto for long sweeps only (4
+ * levels, or 10 minutes), yes from 2 levels, no never; the re-run of the
+ * baseline level is in the estimate. */
 Test(plan, drift_check_on_long_sweeps)
 {
 	static const struct { const char *kv[5]; int ranks; bool on; } cases[] = {
-		{ { "pairs=1,2,3", "sample_time=10ms", NULL }, 8, false },  /* 3 levels, seconds */
-		{ { "pairs=1,2,3,4", "sample_time=10ms", NULL }, 8, true },  /* 4 levels */
-		{ { "pairs=1,2", "sample_time=2s", "repetitions=40", NULL }, 8, true },  /* 2 levels, > 10 min */
-		{ { "pairs=1,2", "sample_time=10ms", "drift_check=yes", NULL }, 8, true },
-		{ { "pairs=1,2,3,4", "drift_check=no", NULL }, 8, false },
-		{ { "pairs=4", "drift_check=yes", NULL }, 8, false },  /* one level: nothing to compare */
+		{ { "pairs=1,2,3", "sample_time=10ms", "design=sequential", NULL }, 8, false },  /* 3 levels, seconds */
+		{ { "pairs=1,2,3,4", "sample_time=10ms", "design=sequential", NULL }, 8, true },  /* 4 levels */
+		{ { "pairs=1,2", "sample_time=2s", "repetitions=40", "design=sequential", NULL }, 8, true },  /* > 10 min */
+		{ { "pairs=1,2", "sample_time=10ms", "drift_check=yes", "design=sequential", NULL }, 8, true },
+		{ { "pairs=1,2,3,4", "drift_check=no", "design=sequential", NULL }, 8, false },
+		{ { "pairs=4", "drift_check=yes", "design=sequential", NULL }, 8, false },  /* one level */
 	};
 	char err[512];
 
@@ -298,6 +298,82 @@ Test(plan, plan_prints_the_incast_senders)
 	cr_assert(strstr(buf, "  incast: 1 sender, 2 nodes: 0 -> receiver 1\n"), "%s", buf);
 	cr_assert(strstr(buf, "  incast: 3 senders, 4 nodes: 0,2,4 -> receiver 1\n"), "%s", buf);
 	cr_assert(strstr(buf, "incast       64KiB  timed, 20 ms a sample, every sender to one deadline"), "%s", buf);
+	free(buf);
+	plan_free(p);
+}
+
+/* design = blocks: every block visits every level once (the baseline
+ * level too), within a cycle of L blocks every level takes every place
+ * once, the order changes from block to block and follows the seed;
+ * sequential is 0..L-1. */
+Test(plan, block_order)
+{
+	const char *kv[] = { "pairs=1,2,3,4,5", "patterns=stream", "sizes=8", "drift_check=yes", "design=blocks", NULL };
+	struct sw_config c = cfg(kv), c2 = c;
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 10, err, sizeof(err));
+	int order[3][5], place[5][5] = { { 0 } }, changed = 0, differs = 0;
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_eq(c.design, CFG_DESIGN_BLOCKS);
+	for (int b = 0; b < 10; b++) {
+		int seen[5] = { 0 };
+
+		plan_block_order(p, &c, b, order[b % 2]);
+		for (int i = 0; i < 5; i++) {
+			cr_assert(order[b % 2][i] >= 0 && order[b % 2][i] < 5);
+			seen[order[b % 2][i]]++;
+			if (b < 5)
+				place[order[b % 2][i]][i]++;
+		}
+		for (int l = 0; l < 5; l++)
+			cr_assert_eq(seen[l], 1, "block %d visits level %d %d times", b, l, seen[l]);
+		if (b > 0)
+			changed += memcmp(order[0], order[1], sizeof(order[0])) != 0;
+	}
+	cr_assert_eq(changed, 9, "the order changes from block to block");
+	for (int l = 0; l < 5; l++)
+		for (int i = 0; i < 5; i++)
+			cr_assert_eq(place[l][i], 1, "level %d at place %d %d times in the first cycle", l, i, place[l][i]);
+	/* the same seed, the same order; another seed, another */
+	plan_block_order(p, &c, 7, order[0]);
+	plan_block_order(p, &c, 7, order[1]);
+	cr_assert_eq(memcmp(order[0], order[1], sizeof(order[0])), 0);
+	c2.seed = 99;
+	for (int b = 0; b < 5; b++) {
+		plan_block_order(p, &c, b, order[0]);
+		plan_block_order(p, &c2, b, order[1]);
+		differs += memcmp(order[0], order[1], sizeof(order[0])) != 0;
+	}
+	cr_assert(differs > 0, "the seed sets the order");
+	c2.design = CFG_DESIGN_SEQUENTIAL;
+	plan_block_order(p, &c2, 3, order[2]);
+	for (int i = 0; i < 5; i++)
+		cr_assert_eq(order[2][i], i);
+	plan_free(p);
+}
+
+/* plan prints the design and the order of each block. */
+Test(plan, print_block_order)
+{
+	const char *kv[] = { "pairs=1,2", "patterns=stream", "sizes=8", "repetitions=3", "design=blocks", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512], *buf = NULL, want[64];
+	size_t len = 0;
+	struct sw_plan *p = plan_create(&c, 4, err, sizeof(err));
+	FILE *f = open_memstream(&buf, &len);
+	int order[2];
+
+	cr_assert_not_null(p, "%s", err);
+	plan_print(f, p, &c);
+	fclose(f);
+	cr_assert_not_null(strstr(buf, "design blocks:"), "%s", buf);
+	for (int b = 0; b < 3; b++) {
+		plan_block_order(p, &c, b, order);
+		snprintf(want, sizeof(want), "  block %d: levels %d %d\n", b, order[0], order[1]);
+		cr_assert_not_null(strstr(buf, want), "%s missing from\n%s", want, buf);
+	}
+	cr_assert_null(strstr(buf, "block 3:"));
 	free(buf);
 	plan_free(p);
 }

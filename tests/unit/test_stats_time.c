@@ -1,0 +1,182 @@
+/*
+ * test_stats_time.c - the statistics of changes that time can move
+ * (stats.h: stats_interval_set, stats_block_ratio, stats_runs_welch, the
+ * run-to-run allowance, Holm, the resolution of a count, the upper bound
+ * of an SD) against values worked by hand: Student t quantiles from the
+ * printed tables (t_0.975 = 4.302653 at 2 df, 2.776445 at 4 df, z =
+ * 1.959964), p-values from the closed forms of the t distribution at 2 df
+ * (F(t) = 1/2 + t / (2 sqrt(2 + t^2))) and 4 df (F(t) = 1/2 + 3/8 u (1 -
+ * u^2 / 12) with u = t / sqrt(1 + t^2 / 4), checked against a numerical
+ * integral of the density), chi-square quantiles at
+ * 0.05 (-2 ln 0.95 = 0.1025866 at 2 df, the table's 0.7107230 at 4 df),
+ * and Holm's adjustment done by hand as R's p.adjust does it.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include "stats.h"
+
+static bool near(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol;
+}
+
+/* Per-block log ratios 0.05, 0.07, 0.09: d 0.07, se 0.02 / sqrt 3 =
+ * 0.011547005 on 2 df, CI 0.07 -+ 4.302653 se = [0.0203172, 0.1196828],
+ * t 6.0621778, p = 1 - t / sqrt(2 + t^2) = 0.0261483. */
+Test(stats_time, block_ratio_paired_t)
+{
+	const double l[3] = { 0.05, 0.07, 0.09 }, base[3] = { 10.0, 12.0, 9.0 };
+	double x[3], shifted_x[3], shifted_b[3];
+	struct stats_interval iv, sh;
+
+	stats_init();
+	for (int b = 0; b < 3; b++)
+		x[b] = base[b] * exp(l[b]);
+	cr_assert_eq(stats_block_ratio(x, base, 3, 0.0, 0.95, &iv), 0);
+	cr_assert_eq(iv.n, 3);
+	cr_assert(near(iv.d, 0.07, 1e-12), "d %g", iv.d);
+	cr_assert(near(iv.se, 0.011547005, 1e-9), "se %g", iv.se);
+	cr_assert(near(iv.df, 2.0, 1e-12));
+	cr_assert(near(iv.lo, 0.0203172, 2e-7) && near(iv.hi, 0.1196828, 2e-7), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 0.0261483, 2e-7), "p %g", iv.p);
+	/* a shift of speed shared by both levels of a block cancels: blocks
+	 * 2 and 3 run 30% slower and 20% faster, the same interval */
+	const double f[3] = { 1.0, 1.3, 0.8 };
+	for (int b = 0; b < 3; b++) {
+		shifted_x[b] = x[b] * f[b];
+		shifted_b[b] = base[b] * f[b];
+	}
+	cr_assert_eq(stats_block_ratio(shifted_x, shifted_b, 3, 0.0, 0.95, &sh), 0);
+	cr_assert(near(sh.d, iv.d, 1e-12) && near(sh.lo, iv.lo, 1e-12) && near(sh.p, iv.p, 1e-12));
+	/* the CI and the test agree: at confidence 1 - p the CI ends at 0 */
+	cr_assert_eq(stats_block_ratio(x, base, 3, 0.0, 1.0 - iv.p, &sh), 0);
+	cr_assert(near(sh.lo, 0.0, 1e-9), "lo %g", sh.lo);
+	/* refusals */
+	cr_assert_eq(stats_block_ratio(x, base, 1, 0.0, 0.95, &sh), -1);
+	x[1] = 0.0;
+	cr_assert_eq(stats_block_ratio(x, base, 3, 0.0, 0.95, &sh), -1);
+}
+
+/* The resolution: ratios that are all 1.05 (every block counted the same
+ * whole messages) have no spread; with res 0.01 the interval is the
+ * normal one, ln 1.05 -+ 1.959964 x 0.01, never of width 0. With a
+ * spread, se = sqrt(se_stat^2 + res^2) and df = 2 (se / se_stat)^4. */
+Test(stats_time, resolution_enters_the_se)
+{
+	const double x[3] = { 10.5, 21.0, 31.5 }, base[3] = { 10.0, 20.0, 30.0 };
+	const double l[3] = { 0.05, 0.07, 0.09 }, b1[3] = { 1, 1, 1 };
+	double x2[3];
+	struct stats_interval iv;
+
+	cr_assert_eq(stats_block_ratio(x, base, 3, 0.0, 0.95, &iv), 0);
+	cr_assert(iv.hi - iv.lo < 1e-12, "no spread, no resolution: a point");
+	cr_assert_eq(stats_block_ratio(x, base, 3, 0.01, 0.95, &iv), 0);
+	cr_assert(iv.df > 1e9, "df %g: the normal", iv.df);
+	cr_assert(near(iv.lo, log(1.05) - 0.01959964, 1e-8) && near(iv.hi, log(1.05) + 0.01959964, 1e-8),
+		  "[%g, %g]", iv.lo, iv.hi);
+	for (int b = 0; b < 3; b++)
+		x2[b] = exp(l[b]);
+	cr_assert_eq(stats_block_ratio(x2, b1, 3, 0.01, 0.95, &iv), 0);
+	double se = sqrt(0.02 * 0.02 / 3 + 0.0001);
+	cr_assert(near(iv.se, se, 1e-12), "se %g", iv.se);
+	cr_assert(near(iv.df, 2.0 * pow(se / (0.02 / sqrt(3.0)), 4.0), 1e-9), "df %g", iv.df);
+	/* one message in 1000 counted: 1 / (1000 sqrt 12) */
+	cr_assert(near(stats_quantum_se(1000.0, 1.0), 2.886751e-4, 1e-10));
+	cr_assert(stats_quantum_se(1000.0, 0.0) == 0.0 && isinf(stats_quantum_se(0.0, 1.0)));
+	/* a 95% interval from the count alone is 1.13 steps wide: never
+	 * narrower than the one step the count can resolve */
+	cr_assert_eq(stats_interval_set(&iv, 0.0, 0.0, 1.0, stats_quantum_se(200.0, 1.5), 0.95), 0);
+	cr_assert(iv.hi - iv.lo >= 1.5 / 200.0, "width %g", iv.hi - iv.lo);
+	cr_assert_eq(stats_interval_set(&iv, 0.0, 0.1, 0.5, 0.0, 0.95), -1, "df below 1");
+	cr_assert_eq(stats_interval_set(&iv, 0.0, 0.1, 2.0, 0.0, 1.0), -1, "confidence 1");
+}
+
+/* Welch on the logs: a = 0, 0.02, 0.04, b = 0.10, 0.12, 0.14: d 0.1, se
+ * sqrt(2 x 0.0004 / 3) = 0.0163299, df 4 (equal spreads and sizes), CI
+ * 0.1 -+ 2.776445 se = [0.0546608, 0.1453392], p 0.0036022. Unequal: b
+ * = 0.10 .. 0.14 in steps of 0.01 (var 0.00025, 5 runs): df =
+ * (0.0004/3 + 0.00025/5)^2 / ((0.0004/3)^2 / 2 + (0.00005)^2 / 4) =
+ * 3.5328467. */
+Test(stats_time, runs_welch)
+{
+	const double la[3] = { 0.0, 0.02, 0.04 }, lb[3] = { 0.10, 0.12, 0.14 };
+	const double lc[5] = { 0.10, 0.11, 0.12, 0.13, 0.14 };
+	double a[3], b[3], c[5];
+	struct stats_interval iv;
+
+	for (int i = 0; i < 3; i++) {
+		a[i] = 2.0 * exp(la[i]);
+		b[i] = 2.0 * exp(lb[i]);
+	}
+	for (int i = 0; i < 5; i++)
+		c[i] = 2.0 * exp(lc[i]);
+	cr_assert_eq(stats_runs_welch(a, 3, b, 3, 0.0, 0.95, &iv), 0);
+	cr_assert_eq(iv.n, 6);
+	cr_assert(near(iv.d, 0.1, 1e-12) && near(iv.se, 0.0163299, 1e-7) && near(iv.df, 4.0, 1e-9),
+		  "d %g se %g df %g", iv.d, iv.se, iv.df);
+	cr_assert(near(iv.lo, 0.0546608, 2e-7) && near(iv.hi, 0.1453392, 2e-7), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 0.0036022, 2e-7), "p %g", iv.p);
+	/* swapped: the opposite difference, the same p */
+	struct stats_interval sw;
+	cr_assert_eq(stats_runs_welch(b, 3, a, 3, 0.0, 0.95, &sw), 0);
+	cr_assert(near(sw.d, -0.1, 1e-12) && near(sw.p, iv.p, 1e-12) && near(sw.hi, -iv.lo, 1e-12));
+	cr_assert_eq(stats_runs_welch(a, 3, c, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.df, 3.5328467, 1e-6), "df %g", iv.df);
+	cr_assert_eq(stats_runs_welch(a, 1, b, 3, 0.0, 0.95, &iv), -1, "one run a side has no spread");
+}
+
+/* One run a side: run_sd 5% gives z sqrt 2 0.05 = 0.1385904; a claim
+ * needs the whole interval beyond it. */
+Test(stats_time, run_to_run_allowance)
+{
+	double allow = stats_run_allowance(0.05, 0.95);
+
+	cr_assert(near(allow, 0.1385904, 1e-7), "allowance %g", allow);
+	cr_assert(isnan(stats_run_allowance(-1.0, 0.95)));
+	cr_assert_eq(stats_beyond(0.15, 0.30, allow), 1);
+	cr_assert_eq(stats_beyond(-0.30, -0.14, allow), -1);
+	cr_assert_eq(stats_beyond(0.10, 0.30, allow), 0, "the interval reaches into the allowance");
+	cr_assert_eq(stats_beyond(-0.30, 0.30, 0.0), 0, "covers 0");
+	cr_assert_eq(stats_beyond(0.01, 0.02, 0.0), 1);
+	cr_assert_eq(stats_beyond(NAN, 0.30, 0.0), 0);
+}
+
+/* The one-sided p of "d at most c": d 0.07, se 0.011547 on 2 df, c 0.02:
+ * t = 4.330127, P(T > t) = (1 - t / sqrt(2 + t^2)) / 2 = 0.0247068. */
+Test(stats_time, p_above_a_threshold)
+{
+	const double x[3] = { exp(0.05), exp(0.07), exp(0.09) }, b[3] = { 1, 1, 1 };
+	struct stats_interval iv;
+
+	cr_assert_eq(stats_block_ratio(x, b, 3, 0.0, 0.95, &iv), 0);
+	cr_assert(near(stats_interval_p_above(&iv, 0.02), 0.0247068, 2e-7));
+	cr_assert(near(stats_interval_p_above(&iv, 0.07), 0.5, 1e-12));
+	cr_assert(stats_interval_p_above(&iv, 0.2) > 0.99);
+}
+
+/* p = 0.01, 0.04, 0.03, 0.005 (and one untested cell): sorted 0.005,
+ * 0.01, 0.03, 0.04 times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04, running
+ * maximum 0.02, 0.03, 0.06, 0.06 (R: p.adjust(c(.01,.04,.03,.005),
+ * "holm") = 0.03 0.06 0.06 0.02). */
+Test(stats_time, holm)
+{
+	const double p[5] = { 0.01, 0.04, NAN, 0.03, 0.005 };
+	const double want[5] = { 0.03, 0.06, NAN, 0.06, 0.02 };
+	const double big[2] = { 0.6, 0.7 };
+	double adj[5];
+
+	cr_assert_eq(stats_holm(p, 5, adj), 0);
+	for (int i = 0; i < 5; i++)
+		cr_assert(isnan(want[i]) ? isnan(adj[i]) : near(adj[i], want[i], 1e-12), "adj[%d] %g", i, adj[i]);
+	cr_assert_eq(stats_holm(big, 2, adj), 0);
+	cr_assert(adj[0] == 1.0 && adj[1] == 1.0, "capped at 1");
+	cr_assert_eq(stats_holm(p, 0, adj), 0);
+}
+
+/* s sqrt(df / chi2_0.05(df)): 4.4153962 s at 2 df, 2.3723557 s at 4. */
+Test(stats_time, sd_upper_bound)
+{
+	cr_assert(near(stats_sd_upper(1.0, 2.0, 0.95), 4.4153962, 1e-6));
+	cr_assert(near(stats_sd_upper(0.1, 4.0, 0.95), 0.23723557, 1e-7));
+	cr_assert(isnan(stats_sd_upper(1.0, 0.0, 0.95)));
+}
