@@ -9,12 +9,9 @@
 #define ANALYSIS_H
 
 #include <stdbool.h>
+#include "pattern.h"   /* enum sw_metric */
 #include "run.h"
 #include "stats.h"
-
-/* The metric of a sample: per-hop latency (s) or per-pair bandwidth
- * (bytes/s). */
-enum sw_metric { SW_METRIC_LATENCY = 0, SW_METRIC_BANDWIDTH = 1 };
 
 /* The one sample filter of analysis, health and compare: a sample of cell
  * counts when its time is positive and finite, its repetition >= 0 and its
