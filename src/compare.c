@@ -176,7 +176,7 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 		m->size = keys[k].size;
 		m->nodes = keys[k].nodes;
 		m->hops = keys[k].hops;
-		m->latency = m->pattern == PAT_PINGPONG;
+		m->latency = pattern_latency_metric(m->pattern);
 		for (int i = 0; i < c->nruns; i++) {
 			m->cell[i] = where[i];
 			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
@@ -220,7 +220,7 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 	l->agg = cs->agg.n ? cs->agg.median : NAN;
 	l->agg_lo = cs->agg.n ? cs->agg.med_lo : NAN;
 	l->agg_hi = cs->agg.n ? cs->agg.med_hi : NAN;
-	l->change = row->pattern == PAT_PINGPONG ? cs->inflation : cs->drop;
+	l->change = pattern_latency_metric(row->pattern) ? cs->inflation : cs->drop;
 }
 
 /* change(X) - change(A) in points with CI and p (analysis_change_diff),
@@ -229,7 +229,7 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 static int diff_level(struct compare *c, struct compare_summary_row *row, int x)
 {
 	struct compare_level *la = &row->run[0], *lx = &row->run[x];
-	bool latency = row->pattern == PAT_PINGPONG;
+	bool latency = pattern_latency_metric(row->pattern);
 	int cells[4] = { c->an[0]->cell[la->cell].baseline, la->cell, c->an[x]->cell[lx->cell].baseline, lx->cell };
 	const struct sw_run *runs[4] = { c->run[0], c->run[0], c->run[x], c->run[x] };
 	const struct sw_analysis *an[4] = { c->an[0], c->an[0], c->an[x], c->an[x] };
@@ -343,7 +343,7 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 {
 	int rows[SW_MAX_LIST * 4], nrows = 0, rep;
-	bool latency = pattern == PAT_PINGPONG;
+	bool latency = pattern_latency_metric(pattern);
 	char *t = v->text, sz[32], what[64];
 	size_t len = sizeof(v->text);
 
@@ -434,10 +434,10 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 
 static int verdicts(struct compare *c, char *err, size_t errlen)
 {
-	c->verdict = calloc(PAT_COUNT, sizeof(*c->verdict));
+	c->verdict = calloc((size_t)pattern_count(), sizeof(*c->verdict));
 	if (!c->verdict)
 		return sw_fail(err, errlen, "out of memory");
-	for (int p = 0; p < PAT_COUNT; p++) {
+	for (int p = 0; p < pattern_count(); p++) {
 		verdict(c, p, &c->verdict[c->nverdicts]);
 		if (c->verdict[c->nverdicts].text[0])
 			c->nverdicts++;
@@ -742,7 +742,7 @@ static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
 
 static const char *metric_title(int pattern)
 {
-	return pattern == PAT_PINGPONG ? "per-hop latency in us (lower is better)"
+	return pattern_latency_metric(pattern) ? "per-hop latency in us (lower is better)"
 				       : "per-pair bandwidth in MB/s = 10^6 bytes/s (higher is better)";
 }
 
@@ -767,7 +767,7 @@ void compare_print(FILE *f, const struct compare *c)
 	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
 		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
 		c->confidence * 100, c->alpha, c->min_effect);
-	for (int pat = 0; pat < PAT_COUNT; pat++) {
+	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
 		for (int k = 0; k < c->ncells; k++) {
@@ -809,8 +809,8 @@ void compare_print(FILE *f, const struct compare *c)
 		const struct compare_summary_row *r = &c->summary[k];
 
 		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
-			fprintf(f, "\n%s (%s)\n%8s %5s  %-22s %-26s %-26s %-26s %s\n", pattern_name(r->pattern),
-				r->pattern == PAT_PINGPONG ? "degradation = latency inflation" : "degradation = bandwidth drop",
+			fprintf(f, "\n%s (degradation = %s)\n%8s %5s  %-22s %-26s %-26s %-26s %s\n", pattern_name(r->pattern),
+				analysis_change_name(pattern_info(r->pattern)->metric, false),
 				"size", "nodes", "run", "latency/hop us [CI]", "aggregate MB/s [CI]", "degradation % [CI]",
 				"vs A, points [CI]");
 		config_format_size_spaced(r->size, s, sizeof(s));
@@ -935,7 +935,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
 		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
 		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
-	for (int pat = 0; pat < PAT_COUNT; pat++) {
+	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
 		for (int k = 0; k < c->ncells; k++) {
@@ -1092,7 +1092,7 @@ json_t *compare_json(const struct compare *c)
 			json_array_append_new(lv, o);
 		}
 		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
-			"degradation", r->pattern == PAT_PINGPONG ? "latency_inflation" : "bandwidth_drop",
+			"degradation", analysis_change_name(pattern_info(r->pattern)->metric, true),
 			"size_bytes", (json_int_t)r->size, "nodes", r->nodes,
 			"hops", r->hops ? json_integer(r->hops) : json_string("auto"), "runs", lv));
 	}
@@ -1282,7 +1282,7 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 
 	if (lf)
 		fclose(lf);
-	for (int pat = 0; pat < PAT_COUNT; pat++) {
+	for (int pat = 0; pat < pattern_count(); pat++) {
 		static const char *const kinds[] = { "falloff", "drop" };
 
 		for (int k = 0; k < 2 && n < max; k++) {
@@ -1299,8 +1299,8 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
 		  int *ncharts, char *err, size_t errlen)
 {
-	char names[2 * PAT_COUNT][SW_PATH_MAX];
-	const char *np[2 * PAT_COUNT];
+	char names[2 * PAT_MAX][SW_PATH_MAX];
+	const char *np[2 * PAT_MAX];
 	int n = 0;
 
 	if (sw_mkdir_p(dir))
@@ -1308,7 +1308,7 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 	if (access(dir, W_OK | X_OK))
 		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));
 	if (charts) {
-		n = draw_all(c, dir, script_dir, names, 2 * PAT_COUNT, err, errlen);
+		n = draw_all(c, dir, script_dir, names, 2 * PAT_MAX, err, errlen);
 		if (n < 0)
 			return -1;
 	}
