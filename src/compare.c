@@ -1212,6 +1212,7 @@ static int draw(const struct compare *c, const char *dir, const char *script_dir
 	plot_vars_str(&v, "out", out_p);
 	plot_vars_str(&v, "kind", kind);
 	plot_vars_str(&v, "pattern", pattern_name(pat));
+	plot_vars_str(&v, "metric", pattern_latency_metric(pat) ? "lat" : "bw");
 	plot_vars_str(&v, "label", title);
 	plot_vars_add(&v, "conf='%g'; min_effect=%g; hops=%ld; width=%d; height=%d; sizes='", c->confidence * 100,
 	       c->min_effect, hops, strcmp(kind, "drop") ? 1500 : 1100,
