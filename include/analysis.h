@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include "change.h"
 #include "isolate.h"
+#include "pattern.h"   /* enum sw_metric */
 #include "run.h"
 #include "stats.h"
 

@@ -14,9 +14,7 @@
 #include <stddef.h>
 #include "config.h"
 
-/* The metric of a sample: per-hop latency (s) or per-pair bandwidth
- * (bytes/s). */
-enum sw_metric { SW_METRIC_LATENCY = 0, SW_METRIC_BANDWIDTH = 1 };
+#include "pattern.h"   /* enum sw_metric: per-hop latency (s) or per-pair bandwidth (bytes/s) */
 
 /*
  * A change, in percent, as a degradation: positive is worse, for every

@@ -119,6 +119,8 @@ struct compare {
 	struct sw_analysis *an[COMPARE_MAX_RUNS];      /* owned */
 	char path[COMPARE_MAX_RUNS][SW_PATH_MAX];      /* results folder ("" unknown) */
 	char label[COMPARE_MAX_RUNS][128];             /* unique display names */
+	char hosts[COMPARE_MAX_RUNS][4096];            /* sorted unique hosts, ", " */
+	char mpi[COMPARE_MAX_RUNS][256];               /* first line of the MPI version */
 	double alpha, min_effect, confidence;          /* from run A */
 	int ncells;
 	struct compare_cell *cells;

@@ -18,13 +18,14 @@
 #        lat_infl_lo, lat_infl_hi, lat_infl_sig, bw_drop_pct, bw_drop_lo,
 #        bw_drop_hi, bw_drop_sig (NaN CI fields: no error bar).
 # Takes  nruns, in1..inN, run1..runN (legend labels), kind, pattern, sizes,
-#        nodes (required); metric, min_effect, label (the title's second
+#        nodes, metric ('lat' or 'bw': what the pattern is judged by, as
+#        compare passes it) (required); min_effect, label (the title's second
 #        line), date, hops, conf, term, width, height (optional, see
 #        common.gp).
 # By hand:
 #   gnuplot -e "nruns=2; in1='results/A/summary.csv'; run1='switch-A'; \
 #     in2='results/B/summary.csv'; run2='switch-B'; kind='drop'; \
-#     pattern='stream'; sizes='8 65536'; nodes='2 4 8'; out='drop.png'" plot/compare.gp
+#     pattern='stream'; metric='bw'; sizes='8 65536'; nodes='2 4 8'; out='drop.png'" plot/compare.gp
 
 if (!exists("kind")) { kind = 'falloff' }
 if (!exists("width")) { width = (kind eq 'drop' ? 1100 : 1500) }
@@ -35,7 +36,7 @@ if (!exists("nruns") || !exists("sizes") || !exists("nodes") || !exists("pattern
 _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
-if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
+if (!exists("metric")) { print "compare.gp: set metric='lat' or 'bw'"; exit status 2 }
 if (!exists("min_effect")) { min_effect = 2 }
 min_effect = min_effect + 0.0
 

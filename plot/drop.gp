@@ -22,13 +22,13 @@
 #        receiver_drop_lo, receiver_drop_hi, receiver_drop_sig (metric 'rx':
 #        incast, the aggregate at the receiver). The baseline level's own
 #        change is NaN and drawn as 0; a NaN CI is drawn without a band.
-# Takes  in, out, pattern (required); metric ('lat', 'bw' or 'rx'; default
-#        'lat' for pingpong, 'rx' for incast, else 'bw'), min_effect (percent, default 2),
+# Takes  in, out, pattern, metric ('lat', 'bw' or 'rx', as plot passes it
+#        from what the pattern is) (required); min_effect (percent, default 2),
 #        min_overlap, min_sample_us, timed_sample_us (see common.gp),
 #        label, date, sizes,
 #        nodes, hops, conf, term, width, height (optional, see common.gp).
 # By hand:
-#   gnuplot -e "in='results/X/summary.csv'; out='drop.png'; pattern='stream'; min_effect=2" plot/drop.gp
+#   gnuplot -e "in='results/X/summary.csv'; out='drop.png'; pattern='stream'; metric='bw'; min_effect=2" plot/drop.gp
 
 _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
@@ -36,7 +36,7 @@ if (!exists("width")) { width = 1100 }
 if (!exists("height")) { height = 720 }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "drop.gp: set pattern='stream'"; exit status 2 }
-if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : pattern eq 'incast' ? 'rx' : 'bw') }
+if (!exists("metric")) { print "drop.gp: set metric='lat', 'bw' or 'rx'"; exit status 2 }
 if (!exists("min_effect")) { min_effect = 2 }
 min_effect = min_effect + 0.0
 

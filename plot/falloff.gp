@@ -8,19 +8,21 @@
 # With more than 4 message sizes the curves would crowd one pair of axes:
 # then every size gets its own panel (small multiples), sharing the x axis
 # and the colours (aggregate blue, per pair vermillion, ideal grey; for
-# pingpong, the latency), each y axis over its own size's values (4 B and
+# a latency pattern, the latency), each y axis over its own size's values (4 B and
 # 4 MiB differ by 10^5; bandwidth on a log axis, where the aggregate of 24
 # pairs and one pair's share both read), and only the pattern's own
-# metric: bandwidth, or latency for pingpong.
+# metric: bandwidth, or latency for a latency pattern.
 #
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps,
 #        bw_hi_MBps, agg_median_MBps, agg_lo_MBps, agg_hi_MBps, ideal_agg_MBps
 #        (NaN CI fields: the point is drawn without an error bar).
-# Takes  in, out, pattern (required); label, date, sizes, nodes, hops, conf,
+# Takes  in, out, pattern, metric ('lat' or 'bw', as plot passes it from
+#        what the pattern is: the small multiples draw that one) (required);
+#        label, date, sizes, nodes, hops, conf,
 #        table, term, width, height (optional, see common.gp).
 # By hand:
-#   gnuplot -e "in='results/X/summary.csv'; out='falloff.png'; pattern='stream'" plot/falloff.gp
+#   gnuplot -e "in='results/X/summary.csv'; out='falloff.png'; pattern='stream'; metric='bw'" plot/falloff.gp
 
 if (!exists("width")) { width = 1500 }
 if (!exists("height")) { height = 680 }
@@ -28,6 +30,7 @@ _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "falloff.gp: set pattern='stream'"; exit status 2 }
+if (!exists("metric")) { print "falloff.gp: set metric='lat' or 'bw'"; exit status 2 }
 
 # One table per size: nodes lat lo hi bw lo hi agg lo hi ideal.
 lat_min = 1e300; lat_max = -1e300; bw_min = 1e300; bw_max = -1e300
@@ -55,7 +58,7 @@ set xlabel 'loaded ports (nodes)'
 # Small multiples; the key takes the slot after the last panel (as plot.c
 # sizes the image).
 if (nsizes > 4) {
-	lat = (pattern eq 'pingpong')
+	lat = (metric eq 'lat')
 	ncols = (nsizes <= 6 ? 3 : 4)
 	nrows = ceil((nsizes + 1) / (ncols + 0.0))
 	pw = 0.88 / ncols

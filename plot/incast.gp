@@ -14,18 +14,18 @@
 #        hops, bw_median_MBps, bw_lo_MBps, bw_hi_MBps, agg_median_MBps,
 #        agg_lo_MBps, agg_hi_MBps, ideal_agg_MBps (incast: the baseline
 #        level's aggregate), receiver_drop_sig (NaN CI fields: no error bar).
-# Takes  in, out (required); pattern (default 'incast'); label, date,
+# Takes  in, out, pattern (required); label, date,
 #        sizes, hops, conf, table, term, width, height (optional, see
 #        common.gp).
 # By hand:
-#   gnuplot -e "in='results/X/summary.csv'; out='incast.png'" plot/incast.gp
+#   gnuplot -e "in='results/X/summary.csv'; out='incast.png'; pattern='incast'" plot/incast.gp
 
 if (!exists("width")) { width = 1100 }
 if (!exists("height")) { height = 720 }
 _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
-if (!exists("pattern")) { pattern = 'incast' }
+if (!exists("pattern")) { print "incast.gp: set pattern='incast'"; exit status 2 }
 
 # One table per size: senders, aggregate lo hi, sender lo hi, ceiling, significant drop.
 k_min = 1e300; k_max = -1e300; y_max = 0

@@ -18,13 +18,13 @@
 # Reads  in = summary.csv, columns: nodes, pattern, size_bytes, hops,
 #        overlap, lat_median_us, and lat_infl_pct, lat_infl_sig (metric
 #        'lat') or bw_drop_pct, bw_drop_sig (metric 'bw').
-# Takes  in, out, pattern (required); metric ('lat' or 'bw'; default 'lat'
-#        for pingpong, else 'bw'), min_effect (percent, default 2),
+# Takes  in, out, pattern, metric ('lat' or 'bw', as plot passes it from
+#        what the pattern is) (required); min_effect (percent, default 2),
 #        min_overlap, min_sample_us, timed_sample_us, table (here: the
 #        plot area in pixels and every cell drawn), label, date, sizes,
 #        nodes, hops, term, width, height (optional, see common.gp).
 # By hand:
-#   gnuplot -e "in='results/X/summary.csv'; out='map.png'; pattern='stream'" plot/map.gp
+#   gnuplot -e "in='results/X/summary.csv'; out='map.png'; pattern='stream'; metric='bw'" plot/map.gp
 
 if (!exists("width")) { width = 1100 }
 if (!exists("height")) { height = 820 }
@@ -32,7 +32,7 @@ _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "map.gp: set pattern='stream'"; exit status 2 }
-if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
+if (!exists("metric")) { print "map.gp: set metric='lat' or 'bw'"; exit status 2 }
 if (!exists("min_effect")) { min_effect = 2 }
 
 c_pct = (metric eq 'lat' ? 'lat_infl_pct' : 'bw_drop_pct')

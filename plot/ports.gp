@@ -13,13 +13,13 @@
 # Reads  in = pairs.csv, columns: nodes, pattern, size_bytes, hops, pair,
 #        host_a, host_b, lat_rel, bw_rel, flagged (NaN ratios: cell left
 #        hatched).
-# Takes  in, out, pattern (required); size (bytes: the per-size map),
-#        at_nodes (the overview's level, default the highest), metric ('lat'
-#        or 'bw'; default 'lat' for pingpong, else 'bw'), label, date,
+# Takes  in, out, pattern, metric ('lat' or 'bw', as plot passes it from
+#        what the pattern is) (required); size (bytes: the per-size map),
+#        at_nodes (the overview's level, default the highest), label, date,
 #        sizes, nodes, hops, term, width, height (optional, see common.gp).
 # By hand:
-#   gnuplot -e "in='results/X/pairs.csv'; out='ports.png'; pattern='stream'" plot/ports.gp
-#   gnuplot -e "in='results/X/pairs.csv'; out='ports-64KiB.png'; pattern='stream'; size=65536" plot/ports.gp
+#   gnuplot -e "in='results/X/pairs.csv'; out='ports.png'; pattern='stream'; metric='bw'" plot/ports.gp
+#   gnuplot -e "in='results/X/pairs.csv'; out='ports-64KiB.png'; pattern='stream'; metric='bw'; size=65536" plot/ports.gp
 
 if (!exists("width")) { width = 1100 }
 if (!exists("height")) { height = 600 }
@@ -27,7 +27,7 @@ _dir = ''
 do for [_i = strlen(ARG0):1:-1] { if (_dir eq '' && ARG0[_i:_i] eq '/') { _dir = ARG0[1:_i] } }
 load _dir.'common.gp'
 if (!exists("pattern")) { print "ports.gp: set pattern='stream'"; exit status 2 }
-if (!exists("metric")) { metric = (pattern eq 'pingpong' ? 'lat' : 'bw') }
+if (!exists("metric")) { print "ports.gp: set metric='lat' or 'bw'"; exit status 2 }
 overview = !exists("size")
 if (overview) { size = 0 } else { size = size + 0 }
 if (!exists("at_nodes")) { at_nodes = nodes_hi }

@@ -60,7 +60,7 @@ long analysis_floor_hops(int pattern, bool timed, int window)
 	long h = ANALYSIS_FLOOR_MSGS;
 	const struct sw_pattern_info *pi = pattern_info(pattern);
 
-	if (!timed && pi && pi->bandwidth && (long)ANALYSIS_FLOOR_WINDOWS * window > h)
+	if (!timed && pi && pi->windowed && (long)ANALYSIS_FLOOR_WINDOWS * window > h)
 		h = (long)ANALYSIS_FLOOR_WINDOWS * window;
 	return h;
 }
@@ -689,7 +689,7 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 {
 	const struct sw_plan *p = r->plan;
 	double *tv = malloc((size_t)(p->ncells > 0 ? p->ncells : 1) * sizeof(double));
-	int maxfits = 2 * p->nlevels * PAT_COUNT;
+	int maxfits = 2 * p->nlevels * pattern_count();
 
 	a->fit = calloc((size_t)(maxfits > 0 ? maxfits : 1), sizeof(*a->fit));
 	if (!tv || !a->fit) {
@@ -697,7 +697,7 @@ static int fits_compute(const struct sw_run *r, struct sw_analysis *a)
 		return -1;
 	}
 	for (int lv = 0; lv < p->nlevels; lv++) {
-		for (int pat = 0; pat < PAT_COUNT; pat++) {
+		for (int pat = 0; pat < pattern_count(); pat++) {
 			struct point pt[SW_MAX_LIST];
 			int n = 0, jump;
 
@@ -802,8 +802,7 @@ static int drift_compute(const struct sw_run *r, const struct sw_config *cfg, st
 		size_t nx, ny;
 
 		d->cell = c;
-		d->metric = pattern_info(r->plan->cell[c].pattern)->bandwidth ? SW_METRIC_BANDWIDTH
-									       : SW_METRIC_LATENCY;
+		d->metric = pattern_info(r->plan->cell[c].pattern)->metric;
 		if (rep_values(r, c, r->again, r->nagain, d->metric, &x, &nx) ||
 		    analysis_rep_values(r, c, d->metric, &y, &ny)) {
 			free(x);

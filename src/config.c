@@ -652,7 +652,7 @@ static int patterns_parse(struct sw_config *c, const struct cfg_opt *o, const ch
 			int bd = 99;
 			char known[128] = "";
 
-			for (int i = 0; i < PAT_COUNT; i++) {
+			for (int i = 0; i < pattern_count(); i++) {
 				int d = edit_distance(name, pattern_name(i));
 
 				if (d < bd) {
@@ -1567,7 +1567,7 @@ bool config_pattern_timed(const struct sw_config *c, int pattern)
 		return true;
 	if (c->nhops || c->timed == CFG_NO || !p)
 		return false;
-	return c->timed == CFG_YES || c->victims > 0 || p->bandwidth;
+	return c->timed == CFG_YES || c->victims > 0 || p->timed;
 }
 
 const char *config_where(const struct sw_config *c, const char *key)

@@ -89,7 +89,7 @@ static void cell_key(struct health_cell *hc, const struct sw_run *r, int c)
 	hc->hops = pc->hops;
 	hc->pairs = run_cell_pairs(r, c);
 	hc->nodes = plan_nodes(r->plan, c);
-	hc->metric = pc->pattern == PAT_PINGPONG ? HEALTH_LATENCY : HEALTH_BANDWIDTH;
+	hc->metric = pattern_latency_metric(pc->pattern) ? HEALTH_LATENCY : HEALTH_BANDWIDTH;
 }
 
 static void cell_blank(struct health_cell *hc)

@@ -30,13 +30,12 @@ static const char *metric_name(int m)
 /* The size the way labels want it: 8B, 64KiB, 1MiB. */
 static void label_base(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
 {
-	const char *pn = pattern_name(hc->pattern);
 	char s[32], hops[32] = "";
 
 	config_format_size(hc->size, s, sizeof(s));
 	if (v->nhops > 1)
 		snprintf(hops, sizeof(hops), "_h%ld", hc->hops);
-	snprintf(buf, len, "%.2s_%s_n%d%s", hc->pattern == PAT_PINGPONG ? "pp" : pn, s, hc->nodes, hops);
+	snprintf(buf, len, "%.2s_%s_n%d%s", pattern_info(hc->pattern)->abbrev, s, hc->nodes, hops);
 }
 
 /* Perfdata labels so far, to keep the first 19 characters unique. */

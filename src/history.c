@@ -1049,7 +1049,7 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 			pat = (const char *)sqlite3_column_text(st, 0);
 			size = sqlite3_column_int64(st, 1);
 			nodes = sqlite3_column_int(st, 2);
-			bool lat = pat && !strcmp(pat, "pingpong");
+			bool lat = pat && pattern_latency_metric(pattern_find(pat));
 
 			if (sqlite3_column_type(st, lat ? 3 : 4) != SQLITE_NULL)
 				x = sqlite3_column_double(st, lat ? 3 : 4) * (lat ? 1e6 : 1e-6);
@@ -1059,7 +1059,7 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 		}
 		if (t.runs && (s == SQLITE_DONE || strcmp(t.pattern, pat ? pat : "") || t.size != size ||
 			       t.nodes != nodes)) {
-			bool lat = !strcmp(t.pattern, "pingpong");
+			bool lat = pattern_latency_metric(pattern_find(t.pattern));
 			char sz[32], a[32], b[32], mn[32], mx[32];
 
 			config_format_size((uint64_t)t.size, sz, sizeof(sz));

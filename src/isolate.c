@@ -140,7 +140,7 @@ int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const str
 			e->pattern = r->plan->cell[p->cell].pattern;
 			e->size = r->plan->cell[p->cell].size;
 			run_host_name(r, p->host, e->host);
-			bool bw = pattern_info(e->pattern)->bandwidth;
+			bool bw = !pattern_latency_metric(e->pattern);
 			e->control = probe_median(r, -1, p->cell, -1, bw);
 			e->flagged_pct = worse_pct(pair_value(r, pair, npair, p->cell, p->host, bw), e->control, bw);
 			e->threshold = bw ? cfg->warn_drop : cfg->warn_inflation;
@@ -155,7 +155,7 @@ int isolate_judge(const struct sw_run *r, const struct sw_config *cfg, const str
 			seen |= strcmp(e->partner[k], name) == 0;
 		if (seen || e->tested == ISOLATE_PARTNERS)
 			continue;
-		bool bw = pattern_info(e->pattern)->bandwidth;
+		bool bw = !pattern_latency_metric(e->pattern);
 		double v = probe_median(r, p->host, p->cell, p->a, bw);
 		double worse = worse_pct(v, e->control, bw);
 
@@ -179,7 +179,7 @@ const char *isolate_verdict_name(int verdict)
 
 void isolate_evidence(const struct sw_isolated *x, char *buf, size_t len)
 {
-	bool bw = pattern_info(x->pattern)->bandwidth;
+	bool bw = !pattern_latency_metric(x->pattern);
 	double k = bw ? 1e-6 : 1e6;
 	const char *unit = bw ? "MB/s" : "us/hop";
 

@@ -275,13 +275,15 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
 		if (rc == 0 && pf->victims)
 			rc = csv_check_numbers(c, field, victims_columns, err, errlen);
-		if (rc == 0 && pattern_find(field[i_pat]) == PAT_INCAST &&
+		const struct sw_pattern_info *pi = pattern_info(pattern_find(field[i_pat]));
+
+		if (rc == 0 && pi && pi->incast &&
 		    (rc = csv_require(c, incast_columns, err, errlen)) == 0)
 			rc = csv_check_numbers(c, field, incast_columns, err, errlen);
 		if (rc < 0)
 			goto out_close;
 		/* the pattern and the size become chart file names: only known ones */
-		if (pattern_find(field[i_pat]) < 0) {
+		if (!pi) {
 			rc = sw_fail(err, errlen, "%s:%ld: pattern: unknown pattern '%.32s'",
 				     path, c->lineno, field[i_pat]);
 			goto out_close;
@@ -665,6 +667,16 @@ void plot_charts_free(struct plot_charts *c)
 	c->n = 0;
 }
 
+/* The metric a chart of pattern draws: 'lat' (per-hop latency, latency
+ * inflation), 'bw' (bandwidth, bandwidth drop) or 'rx' (incast charts: the
+ * drop at the receiver). */
+static const char *chart_metric(const char *pattern)
+{
+	const struct sw_pattern_info *pi = pattern_info(pattern_find(pattern));
+
+	return pi->metric == SW_METRIC_LATENCY ? "lat" : pi->charts == PAT_CHARTS_INCAST ? "rx" : "bw";
+}
+
 /* The variables every script shares. */
 static void common_vars(struct plot_vars *v, const struct plot_facts *pf, bool svg,
 			const char *in, const char *out, const char *pattern, int w, int h)
@@ -672,6 +684,7 @@ static void common_vars(struct plot_vars *v, const struct plot_facts *pf, bool s
 	plot_vars_str(v, "in", in);
 	plot_vars_str(v, "out", out);
 	plot_vars_str(v, "pattern", pattern);
+	plot_vars_str(v, "metric", chart_metric(pattern));
 	plot_vars_str(v, "label", pf->label);
 	plot_vars_str(v, "date", pf->date);
 	plot_vars_str(v, "conf", pf->conf);
@@ -833,11 +846,12 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 	fclose(lf);
 
 	for (int p = 0; p < pf->npatterns; p++) {
-		/* incast: its own chart, and the drop of the receiver (drop.gp's
-		 * metric 'rx'); a sender's share of one port is no per-pair story */
+		/* incast charts: their own chart, and the drop of the receiver
+		 * (drop.gp's metric 'rx'); a sender's share of one port is no
+		 * per-pair story */
 		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims", NULL };
 		static const char *const incast_kinds[] = { "incast", "drop", "victims", NULL };
-		bool incast = pattern_find(pf->pattern[p]) == PAT_INCAST;
+		bool incast = pattern_info(pattern_find(pf->pattern[p]))->charts == PAT_CHARTS_INCAST;
 
 		for (const char *const *k = incast ? incast_kinds : kinds; *k; k++) {
 			if (strcmp(*k, "victims") == 0 && !pf->victims)

@@ -67,7 +67,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	const struct sw_cell *c0 = &p->cell[ci];
 	int per = plan_cells_per_level(p), off = ci % per;
 	char sz[32], lat[64], bw[64], agg[64], chg[96];
-	bool latency = c0->pattern == PAT_PINGPONG, incast = pattern_info(c0->pattern)->incast;
+	bool latency = pattern_latency_metric(c0->pattern), incast = pattern_info(c0->pattern)->incast;
 
 	config_format_size(c0->size, sz, sizeof(sz));
 	if (incast) {

@@ -437,7 +437,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			isolate_evidence(x, ev, sizeof(ev));
 			json_array_append_new(iso, json_pack("{s:s,s:s,s:s,s:I,s:b,s:i,s:i,s:o,s:o,s:s}", "host", x->host,
 				"verdict", isolate_verdict_name(x->verdict), "pattern", pattern_name(x->pattern),
-				"size_bytes", (json_int_t)x->size, "bandwidth", pattern_info(x->pattern)->bandwidth,
+				"size_bytes", (json_int_t)x->size, "bandwidth", !pattern_latency_metric(x->pattern),
 				"slow", x->slow, "tested", x->tested, "partners", parts,
 				"control", results_json_number(x->control), "evidence", ev));
 		}

@@ -225,7 +225,7 @@ static void fmt_size_text(const char *bytes, char *buf, size_t len)
 
 static bool is_latency(const char *pattern)
 {
-	return pattern_find(pattern) == PAT_PINGPONG;
+	return pattern_latency_metric(pattern_find(pattern));
 }
 
 /* ---- grouping ---- */
@@ -346,22 +346,23 @@ static size_t run_cells(const struct site *st, size_t r, size_t *first)
 	return n;
 }
 
-/* The cell of run row r at its largest node count for the index: a
- * bandwidth pattern (stream, else bidir) at the largest size, or pingpong
- * at the smallest. -1 if none. */
+/* The cell of run row r at its largest node count for the index: of the
+ * metric's headline pattern of the lowest rank present (pattern.h), a
+ * bandwidth one at the largest size, a latency one at the smallest. -1 if
+ * none. */
 static long full_load_cell(const struct site *st, size_t r, bool latency)
 {
 	size_t first, n = run_cells(st, r, &first);
 	long nodes = inum(&st->runs, r, R_MAXNODES);
 	long best = -1;
 
-	for (int want = 0; want < 2 && best < 0; want++) {
-		const char *pat = latency ? "pingpong" : want == 0 ? "stream" : "bidir";
-
+	for (int rank = 1; rank <= pattern_count() && best < 0; rank++) {
 		for (size_t i = first; i < first + n; i++) {
 			const struct rows *c = &st->cells;
+			int pat = pattern_find(val(c, i, C_PATTERN));
 
-			if (inum(c, i, C_NODES) != nodes || strcmp(val(c, i, C_PATTERN), pat))
+			if (inum(c, i, C_NODES) != nodes || pat < 0 || pattern_info(pat)->headline != rank ||
+			    pattern_latency_metric(pat) != latency)
 				continue;
 			if (best < 0 || (latency ? num(c, i, C_SIZE) < num(c, (size_t)best, C_SIZE)
 						 : num(c, i, C_SIZE) > num(c, (size_t)best, C_SIZE)))

@@ -1,0 +1,666 @@
+/*
+ * compare_out.c - the outputs of swstress compare: the text tables, the
+ * Markdown report, the JSON document and the overlay charts, all read from
+ * the struct compare that compare_create filled (compare.c); see compare.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "compare.h"
+#include "config.h"
+#include "pattern.h"
+#include "plot.h"
+#include "results.h"
+#include "sfile.h"
+#include "stats.h"
+
+#define LETTER(i) ((char)('A' + (i)))
+
+/* ---------------------------------------------------------------- */
+/* Text and Markdown                                                  */
+
+/* A metric value in display units: us for latency, MB/s for bandwidth. */
+static double disp(double x, bool latency)
+{
+	return latency ? x * 1e6 : x / 1e6;
+}
+
+static void fmt_value(char *buf, size_t len, const struct compare_value *v, bool latency)
+{
+	if (v->n == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g [%.4g, %.4g]%s", disp(v->median, latency), disp(v->lo, latency),
+			 disp(v->hi, latency), v->ci_ok ? "" : "~");
+}
+
+static void fmt_hops(char *buf, size_t len, long hops)
+{
+	if (hops == 0)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%ld", hops);
+}
+
+static void fmt_worse(char *buf, size_t len, const struct sw_change *d)
+{
+	if (!d->valid)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%%s", d->pct, d->significant ? " *" : "");
+}
+
+static void fmt_est(char *buf, size_t len, double x, double lo, double hi, const char *unit)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, "%.4g%s [%.4g, %.4g]", x, unit, lo, hi);
+	else
+		snprintf(buf, len, "%.4g%s", x, unit);
+}
+
+static void fmt_change(char *buf, size_t len, const struct sw_change *ch)
+{
+	if (!ch->valid)
+		snprintf(buf, len, "baseline");
+	else if (!isfinite(ch->lo))
+		snprintf(buf, len, "%+.1f%% ~", ch->pct);   /* too few repetitions to test */
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", ch->pct, ch->lo, ch->hi, ch->significant ? " *" : "");
+}
+
+static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
+{
+	if (!l->diff_valid)
+		snprintf(buf, len, "-");
+	else if (isfinite(l->diff_lo))
+		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]%s", l->diff, l->diff_lo, l->diff_hi,
+			 l->diff_significant ? " *" : "");
+	else
+		snprintf(buf, len, "%+.1f", l->diff);
+}
+
+static const char *metric_title(int pattern)
+{
+	return pattern_latency_metric(pattern) ? "per-hop latency in us (lower is better)"
+				       : "per-pair bandwidth in MB/s = 10^6 bytes/s (higher is better)";
+}
+
+static void present_list(const struct compare *c, const bool *present, bool want, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < c->nruns; i++)
+		if (present[i] == want)
+			sw_appendf(buf, len, "%s%c", buf[0] ? ", " : "", LETTER(i));
+}
+
+void compare_print(FILE *f, const struct compare *c)
+{
+	char a[96], b[96], s[32], h[32], p[32], d[64];
+
+	fprintf(f, "swstress compare: %d runs\n", c->nruns);
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "  %c = %s: %s, %d ranks, started %s\n", LETTER(i), c->label[i], c->run[i]->name,
+			c->run[i]->nranks, c->run[i]->started);
+	for (int i = 0; i < c->nnotes; i++)
+		fprintf(f, "note: %s\n", c->notes[i]);
+	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
+		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
+		c->confidence * 100, c->alpha, c->min_effect);
+	for (int pat = 0; pat < pattern_count(); pat++) {
+		bool any = false;
+
+		for (int k = 0; k < c->ncells; k++) {
+			const struct compare_cell *m = &c->cells[k];
+
+			if (m->pattern != pat)
+				continue;
+			if (!any) {
+				fprintf(f, "\n%s: %s\n%8s %5s %6s", pattern_name(pat), metric_title(pat), "size", "nodes",
+					"hops");
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, "  %-26c", LETTER(i));
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, "  %9s %9s", (snprintf(a, sizeof(a), "%c %%worse", LETTER(i)), a),
+						(snprintf(b, sizeof(b), "%c p", LETTER(i)), b));
+				fputc('\n', f);
+				any = true;
+			}
+			config_format_size_spaced(m->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), m->hops);
+			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
+			for (int i = 0; i < c->nruns; i++) {
+				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				fprintf(f, "  %-26s", a);
+			}
+			for (int i = 1; i < c->nruns; i++) {
+				fmt_worse(a, sizeof(a), &m->d[i]);
+				stats_format_p(p, sizeof(p), m->d[i].p);
+				fprintf(f, "  %9s %9s", a, m->d[i].valid ? p : "-");
+			}
+			fputc('\n', f);
+		}
+	}
+	if (c->nsummary)
+		fprintf(f, "\nat the highest load every run reached: per-hop latency (us), aggregate bandwidth "
+			"(MB/s), degradation from the run's own baseline level (%%) [CI], and its difference "
+			"against A in points [CI] (negative = degrades less)\n");
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
+			fprintf(f, "\n%s (degradation = %s)\n%8s %5s  %-22s %-26s %-26s %-26s %s\n", pattern_name(r->pattern),
+				change_name(pattern_info(r->pattern)->metric, false),
+				"size", "nodes", "run", "latency/hop us [CI]", "aggregate MB/s [CI]", "degradation % [CI]",
+				"vs A, points [CI]");
+		config_format_size_spaced(r->size, s, sizeof(s));
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			char lat[64], agg[64], ch[64];
+
+			snprintf(a, sizeof(a), "%c %s", LETTER(i), c->label[i]);
+			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
+			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
+			fmt_change(ch, sizeof(ch), &l->change);
+			fmt_diff(d, sizeof(d), l);
+			fprintf(f, "%8s %5d  %-22.22s %-26s %-26s %-26s %s\n", i == 0 ? s : "", r->nodes, a, lat, agg, ch,
+				i == 0 ? "" : d);
+		}
+	}
+	if (c->nunmatched) {
+		fprintf(f, "\nunmatched cells (not in every run):\n");
+		for (int k = 0; k < c->nunmatched; k++) {
+			const struct compare_unmatched *u = &c->unmatched[k];
+
+			config_format_size_spaced(u->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), u->hops);
+			present_list(c, u->present, true, a, sizeof(a));
+			present_list(c, u->present, false, b, sizeof(b));
+			fprintf(f, "  %-8s %8s %3d nodes, %s hops: in %s, missing in %s\n", pattern_name(u->pattern), s,
+				u->nodes, h, a, b);
+		}
+	}
+	if (c->nverdicts)
+		fputc('\n', f);
+	for (int k = 0; k < c->nverdicts; k++)
+		fprintf(f, "verdict: %s\n", c->verdict[k].text);
+	fprintf(f, "\nmethod: %s\n", c->method);
+}
+
+/* Markdown table cell text: '|' would split the cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else
+			fputc(*s, f);
+	fputc(' ', f);
+}
+
+void compare_markdown(FILE *f, const struct compare *c, const char *const *charts, int ncharts)
+{
+	char a[128], b[128], s[32], h[32], p[32];
+
+	fprintf(f, "# Switch comparison:");
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
+	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
+	if (c->nnotes) {
+		fprintf(f, "\n**Read with care:**\n\n");
+		for (int i = 0; i < c->nnotes; i++)
+			fprintf(f, "- %s\n", c->notes[i]);
+	}
+	fprintf(f, "\n## Runs\n\n| run | label | name | started | hosts | ranks | MPI | complete |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < c->nruns; i++) {
+		snprintf(a, sizeof(a), "%c", LETTER(i));
+		md_cell(f, a);
+		md_cell(f, c->label[i]);
+		md_cell(f, c->run[i]->name);
+		md_cell(f, c->run[i]->started);
+		md_cell(f, c->hosts[i]);
+		snprintf(a, sizeof(a), "%d", c->run[i]->nranks);
+		md_cell(f, a);
+		md_cell(f, c->mpi[i][0] ? c->mpi[i] : "?");
+		md_cell(f, c->run[i]->complete ? "yes" : "no");
+		fputs("|\n", f);
+	}
+	if (c->nverdicts) {
+		fprintf(f, "\n## Verdict\n\n");
+		for (int k = 0; k < c->nverdicts; k++)
+			fprintf(f, "- %s\n", c->verdict[k].text);
+	}
+	if (c->nsummary) {
+		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
+			"(MB/s = 10⁶ bytes/s), degradation from the run's own baseline level (latency inflation "
+			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
+			"in degradation against A in percentage points (negative: degrades less). * marks a "
+			"significant change or difference.\n", c->confidence * 100);
+	}
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
+			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop µs [CI] | aggregate MB/s [CI] | "
+				"degradation %% [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
+				pattern_name(r->pattern));
+		config_format_size_spaced(r->size, s, sizeof(s));
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			char lat[64], agg[64], ch[64], d[64];
+
+			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
+			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
+			fmt_change(ch, sizeof(ch), &l->change);
+			fmt_diff(d, sizeof(d), l);
+			snprintf(a, sizeof(a), "%d", r->nodes);
+			snprintf(b, sizeof(b), "%c %s", LETTER(i), c->label[i]);
+			md_cell(f, s);
+			md_cell(f, a);
+			md_cell(f, b);
+			md_cell(f, lat);
+			md_cell(f, agg);
+			md_cell(f, ch);
+			md_cell(f, i == 0 ? "" : d);
+			fputs("|\n", f);
+		}
+	}
+	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
+		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
+		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
+		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
+	for (int pat = 0; pat < pattern_count(); pat++) {
+		bool any = false;
+
+		for (int k = 0; k < c->ncells; k++) {
+			const struct compare_cell *m = &c->cells[k];
+
+			if (m->pattern != pat)
+				continue;
+			if (!any) {
+				fprintf(f, "\n### %s: %s\n\n| size | nodes | hops |", pattern_name(pat), metric_title(pat));
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, " %c %s |", LETTER(i), c->label[i]);
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, " %c %%worse | %c p |", LETTER(i), LETTER(i));
+				fprintf(f, "\n|---|---|---|");
+				for (int i = 0; i < c->nruns; i++)
+					fprintf(f, "---|");
+				for (int i = 1; i < c->nruns; i++)
+					fprintf(f, "---|---|");
+				fputc('\n', f);
+				any = true;
+			}
+			config_format_size_spaced(m->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), m->hops);
+			snprintf(a, sizeof(a), "%d", m->nodes);
+			md_cell(f, s);
+			md_cell(f, a);
+			md_cell(f, h);
+			for (int i = 0; i < c->nruns; i++) {
+				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				md_cell(f, a);
+			}
+			for (int i = 1; i < c->nruns; i++) {
+				fmt_worse(a, sizeof(a), &m->d[i]);
+				stats_format_p(p, sizeof(p), m->d[i].p);
+				md_cell(f, a);
+				md_cell(f, m->d[i].valid ? p : "-");
+			}
+			fputs("|\n", f);
+		}
+	}
+	if (c->ncells == 0)
+		fprintf(f, "\nNo cell is present in every run.\n");
+	fprintf(f, "\n## Unmatched cells\n\n");
+	if (c->nunmatched == 0)
+		fprintf(f, "None: every cell is in every run.\n");
+	else {
+		fprintf(f, "| pattern | size | nodes | hops | present in | missing in |\n|---|---|---|---|---|---|\n");
+		for (int k = 0; k < c->nunmatched; k++) {
+			const struct compare_unmatched *u = &c->unmatched[k];
+
+			config_format_size_spaced(u->size, s, sizeof(s));
+			fmt_hops(h, sizeof(h), u->hops);
+			md_cell(f, pattern_name(u->pattern));
+			md_cell(f, s);
+			snprintf(a, sizeof(a), "%d", u->nodes);
+			md_cell(f, a);
+			md_cell(f, h);
+			present_list(c, u->present, true, a, sizeof(a));
+			present_list(c, u->present, false, b, sizeof(b));
+			md_cell(f, a);
+			md_cell(f, b);
+			fputs("|\n", f);
+		}
+	}
+	fprintf(f, "\n## Charts\n\n");
+	if (ncharts == 0)
+		fprintf(f, "No charts (gnuplot missing, disabled, or a run has no summary.csv).\n");
+	for (int i = 0; i < ncharts; i++)
+		fprintf(f, "![%s](%s)\n\n", charts[i], charts[i]);
+	fprintf(f, "\n## Method\n\n%s.\n\nRuns' own methods:\n\n", c->method);
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "- %c %s: %s\n", LETTER(i), c->label[i], c->an[i]->method);
+}
+
+/* ---------------------------------------------------------------- */
+/* JSON                                                               */
+
+json_t *compare_json(const struct compare *c)
+{
+	json_t *root = json_object(), *runs = json_array(), *cells = json_array(), *un = json_array();
+	json_t *sum = json_array(), *ver = json_array(), *notes = json_array();
+
+	if (!root || !runs || !cells || !un || !sum || !ver || !notes)
+		goto fail;
+	json_object_set_new(root, "tool_version", json_string(SW_VERSION));
+	json_object_set_new(root, "reference", json_string(c->label[0]));
+	json_object_set_new(root, "alpha", results_json_number(c->alpha));
+	json_object_set_new(root, "min_effect", results_json_number(c->min_effect));
+	json_object_set_new(root, "confidence", results_json_number(c->confidence));
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sw_run *r = c->run[i];
+
+		json_array_append_new(runs, json_pack("{s:s#,s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:b}",
+			"run", (char[]){ LETTER(i) }, (size_t)1, "label", c->label[i], "name", r->name, "path", c->path[i],
+			"started", r->started, "hosts", c->hosts[i], "mpi_version", c->mpi[i], "ranks", r->nranks,
+			"complete", r->complete));
+	}
+	json_object_set_new(root, "runs", runs);
+	for (int i = 0; i < c->nnotes; i++)
+		json_array_append_new(notes, json_string(c->notes[i]));
+	json_object_set_new(root, "notes", notes);
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+		json_t *vals = json_array();
+
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_value *v = &m->v[i];
+			const struct sw_change *d = &m->d[i];
+			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", results_json_number(v->median),
+					      "lo", results_json_number(v->lo), "hi", results_json_number(v->hi), "ci_ok", v->ci_ok);
+
+			if (i > 0)
+				json_object_set_new(o, "vs_reference", d->valid ?
+					json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct_worse", results_json_number(d->pct), "lo", results_json_number(d->lo),
+						  "hi", results_json_number(d->hi), "p", results_json_number(d->p), "significant", d->significant) : json_null());
+			json_array_append_new(vals, o);
+		}
+		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o}", "pattern", pattern_name(m->pattern),
+			"size_bytes", (json_int_t)m->size, "nodes", m->nodes,
+			"hops", m->hops ? json_integer(m->hops) : json_string("auto"),
+			"metric", m->latency ? "latency_s" : "bandwidth_Bps", "runs", vals));
+	}
+	json_object_set_new(root, "cells", cells);
+	for (int k = 0; k < c->nunmatched; k++) {
+		const struct compare_unmatched *u = &c->unmatched[k];
+		json_t *in = json_array(), *out = json_array();
+
+		for (int i = 0; i < c->nruns; i++)
+			json_array_append_new(u->present[i] ? in : out, json_string(c->label[i]));
+		json_array_append_new(un, json_pack("{s:s,s:I,s:i,s:o,s:o,s:o}", "pattern", pattern_name(u->pattern),
+			"size_bytes", (json_int_t)u->size, "nodes", u->nodes,
+			"hops", u->hops ? json_integer(u->hops) : json_string("auto"), "present_in", in, "missing_in", out));
+	}
+	json_object_set_new(root, "unmatched", un);
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+		json_t *lv = json_array();
+
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->run[i];
+			json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+				"latency_s", results_json_number(l->lat), "latency_lo", results_json_number(l->lat_lo), "latency_hi", results_json_number(l->lat_hi),
+				"aggregate_Bps", results_json_number(l->agg), "aggregate_lo", results_json_number(l->agg_lo), "aggregate_hi", results_json_number(l->agg_hi),
+				"degradation", results_json_change(&l->change));
+
+			if (i > 0)
+				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
+					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),
+						  "lo", results_json_number(l->diff_lo), "hi", results_json_number(l->diff_hi),
+						  "p", results_json_number(l->diff_p), "significant", l->diff_significant) : json_null());
+			json_array_append_new(lv, o);
+		}
+		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
+			"degradation", change_name(pattern_info(r->pattern)->metric, true),
+			"size_bytes", (json_int_t)r->size, "nodes", r->nodes,
+			"hops", r->hops ? json_integer(r->hops) : json_string("auto"), "runs", lv));
+	}
+	json_object_set_new(root, "summary", sum);
+	for (int k = 0; k < c->nverdicts; k++)
+		json_array_append_new(ver, json_pack("{s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
+						     "text", c->verdict[k].text));
+	json_object_set_new(root, "verdicts", ver);
+	json_object_set_new(root, "method", json_string(c->method));
+	return root;
+fail:
+	json_decref(root);
+	json_decref(runs);
+	json_decref(cells);
+	json_decref(un);
+	json_decref(sum);
+	json_decref(ver);
+	json_decref(notes);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- */
+/* Files                                                              */
+
+/* dir/name through fn, atomically. */
+static int write_atomic(const char *dir, const char *name, sw_write_fn fn, const void *arg, char *err, size_t errlen)
+{
+	char path[SW_PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return sw_write_atomic(path, fn, arg, err, errlen);
+}
+
+struct md_arg {
+	const struct compare *c;
+	const char *const *charts;
+	int ncharts;
+};
+
+static int write_md(FILE *f, const void *arg)
+{
+	const struct md_arg *m = arg;
+
+	compare_markdown(f, m->c, m->charts, m->ncharts);
+	return 0;
+}
+
+static int write_json(FILE *f, const void *arg)
+{
+	json_t *root = compare_json(arg);
+	int rc;
+
+	if (!root)
+		return -1;
+	rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return rc;
+}
+
+/* Draw compare-KIND-PATTERN.png for one pattern: up to three sizes
+ * (smallest, middle, largest matched), every run in its own colour. */
+static int draw(const struct compare *c, const char *dir, const char *script_dir, const char *kind, int pat,
+		char *name, size_t namelen, char *err, size_t errlen)
+{
+	uint64_t sizes[SW_MAX_LIST * 4];
+	long hops = -1;
+	int nsizes = 0, nodes[SW_MAX_LIST * COMPARE_MAX_RUNS], nnodes = 0, rc;
+	struct plot_vars v = { 0 };
+	char script[SW_PATH_MAX + 16], log[SW_PATH_MAX + 16], out[SW_PATH_MAX + 80];
+	char script_p[SW_PATH_MAX + 18], out_p[SW_PATH_MAX + 82];
+	char title[600] = "";
+
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+
+		if (m->pattern != pat)
+			continue;
+		if (nsizes == 0 || sizes[nsizes - 1] != m->size)
+			if (nsizes < (int)(sizeof(sizes) / sizeof(sizes[0])))
+				sizes[nsizes++] = m->size;
+		if (m->hops > hops)
+			hops = m->hops;
+	}
+	if (nsizes == 0)
+		return 0;
+	for (int i = 0; i < c->nruns; i++)
+		for (int l = 0; l < c->run[i]->plan->nlevels && nnodes < (int)(sizeof(nodes) / sizeof(nodes[0])); l++)
+			nodes[nnodes++] = 2 * c->run[i]->plan->level_pairs[l];
+	qsort(nodes, (size_t)nnodes, sizeof(int), sw_cmp_int);
+
+	snprintf(name, namelen, "compare-%s-%s.png", kind, pattern_name(pat));
+	snprintf(out, sizeof(out), "%s/%s", dir, name);
+	snprintf(script, sizeof(script), "%s/compare.gp", script_dir);
+	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	/* every path that gnuplot sees goes through sw_path_plain */
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(out, out_p, sizeof(out_p), err, errlen))
+		return -1;
+	for (int i = 0; i < c->nruns; i++)
+		sw_appendf(title, sizeof(title), "%s%s", i ? " vs " : "", c->label[i]);
+
+	plot_vars_add(&v, "nruns=%d; ", c->nruns);
+	for (int i = 0; i < c->nruns; i++) {
+		char var[16], in[SW_PATH_MAX + 16], in_p[SW_PATH_MAX + 18];
+
+		snprintf(var, sizeof(var), "in%d", i + 1);
+		snprintf(in, sizeof(in), "%s/summary.csv", c->path[i]);
+		if (sw_path_plain(in, in_p, sizeof(in_p), err, errlen)) {
+			free(v.s);
+			return -1;
+		}
+		plot_vars_str(&v, var, in_p);
+		snprintf(var, sizeof(var), "run%d", i + 1);
+		plot_vars_str(&v, var, c->label[i]);
+	}
+	plot_vars_str(&v, "out", out_p);
+	plot_vars_str(&v, "kind", kind);
+	plot_vars_str(&v, "pattern", pattern_name(pat));
+	plot_vars_str(&v, "metric", pattern_latency_metric(pat) ? "lat" : "bw");
+	plot_vars_str(&v, "label", title);
+	plot_vars_add(&v, "conf='%g'; min_effect=%g; hops=%ld; width=%d; height=%d; sizes='", c->confidence * 100,
+	       c->min_effect, hops, strcmp(kind, "drop") ? 1500 : 1100,
+	       strcmp(kind, "drop") ? 700 : 720);
+	/* smallest, middle, largest */
+	int pick[3] = { 0, nsizes / 2, nsizes - 1 }, npick = nsizes >= 3 ? 3 : nsizes;
+
+	if (nsizes == 2)
+		pick[1] = 1;
+	for (int i = 0; i < npick; i++)
+		plot_vars_add(&v, "%s%llu", i ? " " : "", (unsigned long long)sizes[pick[i]]);
+	plot_vars_add(&v, "'; nodes='");
+	for (int i = 0, k = 0; i < nnodes; i++)
+		if (i == 0 || nodes[i] != nodes[i - 1])
+			plot_vars_add(&v, "%s%d", k++ ? " " : "", nodes[i]);
+	plot_vars_add(&v, "'");
+	rc = plot_draw(script_p, &v, log, out, err, errlen);
+	free(v.s);
+	return rc < 0 ? -1 : 1;
+}
+
+static bool file_ok(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Draw the charts; names into names[], count returned, or -1. A missing
+ * prerequisite is a note on stderr and 0 charts. */
+static int draw_all(const struct compare *c, const char *dir, const char *script_dir,
+		    char (*names)[SW_PATH_MAX], int max, char *err, size_t errlen)
+{
+	char sd[SW_PATH_MAX], path[SW_PATH_MAX + 32];
+	int n = 0;
+
+	if (!plot_available()) {
+		fprintf(stderr, "swstress: note: gnuplot not found on PATH (install gnuplot-nox): no charts\n");
+		return 0;
+	}
+	if (!script_dir) {
+		if (plot_script_dir(sd, sizeof(sd), path, sizeof(path)) < 0) {
+			fprintf(stderr, "swstress: note: %s: no charts\n", path);
+			return 0;
+		}
+		script_dir = sd;
+	}
+	snprintf(path, sizeof(path), "%s/compare.gp", script_dir);
+	if (!file_ok(path)) {
+		fprintf(stderr, "swstress: note: %s: no such script: no charts\n", path);
+		return 0;
+	}
+	for (int i = 0; i < c->nruns; i++) {
+		static const char *const cols[] = {
+			"level", "nodes", "pattern", "size_bytes", "hops", "lat_median_us", "lat_lo_us", "lat_hi_us",
+			"agg_median_MBps", "agg_lo_MBps", "agg_hi_MBps", "lat_infl_pct", "lat_infl_lo", "lat_infl_hi",
+			"lat_infl_sig", "bw_drop_pct", "bw_drop_lo", "bw_drop_hi", "bw_drop_sig", NULL
+		};
+
+		snprintf(path, sizeof(path), "%s/summary.csv", c->path[i][0] ? c->path[i] : ".");
+		if (!c->path[i][0] || plot_check_csv(path, cols, NULL, err, errlen) < 0) {
+			fprintf(stderr, "swstress: note: %s: no charts\n", c->path[i][0] ? err : "a run has no results folder");
+			return 0;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/plot.log", dir);
+	FILE *lf = sfile_fopen_own(path, "w", NULL, 0);
+
+	if (lf)
+		fclose(lf);
+	for (int pat = 0; pat < pattern_count(); pat++) {
+		static const char *const kinds[] = { "falloff", "drop" };
+
+		for (int k = 0; k < 2 && n < max; k++) {
+			int rc = draw(c, dir, script_dir, kinds[k], pat, names[n], sizeof(names[n]), err, errlen);
+
+			if (rc < 0)
+				return -1;
+			n += rc;
+		}
+	}
+	return n;
+}
+
+int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
+		  int *ncharts, char *err, size_t errlen)
+{
+	char names[2 * PAT_MAX][SW_PATH_MAX];
+	const char *np[2 * PAT_MAX];
+	int n = 0;
+
+	if (sw_mkdir_p(dir))
+		return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
+	if (access(dir, W_OK | X_OK))
+		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));
+	if (charts) {
+		n = draw_all(c, dir, script_dir, names, 2 * PAT_MAX, err, errlen);
+		if (n < 0)
+			return -1;
+	}
+	for (int i = 0; i < n; i++)
+		np[i] = names[i];
+	struct md_arg m = { c, np, n };
+
+	if (write_atomic(dir, "compare.json", write_json, c, err, errlen) ||
+	    write_atomic(dir, "compare.md", write_md, &m, err, errlen))
+		return -1;
+	if (ncharts)
+		*ncharts = n;
+	return 0;
+}
+
