@@ -114,6 +114,12 @@ int sw_temp_create(const char *path, char *tmp, size_t tmplen, char *err, size_t
  * temporary file is removed and err names path. 0 or -1. */
 int sw_write_atomic(const char *path, sw_write_fn fn, const void *arg, char *err, size_t errlen);
 
+/* Write fd (an open, empty temporary file) through fn, then flush, fsync
+ * and close it; fd is closed whatever happens. On error err names shown
+ * ("cannot write" or "write failed"); removing the file is the caller's.
+ * 0 or -1. */
+int sw_write_fd(int fd, sw_write_fn fn, const void *arg, const char *shown, char *err, size_t errlen);
+
 /* The two halves of sw_write_atomic, for writing several files that must
  * change together (or a file another program writes, such as a chart):
  * write every temporary file first (its name into tmp), then commit them

@@ -209,8 +209,7 @@ int sfile_write_at(int dirfd, const char *name, sw_write_fn fn, const void *arg,
 {
 	char tmp[NAME_MAX + 1];
 	struct stat st;
-	int fd, rc, e;
-	FILE *f;
+	int fd;
 
 	if (!fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISLNK(st.st_mode) &&
 	    (!S_ISREG(st.st_mode) || st.st_nlink > 1))
@@ -219,26 +218,8 @@ int sfile_write_at(int dirfd, const char *name, sw_write_fn fn, const void *arg,
 	fd = temp_at(dirfd, name, tmp, sizeof(tmp), shown, err, errlen);
 	if (fd < 0)
 		return -1;
-	f = fdopen(fd, "w");
-	if (!f) {
-		e = errno;
-		close(fd);
-		sw_fail(err, errlen, "%s: cannot write: %s", shown, strerror(e));
+	if (sw_write_fd(fd, fn, arg, shown, err, errlen))
 		goto out_unlink;
-	}
-	errno = 0;
-	rc = fn(f, arg);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		rc = -1;
-	e = errno;
-	if (fclose(f) && !rc) {
-		rc = -1;
-		e = errno;
-	}
-	if (rc) {
-		sw_fail(err, errlen, "%s: write failed: %s", shown, strerror(e ? e : EIO));
-		goto out_unlink;
-	}
 	if (renameat(dirfd, tmp, dirfd, name)) {
 		sw_fail(err, errlen, "%s: cannot rename into place: %s", shown, strerror(errno));
 		goto out_unlink;

@@ -135,20 +135,15 @@ int sw_temp_create(const char *path, char *tmp, size_t tmplen, char *err, size_t
 	return fd;
 }
 
-int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
-		  char *err, size_t errlen)
+int sw_write_fd(int fd, sw_write_fn fn, const void *arg, const char *shown, char *err, size_t errlen)
 {
-	int fd = sw_temp_create(path, tmp, tmplen, err, errlen), rc, e;
-	FILE *f;
+	FILE *f = fdopen(fd, "w");
+	int rc, e;
 
-	if (fd < 0)
-		return -1;
-	f = fdopen(fd, "w");
 	if (!f) {
 		e = errno;
 		close(fd);
-		unlink(tmp);
-		return sw_fail(err, errlen, "%s: cannot write: %s", path, strerror(e));
+		return sw_fail(err, errlen, "%s: cannot write: %s", shown, strerror(e));
 	}
 	errno = 0;
 	rc = fn(f, arg);
@@ -159,9 +154,21 @@ int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, 
 		rc = -1;
 		e = errno;
 	}
-	if (rc) {
+	if (rc)
+		return sw_fail(err, errlen, "%s: write failed: %s", shown, strerror(e ? e : EIO));
+	return 0;
+}
+
+int sw_write_temp(const char *path, sw_write_fn fn, const void *arg, char *tmp, size_t tmplen,
+		  char *err, size_t errlen)
+{
+	int fd = sw_temp_create(path, tmp, tmplen, err, errlen);
+
+	if (fd < 0)
+		return -1;
+	if (sw_write_fd(fd, fn, arg, path, err, errlen)) {
 		unlink(tmp);
-		return sw_fail(err, errlen, "%s: write failed: %s", path, strerror(e ? e : EIO));
+		return -1;
 	}
 	return 0;
 }
