@@ -10,8 +10,12 @@
 #ifndef COMMANDS_H
 #define COMMANDS_H
 
+#include <stddef.h>
 #include "cli.h"
 
+struct sw_config;
+
+extern const struct cli_command plan_command;      /* cmd_plan.c     */
 extern const struct cli_command compare_command;   /* cmd_compare.c  */
 extern const struct cli_command judge_command;     /* cmd_judge.c    */
 extern const struct cli_command history_command;   /* cmd_history.c  */
@@ -19,5 +23,10 @@ extern const struct cli_command publish_command;   /* cmd_publish.c  */
 extern const struct cli_command site_command;      /* cmd_site.c     */
 extern const struct cli_command baseline_command;  /* cmd_baseline.c */
 extern const struct cli_command guard_command;     /* cmd_guard.c    */
+
+/* The config of plan, run and check: the defaults, then the config file
+ * (-c FILE, or the one argument), the key=value words and --label.
+ * 0 or -1 with a message in err. (cmd_plan.c) */
+int cmd_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen);
 
 #endif

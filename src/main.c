@@ -30,28 +30,6 @@
 #include "report.h"
 #include "results.h"
 
-/* The config of run, plan and check: the defaults, then the config file
- * (-c FILE, or the one argument), the key=value words and --label.
- * 0 or -1 with a message in err. */
-static int load_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen)
-{
-	const char *file = a->opt[CLI_CONFIG];
-
-	config_defaults(c);
-	if (file && a->nargs)
-		return sw_fail(err, errlen, "unexpected argument '%s' (the config is -c %s)", a->args[0], file);
-	if (!file && a->nargs)
-		file = a->args[0];
-	if (file && config_load_file(c, file, err, errlen))
-		return -1;
-	for (int i = 0; i < a->nsets; i++)
-		if (config_set_arg(c, a->sets[i], err, errlen))
-			return -1;
-	if (a->opt[CLI_LABEL] && config_set(c, "label", a->opt[CLI_LABEL], "option --label", err, errlen))
-		return -1;
-	return config_validate(c, err, errlen);
-}
-
 /* --format: table (default) or classic; -1 with a message in err. */
 static int report_format(const struct cli_args *a, char *err, size_t errlen)
 {
@@ -307,7 +285,7 @@ static int sweep(const struct cli_args *a, bool check)
 	if (rank == 0) {
 		if (a->error[0])
 			snprintf(err, sizeof(err), "%s%s", check ? "bad arguments: " : "", a->error);
-		else if (load_config(a, &cfg, err, sizeof(err)) == 0 &&
+		else if (cmd_config(a, &cfg, err, sizeof(err)) == 0 &&
 			 (format = report_format(a, err, sizeof(err))) >= 0) {
 			judge_opts_from_args(a, &ho);
 			if (check && !ho.baseline)
@@ -486,40 +464,6 @@ static const struct cli_command check_command = {
 
 /* ---------------------------------------------------------------- */
 /* plan and report: no MPI                                            */
-
-static int cmd_plan(const struct cli_args *a)
-{
-	struct sw_config cfg;
-	struct sw_plan *p;
-	char err[1024];
-	long n;
-
-	if (!a->opt[CLI_RANKS])
-		return cli_usage_error(a, "plan needs -n RANKS");
-	if (sw_parse_long(a->opt[CLI_RANKS], 2, SW_MAX_RANKS, &n))
-		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to %d", a->opt[CLI_RANKS],
-				       SW_MAX_RANKS);
-	if (load_config(a, &cfg, err, sizeof(err)))
-		return cli_usage_error(a, "%s", err);
-	p = plan_create(&cfg, (int)n, err, sizeof(err));
-	if (!p)
-		return cli_usage_error(a, "%s", err);
-	plan_print(stdout, p, &cfg);
-	plan_free(p);
-	return SW_EXIT_OK;
-}
-
-static const struct cli_command plan_command = {
-	.name = "plan",
-	.synopsis = "[CONFIG] -n RANKS [key=value ...]",
-	.summary = "levels, pairs, cells and an estimate of the time, without MPI",
-	.description = "What a run of the config (the defaults without one) on RANKS ranks will do:\n"
-		       "the load levels, the rank pairs of each level, the cells, and how long it takes.\n",
-	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_RANKS),
-	.max_args = 1,
-	.keys = true,
-	.fn = cmd_plan,
-};
 
 static int cmd_report(const struct cli_args *a)
 {
