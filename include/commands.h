@@ -16,6 +16,7 @@
 struct sw_config;
 
 extern const struct cli_command plan_command;      /* cmd_plan.c     */
+extern const struct cli_command report_command;    /* cmd_report.c   */
 extern const struct cli_command compare_command;   /* cmd_compare.c  */
 extern const struct cli_command judge_command;     /* cmd_judge.c    */
 extern const struct cli_command history_command;   /* cmd_history.c  */
@@ -28,5 +29,9 @@ extern const struct cli_command guard_command;     /* cmd_guard.c    */
  * (-c FILE, or the one argument), the key=value words and --label.
  * 0 or -1 with a message in err. (cmd_plan.c) */
 int cmd_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen);
+
+/* --format of report, run and check: REPORT_TABLE (the default) or
+ * REPORT_CLASSIC, or -1 with a message in err. (cmd_report.c) */
+int cmd_report_format(const struct cli_args *a, char *err, size_t errlen);
 
 #endif

@@ -30,17 +30,6 @@
 #include "report.h"
 #include "results.h"
 
-/* --format: table (default) or classic; -1 with a message in err. */
-static int report_format(const struct cli_args *a, char *err, size_t errlen)
-{
-	const char *f = a->opt[CLI_FORMAT];
-	int format = f ? report_format_find(f) : REPORT_TABLE;
-
-	if (format < 0)
-		return sw_fail(err, errlen, "option --format: '%s' is not table or classic", f);
-	return format;
-}
-
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
 	size_t n = 0;
@@ -286,7 +275,7 @@ static int sweep(const struct cli_args *a, bool check)
 		if (a->error[0])
 			snprintf(err, sizeof(err), "%s%s", check ? "bad arguments: " : "", a->error);
 		else if (cmd_config(a, &cfg, err, sizeof(err)) == 0 &&
-			 (format = report_format(a, err, sizeof(err))) >= 0) {
+			 (format = cmd_report_format(a, err, sizeof(err))) >= 0) {
 			judge_opts_from_args(a, &ho);
 			if (check && !ho.baseline)
 				snprintf(err, sizeof(err), "check needs --baseline PATH|NAME (a results folder of a "
@@ -464,58 +453,6 @@ static const struct cli_command check_command = {
 
 /* ---------------------------------------------------------------- */
 /* plan and report: no MPI                                            */
-
-static int cmd_report(const struct cli_args *a)
-{
-	struct sw_config cfg;
-	struct sw_run *r;
-	struct sw_analysis *an;
-	char err[1024];
-	int format = report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
-
-	if (format < 0)
-		return cli_usage_error(a, "%s", err);
-	r = results_load(a->args[0], err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_FAIL;
-	}
-	cfg = r->cfg;   /* the run's own config, the overrides on top */
-	for (int i = 0; i < a->nsets; i++)
-		if (config_set_arg(&cfg, a->sets[i], err, sizeof(err))) {
-			rc = cli_usage_error(a, "%s", err);
-			goto out;
-		}
-	if (config_validate(&cfg, err, sizeof(err))) {
-		rc = cli_usage_error(a, "%s", err);
-		goto out;
-	}
-	an = analysis_run(r, &cfg, err, sizeof(err));
-	if (!an) {
-		fprintf(stderr, "swstress: %s: %s\n", a->args[0], err);
-		goto out;
-	}
-	r->cfg = cfg;
-	report_print(stdout, r, an, format);
-	analysis_free(an);
-	rc = SW_EXIT_OK;
-out:
-	run_free(r);
-	return rc;
-}
-
-static const struct cli_command report_command = {
-	.name = "report",
-	.synopsis = "RESULT [--format F] [key=value ...]",
-	.summary = "recompute every statistic from samples.csv and print the report",
-	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
-		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
-	.options = CLI_OPT(CLI_FORMAT),
-	.min_args = 1,
-	.max_args = 1,
-	.keys = true,
-	.fn = cmd_report,
-};
 
 /* Render the charts of dir; prints where they are. after_run: a missing
  * gnuplot is a note, not a failure. Returns an exit status. */
