@@ -10,6 +10,7 @@
 #ifndef COMMANDS_H
 #define COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "cli.h"
 
@@ -17,6 +18,7 @@ struct sw_config;
 
 extern const struct cli_command plan_command;      /* cmd_plan.c     */
 extern const struct cli_command report_command;    /* cmd_report.c   */
+extern const struct cli_command plot_command;      /* cmd_plot.c     */
 extern const struct cli_command compare_command;   /* cmd_compare.c  */
 extern const struct cli_command judge_command;     /* cmd_judge.c    */
 extern const struct cli_command history_command;   /* cmd_history.c  */
@@ -33,5 +35,10 @@ int cmd_config(const struct cli_args *a, struct sw_config *c, char *err, size_t 
 /* --format of report, run and check: REPORT_TABLE (the default) or
  * REPORT_CLASSIC, or -1 with a message in err. (cmd_report.c) */
 int cmd_report_format(const struct cli_args *a, char *err, size_t errlen);
+
+/* Render the charts of the results folder dir (plot.h's flags); prints
+ * where they are on stderr. after_run: a missing gnuplot or a failed
+ * chart is a note, not a failure. Returns an exit status. (cmd_plot.c) */
+int cmd_charts(const char *dir, unsigned flags, bool after_run);
 
 #endif

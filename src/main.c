@@ -26,7 +26,6 @@
 #include "judge.h"
 #include "history.h"
 #include "plan.h"
-#include "plot.h"
 #include "report.h"
 #include "results.h"
 
@@ -207,8 +206,6 @@ static int agree(int status)
 	return status;
 }
 
-static int render_charts(const char *dir, unsigned flags, bool after_run);
-
 /* Retention after a run or check (keep_days): a note of what went, a
  * warning when it fails (the run's status stays). */
 static void prune(const struct sw_config *c, const struct judge_opts *ho)
@@ -387,7 +384,7 @@ static int sweep(const struct cli_args *a, bool check)
 			if (db[0] && history_record_run(db, r, ctx.a, NULL, err, sizeof(err)))
 				fprintf(stderr, "swstress: warning: history: %s\n", err);
 			if (!a->opt[CLI_NO_PLOT])
-				render_charts(final, 0, true);
+				cmd_charts(final, 0, true);
 		}
 		fflush(stdout);
 		prune(&cfg, &ho);
@@ -449,56 +446,6 @@ static const struct cli_command check_command = {
 	.nagios = true,
 	.mpi = true,
 	.fn = cmd_check,
-};
-
-/* ---------------------------------------------------------------- */
-/* plan and report: no MPI                                            */
-
-/* Render the charts of dir; prints where they are. after_run: a missing
- * gnuplot is a note, not a failure. Returns an exit status. */
-static int render_charts(const char *dir, unsigned flags, bool after_run)
-{
-	struct plot_charts charts = { 0 };
-	char err[1024];
-	int n;
-
-	if (!plot_available()) {
-		fprintf(stderr, "swstress: %sgnuplot is not installed (apt-get install gnuplot-nox), no charts%s\n",
-			after_run ? "note: " : "", after_run ? "; later: swstress plot FOLDER" : "");
-		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
-	}
-	n = plot_render(dir, NULL, flags, &charts, err, sizeof(err));
-	if (n < 0) {
-		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
-		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
-	}
-	bool victims = false, incast = false;
-	for (size_t i = 0; i < charts.n; i++) {
-		victims |= strcmp(charts.chart[i].kind, "victims") == 0;
-		incast |= strcmp(charts.chart[i].kind, "incast") == 0;
-	}
-	fprintf(stderr, "swstress: %d charts in %s/ (map-*, falloff-*, drop-*, size-*, ports-*%s%s)\n", n, dir,
-		victims ? ", victims-*" : "", incast ? ", incast-*" : "");
-	plot_charts_free(&charts);
-	return SW_EXIT_OK;
-}
-
-static int cmd_plot(const struct cli_args *a)
-{
-	return render_charts(a->args[0], (a->opt[CLI_SVG] ? PLOT_SVG : 0) |
-			     (a->opt[CLI_PORTS_PER_SIZE] ? PLOT_PORTS_PER_SIZE : 0), false);
-}
-
-static const struct cli_command plot_command = {
-	.name = "plot",
-	.synopsis = "RESULT [--svg] [--ports-per-size]",
-	.summary = "render the charts of a results folder (gnuplot)",
-	.description = "Charts into the results folder: degradation map, fall-off, drop, size,\n"
-		       "ports overview.\n",
-	.options = CLI_OPT(CLI_SVG) | CLI_OPT(CLI_PORTS_PER_SIZE),
-	.min_args = 1,
-	.max_args = 1,
-	.fn = cmd_plot,
 };
 
 /* Every command; each is defined beside its function. */
