@@ -15,6 +15,7 @@
 #include "cli.h"
 
 struct sw_config;
+struct judge_opts;
 
 extern const struct cli_command plan_command;      /* cmd_plan.c     */
 extern const struct cli_command report_command;    /* cmd_report.c   */
@@ -40,5 +41,9 @@ int cmd_report_format(const struct cli_args *a, char *err, size_t errlen);
  * where they are on stderr. after_run: a missing gnuplot or a failed
  * chart is a note, not a failure. Returns an exit status. (cmd_plot.c) */
 int cmd_charts(const char *dir, unsigned flags, bool after_run);
+
+/* The options of judge and check (judge.h) from their parsed command
+ * line. (cmd_judge.c) */
+void judge_opts_from_args(const struct cli_args *a, struct judge_opts *o);
 
 #endif

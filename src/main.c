@@ -84,7 +84,7 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	 * UNKNOWN for a run cut short), with its history row; the job ends
 	 * with the status it printed. run: its history row. */
 	if (ctx->check)
-		engine_abort(judge_dir(ctx->dir, ctx->check));
+		engine_abort(judge_dir(ctx->dir, ctx->check, stdout));
 	if (ctx->history[0] && history_record_run(ctx->history, r, ctx->a, NULL, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: history: %s\n", err);
 }
@@ -375,7 +375,7 @@ static int sweep(const struct cli_args *a, bool check)
 		} else if (check) {
 			alarm(0);
 			fprintf(stderr, "swstress: results in %s\n", final);
-			status = judge_dir(final, &ho);    /* prints, records history */
+			status = judge_dir(final, &ho, stdout);    /* prints, records history */
 		} else {
 			if (ctx.report)
 				fputs(ctx.report, stdout);
