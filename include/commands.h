@@ -1,11 +1,15 @@
 /*
  * commands.h - the command layer: the MPI-free commands that main.c
  * lists, each in its own src/cmd_NAME.c over the library's functions (see
- * cli.h). The command layer (cli.c, cmd_*.c) reads argv and prints on
- * stdout; it is linked into the swstress binary, never into
- * libswstress.a, so the library can be used without a command line. A new
- * command: define its struct cli_command in src/cmd_NAME.c, declare it
- * here, and add it to main.c's list.
+ * cli.h), and the few helpers they share with run and check. The command
+ * layer (cli.c, cmd_*.c) reads argv and prints on stdout; it is linked
+ * into the swstress binary, never into libswstress.a, so the library can
+ * be used without a command line.
+ *
+ * A new command takes three places: its struct cli_command beside its
+ * function in src/cmd_NAME.c, its extern line here, and one line in
+ * main.c's list. --help, the man page and the completion follow from the
+ * struct.
  */
 #ifndef COMMANDS_H
 #define COMMANDS_H
