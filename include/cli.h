@@ -4,8 +4,8 @@
  * Every option of every command is one row of one table (cli.c: name,
  * short letter, value name, help). A command is a struct cli_command that
  * says which rows it accepts, what words it takes and what it does; main.c
- * lists the commands, each defined next to its function (adding a command
- * is one struct beside its function and one line in main.c's list).
+ * lists the commands, each defined next to its function (the places a new
+ * command takes: commands.h).
  * --help, the man page (swstress help --man) and the shell completion
  * (swstress help --list=...) are all printed from these tables, so they
  * cannot drift apart.

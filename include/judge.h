@@ -1,19 +1,20 @@
 /*
- * judge.h - the judge command and the parts of check that surround the
- * verdict: read the judged run and its baseline (a results folder or a
- * named set), compute the verdict (health.h) with the drift chart from
- * the history, record it (history.h), write --prom, print it. The check
- * lock. MPI-free.
+ * judge.h - the verdict as judge and check give it, around the pure one
+ * of health.h: read the judged run and its baseline (a results folder or
+ * a named set), compute the verdict with the drift chart from the
+ * history, record it (history.h), write --prom, print it on the caller's
+ * stream. The check lock. A core module: MPI-free, no argv (the judge
+ * command and judge_opts_from_args are in commands.h), nothing on stdout.
  */
 #ifndef JUDGE_H
 #define JUDGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli.h"
+#include <stdio.h>
 
-/* Command-line options of judge and check. Pointers into argv. The
- * command judge is judge_command (commands.h). */
+/* The options of judge and check (judge_opts_from_args, commands.h, fills
+ * them from a command line). Pointers into argv. */
 struct judge_opts {
 	const char *result;             /* judge's RESULT (first positional) */
 	const char *baseline;           /* --baseline PATH */
@@ -27,16 +28,13 @@ struct judge_opts {
 	int nsets;
 };
 
-/* The options of judge and check from their parsed command line. */
-void judge_opts_from_args(const struct cli_args *a, struct judge_opts *o);
-
 /* Judge a results folder (or its run.json) against o->baseline: print the
- * Nagios output (or --json) on stdout, write o->prom, record the run and
+ * Nagios output (or --json) on out, write o->prom, record the run and
  * the verdict in the history (o->history, or history.sqlite in the folder
- * that holds result_dir; not with no_history). A history or prom failure
- * is a warning on stderr and does not change the status. Returns the
- * Nagios status. */
-int judge_dir(const char *result_dir, const struct judge_opts *o);
+ * that holds result_dir; not with no_history). A history or --prom
+ * failure is a warning on stderr and in the status line, and makes an OK
+ * a WARNING. Returns the Nagios status printed. */
+int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out);
 
 /* The history database a check uses: o->history, or OUTPUT/history.sqlite. */
 void judge_check_history(const struct judge_opts *o, const char *output, char *buf, size_t len);

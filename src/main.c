@@ -1,9 +1,13 @@
 /*
- * main.c - the swstress command: argument parsing and the commands.
+ * main.c - the swstress program: the list of commands (dispatched by
+ * cli.c) and the two that run MPI, run and check (check is run plus the
+ * lock, the deadline and the verdict of judge.h).
  *
- * run is the only command that starts MPI (with the engine). The others
- * (plan, report, plot, compare, judge, history) read configs or saved
- * results and never call MPI_Init, so they work without mpiexec.
+ * run and check are the only commands that start MPI (with the engine).
+ * The others (plan, report, plot, compare, judge, history, publish, site,
+ * baseline, guard: src/cmd_*.c, commands.h) read configs or saved results,
+ * or (guard) run a command, and never call MPI_Init, so they work
+ * without mpiexec.
  *
  * Under MPI there is one fatal path: rank 0 decides, broadcasts a status,
  * and every rank leaves together; a failure in the middle of a sweep goes
@@ -26,41 +30,8 @@
 #include "judge.h"
 #include "history.h"
 #include "plan.h"
-#include "plot.h"
 #include "report.h"
 #include "results.h"
-
-/* The config of run, plan and check: the defaults, then the config file
- * (-c FILE, or the one argument), the key=value words and --label.
- * 0 or -1 with a message in err. */
-static int load_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen)
-{
-	const char *file = a->opt[CLI_CONFIG];
-
-	config_defaults(c);
-	if (file && a->nargs)
-		return sw_fail(err, errlen, "unexpected argument '%s' (the config is -c %s)", a->args[0], file);
-	if (!file && a->nargs)
-		file = a->args[0];
-	if (file && config_load_file(c, file, err, errlen))
-		return -1;
-	if (config_set_args(c, a->sets, a->nsets, err, errlen))
-		return -1;
-	if (a->opt[CLI_LABEL] && config_set(c, "label", a->opt[CLI_LABEL], "option --label", err, errlen))
-		return -1;
-	return config_validate(c, err, errlen);
-}
-
-/* --format: table (default) or classic; -1 with a message in err. */
-static int report_format(const struct cli_args *a, char *err, size_t errlen)
-{
-	const char *f = a->opt[CLI_FORMAT];
-	int format = f ? report_format_find(f) : REPORT_TABLE;
-
-	if (format < 0)
-		return sw_fail(err, errlen, "option --format: '%s' is not table or classic", f);
-	return format;
-}
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -117,7 +88,7 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	 * UNKNOWN for a run cut short), with its history row; the job ends
 	 * with the status it printed. run: its history row. */
 	if (ctx->check)
-		engine_abort(judge_dir(ctx->dir, ctx->check));
+		engine_abort(judge_dir(ctx->dir, ctx->check, stdout));
 	if (ctx->history[0] && history_record_run(ctx->history, r, ctx->a, NULL, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: history: %s\n", err);
 }
@@ -239,8 +210,6 @@ static int agree(int status)
 	return status;
 }
 
-static int render_charts(const char *dir, unsigned flags, bool after_run);
-
 /* Retention after a run or check (keep_days): a note of what went, a
  * warning when it fails (the run's status stays). */
 static void prune(const struct sw_config *c, const struct judge_opts *ho)
@@ -276,161 +245,223 @@ static int baseline_usable(const struct judge_opts *ho, const struct sw_config *
 	return rc;
 }
 
+/* What one rank holds through run or check. check adds the health
+ * options, the lock, the deadline, Nagios exit codes and the verdict. */
+struct sweep {
+	bool check;
+	int rank, nranks;
+	int status;                /* rank 0's: what the ranks agree on */
+	int bad, failed;           /* the exit codes of bad input, of a failed measurement */
+	struct sw_config cfg;
+	struct judge_opts ho;
+	struct sw_plan *plan;      /* rank 0: owned by r once r exists */
+	struct sw_run *r;          /* rank 0 */
+	struct engine_env env;
+	struct run_ctx ctx;        /* rank 0: what level_done writes */
+	int lock_fd;               /* check: the check lock, -1 for none */
+	bool shared;               /* ranks share a host */
+	char shared_msg[256];
+	char db[SW_PATH_MAX];      /* the history database, "" for none */
+	char err[1024];
+};
+
+/* The one failure line before the verdict: the plugin's UNKNOWN status
+ * line on stdout for check, "swstress: ..." on stderr for run. */
+static void sweep_failed(struct sweep *s, int status)
+{
+	if (s->check)
+		printf("SWSTRESS UNKNOWN - %s\n", s->err);
+	else
+		fprintf(stderr, "swstress: %s\n", s->err);
+	s->status = status;
+}
+
+/* Rank 0: the plan of the command line, or NULL with s->err. */
+static struct sw_plan *sweep_plan(struct sweep *s, const struct cli_args *a)
+{
+	if (a->error[0]) {
+		snprintf(s->err, sizeof(s->err), "%s%s", s->check ? "bad arguments: " : "", a->error);
+		return NULL;
+	}
+	if (cmd_config(a, &s->cfg, s->err, sizeof(s->err)) ||
+	    (s->ctx.format = cmd_report_format(a, s->err, sizeof(s->err))) < 0)
+		return NULL;
+	judge_opts_from_args(a, &s->ho);
+	if (s->check && !s->ho.baseline) {
+		snprintf(s->err, sizeof(s->err), "check needs --baseline PATH|NAME (a results folder of a "
+			 "healthy run, or a baseline set)");
+		return NULL;
+	}
+	if (s->check && baseline_usable(&s->ho, &s->cfg, s->err, sizeof(s->err)))
+		return NULL;
+	return plan_create(&s->cfg, s->nranks, s->err, sizeof(s->err));
+}
+
+/* Rank 0, before MPI is shared: the plan, the history database, check's
+ * lock and backstop alarm. A failure is printed and in s->status. */
+static void sweep_prepare(struct sweep *s, const struct cli_args *a)
+{
+	char lockdb[SW_PATH_MAX];
+
+	s->plan = sweep_plan(s, a);
+	if (s->plan && !s->ho.no_history)
+		judge_check_history(&s->ho, s->cfg.output, s->db, sizeof(s->db));
+	judge_check_history(&s->ho, s->cfg.output, lockdb, sizeof(lockdb));
+	if (s->plan && s->check && judge_lock(lockdb, &s->lock_fd, s->err, sizeof(s->err))) {
+		plan_free(s->plan);
+		s->plan = NULL;
+	}
+	if (!s->plan) {
+		sweep_failed(s, s->bad);
+		return;
+	}
+	if (s->check) {
+		signal(SIGALRM, check_deadline_alarm);
+		alarm((unsigned)s->cfg.deadline + 30);
+	}
+}
+
+/* Rank 0: the run record (start time, folder name, command line). */
+static void sweep_record(struct sweep *s, int argc, char **argv)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	s->r = run_create(&s->cfg, s->plan, s->nranks);
+	if (!s->r) {
+		fprintf(stderr, "swstress: out of memory (the run of %d ranks)\n", s->nranks);
+		engine_abort(s->failed);
+	}
+	gmtime_r(&now, &tm);
+	strftime(s->r->started, sizeof(s->r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	results_folder_name(s->cfg.label, now, s->r->name, sizeof(s->r->name));
+	join_args(argc, argv, s->r->command_line, sizeof(s->r->command_line));
+}
+
+/* Rank 0, once the hosts are known: refuse shared hosts unless allowed,
+ * open the .partial folder. A failure is printed and in s->status. */
+static void sweep_open(struct sweep *s)
+{
+	if (s->shared && !s->cfg.allow_shared_node) {
+		snprintf(s->err, sizeof(s->err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
+			 "allow_shared_node = yes", config_where(&s->cfg, "allow_shared_node"), s->shared_msg);
+		sweep_failed(s, s->bad);
+	} else if (results_begin(s->r, s->ctx.dir, sizeof(s->ctx.dir), s->err, sizeof(s->err))) {
+		sweep_failed(s, s->bad);
+	}
+}
+
+/* Rank 0: what the sweep does and notes about the hosts, on stderr. */
+static void sweep_announce(const struct sweep *s)
+{
+	fprintf(stderr, "swstress: %d ranks, %d levels, %d cells, about %.0f s; writing %s\n", s->nranks,
+		s->plan->nlevels, s->plan->ncells, plan_estimate_seconds(s->plan, &s->cfg), s->ctx.dir);
+	if (s->shared)
+		fprintf(stderr, "swstress: note: %s (allow_shared_node = yes): this measures the host, "
+			"not a switch\n", s->shared_msg);
+	if (s->r->yield)
+		fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
+			"while waiting%s\n", s->cfg.blocking_waits ? ", but not in untimed samples "
+			"(blocking_waits = yes: they spin in MPI's blocking calls)" : "");
+}
+
+/* Rank 0 after a run's sweep: the report on stdout, the history row, the
+ * charts. */
+static void run_done(struct sweep *s, const struct cli_args *a, const char *final)
+{
+	if (s->ctx.report)
+		fputs(s->ctx.report, stdout);
+	fflush(stdout);
+	fprintf(stderr, "swstress: results in %s\n", final);
+	if (s->db[0] && history_record_run(s->db, s->r, s->ctx.a, NULL, s->err, sizeof(s->err)))
+		fprintf(stderr, "swstress: warning: history: %s\n", s->err);
+	if (!a->opt[CLI_NO_PLOT])
+		cmd_charts(final, 0, true);
+}
+
+/* Rank 0 after the sweep: the folder made final, then check's verdict
+ * (judge.h: prints, records history) or run's report; retention; frees
+ * what rank 0 holds. */
+static void sweep_finish(struct sweep *s, const struct cli_args *a)
+{
+	char final[SW_PATH_MAX];
+
+	if (results_finish(s->ctx.dir, final, sizeof(final), s->err, sizeof(s->err))) {
+		sweep_failed(s, s->check ? SW_NAGIOS_UNKNOWN : SW_EXIT_FAIL);
+		if (s->check)   /* beside the status line, for the log */
+			fprintf(stderr, "swstress: %s\n", s->err);
+	} else if (s->check) {
+		alarm(0);
+		fprintf(stderr, "swstress: results in %s\n", final);
+		s->status = judge_dir(final, &s->ho, stdout);
+	} else {
+		run_done(s, a, final);
+	}
+	fflush(stdout);
+	prune(&s->cfg, &s->ho);
+	judge_unlock(s->lock_fd);
+	analysis_free(s->ctx.a);
+	free(s->ctx.report);
+	run_free(s->r);
+}
+
 /*
- * run and check: the sweep. check adds the health options, the lock, the
- * deadline, Nagios exit codes, and the verdict at the end.
+ * run and check: the sweep. Rank 0 prepares, every rank agrees on its
+ * status, sets up and sweeps, rank 0 finishes; all leave together.
  */
 static int sweep(const struct cli_args *a, bool check)
 {
-	struct sw_config cfg;
-	struct judge_opts ho = { 0 };
-	struct sw_plan *plan = NULL;
-	struct sw_run *r = NULL;
-	struct engine_env env;
-	struct run_ctx ctx = { 0 };
-	char err[1024] = "", shared_msg[256] = "", db[SW_PATH_MAX] = "";
-	int argc = a->argc, rank, nranks, status = SW_EXIT_OK, lock_fd = -1, format = REPORT_TABLE;
+	struct sweep s = { .check = check, .lock_fd = -1, .ctx.format = REPORT_TABLE,
+			   .bad = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_USAGE,
+			   .failed = check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL };
+	int argc = a->argc, thread_level;
 	char **argv = a->argv;
-	int bad = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_USAGE;
-	int failed = check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL;
-	bool shared = false;
 
 	finalize_workaround(argv);
-	int thread_level;
 	/* FUNNELED: blocking_waits' watchdog thread (engine.c) calls MPI only to abort. */
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-	g_rank = rank;
-	config_defaults(&cfg);
-	if (rank == 0) {
-		if (a->error[0])
-			snprintf(err, sizeof(err), "%s%s", check ? "bad arguments: " : "", a->error);
-		else if (load_config(a, &cfg, err, sizeof(err)) == 0 &&
-			 (format = report_format(a, err, sizeof(err))) >= 0) {
-			judge_opts_from_args(a, &ho);
-			if (check && !ho.baseline)
-				snprintf(err, sizeof(err), "check needs --baseline PATH|NAME (a results folder of a "
-					 "healthy run, or a baseline set)");
-			else if (!check || baseline_usable(&ho, &cfg, err, sizeof(err)) == 0)
-				plan = plan_create(&cfg, nranks, err, sizeof(err));
-		}
-		if (plan && !ho.no_history)
-			judge_check_history(&ho, cfg.output, db, sizeof(db));
-		char lockdb[SW_PATH_MAX];
-
-		judge_check_history(&ho, cfg.output, lockdb, sizeof(lockdb));
-		if (plan && check && judge_lock(lockdb, &lock_fd, err, sizeof(err))) {
-			plan_free(plan);
-			plan = NULL;
-		}
-		if (!plan) {
-			if (check)
-				printf("SWSTRESS UNKNOWN - %s\n", err);
-			else
-				fprintf(stderr, "swstress: %s\n", err);
-			status = bad;
-		}
-		if (check && plan) {
-			signal(SIGALRM, check_deadline_alarm);
-			alarm((unsigned)cfg.deadline + 30);
-		}
+	MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &s.nranks);
+	g_rank = s.rank;
+	config_defaults(&s.cfg);
+	if (s.rank == 0)
+		sweep_prepare(&s, a);
+	if (agree(s.status))
+		return finalize(s.bad);
+	bcast_napping(&s.cfg, sizeof(s.cfg));
+	if (s.rank != 0 && !(s.plan = plan_create(&s.cfg, s.nranks, s.err, sizeof(s.err)))) {
+		fprintf(stderr, "swstress: rank %d: %s\n", s.rank, s.err);   /* cannot happen: rank 0 made it */
+		engine_abort(s.failed);
 	}
-	if (agree(status))
-		return finalize(bad);
-	bcast_napping(&cfg, sizeof(cfg));
-	if (rank != 0 && !(plan = plan_create(&cfg, nranks, err, sizeof(err)))) {
-		fprintf(stderr, "swstress: rank %d: %s\n", rank, err);   /* cannot happen: rank 0 made it */
-		engine_abort(failed);
-	}
-	if (rank == 0) {
-		time_t now = time(NULL);
-		struct tm tm;
-
-		r = run_create(&cfg, plan, nranks);
-		if (!r) {
-			fprintf(stderr, "swstress: out of memory (the run of %d ranks)\n", nranks);
-			engine_abort(failed);
-		}
-		gmtime_r(&now, &tm);
-		strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		results_folder_name(cfg.label, now, r->name, sizeof(r->name));
-		join_args(argc, argv, r->command_line, sizeof(r->command_line));
-	}
-	engine_setup(r, &cfg, &env, &shared, shared_msg, sizeof(shared_msg));
-	if (rank == 0) {
-		if (shared && !cfg.allow_shared_node) {
-			snprintf(err, sizeof(err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
-				 "allow_shared_node = yes", config_where(&cfg, "allow_shared_node"), shared_msg);
-			status = bad;
-		} else if (results_begin(r, ctx.dir, sizeof(ctx.dir), err, sizeof(err)))
-			status = bad;
-		if (status && check)
-			printf("SWSTRESS UNKNOWN - %s\n", err);
-		else if (status)
-			fprintf(stderr, "swstress: %s\n", err);
-	}
-	if (agree(status)) {
+	if (s.rank == 0)
+		sweep_record(&s, argc, argv);
+	engine_setup(s.r, &s.cfg, &s.env, &s.shared, s.shared_msg, sizeof(s.shared_msg));
+	if (s.rank == 0)
+		sweep_open(&s);
+	if (agree(s.status)) {
 		alarm(0);
-		judge_unlock(lock_fd);
-		run_free(r);
-		if (rank != 0)
-			plan_free(plan);
-		return finalize(bad);
+		judge_unlock(s.lock_fd);
+		run_free(s.r);
+		if (s.rank != 0)
+			plan_free(s.plan);
+		return finalize(s.bad);
 	}
-	if (rank == 0) {
-		fprintf(stderr, "swstress: %d ranks, %d levels, %d cells, about %.0f s; writing %s\n", nranks,
-			plan->nlevels, plan->ncells, plan_estimate_seconds(plan, &cfg), ctx.dir);
-		if (shared)
-			fprintf(stderr, "swstress: note: %s (allow_shared_node = yes): this measures the host, "
-				"not a switch\n", shared_msg);
-		if (r->yield)
-			fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
-				"while waiting%s\n", cfg.blocking_waits ? ", but not in untimed samples "
-				"(blocking_waits = yes: they spin in MPI's blocking calls)" : "");
-	}
-	ctx.format = format;
-	ctx.check = check ? &ho : NULL;
-	ctx.history = db;
+	if (s.rank == 0)
+		sweep_announce(&s);
+	s.ctx.check = check ? &s.ho : NULL;
+	s.ctx.history = s.db;
 	struct engine_opts eo = {
-		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &ctx,
-		.fail_code = failed, .signal_code = check ? SW_NAGIOS_UNKNOWN : 0,
-		.deadline = check ? cfg.deadline : 0,
-		.isolate = cfg.isolate == CFG_YES || (check && cfg.isolate == CFG_AUTO),
+		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &s.ctx,
+		.fail_code = s.failed, .signal_code = check ? SW_NAGIOS_UNKNOWN : 0,
+		.deadline = check ? s.cfg.deadline : 0,
+		.isolate = s.cfg.isolate == CFG_YES || (check && s.cfg.isolate == CFG_AUTO),
 	};
-	engine_sweep(r, &cfg, plan, &env, &eo);
-	if (rank == 0) {
-		char final[SW_PATH_MAX];
-
-		if (results_finish(ctx.dir, final, sizeof(final), err, sizeof(err))) {
-			if (check)
-				printf("SWSTRESS UNKNOWN - %s\n", err);
-			fprintf(stderr, "swstress: %s\n", err);
-			status = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_FAIL;
-		} else if (check) {
-			alarm(0);
-			fprintf(stderr, "swstress: results in %s\n", final);
-			status = judge_dir(final, &ho);    /* prints, records history */
-		} else {
-			if (ctx.report)
-				fputs(ctx.report, stdout);
-			fflush(stdout);
-			fprintf(stderr, "swstress: results in %s\n", final);
-			if (db[0] && history_record_run(db, r, ctx.a, NULL, err, sizeof(err)))
-				fprintf(stderr, "swstress: warning: history: %s\n", err);
-			if (!a->opt[CLI_NO_PLOT])
-				render_charts(final, 0, true);
-		}
-		fflush(stdout);
-		prune(&cfg, &ho);
-		judge_unlock(lock_fd);
-		analysis_free(ctx.a);
-		free(ctx.report);
-		run_free(r);
-	} else {
-		plan_free(plan);
-	}
-	return finalize(agree(status));
+	engine_sweep(s.r, &s.cfg, s.plan, &s.env, &eo);
+	if (s.rank == 0)
+		sweep_finish(&s, a);
+	else
+		plan_free(s.plan);
+	return finalize(agree(s.status));
 }
 
 static int cmd_run(const struct cli_args *a)
@@ -481,142 +512,6 @@ static const struct cli_command check_command = {
 	.nagios = true,
 	.mpi = true,
 	.fn = cmd_check,
-};
-
-/* ---------------------------------------------------------------- */
-/* plan and report: no MPI                                            */
-
-static int cmd_plan(const struct cli_args *a)
-{
-	struct sw_config cfg;
-	struct sw_plan *p;
-	char err[1024];
-	long n;
-
-	if (!a->opt[CLI_RANKS])
-		return cli_usage_error(a, "plan needs -n RANKS");
-	if (sw_parse_long(a->opt[CLI_RANKS], 2, SW_MAX_RANKS, &n))
-		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to %d", a->opt[CLI_RANKS],
-				       SW_MAX_RANKS);
-	if (load_config(a, &cfg, err, sizeof(err)))
-		return cli_usage_error(a, "%s", err);
-	p = plan_create(&cfg, (int)n, err, sizeof(err));
-	if (!p)
-		return cli_usage_error(a, "%s", err);
-	plan_print(stdout, p, &cfg);
-	plan_free(p);
-	return SW_EXIT_OK;
-}
-
-static const struct cli_command plan_command = {
-	.name = "plan",
-	.synopsis = "[CONFIG] -n RANKS [key=value ...]",
-	.summary = "levels, pairs, cells and an estimate of the time, without MPI",
-	.description = "What a run of the config (the defaults without one) on RANKS ranks will do:\n"
-		       "the load levels, the rank pairs of each level, the cells, and how long it takes.\n",
-	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_RANKS),
-	.max_args = 1,
-	.keys = true,
-	.fn = cmd_plan,
-};
-
-static int cmd_report(const struct cli_args *a)
-{
-	struct sw_config cfg;
-	struct sw_run *r;
-	struct sw_analysis *an;
-	char err[1024];
-	int format = report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
-
-	if (format < 0)
-		return cli_usage_error(a, "%s", err);
-	r = results_load(a->args[0], err, sizeof(err));
-	if (!r) {
-		fprintf(stderr, "swstress: %s\n", err);
-		return SW_EXIT_FAIL;
-	}
-	cfg = r->cfg;   /* the run's own config, the overrides on top */
-	for (int i = 0; i < a->nsets; i++)
-		if (config_set_arg(&cfg, a->sets[i], err, sizeof(err))) {
-			rc = cli_usage_error(a, "%s", err);
-			goto out;
-		}
-	if (config_validate(&cfg, err, sizeof(err))) {
-		rc = cli_usage_error(a, "%s", err);
-		goto out;
-	}
-	an = analysis_run(r, &cfg, err, sizeof(err));
-	if (!an) {
-		fprintf(stderr, "swstress: %s: %s\n", a->args[0], err);
-		goto out;
-	}
-	r->cfg = cfg;
-	report_print(stdout, r, an, format);
-	analysis_free(an);
-	rc = SW_EXIT_OK;
-out:
-	run_free(r);
-	return rc;
-}
-
-static const struct cli_command report_command = {
-	.name = "report",
-	.synopsis = "RESULT [--format F] [key=value ...]",
-	.summary = "recompute every statistic from samples.csv and print the report",
-	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
-		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
-	.options = CLI_OPT(CLI_FORMAT),
-	.min_args = 1,
-	.max_args = 1,
-	.keys = true,
-	.fn = cmd_report,
-};
-
-/* Render the charts of dir; prints where they are. after_run: a missing
- * gnuplot is a note, not a failure. Returns an exit status. */
-static int render_charts(const char *dir, unsigned flags, bool after_run)
-{
-	struct plot_charts charts = { 0 };
-	char err[1024];
-	int n;
-
-	if (!plot_available()) {
-		fprintf(stderr, "swstress: %sgnuplot is not installed (apt-get install gnuplot-nox), no charts%s\n",
-			after_run ? "note: " : "", after_run ? "; later: swstress plot FOLDER" : "");
-		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
-	}
-	n = plot_render(dir, NULL, flags, &charts, err, sizeof(err));
-	if (n < 0) {
-		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
-		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
-	}
-	bool victims = false, incast = false;
-	for (size_t i = 0; i < charts.n; i++) {
-		victims |= strcmp(charts.chart[i].kind, "victims") == 0;
-		incast |= strcmp(charts.chart[i].kind, "incast") == 0;
-	}
-	fprintf(stderr, "swstress: %d charts in %s/ (map-*, falloff-*, drop-*, size-*, ports-*%s%s)\n", n, dir,
-		victims ? ", victims-*" : "", incast ? ", incast-*" : "");
-	plot_charts_free(&charts);
-	return SW_EXIT_OK;
-}
-
-static int cmd_plot(const struct cli_args *a)
-{
-	return render_charts(a->args[0], (a->opt[CLI_SVG] ? PLOT_SVG : 0) |
-			     (a->opt[CLI_PORTS_PER_SIZE] ? PLOT_PORTS_PER_SIZE : 0), false);
-}
-
-static const struct cli_command plot_command = {
-	.name = "plot",
-	.synopsis = "RESULT [--svg] [--ports-per-size]",
-	.summary = "render the charts of a results folder (gnuplot)",
-	.description = "Charts into the results folder: degradation map, fall-off, drop, size,\n"
-		       "ports overview.\n",
-	.options = CLI_OPT(CLI_SVG) | CLI_OPT(CLI_PORTS_PER_SIZE),
-	.min_args = 1,
-	.max_args = 1,
-	.fn = cmd_plot,
 };
 
 /* Every command; each is defined beside its function. */

@@ -49,7 +49,7 @@ static int judge(const char *result, struct judge_opts *o, char *out, size_t len
 	int code;
 
 	cr_assert_eq(capture_start(&c, false), 0);
-	code = judge_dir(result, o);
+	code = judge_dir(result, o, stdout);
 	capture_end(&c, out, len);
 	return code;
 }

@@ -182,7 +182,7 @@ Test(history, check_after_run_is_one_run_with_a_verdict)
 	/* run records it plain; then check judges the same folder */
 	cr_assert_eq(history_record_run(db, rn, an, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(capture_start(&c, false), 0);
-	code = judge_dir(now, &o);
+	code = judge_dir(now, &o, stdout);
 	capture_end(&c, NULL, 0);
 	cr_assert_eq(code, SW_NAGIOS_CRITICAL);
 	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);

@@ -1,0 +1,73 @@
+/*
+ * cmd_report.c - `swstress report RESULT`: the command over results.h,
+ * analysis.h and report.h (every statistic recomputed from the saved
+ * samples, the report on stdout), and cmd_report_format, the --format of
+ * report, run and check.
+ */
+#include <stdio.h>
+#include "analysis.h"
+#include "commands.h"
+#include "config.h"
+#include "report.h"
+#include "results.h"
+
+int cmd_report_format(const struct cli_args *a, char *err, size_t errlen)
+{
+	const char *f = a->opt[CLI_FORMAT];
+	int format = f ? report_format_find(f) : REPORT_TABLE;
+
+	if (format < 0)
+		return sw_fail(err, errlen, "option --format: '%s' is not table or classic", f);
+	return format;
+}
+
+static int report_main(const struct cli_args *a)
+{
+	struct sw_config cfg;
+	struct sw_run *r;
+	struct sw_analysis *an;
+	char err[1024];
+	int format = cmd_report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
+
+	if (format < 0)
+		return cli_usage_error(a, "%s", err);
+	r = results_load(a->args[0], err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "swstress: %s\n", err);
+		return SW_EXIT_FAIL;
+	}
+	cfg = r->cfg;   /* the run's own config, the overrides on top */
+	if (config_set_args(&cfg, a->sets, a->nsets, err, sizeof(err))) {
+		rc = cli_usage_error(a, "%s", err);
+		goto out;
+	}
+	if (config_validate(&cfg, err, sizeof(err))) {
+		rc = cli_usage_error(a, "%s", err);
+		goto out;
+	}
+	an = analysis_run(r, &cfg, err, sizeof(err));
+	if (!an) {
+		fprintf(stderr, "swstress: %s: %s\n", a->args[0], err);
+		goto out;
+	}
+	r->cfg = cfg;
+	report_print(stdout, r, an, format);
+	analysis_free(an);
+	rc = SW_EXIT_OK;
+out:
+	run_free(r);
+	return rc;
+}
+
+const struct cli_command report_command = {
+	.name = "report",
+	.synopsis = "RESULT [--format F] [key=value ...]",
+	.summary = "recompute every statistic from samples.csv and print the report",
+	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
+		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
+	.options = CLI_OPT(CLI_FORMAT),
+	.min_args = 1,
+	.max_args = 1,
+	.keys = true,
+	.fn = report_main,
+};
