@@ -206,10 +206,7 @@ int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 		v = health_verdict_unknown(NULL, NULL, "cannot read the results to judge: %s", err);
 		goto out_emit;
 	}
-	for (int i = 0; i < o->nsets; i++)
-		if (config_set_arg(&r->cfg, o->sets[i], err, sizeof(err)))
-			break;
-	if (!err[0])
+	if (!config_set_args(&r->cfg, o->sets, o->nsets, err, sizeof(err)))
 		config_validate(&r->cfg, err, sizeof(err));
 	if (err[0]) {
 		v = health_verdict_unknown(NULL, NULL, "bad arguments: %s", err);
