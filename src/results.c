@@ -14,6 +14,7 @@
 #include "results.h"
 #include "isolate.h"
 #include "victims.h"
+#include "hostid.h"
 #include "pattern.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
@@ -177,6 +178,26 @@ static void csv_change(FILE *f, const struct sw_change *c)
 	fprintf(f, ",%d", c->valid && c->significant);
 }
 
+/* run.json ranks[i]: the host, and the identity when the run has one
+ * (hostid.h; absent in older runs). */
+static json_t *json_rank(const struct sw_run *r, int i)
+{
+	const struct hostid *h = &r->id[i];
+	json_t *o = json_pack("{s:i,s:s}", "rank", i, "host", r->host[i]);
+	char cpus[4 * HOSTID_CPUS];
+
+	if (!h->boot_id[0] && !h->machine_id[0])
+		return o;
+	hostid_format_cpus(h->cpu, cpus, sizeof(cpus));
+	json_object_set_new(o, "boot_id", json_string(h->boot_id));
+	json_object_set_new(o, "machine_id", json_string(h->machine_id));
+	json_object_set_new(o, "netns", json_integer((json_int_t)h->netns));
+	json_object_set_new(o, "cores", json_integer(h->cores));
+	json_object_set_new(o, "cpus", json_string(cpus));
+	json_object_set_new(o, "mpi_node", json_integer(h->mpi_node));
+	return o;
+}
+
 /* The victims' columns of a cell: latencies (us) loaded and alone, then
  * the change; NaN and 0 for a run without victims. */
 static void csv_victims(FILE *f, const struct sw_victim_stats *vs)
@@ -338,7 +359,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "failure", json_string(r->failure));
 	json_object_set_new(root, "config", config_to_json(&r->cfg));
 	for (int i = 0; i < r->nranks; i++)
-		json_array_append_new(ranks, json_pack("{s:i,s:s}", "rank", i, "host", r->host[i]));
+		json_array_append_new(ranks, json_rank(r, i));
 	json_object_set_new(root, "ranks", ranks);
 	for (int i = 0; i < p->npairs; i++)
 		json_array_append_new(pairs, json_pack("[i,i]", p->pair[i].a, p->pair[i].b));
@@ -874,6 +895,39 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 	return 0;
 }
 
+/* run.json ranks[i]'s identity (absent in older runs: all unknown).
+ * With a boot_id or machine_id, every field is checked. */
+static int load_rank_id(struct sw_run *r, json_t *o, int i, const char *path, char *err, size_t errlen)
+{
+	struct hostid *h = &r->id[i];
+	json_t *boot = json_object_get(o, "boot_id"), *mach = json_object_get(o, "machine_id");
+	char where[48], cpus[4 * HOSTID_CPUS];
+	long long x;
+	int n;
+
+	if (!boot && !mach)
+		return 0;
+	snprintf(where, sizeof(where), "ranks[%d].", i);
+	if (get_str(o, "boot_id", h->boot_id, sizeof(h->boot_id)) || strlen(json_string_value(boot)) >= HOSTID_ID_MAX ||
+	    get_str(o, "machine_id", h->machine_id, sizeof(h->machine_id)) ||
+	    strlen(json_string_value(mach)) >= HOSTID_ID_MAX)
+		return sw_fail(err, errlen, "%s: %sboot_id, machine_id: not both strings of at most %d bytes", path,
+			       where, HOSTID_ID_MAX - 1);
+	if (jint(o, "netns", 0, LLONG_MAX, &x, path, where, err, errlen))
+		return -1;
+	h->netns = (uint64_t)x;
+	if (jint(o, "cores", 0, HOSTID_CPUS, &x, path, where, err, errlen))
+		return -1;
+	h->cores = (int)x;
+	if (jint(o, "mpi_node", -1, r->nranks - 1, &x, path, where, err, errlen))
+		return -1;
+	h->mpi_node = (int)x;
+	if (get_str(o, "cpus", cpus, sizeof(cpus)) || hostid_parse_cpus(cpus, h->cpu, &n))
+		return sw_fail(err, errlen, "%s: %scpus: missing or not a CPU list of 0..%d (\"0-3,8\")", path, where,
+			       HOSTID_CPUS - 1);
+	return 0;
+}
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
 {
 	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512], where[48];
@@ -1024,6 +1078,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 			goto fail;
 		}
 		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
+		if (load_rank_id(r, json_array_get(ranks, (size_t)i), i, jpath, err, errlen))
+			goto fail;
 	}
 	for (int ci = 0; ci < r->plan->ncells; ci++) {
 		json_t *c = json_array_get(cells, (size_t)ci);

@@ -760,3 +760,62 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
 	run_free(r);
 }
+
+/* Issue #28: every rank's identity (kernel, network stack, cores) goes
+ * into run.json and back; a run without identities (older runs) loads
+ * with all unknown; a bad field is refused by name. */
+Test(results, rank_identities_round_trip_older_runs_load)
+{
+	struct sw_run *r = make_run(), *b;
+	char err[512];
+	int n;
+
+	for (int i = 0; i < r->nranks; i++) {
+		snprintf(r->id[i].boot_id, HOSTID_ID_MAX, "6b1f3a0e-0c1d-4a52-9d0b-6a7c1e2f3a4b");
+		snprintf(r->id[i].machine_id, HOSTID_ID_MAX, "0123456789abcdef0123456789abcdef");
+		r->id[i].netns = 4026532000u + (uint64_t)i;
+		r->id[i].mpi_node = i;
+		cr_assert_eq(hostid_parse_cpus(i == 3 ? "1" : "0-1", r->id[i].cpu, &n), 0);
+		r->id[i].cores = n;
+	}
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	for (int i = 0; i < r->nranks; i++) {
+		cr_expect_str_eq(b->id[i].boot_id, r->id[i].boot_id);
+		cr_expect_str_eq(b->id[i].machine_id, r->id[i].machine_id);
+		cr_expect_eq(b->id[i].netns, r->id[i].netns);
+		cr_expect_eq(b->id[i].mpi_node, i);
+		cr_expect_eq(b->id[i].cores, i == 3 ? 1 : 2);
+		cr_expect(memcmp(b->id[i].cpu, r->id[i].cpu, sizeof(r->id[i].cpu)) == 0);
+	}
+	/* 4 ranks on one kernel's 2 cores: a 2-pair cell (4 busy ranks) is
+	 * CPU-bound, a 1-pair cell (2 busy ranks) is not */
+	int k, c;
+	cr_expect(run_cell_cpu_bound(b, b->plan->ncells - 1, &k, &c));
+	cr_expect(k == 4 && c == 2, "%d ranks, %d cores", k, c);
+	cr_expect_not(run_cell_cpu_bound(b, 0, &k, &c));
+	run_free(b);
+
+	const struct mutation t[] = {
+		{ "ranks.1.netns", json_integer(-1), "run.json: ranks[1].netns: -1 is outside 0.." },
+		{ "ranks.1.cores", NULL, "run.json: ranks[1].cores: missing" },
+		{ "ranks.2.mpi_node", json_integer(4), "run.json: ranks[2].mpi_node: 4 is outside -1..3" },
+		{ "ranks.0.cpus", json_string("0-x"), "run.json: ranks[0].cpus: missing or not a CPU list" },
+		{ "ranks.0.boot_id", json_integer(1), "run.json: ranks[0].boot_id, machine_id: not both strings" },
+	};
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
+
+	/* an older run: no identity, nothing shared, nothing CPU-bound */
+	for (int i = 0; i < r->nranks; i++)
+		hostid_unknown(&r->id[i]);
+	cr_assert_eq(results_write(dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_expect_str_eq(b->id[0].boot_id, "");
+	cr_expect_eq(b->id[0].mpi_node, -1);
+	cr_expect_not(run_cell_cpu_bound(b, b->plan->ncells - 1, &k, &c));
+	cr_expect_eq(k, 0);
+	run_free(b);
+	run_free(r);
+}
