@@ -70,6 +70,13 @@ struct hostid_share {
 };
 void hostid_share(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, struct hostid_share *s);
 
+/* What s says, one phrase each without a newline: the shared host,
+ * "ranks 0 and 1 share host 'a'" ("" when none), and the shared kernel,
+ * "ranks 0-7 share one kernel and its 2 cores in their own network
+ * stacks (namespaces or containers)" ("" when none). */
+void hostid_node_phrase(const struct hostid_share *s, const char (*host)[SW_HOST_MAX], char *buf, size_t len);
+void hostid_kernel_phrase(const struct hostid *id, int n, const struct hostid_share *s, char *buf, size_t len);
+
 /* The ranks on rank i's kernel as ranges, "0-7" or "0,2,4-5", into buf. */
 void hostid_kernel_ranks(const struct hostid *id, int n, int i, char *buf, size_t len);
 

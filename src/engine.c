@@ -36,6 +36,7 @@
 #include "pattern.h"
 #include "isolate.h"
 #include "victims.h"
+#include "hostid.h"
 
 enum {
 	TAG_DATA = 101, TAG_ACK, TAG_SYNC, TAG_CTRL, TAG_SAMPLE, TAG_NOTICE, TAG_CPU, TAG_CLOCK,
@@ -1957,29 +1958,18 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 /* ---------------------------------------------------------------- */
 /* Setup                                                              */
 
-/* What every rank learns about every other at set-up. Ranks that share a
- * kernel share its cores, even in separate network namespaces (emulated
- * hosts): they are counted by the kernel's boot id. */
-struct rank_facts {
-	char kernel[40];           /* boot id, or the host name */
-	int local;                 /* > 1: shares a node (MPI_COMM_TYPE_SHARED) */
-	int cores;
-};
-
-/* Ranks (this one included) that run on the kernel of rank i. */
-static int kernel_peers(const struct rank_facts *all, int nranks, int i)
+/* Whether rank i yields: yield = yes, or auto with more ranks on its
+ * kernel (or MPI node) than cores: ranks in network namespaces share
+ * them too. */
+static bool rank_yields(const struct sw_config *c, const struct hostid *id, int nranks, int i)
 {
-	int n = 0;
+	int peers = 0;
 
 	for (int j = 0; j < nranks; j++)
-		n += memcmp(all[i].kernel, all[j].kernel, sizeof(all[i].kernel)) == 0;
-	return n;
-}
-
-static bool rank_yields(const struct sw_config *c, const struct rank_facts *all, int nranks, int i)
-{
+		peers += j == i || hostid_same_kernel(&id[i], &id[j]) ||
+			 (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node);
 	return c->yield == CFG_YIELD_YES ||
-	       (c->yield == CFG_YIELD_AUTO && kernel_peers(all, nranks, i) > all[i].cores);
+	       (c->yield == CFG_YIELD_AUTO && peers > hostid_kernel_cores(id, nranks, i));
 }
 
 /* The round overhead of the sample floor: the median of ROUND_TRIPS
@@ -2017,30 +2007,32 @@ static int round_trip(bool yield, int rank, int nranks, double deadline, double 
 	return 0;
 }
 
-void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
-		  bool *shared, char *shared_msg, size_t msglen)
+void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env)
 {
 	char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, (*all)[SW_HOST_MAX] = NULL;
-	int len = 0, flag = 0, *is_global = NULL;
-	struct rank_facts mine_f = { .cores = (int)sysconf(_SC_NPROCESSORS_ONLN) }, *facts;
+	int len = 0, flag = 0, *is_global = NULL, first = 0;
+	struct hostid mine_f, *facts;
 	MPI_Request req[2];
 	MPI_Comm node;
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	MPI_Group world, local;
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &env->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &env->nranks);
 	MPI_Get_processor_name(name, &len);
+	hostid_read(&mine_f);
+	/* the MPI node: its lowest rank (rank 0 of node, in world's numbers) */
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &mine_f.local);
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	MPI_Comm_group(node, &local);
+	MPI_Group_translate_ranks(local, 1, &first, world, &mine_f.mpi_node);
+	MPI_Group_free(&local);
+	MPI_Group_free(&world);
 	MPI_Comm_free(&node);
-	if (!f || !fgets(mine_f.kernel, sizeof(mine_f.kernel), f))
-		gethostname(mine_f.kernel, sizeof(mine_f.kernel) - 1);
-	if (f)
-		fclose(f);
 
-	/* One all-gather of the facts and one gather of the host names, both
-	 * nonblocking and waited for yielding (unless yield = no): blocking
-	 * collectives spin, and with many ranks on few cores each took ~1 s. */
+	/* One all-gather of the identities and one gather of the host names,
+	 * both nonblocking and waited for yielding (unless yield = no):
+	 * blocking collectives spin, and with many ranks on few cores each
+	 * took ~1 s. */
 	char mine[SW_HOST_MAX] = { 0 };
 	snprintf(mine, sizeof(mine), "%s", name);
 	facts = calloc((size_t)env->nranks, sizeof(*facts));
@@ -2057,24 +2049,12 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 		engine_abort(SW_EXIT_FAIL);
 	}
 	env->yield = rank_yields(c, facts, env->nranks, env->rank);
-	*shared = false;
 	bool any_yield = false;
-	for (int i = 0; i < env->nranks; i++) {
-		*shared = *shared || facts[i].local > 1;
+	for (int i = 0; i < env->nranks; i++)
 		any_yield = any_yield || rank_yields(c, facts, env->nranks, i);
-	}
+	if (env->rank == 0 && r)
+		memcpy(r->id, facts, (size_t)env->nranks * sizeof(*facts));
 	free(facts);
-	if (env->rank == 0 && shared_msg) {
-		shared_msg[0] = '\0';
-		for (int i = 0; i < env->nranks && !shared_msg[0]; i++)
-			for (int j = i + 1; j < env->nranks; j++)
-				if (strcmp(all[i], all[j]) == 0) {
-					snprintf(shared_msg, msglen, "ranks %d and %d share host '%s'", i, j, all[i]);
-					break;
-				}
-		if (*shared && !shared_msg[0])
-			snprintf(shared_msg, msglen, "ranks share a node (MPI_COMM_TYPE_SHARED)");
-	}
 	env->clock_offset = 0.0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
 	bool global = flag && is_global && *is_global;

@@ -148,10 +148,10 @@ void hostid_share(const struct hostid *id, const char (*host)[SW_HOST_MAX], int 
 	s->node_why = "";
 	for (int i = 0; i < n && s->node_a < 0; i++)
 		for (int j = i + 1; j < n && s->node_a < 0; j++) {
-			if (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node)
-				s->node_why = "MPI node";
-			else if (host && strcmp(host[i], host[j]) == 0)
+			if (host && strcmp(host[i], host[j]) == 0)
 				s->node_why = "host name";
+			else if (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node)
+				s->node_why = "MPI node";
 			else if (hostid_same_stack(&id[i], &id[j]))
 				s->node_why = "network stack";
 			else
@@ -184,6 +184,32 @@ void hostid_kernel_ranks(const struct hostid *id, int n, int i, char *buf, size_
 	}
 }
 
+void hostid_node_phrase(const struct hostid_share *s, const char (*host)[SW_HOST_MAX], char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (s->node_a < 0)
+		return;
+	if (strcmp(s->node_why, "host name") == 0)
+		snprintf(buf, len, "ranks %d and %d share host '%s'", s->node_a, s->node_b, host[s->node_a]);
+	else if (strcmp(s->node_why, "MPI node") == 0)
+		snprintf(buf, len, "ranks %d and %d share a node (MPI_COMM_TYPE_SHARED)", s->node_a, s->node_b);
+	else
+		snprintf(buf, len, "ranks %d and %d share one kernel and one network stack (their traffic never "
+			 "leaves the machine)", s->node_a, s->node_b);
+}
+
+void hostid_kernel_phrase(const struct hostid *id, int n, const struct hostid_share *s, char *buf, size_t len)
+{
+	char ranks[256];
+
+	buf[0] = '\0';
+	if (s->kernel < 0)
+		return;
+	hostid_kernel_ranks(id, n, s->kernel, ranks, sizeof(ranks));
+	snprintf(buf, len, "ranks %s share one kernel and its %d cores in their own network stacks (namespaces "
+		 "or containers)%s", ranks, s->kernel_cores, s->kernels > 1 ? ", and other kernels are shared too" : "");
+}
+
 bool hostid_busy(const struct hostid *id, int n, const bool *busy, int *ranks, int *cores)
 {
 	if (most_crowded(id, n, busy, ranks, cores, NULL) < 0)
@@ -196,10 +222,9 @@ void hostid_caution(const struct hostid_share *s, char *buf, size_t len)
 	buf[0] = '\0';
 	if (s->kernel < 0)
 		return;
-	snprintf(buf, len, "caution: %d ranks share %d cores of one kernel (in their own network stacks: "
-		 "namespaces or containers)%s; where more ranks are busy than there are cores (marked cpu), "
-		 "latency includes waiting for a CPU, not only the switch", s->kernel_ranks, s->kernel_cores,
-		 s->kernels > 1 ? ", the most crowded of the shared kernels" : "");
+	snprintf(buf, len, "caution: %d ranks share %d cores of one kernel%s; where more ranks are busy than "
+		 "there are cores (marked cpu), latency includes waiting for a CPU, not only the switch",
+		 s->kernel_ranks, s->kernel_cores, s->kernels > 1 ? " (the most crowded of the shared kernels)" : "");
 }
 
 void hostid_format_cpus(const uint8_t *cpu, char *buf, size_t len)

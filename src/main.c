@@ -25,6 +25,7 @@
 #include "engine.h"
 #include "judge.h"
 #include "history.h"
+#include "hostid.h"
 #include "plan.h"
 #include "plot.h"
 #include "report.h"
@@ -289,12 +290,12 @@ static int sweep(const struct cli_args *a, bool check)
 	struct sw_run *r = NULL;
 	struct engine_env env;
 	struct run_ctx ctx = { 0 };
-	char err[1024] = "", shared_msg[256] = "", db[SW_PATH_MAX] = "";
+	char err[1024] = "", shared_msg[256] = "", kernel_msg[512] = "", db[SW_PATH_MAX] = "";
+	struct hostid_share hs;
 	int argc = a->argc, rank, nranks, status = SW_EXIT_OK, lock_fd = -1, format = REPORT_TABLE;
 	char **argv = a->argv;
 	int bad = check ? SW_NAGIOS_UNKNOWN : SW_EXIT_USAGE;
 	int failed = check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL;
-	bool shared = false;
 
 	finalize_workaround(argv);
 	int thread_level;
@@ -358,11 +359,19 @@ static int sweep(const struct cli_args *a, bool check)
 		results_folder_name(cfg.label, now, r->name, sizeof(r->name));
 		join_args(argc, argv, r->command_line, sizeof(r->command_line));
 	}
-	engine_setup(r, &cfg, &env, &shared, shared_msg, sizeof(shared_msg));
+	engine_setup(r, &cfg, &env);
 	if (rank == 0) {
-		if (shared && !cfg.allow_shared_node) {
+		hostid_share(r->id, r->host, nranks, &hs);
+		hostid_node_phrase(&hs, r->host, shared_msg, sizeof(shared_msg));
+		hostid_kernel_phrase(r->id, nranks, &hs, kernel_msg, sizeof(kernel_msg));
+		if (shared_msg[0] && !cfg.allow_shared_node) {
 			snprintf(err, sizeof(err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
 				 "allow_shared_node = yes", config_where(&cfg, "allow_shared_node"), shared_msg);
+			status = bad;
+		} else if (!shared_msg[0] && kernel_msg[0] && !cfg.allow_shared_kernel) {
+			snprintf(err, sizeof(err), "%s: %s: their traffic crosses the switch, but a busy CPU can look "
+				 "like a slow switch; set allow_shared_kernel = yes to measure with a caution in every "
+				 "table", config_where(&cfg, "allow_shared_kernel"), kernel_msg);
 			status = bad;
 		} else if (results_begin(r, ctx.dir, sizeof(ctx.dir), err, sizeof(err)))
 			status = bad;
@@ -382,9 +391,12 @@ static int sweep(const struct cli_args *a, bool check)
 	if (rank == 0) {
 		fprintf(stderr, "swstress: %d ranks, %d levels, %d cells, about %.0f s; writing %s\n", nranks,
 			plan->nlevels, plan->ncells, plan_estimate_seconds(plan, &cfg), ctx.dir);
-		if (shared)
+		if (shared_msg[0])
 			fprintf(stderr, "swstress: note: %s (allow_shared_node = yes): this measures the host, "
 				"not a switch\n", shared_msg);
+		else if (kernel_msg[0])
+			fprintf(stderr, "swstress: caution: %s: a busy CPU can look like a slow switch; the tables "
+				"say where (allow_shared_kernel = no refuses this)\n", kernel_msg);
 		if (r->yield)
 			fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
 				"while waiting%s\n", cfg.blocking_waits ? ", but not in untimed samples "

@@ -41,6 +41,11 @@ Test(hostid, namespaces_on_one_kernel_share_its_cores_but_no_host)
 	cr_expect_str_eq(buf, "0-7");
 	hostid_caution(&s, buf, sizeof(buf));
 	cr_expect(strncmp(buf, "caution: 8 ranks share 2 cores of one kernel", 44) == 0, "%s", buf);
+	hostid_kernel_phrase(id, 8, &s, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "ranks 0-7 share one kernel and its 2 cores in their own network stacks (namespaces "
+			      "or containers)");
+	hostid_node_phrase(&s, NULL, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "");
 }
 
 Test(hostid, separate_machines_share_nothing)
@@ -65,7 +70,7 @@ Test(hostid, one_host_by_stack_name_or_mpi)
 {
 	struct hostid id[4];
 	struct hostid_share s;
-	char host[4][SW_HOST_MAX] = { "a", "b", "c", "d" };
+	char host[4][SW_HOST_MAX] = { "a", "b", "c", "d" }, buf[256];
 
 	ranks(id, 0, 4, BOOT_A, 100, 1, 8);
 	id[3].netns = id[1].netns;
@@ -74,6 +79,8 @@ Test(hostid, one_host_by_stack_name_or_mpi)
 	cr_expect_eq(s.node_b, 3);
 	cr_expect_str_eq(s.node_why, "network stack");
 	cr_expect_eq(s.kernel_ranks, 4);
+	hostid_node_phrase(&s, host, buf, sizeof(buf));
+	cr_expect(strncmp(buf, "ranks 1 and 3 share one kernel and one network stack", 52) == 0, "%s", buf);
 
 	ranks(id, 0, 4, BOOT_A, 100, 1, 8);
 	snprintf(host[2], SW_HOST_MAX, "a");
@@ -81,6 +88,8 @@ Test(hostid, one_host_by_stack_name_or_mpi)
 	cr_expect_eq(s.node_a, 0);
 	cr_expect_eq(s.node_b, 2);
 	cr_expect_str_eq(s.node_why, "host name");
+	hostid_node_phrase(&s, host, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "ranks 0 and 2 share host 'a'");
 
 	ranks(id, 0, 2, BOOT_A, 100, 1, 8);
 	ranks(id, 2, 2, BOOT_B, 100, 1, 8);
