@@ -52,6 +52,8 @@ struct sw_victim {
 	double seconds;
 	long hops;
 	double p50, p99;
+	bool cpu;      /* the CPU control round (victims.h): the aggressors
+	                * kept their CPUs busy without sending; alone false */
 };
 
 /* Why a cell stopped repeating. */

@@ -376,6 +376,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			"t_end_s", results_json_number(v->t_end), "seconds", results_json_number(v->seconds),
 			"hops", (json_int_t)v->hops, "p50_s", results_json_number(v->p50),
 			"p99_s", results_json_number(v->p99)));
+		if (v->cpu)   /* the CPU control round; absent: not (older runs) */
+			json_object_set_new(json_array_get(vs, i), "cpu", json_true());
 	}
 	json_object_set_new(root, "victim_samples", vs);
 	for (int l = 0; l < p->nlevels; l++)
@@ -413,6 +415,13 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 					"alone_reps", (json_int_t)a->victim[ci].nalone,
 					"latency_inflation", results_json_change(&a->victim[ci].p50),
 					"p99_inflation", results_json_change(&a->victim[ci].p99)));
+			if (a->victim && a->victim[ci].ncpu) {
+				json_t *vo = json_object_get(json_object_get(o, "summary"), "victims");
+
+				json_object_set_new(vo, "cpu_control_reps", json_integer((json_int_t)a->victim[ci].ncpu));
+				json_object_set_new(vo, "cpu_inflation", results_json_change(&a->victim[ci].cpu));
+				json_object_set_new(vo, "network_inflation", results_json_change(&a->victim[ci].net));
+			}
 		}
 		json_array_append_new(cells, o);
 	}
@@ -858,7 +867,7 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 	if (arr && !json_is_array(arr))
 		return sw_fail(err, errlen, "%s: victim_samples: not an array", path);
 	for (size_t i = 0; i < json_array_size(arr); i++) {
-		json_t *o = json_array_get(arr, i), *alone = json_object_get(o, "alone");
+		json_t *o = json_array_get(arr, i), *alone = json_object_get(o, "alone"), *cpu = json_object_get(o, "cpu");
 		struct sw_victim v;
 
 		snprintf(where, sizeof(where), "victim_samples[%zu].", i);
@@ -874,6 +883,9 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 			return -1;
 		if (!json_is_boolean(alone))
 			return sw_fail(err, errlen, "%s: %salone: missing or not true/false", path, where);
+		if (cpu && (!json_is_boolean(cpu) || (json_is_true(cpu) && json_is_true(alone))))
+			return sw_fail(err, errlen, "%s: %scpu: not true/false, or true in a round of the victims alone",
+				       path, where);
 		if (!isfinite(v.t_start) || !isfinite(v.t_end) || !isfinite(v.seconds) || !isfinite(v.p50) ||
 		    !isfinite(v.p99))
 			return sw_fail(err, errlen, "%s: victim_samples[%zu]: a time or latency is missing (null)", path, i);
@@ -882,12 +894,15 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		v.pair = (int)x[2];
 		v.hops = (long)x[3];
 		v.alone = json_is_true(alone);
+		v.cpu = json_is_true(cpu);
 		for (size_t j = 0; j < r->nvictims; j++) {
 			const struct sw_victim *w = &r->victim[j];
+			static const char *const round[] = { "loaded", "alone", "CPU control" };
 
-			if (w->cell == v.cell && w->rep == v.rep && w->pair == v.pair && w->alone == v.alone)
+			if (w->cell == v.cell && w->rep == v.rep && w->pair == v.pair &&
+			    victims_round_of(w) == victims_round_of(&v))
 				return sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d "
-					       "(%s) twice", path, i, v.cell, v.rep, v.pair, v.alone ? "alone" : "loaded");
+					       "(%s) twice", path, i, v.cell, v.rep, v.pair, round[victims_round_of(&v)]);
 		}
 		if (run_add_victim(r, &v))
 			return sw_fail(err, errlen, "%s: out of memory", path);

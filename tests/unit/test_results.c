@@ -607,7 +607,7 @@ static struct sw_run *make_victims_run(void)
 			for (int alone = 1; alone >= 0; alone--) {
 				double p50 = (alone ? 10e-6 : 10e-6 * (1 + ci)) * (1 + 0.01 * rep);
 				struct sw_victim v = { ci, rep, 0, alone, 20.0 + rep, 20.01 + rep, 0.01, 1000, p50,
-						       3 * p50 };
+						       3 * p50, false };
 
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}
@@ -675,6 +675,37 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 	cr_expect_eq(row, 3);
 	analysis_free(a);
 
+	/* Issue #28: CPU control rounds (the victims 1.5 x slower than alone)
+	 * come back as such; run.json splits cell 1's +100% into CPU +50%
+	 * and network +33.3% */
+	for (int ci = 0; ci < r->plan->ncells; ci++)
+		for (int rep = 0; rep < 5; rep++) {
+			struct sw_victim v = { ci, rep, 0, false, 30.0 + rep, 30.01 + rep, 0.01, 1000,
+					       15e-6 * (1 + 0.01 * rep), 45e-6 * (1 + 0.01 * rep), true };
+
+			cr_assert_eq(run_add_victim(r, &v), 0);
+		}
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	b = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->nvictims, r->nvictims);
+	for (size_t i = 0; i < r->nvictims; i++)
+		cr_expect_eq(b->victim[i].cpu, r->victim[i].cpu);
+	run_free(b);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *vo;
+	cr_assert_not_null(root, "%s", je.text);
+	vo = json_object_get(json_object_get(json_array_get(json_object_get(root, "cells"), 1), "summary"), "victims");
+	cr_expect_float_eq(json_real_value(json_object_get(json_object_get(vo, "cpu_inflation"), "pct")), 50.0, 1e-6);
+	cr_expect_float_eq(json_real_value(json_object_get(json_object_get(vo, "network_inflation"), "pct")),
+			   100.0 * (2.0 / 1.5 - 1), 1e-6);
+	cr_expect_eq(json_integer_value(json_object_get(vo, "cpu_control_reps")), 5);
+	json_decref(root);
+
 	struct mutation t[] = {
 		{ "victim_samples.0.p99_s", json_real(1e-6), "victim_samples[0].p99_s: 1e-06 is outside 1e-05.." },
 		{ "victim_samples.0.p50_s", json_real(0), "victim_samples[0].p50_s: 0 is outside 1e-09.." },
@@ -686,6 +717,8 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 		{ "victim_samples.0.seconds", json_null(), "victim_samples[0]: a time or latency is missing" },
 		{ "victim_samples.1.alone", json_true(), "victim_samples[1]: cell 0, repetition 0, victim pair 0 (alone) twice" },
 		{ "victim_samples", json_string("x"), "victim_samples: not an array" },
+		{ "victim_samples.0.cpu", json_true(), "victim_samples[0].cpu: not true/false, or true in a round of the victims alone" },
+		{ "victim_samples.1.cpu", json_integer(1), "victim_samples[1].cpu: not true/false" },
 		{ "victim_pairs.0", json_pack("[ii]", 0, 2), "victim_pairs[0]: not two distinct ranks of 0..5, each in one pair only" },
 		{ "victim_pairs", json_array(), "victim_pairs: 0 pairs, but the config says victims = 1" },
 	};
