@@ -87,9 +87,11 @@ void hostid_kernel_ranks(const struct hostid *id, int n, int i, char *buf, size_
 bool hostid_busy(const struct hostid *id, int n, const bool *busy, int *ranks, int *cores);
 
 /* The table caution for ranks that share a kernel, one line without a
- * newline: "caution: 8 ranks share 2 cores of one kernel (...)"; "" when
- * no kernel is shared. */
-void hostid_caution(const struct hostid_share *s, char *buf, size_t len);
+ * newline: "caution: 8 ranks share 2 cores of one kernel; cells marked
+ * cpu had more busy ranks than cores (up to 6 on 2): ..." with the
+ * busiest cell of the table (ranks busy on cores, hostid_busy; ranks <=
+ * cores: none beyond); "" when no kernel is shared. */
+void hostid_caution(const struct hostid_share *s, int ranks, int cores, char *buf, size_t len);
 
 /* An affinity mask as a CPU list ("0-3,8") and back (run.json "cpus").
  * hostid_parse_cpus: 0, or -1 on a malformed list or a CPU beyond

@@ -66,6 +66,8 @@ struct ctrl {
 	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
 	int a, b;              /* CMD_PROBE: the pair */
 	int alone;             /* CMD_ROUND with victims: the victims alone */
+	int cpu;               /* CMD_ROUND with victims: the CPU control, the
+	                        * aggressors busy without sending (victims.h) */
 };
 
 struct sample_msg {
@@ -1228,6 +1230,28 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
 	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
 }
 
+/* An aggressor's part of the CPU control round: from t_go to t_stop, poll
+ * the clock as a waiting sender does (yielding when it yields), and send
+ * nothing. The initiator's sample (no hops) goes to rank 0 like any. */
+static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct sample_msg *out)
+{
+	struct sample_msg m = { .p50 = NAN, .p99 = NAN, .t_ready = MPI_Wtime() - e->offset };
+	double t0, stop = c->t_stop + e->offset;
+
+	wait_until(e->env->yield, c->t_go + e->offset);
+	t0 = MPI_Wtime();
+	while (MPI_Wtime() < stop)
+		if (e->env->yield)
+			sched_yield();
+	m.t_start = t0 - e->offset;
+	m.t_end = MPI_Wtime() - e->offset;
+	m.seconds = m.t_end - m.t_start;
+	if (!init)
+		return 0;
+	*out = m;
+	return 1;
+}
+
 /* Run this rank's part of one round: one sample if the rank is in a pair
  * of the level. A timed cell's pair starts at c->t_go (or at once when it
  * is late) and runs to c->t_stop. The initiator fills *out (common clock).
@@ -1246,6 +1270,8 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	if (idx < 0)
 		return 0;
 	*peer_out = peer;
+	if (c->cpu && idx < e->round_aggr)
+		return cpu_round(e, c, init, out);
 	if (pattern_info(cell->pattern)->incast && !init && idx < e->round_aggr)
 		return incast_round(e, c, peer_out);
 	/* Handshake first, so the sample does not include the time the
@@ -1750,7 +1776,7 @@ static void record_victims(struct eng *e, const struct ctrl *c, const struct sam
 {
 	for (int j = 0; j < e->plan->nvictims; j++) {
 		struct sw_victim v = {
-			.cell = c->cell, .rep = c->rep, .pair = j, .alone = c->alone,
+			.cell = c->cell, .rep = c->rep, .pair = j, .alone = c->alone, .cpu = c->cpu,
 			.t_start = res[j].t_start, .t_end = res[j].t_end, .seconds = res[j].seconds,
 			.hops = res[j].hops, .p50 = res[j].p50, .p99 = res[j].p99,
 		};
@@ -1760,14 +1786,16 @@ static void record_victims(struct eng *e, const struct ctrl *c, const struct sam
 	}
 }
 
-/* A repetition's round of the victims alone (victims.h), recorded. */
-static void leader_victims_alone(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
-				 int *missing)
+/* A repetition's round of the victims alone, or of the CPU control
+ * (victims.h), recorded. */
+static void leader_victims_round(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
+				 int *missing, bool cpu)
 {
-	c->alone = 1;
+	c->alone = !cpu;
+	c->cpu = cpu;
 	leader_round(e, c, res, req, missing);
-	record_victims(e, c, res);
-	c->alone = 0;
+	record_victims(e, c, cpu ? res + e->round_aggr : res);
+	c->alone = c->cpu = 0;
 }
 
 static int leader(struct eng *e)
@@ -1782,8 +1810,13 @@ static int leader(struct eng *e)
 	double t_sweep = MPI_Wtime();
 	struct rusage ru0;
 
+	struct hostid_share hs;
+	bool cpu_control;
+
 	if (!res || !req || !missing)
 		fatal_rank0(e, "out of memory (round buffers)");
+	hostid_share(r->id, r->host, r->nranks, &hs);
+	cpu_control = cfg->cpu_control == CFG_YES || (cfg->cpu_control == CFG_AUTO && hs.kernels > 0);
 	if (e->o->deadline > 0)
 		e->sweep_deadline = t_sweep + e->o->deadline;
 	getrusage(RUSAGE_SELF, &ru0);
@@ -1812,7 +1845,9 @@ static int leader(struct eng *e)
 			c.rep = rep;
 			c.record = 1;
 			if (e->plan->nvictims)
-				leader_victims_alone(e, &c, res, req, missing);
+				leader_victims_round(e, &c, res, req, missing, false);
+			if (e->plan->nvictims && cpu_control)
+				leader_victims_round(e, &c, res, req, missing, true);
 			leader_round(e, &c, res, req, missing);
 			if (e->plan->nvictims)
 				record_victims(e, &c, res + k);

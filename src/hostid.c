@@ -217,14 +217,18 @@ bool hostid_busy(const struct hostid *id, int n, const bool *busy, int *ranks, i
 	return *ranks > *cores;
 }
 
-void hostid_caution(const struct hostid_share *s, char *buf, size_t len)
+void hostid_caution(const struct hostid_share *s, int ranks, int cores, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	if (s->kernel < 0)
 		return;
-	snprintf(buf, len, "caution: %d ranks share %d cores of one kernel%s; where more ranks are busy than "
-		 "there are cores (marked cpu), latency includes waiting for a CPU, not only the switch",
-		 s->kernel_ranks, s->kernel_cores, s->kernels > 1 ? " (the most crowded of the shared kernels)" : "");
+	snprintf(buf, len, "caution: %d ranks share %d cores of one kernel%s", s->kernel_ranks, s->kernel_cores,
+		 s->kernels > 1 ? " (the most crowded of the shared kernels)" : "");
+	if (ranks > cores)
+		sw_appendf(buf, len, "; cells marked cpu had more busy ranks than cores (up to %d on %d): their "
+			   "latency includes waiting for a CPU, not only the switch", ranks, cores);
+	else
+		sw_appendf(buf, len, "; no cell here had more busy ranks than cores");
 }
 
 void hostid_format_cpus(const uint8_t *cpu, char *buf, size_t len)

@@ -39,8 +39,12 @@ Test(hostid, namespaces_on_one_kernel_share_its_cores_but_no_host)
 	cr_expect_eq(s.kernels, 1);
 	hostid_kernel_ranks(id, 8, 3, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "0-7");
-	hostid_caution(&s, buf, sizeof(buf));
-	cr_expect(strncmp(buf, "caution: 8 ranks share 2 cores of one kernel", 44) == 0, "%s", buf);
+	hostid_caution(&s, 6, 2, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "caution: 8 ranks share 2 cores of one kernel; cells marked cpu had more busy ranks "
+			      "than cores (up to 6 on 2): their latency includes waiting for a CPU, not only the switch");
+	hostid_caution(&s, 2, 2, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "caution: 8 ranks share 2 cores of one kernel; no cell here had more busy ranks than "
+			      "cores");
 	hostid_kernel_phrase(id, 8, &s, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "ranks 0-7 share one kernel and its 2 cores in their own network stacks (namespaces "
 			      "or containers)");
@@ -60,7 +64,7 @@ Test(hostid, separate_machines_share_nothing)
 	cr_expect_eq(s.node_a, -1);
 	cr_expect_eq(s.kernel, -1);
 	cr_expect_eq(s.kernels, 0);
-	hostid_caution(&s, buf, sizeof(buf));
+	hostid_caution(&s, 0, 0, buf, sizeof(buf));
 	cr_expect_str_eq(buf, "");
 }
 
