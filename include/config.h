@@ -94,9 +94,14 @@ struct sw_config {
 	int warmup;                      /* untimed rounds before each cell */
 	double timeout;                  /* s, per cell watchdog */
 	bool allow_shared_node;
+	bool allow_shared_kernel;        /* ranks on one kernel in their own
+	                                  * network stacks (hostid.h) */
 	int yield;                       /* enum cfg_yield */
 	int victims;                     /* victim pairs (plan.h), 0: none */
 	uint64_t victim_size;            /* bytes, the victims' pingpong */
+	int cpu_control;                 /* enum cfg_auto: the victims' CPU
+	                                  * control round (victims.h; auto:
+	                                  * when ranks share a kernel) */
 	int isolate;                     /* enum cfg_auto: re-pair the hosts of
 	                                  * flagged pairs (auto: for check) */
 	int drift_check;                 /* enum cfg_auto: the baseline level

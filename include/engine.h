@@ -45,12 +45,13 @@ struct engine_opts {
 	void *ctx;
 };
 
-/* Collective over MPI_COMM_WORLD: host names into r->host (rank 0; r may
- * be NULL elsewhere), whether any host runs more than one rank (*shared),
- * the yield decision for this rank (cfg yield: auto = more ranks on this
- * host than cores), the clock offsets, timer facts and the MPI version. */
-void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
-		  bool *shared, char *shared_msg, size_t msglen);
+/* Collective over MPI_COMM_WORLD: host names and identities (hostid.h:
+ * kernel, network stack, cores, MPI node) into r->host and r->id (rank
+ * 0; r may be NULL elsewhere), the yield decision for this rank (cfg
+ * yield: auto = more ranks on this rank's kernel than its cores), the
+ * clock offsets, timer facts and the MPI version. Whether ranks share a
+ * host is the caller's to judge from r (hostid_share). */
+void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env);
 
 /* Run the sweep. Rank 0 passes its run (samples and per-cell facts filled
  * in) and its plan, where rank 0 resolves the hop count of hops = auto

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "config.h"
+#include "hostid.h"
 #include "plan.h"
 
 /* One timed run of H hops by one pair. Times are seconds on the common
@@ -51,6 +52,8 @@ struct sw_victim {
 	double seconds;
 	long hops;
 	double p50, p99;
+	bool cpu;      /* the CPU control round (victims.h): the aggressors
+	                * kept their CPUs busy without sending; alone false */
 };
 
 /* Why a cell stopped repeating. */
@@ -94,6 +97,9 @@ struct sw_run {
 	bool yield;                    /* ranks yielded the CPU while waiting */
 	int nranks;
 	char (*host)[SW_HOST_MAX];     /* per rank, owned */
+	struct hostid *id;             /* per rank, owned: kernel, network stack
+	                                * and cores (hostid.h); all unknown in
+	                                * runs that did not record them */
 
 	struct sw_cell_run *cell;      /* plan->ncells, owned */
 	size_t nsamples, cap_samples;
@@ -140,6 +146,12 @@ size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);
 /* The host of a rank into buf, or "rank N" when the run does not know it
  * (so that unknown hosts stay distinct). */
 void run_host_name(const struct sw_run *r, int rank, char buf[SW_HOST_MAX]);
+
+/* Whether the ranks busy in cell (its level's pairs or senders and the
+ * receiver, and the victims) outnumber the cores of a kernel they share
+ * (hostid_busy): then *ranks of them share *cores cores. false with 0
+ * and 0 when no two of them share a kernel, or the run does not know. */
+bool run_cell_cpu_bound(const struct sw_run *r, int cell, int *ranks, int *cores);
 
 /* Pairs (k) and nodes (2k) of a cell's level. */
 int run_cell_pairs(const struct sw_run *r, int cell);

@@ -6,7 +6,11 @@
  * The plan (plan.h) sets the first `victims` pairs of the pairing apart.
  * Every repetition of a cell runs two rounds, each to one deadline: the
  * victims alone, then the level's aggressors (the cell's pattern and size)
- * with the victims beside them. A victim pair runs timed pingpong of
+ * with the victims beside them. With the CPU control (cpu_control: yes,
+ * or auto when ranks share a kernel's cores, hostid.h) a third round
+ * comes between them: the aggressors keep their CPUs busy for the same
+ * time, polling as they do while they send, but send nothing. A victim
+ * slowed in that round was slowed by CPUs, not by the switch. A victim pair runs timed pingpong of
  * victim_size; its initiator puts every round trip / 2 into a histogram
  * (victims_hist) and keeps the sample's median and p99 (struct sw_victim).
  *
@@ -18,6 +22,11 @@
  * the per-repetition values). So the p99 inflation compares the typical
  * repetition's p99, not one pooled p99: a pooled tail has no repetition
  * to replicate over.
+ *
+ * With the CPU control the median inflation splits in two, each by the
+ * same test: the CPU part (the control round against alone) and the
+ * network part (loaded against the control round), so that loaded /
+ * alone = (control / alone) x (loaded / control), medians as printed.
  */
 #ifndef VICTIMS_H
 #define VICTIMS_H
@@ -54,17 +63,30 @@ double victims_hist_quantile(const struct victims_hist *h, double q);
  * time, p50 and p99 positive and finite, p50 <= p99. */
 bool victims_sample_ok(const struct sw_run *r, int cell, const struct sw_victim *v);
 
-/* One value per repetition of cell that has usable victim samples of the
- * kind asked (alone or loaded), in repetition order: the median over its
- * victim pairs of p99 (tail) or p50. 0 (*out NULL when *n = 0) or -1 on
- * ENOMEM. */
-int victims_rep_values(const struct sw_run *r, int cell, bool alone, bool tail, double **out, size_t *n);
+/* The rounds of a repetition with victims. */
+enum victims_round {
+	VICTIMS_LOADED = 0,   /* beside the aggressors */
+	VICTIMS_ALONE,        /* the victims alone */
+	VICTIMS_CPU,          /* beside aggressors that only load their CPUs */
+};
 
-/* The victims of one cell: loaded (beside the aggressors) against alone. */
+/* The round of a sample. */
+int victims_round_of(const struct sw_victim *v);
+
+/* One value per repetition of cell that has usable victim samples of the
+ * round asked (enum victims_round), in repetition order: the median over
+ * its victim pairs of p99 (tail) or p50. 0 (*out NULL when *n = 0) or -1
+ * on ENOMEM. */
+int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n);
+
+/* The victims of one cell: loaded (beside the aggressors) against alone;
+ * with a CPU control (ncpu > 0), the median's CPU part (control vs alone)
+ * and network part (loaded vs control); not valid without one. */
 struct sw_victim_stats {
 	int cell;
-	size_t nloaded, nalone;          /* repetitions with values */
+	size_t nloaded, nalone, ncpu;    /* repetitions with values */
 	struct sw_change p50, p99;       /* latency inflation, loaded vs alone */
+	struct sw_change cpu, net;       /* of the median: CPU and network parts */
 };
 
 /* Fill *vs for cell with cfg's confidence, alpha and min_effect (fewer

@@ -1070,6 +1070,9 @@ static const struct cfg_opt opts[] = {
 	  "watchdog: longest one round (one sample of every pair) may take before the run stops" },
 	{ "allow_shared_node", "sweep", &T_BOOL, OFF(allow_shared_node), 0, "no", 0, 0, 0,
 	  "allow ranks that share a host (yes for one-machine runs; measures no switch)" },
+	{ "allow_shared_kernel", "sweep", &T_BOOL, OFF(allow_shared_kernel), 0, "yes", 0, 0, 0,
+	  "allow ranks on one kernel in their own network stacks (namespaces, containers): their traffic "
+	  "crosses the switch but they share the kernel's CPUs, which every table then says; no refuses them" },
 	{ "yield", "sweep", &T_AUTO, OFF(yield), 0, "auto", 0, 0, 0,
 	  "give up the CPU while waiting: auto (when ranks outnumber cores), yes, no" },
 	{ "victims", "sweep", &T_INT, OFF(victims), 0, "0", 0, 5e5, 0,
@@ -1078,6 +1081,10 @@ static const struct cfg_opt opts[] = {
 	  "levels then count aggressor pairs (0: no victims)" },
 	{ "victim_size", "sweep", &T_SIZE, OFF(victim_size), 0, "8", 1, GiB, 0,
 	  "message size of the victims' pingpong" },
+	{ "cpu_control", "sweep", &T_AUTO, OFF(cpu_control), 0, "auto", 0, 0, 0,
+	  "victims: a third round in every repetition in which the aggressors keep their CPUs busy as long "
+	  "without sending, so that the victims' inflation splits into a CPU part and a network part: "
+	  "auto (when ranks share a kernel's cores), yes, no" },
 	{ "isolate", "sweep", &T_AUTO, OFF(isolate), 0, "auto", 0, 0, 0,
 	  "after the sweep, re-pair each host of a flagged pair with 3 healthy hosts, one pair at a time, "
 	  "to name the slow one alone: auto = for check, yes, no" },
@@ -1545,6 +1552,9 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 	if (c->victims && (c->timed == CFG_NO || c->nhops))
 		return sw_fail(err, errlen, "%s: victims = %d: needs time-bounded samples (hops = auto, timed = auto or yes): "
 			       "victims and aggressors run to one deadline", where_of(c, "victims"), c->victims);
+	if (c->cpu_control == CFG_YES && !c->victims)
+		return sw_fail(err, errlen, "%s: cpu_control = yes: needs victims (the CPU control is a round of the "
+			       "victims beside aggressors that only load their CPUs)", where_of(c, "cpu_control"));
 	if (c->warn_drop > c->crit_drop) {
 		w = strcmp(where_of(c, "crit_drop"), "default") ? where_of(c, "crit_drop") : where_of(c, "warn_drop");
 		return sw_fail(err, errlen, "%s: warn_drop %g is larger than crit_drop %g",

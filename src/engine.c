@@ -20,6 +20,7 @@
 #include "pattern.h"
 #include "isolate.h"
 #include "victims.h"
+#include "hostid.h"
 
 #define RECV_SLOT_BYTES (64u << 20)   /* distinct receive slots, at most */
 
@@ -705,6 +706,28 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
 	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
 }
 
+/* An aggressor's part of the CPU control round: from t_go to t_stop, poll
+ * the clock as a waiting sender does (yielding when it yields), and send
+ * nothing. The initiator's sample (no hops) goes to rank 0 like any. */
+static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct sample_msg *out)
+{
+	struct sample_msg m = { .p50 = NAN, .p99 = NAN, .t_ready = MPI_Wtime() - e->offset };
+	double t0, stop = c->t_stop + e->offset;
+
+	wait_until(e->env->yield, c->t_go + e->offset);
+	t0 = MPI_Wtime();
+	while (MPI_Wtime() < stop)
+		if (e->env->yield)
+			sched_yield();
+	m.t_start = t0 - e->offset;
+	m.t_end = MPI_Wtime() - e->offset;
+	m.seconds = m.t_end - m.t_start;
+	if (!init)
+		return 0;
+	*out = m;
+	return 1;
+}
+
 /* Run this rank's part of one round: one sample if the rank is in a pair
  * of the level. A timed cell's pair starts at c->t_go (or at once when it
  * is late) and runs to c->t_stop. The initiator fills *out (common clock).
@@ -723,6 +746,8 @@ static int do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out,
 	if (idx < 0)
 		return 0;
 	*peer_out = peer;
+	if (c->cpu && idx < e->round_aggr)
+		return cpu_round(e, c, init, out);
 	if (pattern_info(cell->pattern)->incast && !init && idx < e->round_aggr)
 		return incast_round(e, c, peer_out);
 	/* Handshake first, so the sample does not include the time the
@@ -1227,7 +1252,7 @@ static void record_victims(struct eng *e, const struct ctrl *c, const struct sam
 {
 	for (int j = 0; j < e->plan->nvictims; j++) {
 		struct sw_victim v = {
-			.cell = c->cell, .rep = c->rep, .pair = j, .alone = c->alone,
+			.cell = c->cell, .rep = c->rep, .pair = j, .alone = c->alone, .cpu = c->cpu,
 			.t_start = res[j].t_start, .t_end = res[j].t_end, .seconds = res[j].seconds,
 			.hops = res[j].hops, .p50 = res[j].p50, .p99 = res[j].p99,
 		};
@@ -1237,14 +1262,16 @@ static void record_victims(struct eng *e, const struct ctrl *c, const struct sam
 	}
 }
 
-/* A repetition's round of the victims alone (victims.h), recorded. */
-static void leader_victims_alone(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
-				 int *missing)
+/* A repetition's round of the victims alone, or of the CPU control
+ * (victims.h), recorded. */
+static void leader_victims_round(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
+				 int *missing, bool cpu)
 {
-	c->alone = 1;
+	c->alone = !cpu;
+	c->cpu = cpu;
 	leader_round(e, c, res, req, missing);
-	record_victims(e, c, res);
-	c->alone = 0;
+	record_victims(e, c, cpu ? res + e->round_aggr : res);
+	c->alone = c->cpu = 0;
 }
 
 static int leader(struct eng *e)
@@ -1259,8 +1286,13 @@ static int leader(struct eng *e)
 	double t_sweep = MPI_Wtime();
 	struct rusage ru0;
 
+	struct hostid_share hs;
+	bool cpu_control;
+
 	if (!res || !req || !missing)
 		eng_fatal_rank0(e, "out of memory (round buffers)");
+	hostid_share(r->id, r->host, r->nranks, &hs);
+	cpu_control = cfg->cpu_control == CFG_YES || (cfg->cpu_control == CFG_AUTO && hs.kernels > 0);
 	if (e->o->deadline > 0)
 		e->sweep_deadline = t_sweep + e->o->deadline;
 	getrusage(RUSAGE_SELF, &ru0);
@@ -1289,7 +1321,9 @@ static int leader(struct eng *e)
 			c.rep = rep;
 			c.record = 1;
 			if (e->plan->nvictims)
-				leader_victims_alone(e, &c, res, req, missing);
+				leader_victims_round(e, &c, res, req, missing, false);
+			if (e->plan->nvictims && cpu_control)
+				leader_victims_round(e, &c, res, req, missing, true);
 			leader_round(e, &c, res, req, missing);
 			if (e->plan->nvictims)
 				record_victims(e, &c, res + k);
@@ -1418,29 +1452,18 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 /* ---------------------------------------------------------------- */
 /* Setup                                                              */
 
-/* What every rank learns about every other at set-up. Ranks that share a
- * kernel share its cores, even in separate network namespaces (emulated
- * hosts): they are counted by the kernel's boot id. */
-struct rank_facts {
-	char kernel[40];           /* boot id, or the host name */
-	int local;                 /* > 1: shares a node (MPI_COMM_TYPE_SHARED) */
-	int cores;
-};
-
-/* Ranks (this one included) that run on the kernel of rank i. */
-static int kernel_peers(const struct rank_facts *all, int nranks, int i)
+/* Whether rank i yields: yield = yes, or auto with more ranks on its
+ * kernel (or MPI node) than cores: ranks in network namespaces share
+ * them too. */
+static bool rank_yields(const struct sw_config *c, const struct hostid *id, int nranks, int i)
 {
-	int n = 0;
+	int peers = 0;
 
 	for (int j = 0; j < nranks; j++)
-		n += memcmp(all[i].kernel, all[j].kernel, sizeof(all[i].kernel)) == 0;
-	return n;
-}
-
-static bool rank_yields(const struct sw_config *c, const struct rank_facts *all, int nranks, int i)
-{
+		peers += j == i || hostid_same_kernel(&id[i], &id[j]) ||
+			 (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node);
 	return c->yield == CFG_YIELD_YES ||
-	       (c->yield == CFG_YIELD_AUTO && kernel_peers(all, nranks, i) > all[i].cores);
+	       (c->yield == CFG_YIELD_AUTO && peers > hostid_kernel_cores(id, nranks, i));
 }
 
 /* The round overhead of the sample floor: the median of ROUND_TRIPS
@@ -1478,30 +1501,32 @@ static int round_trip(bool yield, int rank, int nranks, double deadline, double 
 	return 0;
 }
 
-void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env,
-		  bool *shared, char *shared_msg, size_t msglen)
+void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env *env)
 {
 	char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, (*all)[SW_HOST_MAX] = NULL;
-	int len = 0, flag = 0, *is_global = NULL;
-	struct rank_facts mine_f = { .cores = (int)sysconf(_SC_NPROCESSORS_ONLN) }, *facts;
+	int len = 0, flag = 0, *is_global = NULL, first = 0;
+	struct hostid mine_f, *facts;
 	MPI_Request req[2];
 	MPI_Comm node;
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	MPI_Group world, local;
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &env->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &env->nranks);
 	MPI_Get_processor_name(name, &len);
+	hostid_read(&mine_f);
+	/* the MPI node: its lowest rank (rank 0 of node, in world's numbers) */
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-	MPI_Comm_size(node, &mine_f.local);
+	MPI_Comm_group(MPI_COMM_WORLD, &world);
+	MPI_Comm_group(node, &local);
+	MPI_Group_translate_ranks(local, 1, &first, world, &mine_f.mpi_node);
+	MPI_Group_free(&local);
+	MPI_Group_free(&world);
 	MPI_Comm_free(&node);
-	if (!f || !fgets(mine_f.kernel, sizeof(mine_f.kernel), f))
-		gethostname(mine_f.kernel, sizeof(mine_f.kernel) - 1);
-	if (f)
-		fclose(f);
 
-	/* One all-gather of the facts and one gather of the host names, both
-	 * nonblocking and waited for yielding (unless yield = no): blocking
-	 * collectives spin, and with many ranks on few cores each took ~1 s. */
+	/* One all-gather of the identities and one gather of the host names,
+	 * both nonblocking and waited for yielding (unless yield = no):
+	 * blocking collectives spin, and with many ranks on few cores each
+	 * took ~1 s. */
 	char mine[SW_HOST_MAX] = { 0 };
 	snprintf(mine, sizeof(mine), "%s", name);
 	facts = calloc((size_t)env->nranks, sizeof(*facts));
@@ -1518,24 +1543,12 @@ void engine_setup(struct sw_run *r, const struct sw_config *c, struct engine_env
 		engine_abort(SW_EXIT_FAIL);
 	}
 	env->yield = rank_yields(c, facts, env->nranks, env->rank);
-	*shared = false;
 	bool any_yield = false;
-	for (int i = 0; i < env->nranks; i++) {
-		*shared = *shared || facts[i].local > 1;
+	for (int i = 0; i < env->nranks; i++)
 		any_yield = any_yield || rank_yields(c, facts, env->nranks, i);
-	}
+	if (env->rank == 0 && r)
+		memcpy(r->id, facts, (size_t)env->nranks * sizeof(*facts));
 	free(facts);
-	if (env->rank == 0 && shared_msg) {
-		shared_msg[0] = '\0';
-		for (int i = 0; i < env->nranks && !shared_msg[0]; i++)
-			for (int j = i + 1; j < env->nranks; j++)
-				if (strcmp(all[i], all[j]) == 0) {
-					snprintf(shared_msg, msglen, "ranks %d and %d share host '%s'", i, j, all[i]);
-					break;
-				}
-		if (*shared && !shared_msg[0])
-			snprintf(shared_msg, msglen, "ranks share a node (MPI_COMM_TYPE_SHARED)");
-	}
 	env->clock_offset = 0.0;
 	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &is_global, &flag);
 	bool global = flag && is_global && *is_global;

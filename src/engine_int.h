@@ -47,6 +47,8 @@ struct ctrl {
 	double t_go, t_stop;   /* timed cells: start and deadline, rank 0's clock */
 	int a, b;              /* CMD_PROBE: the pair */
 	int alone;             /* CMD_ROUND with victims: the victims alone */
+	int cpu;               /* CMD_ROUND with victims: the CPU control, the
+	                        * aggressors busy without sending (victims.h) */
 };
 
 struct sample_msg {

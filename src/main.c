@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "judge.h"
 #include "history.h"
+#include "hostid.h"
 #include "plan.h"
 #include "report.h"
 #include "results.h"
@@ -259,8 +260,8 @@ struct sweep {
 	struct engine_env env;
 	struct run_ctx ctx;        /* rank 0: what level_done writes */
 	int lock_fd;               /* check: the check lock, -1 for none */
-	bool shared;               /* ranks share a host */
-	char shared_msg[256];
+	char shared_msg[256];      /* ranks on one host (hostid.h), "" for none */
+	char kernel_msg[512];      /* ranks on one kernel in their own network stacks, "" for none */
 	char db[SW_PATH_MAX];      /* the history database, "" for none */
 	char err[1024];
 };
@@ -338,13 +339,24 @@ static void sweep_record(struct sweep *s, int argc, char **argv)
 	join_args(argc, argv, s->r->command_line, sizeof(s->r->command_line));
 }
 
-/* Rank 0, once the hosts are known: refuse shared hosts unless allowed,
- * open the .partial folder. A failure is printed and in s->status. */
+/* Rank 0, once every rank's identity is known: refuse ranks on one host
+ * unless allowed, and ranks on one kernel when asked; open the .partial
+ * folder. A failure is printed and in s->status. */
 static void sweep_open(struct sweep *s)
 {
-	if (s->shared && !s->cfg.allow_shared_node) {
+	struct hostid_share hs;
+
+	hostid_share(s->r->id, s->r->host, s->nranks, &hs);
+	hostid_node_phrase(&hs, s->r->host, s->shared_msg, sizeof(s->shared_msg));
+	hostid_kernel_phrase(s->r->id, s->nranks, &hs, s->kernel_msg, sizeof(s->kernel_msg));
+	if (s->shared_msg[0] && !s->cfg.allow_shared_node) {
 		snprintf(s->err, sizeof(s->err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
 			 "allow_shared_node = yes", config_where(&s->cfg, "allow_shared_node"), s->shared_msg);
+		sweep_failed(s, s->bad);
+	} else if (!s->shared_msg[0] && s->kernel_msg[0] && !s->cfg.allow_shared_kernel) {
+		snprintf(s->err, sizeof(s->err), "%s: %s: their traffic crosses the switch, but a busy CPU can "
+			 "look like a slow switch; set allow_shared_kernel = yes to measure with a caution in "
+			 "every table", config_where(&s->cfg, "allow_shared_kernel"), s->kernel_msg);
 		sweep_failed(s, s->bad);
 	} else if (results_begin(s->r, s->ctx.dir, sizeof(s->ctx.dir), s->err, sizeof(s->err))) {
 		sweep_failed(s, s->bad);
@@ -356,9 +368,12 @@ static void sweep_announce(const struct sweep *s)
 {
 	fprintf(stderr, "swstress: %d ranks, %d levels, %d cells, about %.0f s; writing %s\n", s->nranks,
 		s->plan->nlevels, s->plan->ncells, plan_estimate_seconds(s->plan, &s->cfg), s->ctx.dir);
-	if (s->shared)
+	if (s->shared_msg[0])
 		fprintf(stderr, "swstress: note: %s (allow_shared_node = yes): this measures the host, "
 			"not a switch\n", s->shared_msg);
+	else if (s->kernel_msg[0])
+		fprintf(stderr, "swstress: caution: %s: a busy CPU can look like a slow switch; the tables "
+			"say where (allow_shared_kernel = no refuses this)\n", s->kernel_msg);
 	if (s->r->yield)
 		fprintf(stderr, "swstress: note: more ranks than cores on a host: ranks yield the CPU "
 			"while waiting%s\n", s->cfg.blocking_waits ? ", but not in untimed samples "
@@ -435,7 +450,7 @@ static int sweep(const struct cli_args *a, bool check)
 	}
 	if (s.rank == 0)
 		sweep_record(&s, argc, argv);
-	engine_setup(s.r, &s.cfg, &s.env, &s.shared, s.shared_msg, sizeof(s.shared_msg));
+	engine_setup(s.r, &s.cfg, &s.env);
 	if (s.rank == 0)
 		sweep_open(&s);
 	if (agree(s.status)) {

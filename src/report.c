@@ -12,6 +12,7 @@
 #include "stats.h"
 #include "text.h"
 #include "victims.h"
+#include "hostid.h"
 
 int report_format_find(const char *name)
 {
@@ -58,6 +59,39 @@ static void fmt_ci(char *buf, size_t len, double k, const struct stats_summary *
 			 s->med_ci_ok ? "" : "~");
 }
 
+/* The caution of a table of the cells of column ci (one a level) when
+ * ranks share a kernel (hostid.h), naming its busiest cell's ranks and
+ * cores; nothing otherwise. */
+static void print_caution(FILE *f, const struct sw_run *r, int ci)
+{
+	int per = plan_cells_per_level(r->plan), most = 0, most_cores = 1;
+	struct hostid_share hs;
+	char line[512];
+
+	hostid_share(r->id, r->host, r->nranks, &hs);
+	for (int l = 0; l < r->plan->nlevels && hs.kernel >= 0; l++) {
+		int k, c;
+
+		if (run_cell_cpu_bound(r, l * per + ci % per, &k, &c) && (long)k * most_cores > (long)most * c) {
+			most = k;
+			most_cores = c;
+		}
+	}
+	hostid_caution(&hs, most, most_cores, line, sizeof(line));
+	if (line[0])
+		fprintf(f, "%s\n", line);
+}
+
+/* " cpu" after a change of a cell whose busy ranks outnumbered the cores
+ * of a kernel they share (run_cell_cpu_bound). */
+static void mark_cpu(char *buf, size_t len, const struct sw_run *r, int cell)
+{
+	int k, c;
+
+	if (run_cell_cpu_bound(r, cell, &k, &c))
+		sw_appendf(buf, len, " cpu");
+}
+
 /* Cells with the same pattern, size and hops as cell ci, at every level.
  * Incast: senders for pairs, each sender's bandwidth, the aggregate at
  * the receiver and its drop against the baseline level (one sender). */
@@ -81,6 +115,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	else
 		fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
 			r->cfg.nhops == 0 ? " (auto)" : "");
+	print_caution(f, r, ci);
 	fprintf(f, "%5s %7s  %-34s %-28s %-28s %s\n", "nodes", incast ? "senders" : "pairs", "latency/hop us [CI]",
 		incast ? "sender MB/s [CI]" : "pair MB/s [CI]", incast ? "receiver MB/s [CI]" : "aggregate MB/s [CI]",
 		"vs baseline (positive = worse)");
@@ -108,6 +143,8 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fmt_change(chg, sizeof(chg), change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
 		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
 			sw_appendf(chg, sizeof(chg), " short");
+		if (cs->baseline != c)
+			mark_cpu(chg, sizeof(chg), r, c);
 		fprintf(f, "%5d %7d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
 	}
 }
@@ -116,6 +153,36 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
  * digits, and never in exponent form (0 from 1 ms up). */
 #define US_DIGITS(s) ((s) * 1e6 >= 1000 ? 0 : (s) * 1e6 >= 100 ? 1 : (s) * 1e6 >= 10 ? 2 : 3)
 
+/* The victims' CPU control of print_table's column ci (victims.h): the
+ * median beside the aggressors, beside the aggressors only busy, and
+ * alone; the CPU part and the network part of the inflation. */
+static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+{
+	const struct sw_plan *p = r->plan;
+	int per = plan_cells_per_level(p), off = ci % per;
+	char cpu[96], net[96], med[64];
+	const char *name = change_name(SW_METRIC_LATENCY, false);
+
+	fprintf(f, "victims' CPU control (a round in which the aggressors kept their CPUs busy as long, sending "
+		"nothing): median one-way latency us loaded / control / alone; loaded/alone = (control/alone) x "
+		"(loaded/control): the CPU part and the network part\n");
+	fprintf(f, "%5s %5s  %-30s %-52s %s\n", "nodes", "aggr.", "median loaded/control/alone", "CPU part",
+		"network part");
+	for (int l = 0; l < p->nlevels; l++) {
+		int c = l * per + off;
+		const struct sw_victim_stats *vs = &a->victim[c];
+
+		if (r->cell[c].stop == SW_STOP_NOT_RUN || !vs->ncpu)
+			continue;
+		snprintf(med, sizeof(med), "%.*f / %.*f / %.*f", US_DIGITS(vs->net.level), vs->net.level * 1e6,
+			 US_DIGITS(vs->cpu.level), vs->cpu.level * 1e6, US_DIGITS(vs->cpu.base), vs->cpu.base * 1e6);
+		fmt_change(cpu, sizeof(cpu), name, &vs->cpu);
+		fmt_change(net, sizeof(net), name, &vs->net);
+		fprintf(f, "%5d %5d  %-30s %-52s %s\n", plan_nodes(p, c), p->level_pairs[l],
+			vs->cpu.valid && vs->net.valid ? med : "-", cpu, net);
+	}
+}
+
 /* The victims beside the cells of print_table's column ci: their one-way
  * latency beside the aggressors and alone, and its inflation. */
 static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
@@ -123,6 +190,7 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 	const struct sw_plan *p = r->plan;
 	int per = plan_cells_per_level(p), off = ci % per;
 	char sz[32], m[96], t[96], pairs[256] = "";
+	int ncpu = 0;
 
 	config_format_size(r->cfg.victim_size, sz, sizeof(sz));
 	for (int i = 0; i < p->nvictims; i++)
@@ -131,6 +199,7 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 		"same repetitions (median over repetitions of the victims' sample median, and of their p99); "
 		"nodes and aggr. (aggressor pairs or senders) as in the table above, the victims on top\n",
 		pairs, sz);
+	print_caution(f, r, ci);
 	fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "aggr.", "median loaded/alone", "change",
 		"p99 loaded/alone", "change");
 	for (int l = 0; l < p->nlevels; l++) {
@@ -146,9 +215,14 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 			 US_DIGITS(vs->p99.base), vs->p99.base * 1e6);
 		fmt_change(m, sizeof(m), change_name(SW_METRIC_LATENCY, false), &vs->p50);
 		fmt_change(t, sizeof(t), change_name(SW_METRIC_LATENCY, false), &vs->p99);
+		mark_cpu(m, sizeof(m), r, c);
+		mark_cpu(t, sizeof(t), r, c);
 		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", plan_nodes(p, c), p->level_pairs[l],
 			vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
+		ncpu += vs->ncpu > 0;
 	}
+	if (ncpu)
+		print_cpu_control(f, r, a, ci);
 }
 
 static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analysis *a)

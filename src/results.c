@@ -16,6 +16,7 @@
 #include "text.h"
 #include "isolate.h"
 #include "victims.h"
+#include "hostid.h"
 #include "pattern.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
@@ -179,6 +180,26 @@ static void csv_change(FILE *f, const struct sw_change *c)
 	fprintf(f, ",%d", c->valid && c->significant);
 }
 
+/* run.json ranks[i]: the host, and the identity when the run has one
+ * (hostid.h; absent in older runs). */
+static json_t *json_rank(const struct sw_run *r, int i)
+{
+	const struct hostid *h = &r->id[i];
+	json_t *o = json_pack("{s:i,s:s}", "rank", i, "host", r->host[i]);
+	char cpus[4 * HOSTID_CPUS];
+
+	if (!h->boot_id[0] && !h->machine_id[0])
+		return o;
+	hostid_format_cpus(h->cpu, cpus, sizeof(cpus));
+	json_object_set_new(o, "boot_id", json_string(h->boot_id));
+	json_object_set_new(o, "machine_id", json_string(h->machine_id));
+	json_object_set_new(o, "netns", json_integer((json_int_t)h->netns));
+	json_object_set_new(o, "cores", json_integer(h->cores));
+	json_object_set_new(o, "cpus", json_string(cpus));
+	json_object_set_new(o, "mpi_node", json_integer(h->mpi_node));
+	return o;
+}
+
 /* The victims' columns of a cell: latencies (us) loaded and alone, then
  * the change; NaN and 0 for a run without victims. */
 static void csv_victims(FILE *f, const struct sw_victim_stats *vs)
@@ -340,7 +361,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "failure", json_string(r->failure));
 	json_object_set_new(root, "config", config_to_json(&r->cfg));
 	for (int i = 0; i < r->nranks; i++)
-		json_array_append_new(ranks, json_pack("{s:i,s:s}", "rank", i, "host", r->host[i]));
+		json_array_append_new(ranks, json_rank(r, i));
 	json_object_set_new(root, "ranks", ranks);
 	for (int i = 0; i < p->npairs; i++)
 		json_array_append_new(pairs, json_pack("[i,i]", p->pair[i].a, p->pair[i].b));
@@ -357,6 +378,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			"t_end_s", results_json_number(v->t_end), "seconds", results_json_number(v->seconds),
 			"hops", (json_int_t)v->hops, "p50_s", results_json_number(v->p50),
 			"p99_s", results_json_number(v->p99)));
+		if (v->cpu)   /* the CPU control round; absent: not (older runs) */
+			json_object_set_new(json_array_get(vs, i), "cpu", json_true());
 	}
 	json_object_set_new(root, "victim_samples", vs);
 	for (int l = 0; l < p->nlevels; l++)
@@ -394,6 +417,13 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 					"alone_reps", (json_int_t)a->victim[ci].nalone,
 					"latency_inflation", results_json_change(&a->victim[ci].p50),
 					"p99_inflation", results_json_change(&a->victim[ci].p99)));
+			if (a->victim && a->victim[ci].ncpu) {
+				json_t *vo = json_object_get(json_object_get(o, "summary"), "victims");
+
+				json_object_set_new(vo, "cpu_control_reps", json_integer((json_int_t)a->victim[ci].ncpu));
+				json_object_set_new(vo, "cpu_inflation", results_json_change(&a->victim[ci].cpu));
+				json_object_set_new(vo, "network_inflation", results_json_change(&a->victim[ci].net));
+			}
 		}
 		json_array_append_new(cells, o);
 	}
@@ -851,7 +881,8 @@ static int cmp_victim(const void *pa, const void *pb)
 {
 	const struct sw_victim *const *a = pa, *const *b = pb;
 	const struct sw_victim *x = *a, *y = *b;
-	int d[] = { x->cell - y->cell, x->rep - y->rep, x->pair - y->pair, (int)x->alone - (int)y->alone };
+	int d[] = { x->cell - y->cell, x->rep - y->rep, x->pair - y->pair,
+		    victims_round_of(x) - victims_round_of(y) };
 
 	for (int i = 0; i < 4; i++)
 		if (d[i])
@@ -859,10 +890,11 @@ static int cmp_victim(const void *pa, const void *pb)
 	return (x > y) - (x < y);
 }
 
-/* Each (cell, repetition, victim pair, alone) once: sorted, so that 240 000
+/* Each (cell, repetition, victim pair, round) once: sorted, so that 240 000
  * samples cost a sort, not their square. */
 static int victims_once(const struct sw_run *r, const char *path, char *err, size_t errlen)
 {
+	static const char *const round[] = { "loaded", "alone", "CPU control" };
 	const struct sw_victim **v = malloc((r->nvictims ? r->nvictims : 1) * sizeof(*v));
 	int rc = 0;
 
@@ -873,10 +905,10 @@ static int victims_once(const struct sw_run *r, const char *path, char *err, siz
 	qsort(v, r->nvictims, sizeof(*v), cmp_victim);
 	for (size_t i = 1; i < r->nvictims && !rc; i++)
 		if (v[i - 1]->cell == v[i]->cell && v[i - 1]->rep == v[i]->rep &&
-		    v[i - 1]->pair == v[i]->pair && v[i - 1]->alone == v[i]->alone)
+		    v[i - 1]->pair == v[i]->pair && victims_round_of(v[i - 1]) == victims_round_of(v[i]))
 			rc = sw_fail(err, errlen, "%s: victim_samples[%zu]: cell %d, repetition %d, victim pair %d (%s) "
 				     "twice", path, (size_t)(v[i] - r->victim), v[i]->cell, v[i]->rep, v[i]->pair,
-				     v[i]->alone ? "alone" : "loaded");
+				     round[victims_round_of(v[i])]);
 	free(v);
 	return rc;
 }
@@ -890,7 +922,7 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 	if (arr && !json_is_array(arr))
 		return sw_fail(err, errlen, "%s: victim_samples: not an array", path);
 	for (size_t i = 0; i < json_array_size(arr); i++) {
-		json_t *o = json_array_get(arr, i), *alone = json_object_get(o, "alone");
+		json_t *o = json_array_get(arr, i), *alone = json_object_get(o, "alone"), *cpu = json_object_get(o, "cpu");
 		struct sw_victim v;
 
 		snprintf(where, sizeof(where), "victim_samples[%zu].", i);
@@ -906,6 +938,9 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 			return -1;
 		if (!json_is_boolean(alone))
 			return sw_fail(err, errlen, "%s: %salone: missing or not true/false", path, where);
+		if (cpu && (!json_is_boolean(cpu) || (json_is_true(cpu) && json_is_true(alone))))
+			return sw_fail(err, errlen, "%s: %scpu: not true/false, or true in a round of the victims alone",
+				       path, where);
 		if (!isfinite(v.t_start) || !isfinite(v.t_end) || !isfinite(v.seconds) || !isfinite(v.p50) ||
 		    !isfinite(v.p99))
 			return sw_fail(err, errlen, "%s: victim_samples[%zu]: a time or latency is missing (null)", path, i);
@@ -914,10 +949,44 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		v.pair = (int)x[2];
 		v.hops = (long)x[3];
 		v.alone = json_is_true(alone);
+		v.cpu = json_is_true(cpu);
 		if (run_add_victim(r, &v))
 			return sw_fail(err, errlen, "%s: out of memory", path);
 	}
 	return victims_once(r, path, err, errlen);
+}
+
+/* run.json ranks[i]'s identity (absent in older runs: all unknown).
+ * With a boot_id or machine_id, every field is checked. */
+static int load_rank_id(struct sw_run *r, json_t *o, int i, const char *path, char *err, size_t errlen)
+{
+	struct hostid *h = &r->id[i];
+	json_t *boot = json_object_get(o, "boot_id"), *mach = json_object_get(o, "machine_id");
+	char where[48], cpus[4 * HOSTID_CPUS];
+	long long x;
+	int n;
+
+	if (!boot && !mach)
+		return 0;
+	snprintf(where, sizeof(where), "ranks[%d].", i);
+	if (get_str(o, "boot_id", h->boot_id, sizeof(h->boot_id)) || strlen(json_string_value(boot)) >= HOSTID_ID_MAX ||
+	    get_str(o, "machine_id", h->machine_id, sizeof(h->machine_id)) ||
+	    strlen(json_string_value(mach)) >= HOSTID_ID_MAX)
+		return sw_fail(err, errlen, "%s: %sboot_id, machine_id: not both strings of at most %d bytes", path,
+			       where, HOSTID_ID_MAX - 1);
+	if (jint(o, "netns", 0, LLONG_MAX, &x, path, where, err, errlen))
+		return -1;
+	h->netns = (uint64_t)x;
+	if (jint(o, "cores", 0, HOSTID_CPUS, &x, path, where, err, errlen))
+		return -1;
+	h->cores = (int)x;
+	if (jint(o, "mpi_node", -1, r->nranks - 1, &x, path, where, err, errlen))
+		return -1;
+	h->mpi_node = (int)x;
+	if (get_str(o, "cpus", cpus, sizeof(cpus)) || hostid_parse_cpus(cpus, h->cpu, &n))
+		return sw_fail(err, errlen, "%s: %scpus: missing or not a CPU list of 0..%d (\"0-3,8\")", path, where,
+			       HOSTID_CPUS - 1);
+	return 0;
 }
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen)
@@ -1077,6 +1146,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		if (check_text(h, false, jpath, where, err, errlen))
 			goto fail;
 		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
+		if (load_rank_id(r, json_array_get(ranks, (size_t)i), i, jpath, err, errlen))
+			goto fail;
 	}
 	for (int ci = 0; ci < r->plan->ncells; ci++) {
 		json_t *c = json_array_get(cells, (size_t)ci);

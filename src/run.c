@@ -28,9 +28,12 @@ struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int n
 	r->plan = plan;
 	r->nranks = nranks;
 	r->host = calloc((size_t)(nranks > 0 ? nranks : 1), sizeof(*r->host));
+	r->id = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof(*r->id));
 	r->cell = calloc((size_t)(plan->ncells > 0 ? plan->ncells : 1), sizeof(*r->cell));
-	if (!r->host || !r->cell)
+	if (!r->host || !r->id || !r->cell)
 		goto out_free;
+	for (int i = 0; i < nranks; i++)
+		hostid_unknown(&r->id[i]);
 	for (int i = 0; i < plan->ncells; i++)
 		r->cell[i].stop = SW_STOP_NOT_RUN;
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", SW_VERSION);
@@ -39,6 +42,7 @@ struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int n
 
 out_free:
 	free(r->host);
+	free(r->id);
 	free(r->cell);
 	free(r);
 	return NULL;
@@ -50,6 +54,7 @@ void run_free(struct sw_run *r)
 		return;
 	plan_free(r->plan);
 	free(r->host);
+	free(r->id);
 	free(r->cell);
 	free(r->sample);
 	free(r->cpu);
@@ -173,6 +178,26 @@ void run_host_name(const struct sw_run *r, int rank, char buf[SW_HOST_MAX])
 		snprintf(buf, SW_HOST_MAX, "%s", r->host[rank]);
 	else
 		snprintf(buf, SW_HOST_MAX, "rank %d", rank);
+}
+
+bool run_cell_cpu_bound(const struct sw_run *r, int cell, int *ranks, int *cores)
+{
+	const struct sw_plan *p = r->plan;
+	bool *busy = calloc((size_t)(r->nranks > 0 ? r->nranks : 1), sizeof(*busy)), bound;
+
+	*ranks = *cores = 0;
+	if (!busy)
+		return false;
+	for (int i = 0; i < run_cell_pairs(r, cell); i++) {
+		struct sw_pair q = plan_pair(p, cell, i);
+
+		busy[q.a] = busy[q.b] = true;
+	}
+	for (int i = 0; i < p->nvictims; i++)
+		busy[p->victim[i].a] = busy[p->victim[i].b] = true;
+	bound = hostid_busy(r->id, r->nranks, busy, ranks, cores);
+	free(busy);
+	return bound;
 }
 
 int run_cell_pairs(const struct sw_run *r, int cell)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "victims.h"
+#include "change.h"
 #include "stats.h"
 
 void victims_hist_clear(struct victims_hist *h)
@@ -50,7 +51,12 @@ bool victims_sample_ok(const struct sw_run *r, int cell, const struct sw_victim 
 	       isfinite(v->p50) && v->p50 > 0.0 && isfinite(v->p99) && v->p99 >= v->p50;
 }
 
-int victims_rep_values(const struct sw_run *r, int cell, bool alone, bool tail, double **out, size_t *n)
+int victims_round_of(const struct sw_victim *v)
+{
+	return v->alone ? VICTIMS_ALONE : v->cpu ? VICTIMS_CPU : VICTIMS_LOADED;
+}
+
+int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n)
 {
 	int reps = r->cell[cell].reps, nv = r->plan->nvictims;
 	double *vals, *row;
@@ -69,7 +75,7 @@ int victims_rep_values(const struct sw_run *r, int cell, bool alone, bool tail, 
 	for (size_t i = 0; i < r->nvictims; i++) {
 		const struct sw_victim *v = &r->victim[i];
 
-		if (v->alone == alone && victims_sample_ok(r, cell, v) && cnt[v->rep] < nv)
+		if (victims_round_of(v) == round && victims_sample_ok(r, cell, v) && cnt[v->rep] < nv)
 			row[(size_t)v->rep * (size_t)nv + (size_t)cnt[v->rep]++] = tail ? v->p99 : v->p50;
 	}
 	for (int rep = 0; rep < reps; rep++)
@@ -92,27 +98,35 @@ out_free:
 	return -1;
 }
 
+/* The change of the per-repetition values of round x against round base
+ * (p99 when tail) into *ch; *nx and *nb get their counts. 0 or -1. */
+static int change(const struct sw_run *r, int cell, int x_round, int base_round, bool tail,
+		  const struct sw_config *cfg, struct sw_change *ch, size_t *nx, size_t *nb)
+{
+	double *x = NULL, *base = NULL;
+
+	if (victims_rep_values(r, cell, x_round, tail, &x, nx) ||
+	    victims_rep_values(r, cell, base_round, tail, &base, nb)) {
+		free(x);
+		return -1;
+	}
+	/* too few repetitions: p is NaN, so never significant */
+	change_test(x, *nx, base, *nb, SW_METRIC_LATENCY, cfg, ch);
+	free(x);
+	free(base);
+	return 0;
+}
+
 int victims_analyse(const struct sw_run *r, int cell, const struct sw_config *cfg, struct sw_victim_stats *vs)
 {
-	struct sw_change *ch[2] = { &vs->p50, &vs->p99 };
+	size_t n;
 
 	memset(vs, 0, sizeof(*vs));
 	vs->cell = cell;
-	for (int tail = 0; tail < 2; tail++) {
-		double *x = NULL, *base = NULL;
-		size_t nx = 0, nb = 0;
-
-		if (victims_rep_values(r, cell, false, tail, &x, &nx) ||
-		    victims_rep_values(r, cell, true, tail, &base, &nb)) {
-			free(x);
-			return -1;
-		}
-		/* too few repetitions: p is NaN, so never significant */
-		change_test(x, nx, base, nb, SW_METRIC_LATENCY, cfg, ch[tail]);
-		vs->nloaded = nx;
-		vs->nalone = nb;
-		free(x);
-		free(base);
-	}
+	if (change(r, cell, VICTIMS_LOADED, VICTIMS_ALONE, false, cfg, &vs->p50, &vs->nloaded, &vs->nalone) ||
+	    change(r, cell, VICTIMS_LOADED, VICTIMS_ALONE, true, cfg, &vs->p99, &vs->nloaded, &vs->nalone) ||
+	    change(r, cell, VICTIMS_CPU, VICTIMS_ALONE, false, cfg, &vs->cpu, &vs->ncpu, &n) ||
+	    change(r, cell, VICTIMS_LOADED, VICTIMS_CPU, false, cfg, &vs->net, &n, &vs->ncpu))
+		return -1;
 	return 0;
 }

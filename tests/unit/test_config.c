@@ -99,6 +99,8 @@ Test(config, defaults)
 	cr_assert_eq(cfg.warmup, 1);
 	cr_assert_float_eq(cfg.timeout, 60.0, 1e-12);
 	cr_assert_not(cfg.allow_shared_node);
+	cr_assert(cfg.allow_shared_kernel);
+	cr_assert_eq(cfg.cpu_control, CFG_AUTO);
 	cr_assert_eq(cfg.yield, CFG_YIELD_AUTO);
 	cr_assert_not(cfg.distinct_buffers);
 	cr_assert_not(cfg.blocking_waits);
@@ -775,6 +777,22 @@ Test(config, command_line_errors)
 
 /* ---- checks across keys ---- */
 
+/* Issue #28: the CPU control is a round of the victims: yes without them
+ * is refused naming the key; auto without them is fine. */
+Test(config, cpu_control_yes_needs_victims)
+{
+	set_ok("cpu_control=yes");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "command line: cpu_control = yes: needs victims (the CPU control is a round of the "
+			      "victims beside aggressors that only load their CPUs)");
+	set_ok("victims=1");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), 0, "%s", err);
+	set_ok("victims=0");
+	set_ok("cpu_control=auto");
+	cr_assert_eq(config_validate(&cfg, err, sizeof(err)), 0, "%s", err);
+	set_fails("allow_shared_kernel", "maybe", "allow_shared_kernel: 'maybe' is not yes or no");
+}
+
 Test(config, validate_odd_hops_names_hops_line)
 {
 	cr_assert_eq(config_load_file(&cfg, DATA "odd_hops.conf", err, sizeof(err)), 0, "%s", err);
@@ -946,7 +964,7 @@ Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
 		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
-		"blocking_waits", "pairing", "seed", "repetitions", "design", "warmup", "timeout", "allow_shared_node", "yield", "victims", "victim_size", "isolate", "drift_check", "label",
+		"blocking_waits", "pairing", "seed", "repetitions", "design", "warmup", "timeout", "allow_shared_node", "allow_shared_kernel", "yield", "victims", "victim_size", "cpu_control", "isolate", "drift_check", "label",
 		"output", "keep_days", "confidence", "alpha", "min_effect", "run_to_run", "suspect_min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",

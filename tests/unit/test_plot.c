@@ -1019,7 +1019,7 @@ Test(plot, victims_chart)
 		for (int rep = 0; rep < 5; rep++) {
 			for (int alone = 1; alone >= 0; alone--) {
 				double p50 = 10e-6 * (alone ? 1 : 1.5 * (ci + 1)) * (1 + 0.02 * rep);
-				struct sw_victim v = { ci, rep, 0, alone, rep, rep + 0.02, 0.02, 1000, p50, 2 * p50 };
+				struct sw_victim v = { ci, rep, 0, alone, rep, rep + 0.02, 0.02, 1000, p50, 2 * p50, false };
 
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}

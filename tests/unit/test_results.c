@@ -592,7 +592,7 @@ static struct sw_run *make_victims_run(void)
 			for (int alone = 1; alone >= 0; alone--) {
 				double p50 = (alone ? 10e-6 : 10e-6 * (1 + ci)) * (1 + 0.01 * rep);
 				struct sw_victim v = { ci, rep, 0, alone, 20.0 + rep, 20.01 + rep, 0.01, 1000, p50,
-						       3 * p50 };
+						       3 * p50, false };
 
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}
@@ -660,6 +660,37 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 	cr_expect_eq(row, 3);
 	analysis_free(a);
 
+	/* Issue #28: CPU control rounds (the victims 1.5 x slower than alone)
+	 * come back as such; run.json splits cell 1's +100% into CPU +50%
+	 * and network +33.3% */
+	for (int ci = 0; ci < r->plan->ncells; ci++)
+		for (int rep = 0; rep < 5; rep++) {
+			struct sw_victim v = { ci, rep, 0, false, 30.0 + rep, 30.01 + rep, 0.01, 1000,
+					       15e-6 * (1 + 0.01 * rep), 45e-6 * (1 + 0.01 * rep), true };
+
+			cr_assert_eq(run_add_victim(r, &v), 0);
+		}
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->nvictims, r->nvictims);
+	for (size_t i = 0; i < r->nvictims; i++)
+		cr_expect_eq(b->victim[i].cpu, r->victim[i].cpu);
+	run_free(b);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *vo;
+	cr_assert_not_null(root, "%s", je.text);
+	vo = json_object_get(json_object_get(json_array_get(json_object_get(root, "cells"), 1), "summary"), "victims");
+	cr_expect_float_eq(json_real_value(json_object_get(json_object_get(vo, "cpu_inflation"), "pct")), 50.0, 1e-6);
+	cr_expect_float_eq(json_real_value(json_object_get(json_object_get(vo, "network_inflation"), "pct")),
+			   100.0 * (2.0 / 1.5 - 1), 1e-6);
+	cr_expect_eq(json_integer_value(json_object_get(vo, "cpu_control_reps")), 5);
+	json_decref(root);
+
 	struct mutation t[] = {
 		{ "victim_samples.0.p99_s", json_real(1e-6), "victim_samples[0].p99_s: 1e-06 is outside 1e-05.." },
 		{ "victim_samples.0.p50_s", json_real(0), "victim_samples[0].p50_s: 0 is outside 1e-09.." },
@@ -671,6 +702,8 @@ Test(results, victims_round_trip_and_every_field_is_checked)
 		{ "victim_samples.0.seconds", json_null(), "victim_samples[0]: a time or latency is missing" },
 		{ "victim_samples.1.alone", json_true(), "victim_samples[1]: cell 0, repetition 0, victim pair 0 (alone) twice" },
 		{ "victim_samples", json_string("x"), "victim_samples: not an array" },
+		{ "victim_samples.0.cpu", json_true(), "victim_samples[0].cpu: not true/false, or true in a round of the victims alone" },
+		{ "victim_samples.1.cpu", json_integer(1), "victim_samples[1].cpu: not true/false" },
 		{ "victim_pairs.0", json_pack("[ii]", 0, 2), "victim_pairs[0]: not two distinct ranks of 0..5, each in one pair only" },
 		{ "victim_pairs", json_array(), "victim_pairs: 0 pairs, but the config says victims = 1" },
 	};
@@ -743,5 +776,64 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 		{ "cells.0.receiver", NULL, "run.json: cells[0].receiver: missing" },
 	};
 	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
+	run_free(r);
+}
+
+/* Issue #28: every rank's identity (kernel, network stack, cores) goes
+ * into run.json and back; a run without identities (older runs) loads
+ * with all unknown; a bad field is refused by name. */
+Test(results, rank_identities_round_trip_older_runs_load)
+{
+	struct sw_run *r = make_run(), *b;
+	char err[512];
+	int n;
+
+	for (int i = 0; i < r->nranks; i++) {
+		snprintf(r->id[i].boot_id, HOSTID_ID_MAX, "6b1f3a0e-0c1d-4a52-9d0b-6a7c1e2f3a4b");
+		snprintf(r->id[i].machine_id, HOSTID_ID_MAX, "0123456789abcdef0123456789abcdef");
+		r->id[i].netns = 4026532000u + (uint64_t)i;
+		r->id[i].mpi_node = i;
+		cr_assert_eq(hostid_parse_cpus(i == 3 ? "1" : "0-1", r->id[i].cpu, &n), 0);
+		r->id[i].cores = n;
+	}
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	for (int i = 0; i < r->nranks; i++) {
+		cr_expect_str_eq(b->id[i].boot_id, r->id[i].boot_id);
+		cr_expect_str_eq(b->id[i].machine_id, r->id[i].machine_id);
+		cr_expect_eq(b->id[i].netns, r->id[i].netns);
+		cr_expect_eq(b->id[i].mpi_node, i);
+		cr_expect_eq(b->id[i].cores, i == 3 ? 1 : 2);
+		cr_expect(memcmp(b->id[i].cpu, r->id[i].cpu, sizeof(r->id[i].cpu)) == 0);
+	}
+	/* 4 ranks on one kernel's 2 cores: a 2-pair cell (4 busy ranks) is
+	 * CPU-bound, a 1-pair cell (2 busy ranks) is not */
+	int k, c;
+	cr_expect(run_cell_cpu_bound(b, b->plan->ncells - 1, &k, &c));
+	cr_expect(k == 4 && c == 2, "%d ranks, %d cores", k, c);
+	cr_expect_not(run_cell_cpu_bound(b, 0, &k, &c));
+	run_free(b);
+
+	const struct mutation t[] = {
+		{ "ranks.1.netns", json_integer(-1), "run.json: ranks[1].netns: -1 is outside 0.." },
+		{ "ranks.1.cores", NULL, "run.json: ranks[1].cores: missing" },
+		{ "ranks.2.mpi_node", json_integer(4), "run.json: ranks[2].mpi_node: 4 is outside -1..3" },
+		{ "ranks.0.cpus", json_string("0-x"), "run.json: ranks[0].cpus: missing or not a CPU list" },
+		{ "ranks.0.boot_id", json_integer(1), "run.json: ranks[0].boot_id, machine_id: not both strings" },
+	};
+	expect_refused(r, t, sizeof(t) / sizeof(t[0]));
+
+	/* an older run: no identity, nothing shared, nothing CPU-bound */
+	for (int i = 0; i < r->nranks; i++)
+		hostid_unknown(&r->id[i]);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_expect_str_eq(b->id[0].boot_id, "");
+	cr_expect_eq(b->id[0].mpi_node, -1);
+	cr_expect_not(run_cell_cpu_bound(b, b->plan->ncells - 1, &k, &c));
+	cr_expect_eq(k, 0);
+	run_free(b);
 	run_free(r);
 }

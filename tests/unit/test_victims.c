@@ -123,8 +123,9 @@ Test(victims, plan_sets_the_first_pairs_apart)
 
 /* A run of one cell with nv victim pairs and reps repetitions whose
  * samples' p50 and p99 are lognormal (sd sigma of the logs) around
- * 10 us / 30 us alone and ratio times that beside the aggressors. */
-static struct sw_run *sim_run(int nv, int reps, double ratio, double sigma)
+ * 10 us / 30 us alone, ratio times that beside the aggressors and, when
+ * cpu > 0, cpu times that in a CPU control round. */
+static struct sw_run *sim_run_cpu(int nv, int reps, double ratio, double cpu, double sigma)
 {
 	struct sw_config c;
 	char err[512], kv[2][32];
@@ -137,16 +138,57 @@ static struct sw_run *sim_run(int nv, int reps, double ratio, double sigma)
 	struct sw_run *r = run_create(&c, p, 2 * nv + 2);
 	cr_assert_not_null(r);
 	for (int rep = 0; rep < reps; rep++)
-		for (int alone = 0; alone < 2; alone++)
+		for (int round = 0; round < (cpu > 0 ? 3 : 2); round++)
 			for (int j = 0; j < nv; j++) {
-				double f = (alone ? 1.0 : ratio) * exp(sigma * normal());
-				struct sw_victim v = { 0, rep, j, alone, rep, rep + 0.1, 0.1, 5000, 10e-6 * f,
-						       30e-6 * f * exp(0.5 * sigma * fabs(normal())) };
+				double f = (round == VICTIMS_ALONE ? 1.0 : round == VICTIMS_CPU ? cpu : ratio) *
+					   exp(sigma * normal());
+				struct sw_victim v = { 0, rep, j, round == VICTIMS_ALONE, rep, rep + 0.1, 0.1, 5000,
+						       10e-6 * f, 30e-6 * f * exp(0.5 * sigma * fabs(normal())),
+						       round == VICTIMS_CPU };
 
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}
 	r->cell[0].reps = reps;
 	return r;
+}
+
+static struct sw_run *sim_run(int nv, int reps, double ratio, double sigma)
+{
+	return sim_run_cpu(nv, reps, ratio, 0, sigma);
+}
+
+/* Issue #28, known truth: a victim slowed +60% by shared CPUs alone (the
+ * control round as slow as the loaded one) has a significant inflation
+ * whose network part is not significant and covers 0; a victim slowed
+ * +60% by CPUs and 3x more by the network has a significant network part
+ * near +200%; parts multiply to the whole, from the printed medians; no
+ * control round: no parts. */
+Test(victims, cpu_control_splits_inflation_into_cpu_and_network)
+{
+	struct sw_victim_stats vs;
+	struct sw_run *r = sim_run_cpu(1, 10, 1.6, 1.6, 0.05);
+
+	cr_assert_eq(victims_analyse(r, 0, &r->cfg, &vs), 0);
+	cr_expect_eq(vs.ncpu, 10);
+	cr_expect(vs.p50.significant, "total %+.1f%%", vs.p50.pct);
+	cr_expect(vs.cpu.valid && vs.cpu.significant && fabs(vs.cpu.pct - 60) < 8, "cpu %+.1f%%", vs.cpu.pct);
+	cr_expect(vs.net.valid && !vs.net.significant && vs.net.lo < 0 && vs.net.hi > 0,
+		  "network %+.1f%% [%g, %g]", vs.net.pct, vs.net.lo, vs.net.hi);
+	cr_expect_float_eq(vs.net.base, vs.cpu.level, 1e-15, "one control median on both sides");
+	cr_expect_float_eq((1 + vs.p50.pct / 100), (1 + vs.cpu.pct / 100) * (1 + vs.net.pct / 100), 1e-9);
+	run_free(r);
+
+	r = sim_run_cpu(1, 10, 4.8, 1.6, 0.05);
+	cr_assert_eq(victims_analyse(r, 0, &r->cfg, &vs), 0);
+	cr_expect(vs.net.significant && vs.net.lo < 200 && vs.net.hi > 200, "network %+.1f%% [%g, %g]", vs.net.pct,
+		  vs.net.lo, vs.net.hi);
+	run_free(r);
+
+	r = sim_run(1, 10, 1.6, 0.05);
+	cr_assert_eq(victims_analyse(r, 0, &r->cfg, &vs), 0);
+	cr_expect_eq(vs.ncpu, 0);
+	cr_expect(vs.p50.valid && !vs.cpu.valid && !vs.net.valid);
+	run_free(r);
 }
 
 /* Known truth: the estimate lands near it, the CI covers it, and a
