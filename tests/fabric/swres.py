@@ -18,7 +18,14 @@ KEY=VALUE, where the shell tests pick them up:
                                                      drop, and pairs = senders)
   pair cell=C pair=P hosts=A,B bw=MB/s flagged=0|1  (pairs.csv, one line per pair per cell)
   victims cell=C pairs=K p50=us alone=us infl=% lo=% hi=% sig=0|1 p99=us p99_alone=us p99_infl=% p99_sig=0|1
-                                                    (summary.csv victim_ columns, runs with victims)
+          net=% net_lo=% net_hi=% net_sig=0|1 cpu=% cpu_sig=0|1 net_ratio=%
+                                                    (summary.csv victim_ columns, runs with victims;
+                                                     net and cpu: run.json's split by the CPU
+                                                     control round, NaN without one; net_ratio:
+                                                     the network part recomputed here from
+                                                     victim_samples, the median over repetitions
+                                                     of the victims' median p50, loaded against
+                                                     the control round)
 """
 import csv, json, os, statistics, sys
 
@@ -27,6 +34,25 @@ def rows(path):
     with open(path, newline="") as f:
         lines = [l for l in f if not l.startswith("#")]
     return list(csv.DictReader(lines))
+
+
+def num(x):
+    return "NaN" if x is None else "%.4g" % x
+
+
+def network_ratio(j, cell):
+    """(loaded / CPU control) - 1 in %, of the median over repetitions of the
+    victims' median p50 in each round; None without control rounds."""
+    per = {}
+    for v in j.get("victim_samples", []):
+        if v["cell"] != cell or v.get("alone") or v.get("p50_s") is None:
+            continue
+        per.setdefault((bool(v.get("cpu")), v["rep"]), []).append(v["p50_s"])
+    loaded = [statistics.median(x) for (cpu, _), x in per.items() if not cpu]
+    control = [statistics.median(x) for (cpu, _), x in per.items() if cpu]
+    if not loaded or not control:
+        return None
+    return 100.0 * (statistics.median(loaded) / statistics.median(control) - 1)
 
 
 def main():
@@ -63,10 +89,16 @@ def main():
                  c.get("receiver_drop_pct", "NaN"), c.get("receiver_drop_sig", "0")))
     for c in rows(os.path.join(d, "summary.csv")):
         if int(j["config"].get("victims", "0")) > 0:
+            v = j["cells"][int(c["cell"])].get("summary", {}).get("victims", {})
+            net, cpu = v.get("network_inflation") or {}, v.get("cpu_inflation") or {}
             print("victims cell=%s pairs=%s p50=%s alone=%s infl=%s lo=%s hi=%s sig=%s p99=%s p99_alone=%s p99_infl=%s p99_sig=%s"
+                  " net=%s net_lo=%s net_hi=%s net_sig=%d cpu=%s cpu_sig=%d net_ratio=%s"
                   % (c["cell"], c["pairs"], c["victim_p50_us"], c["victim_alone_p50_us"], c["victim_infl_pct"],
                      c["victim_infl_lo"], c["victim_infl_hi"], c["victim_infl_sig"], c["victim_p99_us"],
-                     c["victim_alone_p99_us"], c["victim_p99_infl_pct"], c["victim_p99_infl_sig"]))
+                     c["victim_alone_p99_us"], c["victim_p99_infl_pct"], c["victim_p99_infl_sig"],
+                     num(net.get("pct")), num(net.get("lo")), num(net.get("hi")), 1 if net.get("significant") else 0,
+                     num(cpu.get("pct")), 1 if cpu.get("significant") else 0,
+                     num(network_ratio(j, int(c["cell"])))))
     for p in rows(os.path.join(d, "pairs.csv")):
         print("pair cell=%s pair=%s hosts=%s,%s bw=%s flagged=%s"
               % (p["cell"], p["pair"], p["host_a"], p["host_b"], p["bw_median_MBps"], p["flagged"]))
