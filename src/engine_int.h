@@ -195,4 +195,29 @@ void eng_guard_arm(const struct eng *e, int peer, double t_now);
  * its to end. */
 void eng_guard_disarm(void);
 
+/* ---------------------------------------------------------------- */
+/* engine_pattern.c: one round of one rank.                           */
+
+/* The pairs of round c into e (round_pair, round_k, round_aggr): the
+ * first pairs of the plan, as many as the cell's level has, or a PROBE's
+ * one pair; incast: its senders with the receiver (plan_pair). With
+ * victims: those pairs (none when the round is the victims' alone) and
+ * then the victims. */
+void eng_round_pairs(struct eng *e, const struct ctrl *c);
+
+/* rank's pair in the current round: its index, or -1 when it has none
+ * (*partner, *initiator: its peer and side). */
+int eng_pair_of_rank(const struct eng *e, int rank, int *partner, bool *initiator);
+
+/* Run this rank's part of round c: one sample if the rank is in a pair of
+ * the level. A timed cell's pair starts at c->t_go (or at once when it is
+ * late) and runs to c->t_stop. The initiator fills *out (common clock). 1
+ * if this rank initiated, 0 if not, -1 on timeout (*peer_out gets the
+ * peer). */
+int eng_do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out);
+
+/* n receiving sides of timed flows (e->rx), zeroed; NULL when out of
+ * memory. free() frees them. */
+struct flow_rx *eng_flow_rx_new(int n);
+
 #endif
