@@ -8,9 +8,11 @@
  * victims alone, then the level's aggressors (the cell's pattern and size)
  * with the victims beside them. With the CPU control (cpu_control: yes,
  * or auto when ranks share a kernel's cores, hostid.h) a third round
- * comes between them: the aggressors keep their CPUs busy for the same
- * time, polling as they do while they send, but send nothing. A victim
- * slowed in that round was slowed by CPUs, not by the switch. A victim pair runs timed pingpong of
+ * follows: the aggressors keep their CPUs busy for the same time,
+ * polling as they do while they send, but send nothing. A victim slowed
+ * in that round was slowed by CPUs, not by the switch. (Last, so that the
+ * loaded round follows one idle round as without it: TCP's window after
+ * idle.) A victim pair runs timed pingpong of
  * victim_size; its initiator puts every round trip / 2 into a histogram
  * (victims_hist) and keeps the sample's median and p99 (struct sw_victim).
  *

@@ -563,8 +563,6 @@ static int leader(struct eng *e)
 			c.record = 1;
 			if (e->plan->nvictims)
 				leader_victims_round(e, &c, res, req, missing, false);
-			if (e->plan->nvictims && cpu_control)
-				leader_victims_round(e, &c, res, req, missing, true);
 			leader_round(e, &c, res, req, missing);
 			if (e->plan->nvictims)
 				record_victims(e, &c, res + k);
@@ -575,6 +573,11 @@ static int leader(struct eng *e)
 					eng_fatal_rank0(e, "out of memory (samples)");
 			}
 			r->cell[ci].timed += max_seconds(res, k);
+			/* the CPU control last: the loaded round follows one idle
+			 * round (alone), not two, so the aggressors' TCP windows
+			 * are as in a repetition without it */
+			if (e->plan->nvictims && cpu_control)
+				leader_victims_round(e, &c, res, req, missing, true);
 			r->cell[ci].reps = rep + 1;
 			if (cfg->rep_min == cfg->rep_max) {
 				if (rep + 1 >= cfg->rep_max) {

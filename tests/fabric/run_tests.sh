@@ -478,6 +478,17 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		# (5 left the trunk victim's CI at [-5%, +24550%] once)
 		sw vcross 150 -- pairs=1,2 victims=1 sample_time=300ms repetitions=9
 		ran vcross
+		# One more run when the trunk victim's network part is not significant:
+		# on 2 shared cores the aggressors sometimes fail to keep the trunk
+		# full through a round (tests/fabric/victims.sh: 1 run in 5 here).
+		# Both runs are printed; the second decides.
+		vn=$(grep "^victims cell=.* pairs=2 " "$TMP/vcross.facts" | sed -n 's/.* net_sig=\([01]\).*/\1/p')
+		if [ "$vn" != 1 ]; then
+			echo "  vcross: network part not significant ($(grep '^victims cell=.* pairs=2 ' "$TMP/vcross.facts" |
+				sed -n 's/.* net=\([^ ]*\) net_lo=\([^ ]*\) net_hi=\([^ ]*\).*/\1% [\2, \3]/p')); once more"
+			sw vcross 150 -- pairs=1,2 victims=1 sample_time=300ms repetitions=9
+			ran vcross
+		fi
 		sw vlocal 100 -- pairs=2 victims=1 pairing=shift:3 sample_time=300ms repetitions=9
 		ran vlocal
 		timeout 30 $FAB fault trunk clear >/dev/null 2>&1
