@@ -524,8 +524,9 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		n="victims: across the oversubscribed trunk, the network part of the inflation is significant: $d% (sig=$g; want 1, >= 100)"
 		want_sig "$n" "$g" 1 "$d" 100 1e9
 		d=$(vl vlocal 2 net) g=$(vl vlocal 2 net_sig)
-		n="victims: on its own leaf, the network part of the inflation is not significant: $d% (sig=$g; want 0)"
-		if [ -n "$d" ] && [ "$d" != NaN ] && [ "$g" = 0 ]; then ok "$n"; else fail "$n" "$TMP/vlocal.out"; fi
+		n="victims: on its own leaf, no significant network inflation: $d% (sig=$g; want 0, or the part negative)"
+		if [ -n "$d" ] && [ "$d" != NaN ] && { [ "$g" = 0 ] || in_range "$d" -1e12 0; }; then ok "$n"
+		else fail "$n" "$TMP/vlocal.out"; fi
 		check "victims vlocal: the report names the shared kernel and prints the CPU and network parts" \
 			sh -c "grep -q '^caution: 8 ranks share [0-9]* cores of one kernel' '$TMP/vlocal.out' &&
 				grep -q '^victims. CPU control' '$TMP/vlocal.out'"
