@@ -95,6 +95,10 @@ struct health_cell {
 	                                 * drop, > 0 is worse, and its CI
 	                                 * (change_test, per-repetition values) */
 	double p;                       /* of "no change", the same statistic */
+	int cpu_ranks, cpu_cores;       /* latency cells: busy ranks beyond the
+	                                 * cores of a kernel they share (run.h's
+	                                 * run_cell_cpu_bound), 0 when not: the
+	                                 * latency includes waiting for a CPU */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
 	/* Against a baseline set (see "Night to night" above). */

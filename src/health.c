@@ -246,8 +246,9 @@ const char *health_change_name(const struct health_cell *hc, bool key)
 }
 
 /* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
- * ", 9.3 sd of 1.2% (healthy nights)" and the chart's ", drifting: EWMA
- * 1.42 sd > limit 0.93 over 6 nights". */
+ * ", 9.3 sd of 1.2% (healthy nights)", the chart's ", drifting: EWMA
+ * 1.42 sd > limit 0.93 over 6 nights" and a CPU-bound latency cell's
+ * ", CPU-bound: 8 busy ranks on 2 shared cores". */
 void health_change_text(const struct health_cell *hc, char *buf, size_t len)
 {
 	if (isfinite(hc->lo) && isfinite(hc->hi))
@@ -259,6 +260,8 @@ void health_change_text(const struct health_cell *hc, char *buf, size_t len)
 	if (hc->drift)
 		sw_appendf(buf, len, ", drifting: EWMA %.2f sd > limit %.2f over %d nights", hc->ewma,
 			   hc->ewma_limit, hc->chart_nights);
+	if (hc->cpu_ranks)
+		sw_appendf(buf, len, ", CPU-bound: %d busy ranks on %d shared cores", hc->cpu_ranks, hc->cpu_cores);
 }
 
 /* Order key: failed cells, then by status severity, then by how far
@@ -579,6 +582,8 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 		cell_blank(hc);
 		hc->cell = c;
 		cell_key(hc, r, c);
+		if (hc->metric != HEALTH_LATENCY || !run_cell_cpu_bound(r, c, &hc->cpu_ranks, &hc->cpu_cores))
+			hc->cpu_ranks = hc->cpu_cores = 0;
 		est_from(&a->cell[c].lat, &hc->lat);
 		est_from(&a->cell[c].bw, &hc->bw);
 		w.n = hc->lat.n;

@@ -327,6 +327,10 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));
 			json_object_set_new(o, "baseline_bandwidth_MBps", jest(&hc->base_bw, 1e-6));
 			json_object_set_new(o, "baseline_runs", json_integer(hc->base_runs));
+			if (hc->cpu_ranks) {
+				json_object_set_new(o, "cpu_bound_ranks", json_integer(hc->cpu_ranks));
+				json_object_set_new(o, "cpu_shared_cores", json_integer(hc->cpu_cores));
+			}
 			if (hc->nightly) {
 				double k = hc->metric == HEALTH_LATENCY ? 1e6 : 1e-6;
 

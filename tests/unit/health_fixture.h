@@ -45,6 +45,9 @@ struct fx_spec {
 	const char *model;       /* [switch] model (default: none) */
 	const char *window;      /* default "25": 100 hops are 4 windows,
 	                          * above the sample floor */
+	int shared_cores;        /* > 0: every rank in its own network
+	                          * namespace of one kernel with this many
+	                          * cores (hostid.h); 0: identities unknown */
 };
 
 static inline double fx_noise(uint64_t seed, int cell, int pair, int rep)
@@ -123,8 +126,20 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 	snprintf(r->mpi_version, sizeof(r->mpi_version), "synthetic");
 	snprintf(r->command_line, sizeof(r->command_line), "health_fixture %s", s->name);
 	r->wtick = 1e-9;
-	for (int i = 0; i < nranks; i++)
+	for (int i = 0; i < nranks; i++) {
 		snprintf(r->host[i], SW_HOST_MAX, "%s%02d", s->host_prefix ? s->host_prefix : "node", i + 1);
+		if (s->shared_cores > 0) {
+			struct hostid *h = &r->id[i];
+			int n;
+
+			snprintf(h->boot_id, HOSTID_ID_MAX, "6b1f3a0e-0c1d-4a52-9d0b-6a7c1e2f3a4b");
+			snprintf(h->machine_id, HOSTID_ID_MAX, "0123456789abcdef0123456789abcdef");
+			h->netns = 4026532000u + (uint64_t)i;
+			h->mpi_node = i;
+			hostid_parse_cpus(s->shared_cores > 1 ? "0-1" : "0", h->cpu, &n);
+			h->cores = n;
+		}
+	}
 	for (int c = 0; c < plan->ncells; c++) {
 		int pairs = run_cell_pairs(r, c);
 		bool fail = s->fail_last && c == plan->ncells - 1;

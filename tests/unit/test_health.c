@@ -1026,3 +1026,48 @@ Test(health, missing_set_member_is_named)
 	/* the three others still give the spread */
 	cr_assert_null(strstr(out, "spread unknown"), "%s", out);
 }
+
+/* Issue #28: a latency cell whose busy ranks outnumber the cores of the
+ * kernel they share pages only with "CPU-bound" in the same line (status
+ * line and the cell's line), and JSON says so; a bandwidth cell and a
+ * run whose ranks have their own machines do not. */
+Test(health, cpu_bound_latency_cell_says_so_in_the_line)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[2048];
+	struct judge_opts o = { .no_history = true, .json = true };
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	b.shared_cores = r.shared_cores = 2;
+	r.slow_pattern = PAT_PINGPONG;
+	r.slow_size = 8;
+	r.slow_factor = 1.6;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS CRITICAL - 8 nodes 8B pingpong: latency inflation +"), "%s", line);
+	cr_assert(strstr(line, "CPU-bound: 8 busy ranks on 2 shared cores"), "%s", line);
+	/* every CPU-bound mention is on a latency (pingpong) line */
+	for (const char *p = strstr(out, "CPU-bound"); p; p = strstr(p + 1, "CPU-bound")) {
+		const char *bol = p;
+
+		while (bol > out && bol[-1] != '\n')
+			bol--;
+		cr_assert(strstr(bol, "pingpong") && strstr(bol, "pingpong") < p, "%.*s", (int)(p - bol) + 9, bol);
+	}
+	o.baseline = bp;
+	judge(rp, &o, out, sizeof(out));
+	cr_assert(strstr(out, "\"cpu_bound_ranks\": 8") || strstr(out, "\"cpu_bound_ranks\":8"), "%s", out);
+	/* the same runs without identities: no CPU-bound anywhere */
+	healthy(&b, "base2", 1);
+	healthy(&r, "now2", 2);
+	r.slow_pattern = PAT_PINGPONG;
+	r.slow_size = 8;
+	r.slow_factor = 1.6;
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
+	cr_assert_null(strstr(out, "CPU-bound"), "%s", out);
+}
