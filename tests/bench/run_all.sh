@@ -1,13 +1,13 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|osu|timer|waits|efficiency|adaptive|scale|fabric48|victims|exitstatus|profile ...]
+#   sh tests/bench/run_all.sh [netpipe|osu|timer|waits|efficiency|adaptive|scale|fabric48|victims|exitstatus|profile|design ...]
 # osu needs OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer waits netpipe osu efficiency adaptive scale fabric48 victims exitstatus profile}
+parts=${*:-timer waits netpipe osu efficiency adaptive scale fabric48 victims exitstatus profile design}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -36,6 +36,7 @@ for p in $parts; do
 	victims) sh tests/fabric/victims.sh "${VICTIM_RUNS:-5}" || rc=1;;   # the CPU control, 5 runs (root)
 	exitstatus) sh "$B/exitstatus.sh" "${EXIT_RUNS:-50}" || rc=1;;
 	profile) sh "$B/profile.sh" || rc=1;;
+	design) sh "$B/design.sh" "${DESIGN_RUNS:-5}" || rc=1;;   # the wall-time cost of blocks
 	*) echo "bench: unknown part '$p'" >&2; rc=2;;
 	esac
 done

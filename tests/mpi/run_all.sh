@@ -422,7 +422,7 @@ EOF2
 	else fail "floor: hops = auto and drift control" "$TMP/err"; cat "$TMP/out" | tail -5; fi
 	c=$(conf short "pairs = 1, 2" "sizes = 16" "patterns = stream" "hops = 2" "window = 64" "repetitions = 5")
 	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
-		grep -Eq "^ +4 +2 .*bandwidth drop .* short$" "$TMP/out" &&
+		grep -Eq "^ +4 +2 .*bandwidth drop .* short( cpu)?$" "$TMP/out" &&
 		grep -q "^warning: samples below the floor" "$TMP/out" &&
 		python3 - "$(folder short)" >> "$TMP/err" 2>&1 <<'EOF2'
 import csv, json, sys
@@ -454,7 +454,8 @@ test_rank0_stalled() {
 # each message it sends, so every round trip takes >= 2 ms: the victims'
 # one-way latency median is >= 1 ms, loaded and alone (the known truth the
 # histogram must find), p50 <= p99;
-# one loaded and one alone sample per repetition; report reads them back.
+# one loaded, one alone and one CPU control sample per repetition (the
+# ranks share a kernel: cpu_control = auto runs it); report reads them back.
 test_victims_beside_aggressors() {
 	c=$(conf victims "pairs = 1" "victims = 1" "patterns = stream" "sizes = 64KiB" "sample_time = 200ms" \
 		"repetitions = 5")
@@ -467,13 +468,18 @@ d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
 assert run["victim_pairs"] == [[0, 1]] and run["pairs"] == [[2, 3]], (run["victim_pairs"], run["pairs"])
 vs = run["victim_samples"]
-assert sorted((v["rep"], v["alone"]) for v in vs) == sorted((r, a) for r in range(5) for a in (False, True)), vs
+# loaded, alone and (cpu_control = auto: the 4 ranks share one kernel's
+# cores) the CPU control round, once each per repetition
+rounds = sorted((v["rep"], v["alone"], v.get("cpu", False)) for v in vs)
+assert rounds == sorted((r, a, c) for r in range(5) for a, c in ((False, False), (True, False), (False, True))), rounds
 for v in vs:
     # every round trip >= rank 1's 2 ms sleep: one-way >= 1 ms (histogram bins: 0.25%)
     assert v["hops"] >= 2 and v["seconds"] / v["hops"] >= 1.0e-3, v
     assert 0.995e-3 <= v["p50_s"] <= v["p99_s"], v
 s = run["cells"][0]["summary"]["victims"]
-assert s["loaded_reps"] == 5 and s["alone_reps"] == 5, s
+assert s["loaded_reps"] == 5 and s["alone_reps"] == 5 and s["cpu_control_reps"] == 5, s
+for part in ("cpu_inflation", "network_inflation"):
+    assert s[part] is not None and s[part]["pct"] == s[part]["pct"], (part, s)
 li = s["latency_inflation"]
 assert abs(li["pct"] - (li["level_median"] / li["baseline_median"] - 1) * 100) < 1e-6, li
 row = [r for r in csv.DictReader(l for l in open(d + "/summary.csv") if not l.startswith("#"))][0]
