@@ -8,11 +8,12 @@
 #   make plot R=results/FOLDER   render the charts of a results folder
 #   make install PREFIX=/usr/local DESTDIR=    (and make uninstall with the same values)
 #
-# The core (everything but main.c, engine.c and the command layer) is
+# The core (everything but main.c, engine*.c and the command layer) is
 # MPI-free and builds as build/libswstress.a, which the unit tests link: it
 # reads no argv and prints nothing on stdout. The command layer (cli.c,
 # cmd_*.c: argv in, results on stdout) builds as build/libswstress-cli.a,
-# linked into the swstress binary and the tests of the commands.
+# linked into the swstress binary and the tests of the commands. Which
+# module may call which: tests/layers/layers.txt (make layers-test).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -41,7 +42,7 @@ CMD_OBJ  := $(CMD_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
+.PHONY: all setup run test unit-test layers-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
@@ -101,7 +102,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
+	$(MAKE) unit-test layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
 		monitoring-test
 
 unit-test: build/unit_tests
@@ -112,6 +113,11 @@ unit-test: build/unit_tests
 # power, false alarms of nightly checks, suspect ports.
 calibration-test: build/calibrate
 	./build/calibrate 400
+
+# The layers of src/ on the objects (nm): no call into a higher layer, no
+# cycle, mpi.h only in the engine and main.c; and its self-test.
+layers-test: $(CORE_OBJ) $(CMD_OBJ) $(MPI_OBJ)
+	CC="$(CC)" MPICC="$(MPICC)" sh tests/layers/check.sh $(BUILD)/obj
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh
