@@ -42,7 +42,7 @@ CMD_OBJ  := $(CMD_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test layers-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
+.PHONY: all setup run test unit-test hdr-check layers-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
@@ -102,7 +102,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
+	$(MAKE) unit-test hdr-check layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
 		monitoring-test
 
 unit-test: build/unit_tests
@@ -113,6 +113,15 @@ unit-test: build/unit_tests
 # power, false alarms of nightly checks, suspect ports.
 calibration-test: build/calibrate
 	./build/calibrate 400
+
+# Every header compiles on its own, twice over (its guard): it includes
+# what it uses. engine_int.h with mpicc.
+hdr-check:
+	@for h in include/*.h src/engine_int.h; do \
+		cc="$(CC)"; case $$h in src/engine_int.h) cc="$(MPICC)" ;; esac; \
+		printf '#include "%s"\n#include "%s"\n' $$h $$h | \
+			$$cc $(CFLAGS) -Werror -I. -fsyntax-only -x c - || { echo "hdr-check: $$h does not compile on its own"; exit 1; }; \
+	done; echo "hdr-check: $$(ls include/*.h src/engine_int.h | wc -l) headers compile on their own"
 
 # The layers of src/ on the objects (nm): no call into a higher layer, no
 # cycle, mpi.h only in the engine and main.c; and its self-test.

@@ -7,10 +7,11 @@
 # object), on any module but engine*.c and main.c that reaches mpi.h or
 # calls MPI, on a core module that exits or prints on stdout (unless the
 # table allows it, with the reason), on a cycle of calls between modules or
-# of includes between headers, and on a src/*.c the table does not list (or
-# a row with no file). Then the self-test: the same check over the real
-# objects plus planted ones (a back-call, a cycle, a print, an mpi.h) must
-# fail on each and name it.
+# of includes between headers, on a src/*.c the table does not list (or a
+# row with no file), and when src/README.md's source map gives a module
+# another layer than the table (or none). Then the self-test: the same
+# check over the real objects plus planted ones (a back-call, a cycle, a
+# print, an mpi.h, ...) must fail on each and name it.
 set -u
 . "$(dirname "$0")/../lib.sh"
 t_begin layers
@@ -155,6 +156,13 @@ def cycles(graph):   # Tarjan: the strongly connected parts of two or more
             visit(v)
     return out
 
+# The source map (src/README.md, when SRCDIR has one) agrees with the table.
+if os.path.exists(srcdir + "/README.md"):
+    mapped = dict(re.findall(r"^\| `([^`]+\.c)` \| (\S+) \|", open(srcdir + "/README.md").read(), re.M))
+    for m in sorted(set(modules) | set(mapped)):
+        if mapped.get(m) != modules.get(m):
+            bad.append("%s: layer %s in src/README.md, %s in the table" % (m, mapped.get(m, "none"),
+                                                                        modules.get(m, "none")))
 for c in cycles(calls):
     bad.append("link cycle: " + ", ".join(c))
 incs = {}
@@ -193,7 +201,7 @@ up_cmd=$(first_text engine)
 plant() {
 	rm -rf "$T_TMP/p"
 	mkdir -p "$T_TMP/p/src" "$T_TMP/p/obj"
-	ln -s "$PWD"/src/*.c "$PWD"/src/*.h "$T_TMP/p/src/"
+	ln -s "$PWD"/src/*.c "$PWD"/src/*.h "$PWD"/src/README.md "$T_TMP/p/src/"
 	ln -s "$OBJ_ABS"/*.o "$T_TMP/p/obj/"
 	{ cat "$HERE/layers.txt"; printf '%s\n' "$1"; } > "$T_TMP/p/layers.txt"
 	pcc=$2
@@ -252,6 +260,9 @@ planted "a source the table does not list" "^zz_new\.c: not in the table"
 
 plant "" "$CC" zz_h1.h '#include "zz_h2.h"' zz_h2.h '#include "zz_h1.h"'
 planted "two headers including each other" "^include cycle: zz_h1\.h, zz_h2\.h$"
+
+plant "module zz_map.c util" "$CC" zz_map "int zz_map(void) { return 0; }"
+planted "a module the source map does not list" "^zz_map\.c: layer none in src/README\.md, util in the table$"
 
 plant "allow sw.c exit planted" "$CC"
 planted "an allow row that nothing uses" "^sw\.c: allow exit, but it does not use it"
