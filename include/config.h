@@ -78,14 +78,18 @@ struct sw_config {
 	uint64_t sizes[SW_MAX_LIST];     /* bytes, ascending, no duplicates */
 	int nhops;                       /* 0: hops = auto */
 	long hops[SW_MAX_LIST];
-	double sample_time;              /* s, target sample length for hops=auto */
-	int timed;                       /* enum cfg_auto: time-bounded samples
-	                                  * (auto: bandwidth patterns, hops=auto) */
+	double sample_time;              /* s, hops = auto: a timed sample's window,
+	                                  * else what the hop count aims at */
+	int timed;                       /* enum cfg_auto: time-bounded samples,
+	                                  * only with hops = auto (auto: the
+	                                  * patterns pattern.h marks timed, all
+	                                  * with victims; incast always:
+	                                  * config_pattern_timed) */
 	int npatterns;
 	int patterns[SW_MAX_PATTERNS];   /* ids from pattern.h */
 	int window;                      /* messages in flight, stream/bidir */
 	bool distinct_buffers;           /* a receive buffer per window slot */
-	bool blocking_waits;             /* untimed samples block in MPI (engine.c) */
+	bool blocking_waits;             /* untimed samples block in MPI (engine_pattern.c) */
 	int pairing;                     /* enum cfg_pairing */
 	int shift;                       /* D of shift:D */
 	uint64_t seed;

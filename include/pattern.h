@@ -2,7 +2,7 @@
  * pattern.h - what a pair does during one sample. MPI-free registry of names,
  * of what each pattern is (its capabilities), and the arithmetic that turns a
  * sample's time into latency and bandwidth; the MPI code of each pattern
- * lives in engine.c, in a table indexed by id.
+ * lives in engine_pattern.c, in a table indexed by id.
  *
  * Ask the capability, never the name: report, compare, health, history,
  * site, plot and the gnuplot scripts ask what a pattern measures and how it
@@ -12,8 +12,8 @@
  * compare, health, history and site over it):
  *   1. include/pattern.h: its id in enum sw_pattern_id, before PAT_COUNT;
  *   2. src/pattern.c: its row in the table (name, help, what it is);
- *   3. src/engine.c: its row in pattern_ops (the untimed and the timed MPI
- *      loop; NULL untimed when it always runs to a deadline);
+ *   3. src/engine_pattern.c: its row in pattern_ops (the untimed and the
+ *      timed MPI loop; NULL untimed when it always runs to a deadline);
  *   4. src/config.c: the "patterns" option's help line, which --help, the
  *      man page and the completion print;
  *   5. README.md: its paragraph.

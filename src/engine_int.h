@@ -36,7 +36,7 @@ enum { CMD_ROUND = 1, CMD_PING, CMD_LEVEL_END, CMD_END, CMD_HOLD, CMD_PROBE };
  * writing the results of a level) before it gives up on rank 0. */
 #define SILENCE_SECONDS 10.0
 
-/* wait_reqs' batch: one MPI_Testsome over the next WAIT_SLICE requests
+/* eng_wait_reqs' batch: one MPI_Testsome over the next WAIT_SLICE requests
  * (the timed patterns' rings are tested the same way). */
 #define WAIT_SLICE 16
 

@@ -11,7 +11,7 @@
  *
  * Under MPI there is one fatal path: rank 0 decides, broadcasts a status,
  * and every rank leaves together; a failure in the middle of a sweep goes
- * through engine_abort (engine.c).
+ * through engine_abort (engine_wait.c).
  */
 #include <dlfcn.h>
 #include <mpi.h>
@@ -433,7 +433,7 @@ static int sweep(const struct cli_args *a, bool check)
 	char **argv = a->argv;
 
 	finalize_workaround(argv);
-	/* FUNNELED: blocking_waits' watchdog thread (engine.c) calls MPI only to abort. */
+	/* FUNNELED: blocking_waits' watchdog thread (the guard, engine_wait.c) calls MPI only to abort. */
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
 	MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &s.nranks);

@@ -14,12 +14,12 @@ for p in $parts; do
 	case $p in
 	timer)
 		${MPICC:-mpicc} -O2 -o build/bench/timer "$B/timer.c" && ${MPIEXEC:-mpiexec} -n 1 build/bench/timer || rc=1;;
-	waits)   # how a rank waits for a window (the choice in engine.c's wait_reqs)
+	waits)   # how a rank waits for a window (the choice in engine_wait.c's eng_wait_reqs)
 		${MPICC:-mpicc} -O2 -o build/bench/waits "$B/waits.c" || { rc=1; continue; }
 		for s in 8 1024 65536; do
 			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits $s $((s > 4096 ? 300 : 3000)) || rc=1
 		done
-		for s in 1 8 64 1024; do   # and for a ping-pong (pingpong's wait_reqs of 1 or 2 requests)
+		for s in 1 8 64 1024; do   # and for a ping-pong (pingpong's eng_wait_reqs of 1 or 2 requests)
 			UCX_TLS=${UCX_TLS:-self,sm,tcp} ${MPIEXEC:-mpiexec} -bind-to core -n 2 build/bench/waits ping $s || rc=1
 		done;;
 	netpipe)   # like for like: NetPIPE waits in blocking calls and counts no deadline

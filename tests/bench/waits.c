@@ -16,8 +16,9 @@
  * median and best one-way latency (us):
  *   recv     blocking MPI_Send and MPI_Recv (what OSU does)
  *   waitall  MPI_Irecv, MPI_Isend, MPI_Waitall (cannot watch a deadline)
- *   testsome MPI_Testsome over both requests
- *   test     MPI_Test on each request in turn (swstress: wait_reqs)
+ *   testsome MPI_Testsome over both requests (swstress: eng_wait_reqs,
+ *            then MPI_Test on the one left)
+ *   test     MPI_Test on each request in turn
  *   mpiexec -n 2 build/bench/waits ping [SIZE [ITERATIONS [ROUNDS]]]
  */
 #include <mpi.h>

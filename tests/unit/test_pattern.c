@@ -7,7 +7,7 @@
  * the loaded level) go through report, compare, health, history and the
  * site; each must treat it as a latency pattern, which only asking the
  * capability can do (by name, every one of them took it for bandwidth).
- * The MPI loop (engine.c's pattern_ops row) is the one more place; the
+ * The MPI loop (engine_pattern.c's pattern_ops row) is the one more place; the
  * MPI tests run the real patterns.
  */
 #include <criterion/criterion.h>
