@@ -27,8 +27,8 @@ t_tmpdir layers
 # facts SRCDIR OBJDIR [FILE...]: what the check reads of FILE... (default:
 # every SRCDIR/*.c), one a line: "def MODULE TYPE SYMBOL" and "use MODULE
 # SYMBOL" from nm of its object, "mpi MODULE" when its source reaches
-# mpi.h (mpicc finds it for any source), "cpp MODULE ERROR" when the
-# source does not preprocess.
+# mpi.h (mpicc finds it for any source), "cpp ERROR" when the sources
+# do not preprocess.
 facts() {
 	d=$1 o=$2
 	shift 2
@@ -38,9 +38,10 @@ facts() {
 		[ -f "$o/${m%.c}.o" ] &&
 			nm "$o/${m%.c}.o" | awk -v m="$m" 'NF == 2 { print "use", m, $2 } NF == 3 { print "def", m, $2, $3 }'
 	done
-	$MPICC $FLAGS -I"$d" -M "$@" 2> "$T_TMP/m.err" | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' |
+	$MPICC $FLAGS -I"$d" -M "$@" > "$T_TMP/m.dep" 2> "$T_TMP/m.err" ||
+		echo "cpp $(grep -m 1 error "$T_TMP/m.err")"
+	sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$T_TMP/m.dep" |
 		awk '/\/mpi\.h( |$)/ { sub(/\.o:.*/, ".c"); print "mpi", $1 }'
-	sed -n 's|^\([^:]*\.c\):[0-9:]* error: \(.*\)|cpp \1 \2|p' "$T_TMP/m.err" | sed 's|^cpp [^ ]*/|cpp |'
 }
 
 # layers_check TABLE SRCDIR FACTS: print every breach of TABLE, one a
@@ -52,14 +53,13 @@ import glob, os, re, sys
 
 table, facts, srcdir, incdir = sys.argv[1:]
 bad = []
-layers, order, modules, allows = {}, [], {}, {}
+layers, modules, allows = {}, {}, {}
 for n, line in enumerate(open(table), 1):
     w = line.split("#")[0].split()
     if not w:
         continue
     if w[0] == "layer" and len(w) >= 4:
         layers[w[1]] = (w[2], [x for x in w[3:] if x != "-"])
-        order.append(w[1])
     elif w[0] == "module" and len(w) == 3:
         modules[w[1]] = w[2]
     elif w[0] == "allow" and len(w) >= 4:
@@ -96,7 +96,7 @@ for line in open(facts):
     elif w[0] == "mpi":
         mpi.add(w[1])
     elif w[0] == "cpp":
-        bad.append("%s: does not preprocess: %s" % (w[1], " ".join(w[2:])))
+        bad.append("the sources do not preprocess: " + " ".join(w[1:]))
 for m in sorted(modules):
     if part[m] != "alone" and m not in uses and not any(d == m for d in defs.values()):
         bad.append("%s: no object (build first: make layers-test)" % m)
@@ -211,7 +211,7 @@ plant() {
 		case $1 in
 		*.h)	printf '%s\n' "$2" > "$T_TMP/p/src/$1" ;;
 		*)	printf '%s\n' "$2" > "$T_TMP/p/src/$1.c"
-			$pcc $FLAGS -I"$T_TMP/p/src" -c -o "$T_TMP/p/obj/$1.o" "$T_TMP/p/src/$1.c"
+			$pcc $FLAGS -I"$T_TMP/p/src" -c -o "$T_TMP/p/obj/$1.o" "$T_TMP/p/src/$1.c" 2>> "$T_TMP/p/cc.err"
 			echo "$T_TMP/p/src/$1.c" >> "$T_TMP/p/new" ;;
 		esac
 		shift 2
@@ -263,6 +263,9 @@ planted "two headers including each other" "^include cycle: zz_h1\.h, zz_h2\.h$"
 
 plant "module zz_map.c util" "$CC" zz_map "int zz_map(void) { return 0; }"
 planted "a module the source map does not list" "^zz_map\.c: layer none in src/README\.md, util in the table$"
+
+plant "module zz_cpp.c util" "$CC" zz_cpp '#include "zz_missing.h"'
+planted "a source that does not preprocess" "^the sources do not preprocess: .*zz_missing\.h"
 
 plant "allow sw.c exit planted" "$CC"
 planted "an allow row that nothing uses" "^sw\.c: allow exit, but it does not use it"
