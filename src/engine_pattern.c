@@ -12,10 +12,6 @@
 #include "pattern.h"
 #include "victims.h"
 
-/* The pairs of round c: the first pairs of the plan, as many as the
- * cell's level has, or a PROBE's one pair; incast: its senders with the
- * receiver (plan_pair). With victims: those pairs (none when the round is
- * the victims' alone) and then the victims. */
 void eng_round_pairs(struct eng *e, const struct ctrl *c)
 {
 	int k, nv = e->plan->nvictims;
@@ -40,7 +36,6 @@ void eng_round_pairs(struct eng *e, const struct ctrl *c)
 	}
 }
 
-/* rank's pair in the current round: its index, or -1 when it has none. */
 int eng_pair_of_rank(const struct eng *e, int rank, int *partner, bool *initiator)
 {
 	for (int i = 0; i < e->round_k; i++) {
@@ -301,8 +296,6 @@ struct flow_rx {
 	bool last;          /* the peer's TAG_LAST arrived */
 };
 
-/* n receiving sides, zeroed (incast's receiver: one a sender); NULL when
- * out of memory. */
 struct flow_rx *eng_flow_rx_new(int n)
 {
 	return calloc((size_t)n, sizeof(struct flow_rx));
@@ -706,11 +699,6 @@ static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct samp
 	return 1;
 }
 
-/* Run this rank's part of one round: one sample if the rank is in a pair
- * of the level. A timed cell's pair starts at c->t_go (or at once when it
- * is late) and runs to c->t_stop. The initiator fills *out (common clock).
- * 1 if this rank initiated, 0 if not, -1 on timeout (*peer_out gets the
- * peer). */
 int eng_do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
