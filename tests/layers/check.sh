@@ -142,15 +142,15 @@ def cycles(graph):   # Tarjan: the strongly connected parts of two or more
             elif w in on:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            part = []
+            comp = []
             while True:
                 w = stack.pop()
                 on.discard(w)
-                part.append(w)
+                comp.append(w)
                 if w == v:
                     break
-            if len(part) > 1:
-                out.append(sorted(part))
+            if len(comp) > 1:
+                out.append(sorted(comp))
     for v in sorted(graph):
         if v not in index:
             visit(v)
