@@ -192,9 +192,13 @@ test_stalled_rank_watchdog() {
 	rc=$?
 	took=$(( $(date +%s) - start ))
 	dir=$(folder stall)
+	# the pair first (a status line cut short keeps it), the waits, and
+	# what they mean: the rank waited on is slow, no deadlock (issue 27)
 	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
+		grep -q "watchdog: pair 1 (ranks 2-3, hosts [^)]*) did not finish a round of cell 1" "$TMP/err" &&
+		grep -q "rank 3 (host [^)]*) is slow or stuck, not deadlocked: rank 2 was waiting on it" "$TMP/err" &&
 		stalled_folder "$dir" "rank 3" >> "$TMP/err" 2>&1
-	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names rank 3, level 0 on disk"
+	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names pair 1 and slow rank 3, level 0 on disk"
 	else fail "stalled rank: rc=$rc took=${took}s" "$TMP/err"; fi
 	if [ -n "$dir" ] && "$SW" report "$dir" > "$TMP/rep" 2>&1 && grep -q "INCOMPLETE: watchdog" "$TMP/rep"; then
 		ok "report reads the incomplete folder"
