@@ -445,6 +445,12 @@ json_t *compare_json(const struct compare *c)
 				"aggregate_Bps", results_json_number(l->agg), "aggregate_lo", results_json_number(l->agg_lo), "aggregate_hi", results_json_number(l->agg_hi),
 				"degradation", results_json_change(&l->change));
 
+			struct compare_row_text t;
+
+			compare_row(c, r, i, &t);
+			json_object_set_new(o, "text", json_pack("{s:s,s:s,s:s,s:s,s:s}", "latency", t.lat, "aggregate",
+								 t.agg, "degradation", t.change, "p", t.p,
+								 "vs_reference", t.diff));
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
 					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),

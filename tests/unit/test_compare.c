@@ -278,6 +278,22 @@ Test(compare, summary_row_text)
 	cr_expect_str_eq(t.diff, "");
 	compare_row(c, r, 1, &t);
 	cr_expect(t.diff[0] == '+' && strstr(t.diff, " *"), "%s", t.diff);
+	/* the JSON carries the same strings */
+	json_t *j = compare_json(c), *rows = json_object_get(j, "summary");
+	bool seen = false;
+
+	for (size_t k = 0; k < json_array_size(rows); k++) {
+		json_t *row = json_array_get(rows, k), *x = json_array_get(json_object_get(row, "runs"), 1);
+
+		if (!strcmp(json_string_value(json_object_get(row, "pattern")), "stream") &&
+		    json_integer_value(json_object_get(row, "size_bytes")) == 65536) {
+			seen = true;
+			cr_expect_str_eq(json_string_value(json_object_get(json_object_get(x, "text"), "vs_reference")),
+					 t.diff);
+		}
+	}
+	cr_expect(seen, "no stream 64 KiB summary row in the JSON");
+	json_decref(j);
 	compare_free(c);
 	fixture_rmtree(a);
 	fixture_rmtree(b);
