@@ -26,12 +26,28 @@
 /* ---------------------------------------------------------------- */
 /* Text and Markdown                                                  */
 
-static void fmt_value(char *buf, size_t len, const struct compare_value *v, bool latency)
+/* " cpu" after the latency of run i's cell when its busy ranks
+ * outnumbered the cores of a kernel they share (run_cell_cpu_bound): the
+ * latency includes waiting for a CPU, not only the switch. */
+static void mark_cpu(char *buf, size_t len, const struct compare *c, int i, int cell, bool latency)
 {
-	if (v->n == 0)
+	int k, n;
+
+	if (latency && cell >= 0 && run_cell_cpu_bound(c->run[i], cell, &k, &n))
+		sw_appendf(buf, len, " cpu");
+}
+
+/* Run i's median [CI] in matched cell m, marked cpu when CPU-bound. */
+static void fmt_value(char *buf, size_t len, const struct compare *c, const struct compare_cell *m, int i)
+{
+	const struct compare_value *v = &m->v[i];
+
+	if (v->n == 0) {
 		snprintf(buf, len, "-");
-	else
-		fmt_ci(buf, len, latency ? FMT_TIME : FMT_BW, v->median, v->lo, v->hi, v->ci_ok);
+		return;
+	}
+	fmt_ci(buf, len, m->latency ? FMT_TIME : FMT_BW, v->median, v->lo, v->hi, v->ci_ok);
+	mark_cpu(buf, len, c, i, m->cell[i], m->latency);
 }
 
 static void fmt_hops(char *buf, size_t len, long hops)
@@ -89,6 +105,8 @@ void compare_row(const struct compare *c, const struct compare_summary_row *r, i
 	fmt_est(t->lat, sizeof(t->lat), FMT_TIME, l->lat, l->lat_lo, l->lat_hi);
 	fmt_est(t->agg, sizeof(t->agg), FMT_BW, l->agg, l->agg_lo, l->agg_hi);
 	fmt_change(t->change, sizeof(t->change), &l->change);
+	if (l->valid)
+		mark_cpu(t->change, sizeof(t->change), c, i, l->cell, pattern_latency_metric(r->pattern));
 	stats_format_p(t->p, sizeof(t->p), l->change.valid ? l->change.p : NAN);
 	if (i == 0)
 		t->diff[0] = '\0';
@@ -98,8 +116,8 @@ void compare_row(const struct compare *c, const struct compare_summary_row *r, i
 
 static const char *metric_title(int pattern)
 {
-	return pattern_latency_metric(pattern) ? "per-hop latency in us (lower is better)"
-				       : "per-pair bandwidth in MB/s = 10^6 bytes/s (higher is better)";
+	return pattern_latency_metric(pattern) ? "per-hop latency (lower is better)"
+				       : "per-pair bandwidth, MB/s = 10^6 bytes/s (higher is better)";
 }
 
 static void present_list(const struct compare *c, const bool *present, bool want, char *buf, size_t len)
@@ -127,7 +145,9 @@ void compare_print(FILE *f, const struct compare *c)
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
-		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
+		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
+		"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
+		"for a CPU)\n",
 		c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
@@ -141,7 +161,7 @@ void compare_print(FILE *f, const struct compare *c)
 				fprintf(f, "\n%s: %s\n%8s %5s %6s", pattern_name(pat), metric_title(pat), "size", "nodes",
 					"hops");
 				for (int i = 0; i < c->nruns; i++)
-					fprintf(f, "  %-26c", LETTER(i));
+					fprintf(f, "  %-31c", LETTER(i));
 				for (int i = 1; i < c->nruns; i++)
 					fprintf(f, "  %9s %9s", (snprintf(a, sizeof(a), "%c %%worse", LETTER(i)), a),
 						(snprintf(b, sizeof(b), "%c p", LETTER(i)), b));
@@ -152,8 +172,8 @@ void compare_print(FILE *f, const struct compare *c)
 			fmt_hops(h, sizeof(h), m->hops);
 			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
 			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), &m->v[i], m->latency);
-				fprintf(f, "  %-26s", a);
+				fmt_value(a, sizeof(a), c, m, i);
+				fprintf(f, "  %-31s", a);
 			}
 			for (int i = 1; i < c->nruns; i++) {
 				fmt_worse(a, sizeof(a), &m->d[i]);
@@ -298,7 +318,8 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
 		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
 		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
-		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
+		"~ a CI that needs more samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel "
+		"they share (it includes waiting for a CPU).\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
@@ -328,7 +349,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			md_cell(f, a);
 			md_cell(f, h);
 			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				fmt_value(a, sizeof(a), c, m, i);
 				md_cell(f, a);
 			}
 			for (int i = 1; i < c->nruns; i++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "fixture.h"
 #include "health_fixture.h"
+#include "compare.h"
 #include "report.h"
 
 TestSuite(report, .init = fixture_setup, .fini = fixture_teardown);
@@ -103,4 +104,53 @@ Test(report, slow_pair_of_two_named_with_its_ratio)
 	cr_expect(ratio > 16.3 && ratio < 17.7, "ratio %g, planted 17", ratio);
 	cr_expect_not_null(strstr(p, "x slower than the fastest pair"), "%s", p);
 	free(text);
+}
+
+/* compare: a latency whose busy ranks outnumbered the cores of the kernel
+ * they share says so in its own line (8 ranks on 2 cores at 4 pairs, 2
+ * on 2 at 1 pair: planted by health_fixture.h's shared_cores). */
+Test(report, compare_marks_cpu_bound_latency)
+{
+	struct fx_spec s;
+	char pa[512], pb[512], err[512], *buf = NULL, *line;
+	const char *paths[2] = { pa, pb };
+	size_t len = 0;
+	struct compare *c;
+	FILE *f;
+	int cpu8 = 0, cpu2 = 0, bw = 0, sum = 0;
+
+	fx_defaults(&s);
+	s.shared_cores = 2;
+	s.name = "ka-20260301-020000";
+	cr_assert_eq(fx_make(fixture_dir, &s, pa, sizeof(pa), err, sizeof(err)), 0, "%s", err);
+	s.name = "kb-20260302-020000";
+	s.noise_seed = 1;
+	cr_assert_eq(fx_make(fixture_dir, &s, pb, sizeof(pb), err, sizeof(err)), 0, "%s", err);
+	c = compare_load(paths, 2, err, sizeof(err));
+	cr_assert_not_null(c, "%s", err);
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	compare_print(f, c);
+	fclose(f);
+	if (getenv("T_DUMP"))
+		fputs(buf, stderr);
+	/* the matched-cells rows (size, nodes, hops 100) and the summary's */
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		bool lat = strstr(line, " us [") != NULL, mark = strstr(line, "] cpu") || strstr(line, "~ cpu");
+
+		if (!strncmp(line, "     8 B     8    100  ", 23) && lat)
+			cpu8 += mark;
+		else if (!strncmp(line, "     8 B     2    100  ", 23))
+			cpu2 += mark;
+		else if (!strncmp(line, "     8 B     8    100  ", 23))
+			bw += mark;
+		else if (!strncmp(line, "     8 B     8  A ", 18))
+			sum += mark;
+	}
+	cr_expect_eq(cpu8, 1, "the 8-node pingpong row is not marked cpu");
+	cr_expect_eq(cpu2, 0, "a 2-node row marked cpu");
+	cr_expect_eq(bw, 0, "a bandwidth row marked cpu");
+	cr_expect_eq(sum, 1, "the summary's 8 B rows of A: pingpong's marked cpu, stream's not");
+	free(buf);
+	compare_free(c);
 }
