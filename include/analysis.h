@@ -45,6 +45,11 @@ bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample
 #define ANALYSIS_FLOOR_TICKS 100
 #define ANALYSIS_FLOOR_TRIPS 5
 
+/* The slow-pair test (struct sw_pair_stats) needs this many pairs with
+ * samples in a cell: with fewer, the level's median is the pair itself
+ * or the mean of two, and no pair can stand out from it. */
+#define ANALYSIS_SLOW_PAIR_MIN 3
+
 /* The fewest hops a sample of pattern may have (window: the config's). */
 long analysis_floor_hops(int pattern, bool timed, int window);
 

@@ -110,6 +110,9 @@ struct compare_summary_row {
 
 struct compare_verdict {
 	int pattern;
+	char headline[768];      /* one line: who degrades less at the highest
+	                          * common load, by how many points [CI],
+	                          * significant or not, runs a side */
 	char text[2048];         /* one paragraph a buyer can quote */
 };
 
@@ -148,7 +151,20 @@ void compare_free(struct compare *c);
  * wrong" in err. */
 struct compare *compare_load(const char *const *paths, int n, char *err, size_t errlen);
 
-/* The text tables (stdout of the command). */
+/* The display strings of run i in summary row r: the one formatting of
+ * a summary row, for the text, the Markdown, the JSON ("text") and the
+ * site (numbers through fmt.h: scaled units, no e-notation). */
+struct compare_row_text {
+	char run[160];           /* "B swA2" */
+	char lat[64];            /* "7.216 us [6.894, 8.189]", "-" */
+	char agg[64];            /* "2.181 MB/s [1.946, 2.303]", "-" */
+	char change[64];         /* "+30.2% [+29.2, +31.1] *", "+371.3% ~", "baseline" */
+	char p[16];              /* of the change: "0.012", "< 0.001", "n/a" */
+	char diff[64];           /* against A: "-143.9", "+41.1 [+30.2, +52] *"; "" for A */
+};
+void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t);
+
+/* The text tables (stdout of the command): the headlines first. */
 void compare_print(FILE *f, const struct compare *c);
 
 /* The Markdown report; charts[0..ncharts-1] are file names in the same

@@ -32,6 +32,8 @@ struct engine_env {
 /* Called on rank 0 after each level (results flushed by the callee). */
 typedef void (*engine_level_fn)(struct sw_run *r, int level, void *ctx);
 
+#define ENGINE_OVERRUN 2.0
+
 struct engine_opts {
 	bool progress;             /* cells done / total on stderr */
 	double deadline;           /* s from the start of the sweep for the whole
@@ -41,6 +43,10 @@ struct engine_opts {
 	                            * stopped the sweep; 0: 128 + the signal */
 	bool isolate;              /* after the sweep, isolate the hosts of
 	                            * flagged pairs (isolate.h) */
+	double estimate;           /* s, the plan's estimate: rank 0 warns once
+	                            * on stderr when the sweep has run
+	                            * ENGINE_OVERRUN times as long (and 1 s
+	                            * more) with cells to go; 0 never */
 	engine_level_fn level_done;
 	void *ctx;
 };

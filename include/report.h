@@ -13,7 +13,13 @@
 
 enum report_format { REPORT_TABLE = 0, REPORT_CLASSIC };
 
-/* Print the whole report of r (a may be NULL: raw medians only). */
+/* Or'ed into a format: the method in full (else one line). */
+#define REPORT_VERBOSE 0x100
+
+/* Print the whole report of r (a may be NULL: raw medians only): the
+ * run, the hosts and the MPI library, a summary that leads with the
+ * answer (the change at the highest load per pattern, the knee, the
+ * slow ports), one table per pattern and size, the notes, the method. */
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format);
 
 /* The same into a new malloc'd string (NULL on ENOMEM). */

@@ -29,7 +29,6 @@
  * cells flag a pair by noise (Bonferroni over its pairs), before the
  * effect floor and the consistency rule of suspects. */
 #define SUSPECT_ALPHA 0.01
-#define OUTLIER_MIN_PAIRS 3
 /* Hockney split: a step between neighbouring sizes is an eager/rendezvous
  * jump when latency rises by at least JUMP_RATIO and the step's slope
  * (s per byte) exceeds JUMP_SLOPE times the steeper of its neighbours. */
@@ -389,7 +388,7 @@ static int cmp_rpv(const void *a, const void *b)
  * its samples' log latencies; eff (log slowness) and z get per pair
  * (NaN without values). Sorted by repetition, each value becomes its distance from the
  * median of its repetition (repetitions with fewer than
- * OUTLIER_MIN_PAIRS pairs are left out): the shared state of the switch
+ * ANALYSIS_SLOW_PAIR_MIN pairs are left out): the shared state of the switch
  * cancels. -1 on ENOMEM.
  */
 static int slow_pair_test(struct rpv *x, size_t n, int pairs, double sigma_floor,
@@ -409,7 +408,7 @@ static int slow_pair_test(struct rpv *x, size_t n, int pairs, double sigma_floor
 
 		for (j = i + 1; j < n && x[j].rep == x[i].rep; j++)
 			;
-		if (j - i < OUTLIER_MIN_PAIRS)
+		if (j - i < ANALYSIS_SLOW_PAIR_MIN)
 			continue;
 		med = (j - i) % 2 ? x[i + (j - i) / 2].v : (x[i + (j - i) / 2 - 1].v + x[i + (j - i) / 2].v) / 2;
 		for (size_t t = i; t < j; t++)
@@ -449,7 +448,7 @@ out_free:
 
 /*
  * Per pair of cell c: median latency and bandwidth of its samples, and the
- * slow-pair test when at least OUTLIER_MIN_PAIRS pairs have samples.
+ * slow-pair test when at least ANALYSIS_SLOW_PAIR_MIN pairs have samples.
  * Appends run_cell_pairs(c) entries to a->pair. -1 on ENOMEM.
  */
 static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, int c,
@@ -489,7 +488,7 @@ static int pairs_compute(const struct sw_run *r, const struct sw_config *cfg, in
 	}
 	if (pattern_info(r->plan->cell[c].pattern)->incast)
 		nv = 0;   /* no slow-pair test: see struct sw_pair_stats */
-	if (nv >= OUTLIER_MIN_PAIRS) {
+	if (nv >= ANALYSIS_SLOW_PAIR_MIN) {
 		/* one-sided: slower only; multiplicity: Bonferroni over the pairs */
 		double zcrit = stats_normal_quantile(1.0 - SUSPECT_ALPHA / nv);
 		double floor = log1p(cfg->suspect_min_effect / 100.0);
@@ -555,7 +554,7 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 	for (int c = 0; c < a->ncells; c++) {
 		int pairs = a->cell[c].pairs;
 
-		if (nvalid[c] >= OUTLIER_MIN_PAIRS) {
+		if (nvalid[c] >= ANALYSIS_SLOW_PAIR_MIN) {
 			int nv = 0;
 
 			memset(in, 0, (size_t)nh);   /* 0 out, 1 in, 2 flagged */

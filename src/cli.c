@@ -47,6 +47,7 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 		"(one per line)" },
 	[CLI_TIME_LIMIT] = { "time-limit", 0, "SECONDS", "end COMMAND (TERM, then KILL 5 s later) when it has not "
 		"ended after SECONDS, and report UNKNOWN (set it above the check's deadline + 30 s)" },
+	[CLI_VERBOSE] = { "verbose", 0, NULL, "the method in full (else one line)" },
 };
 
 /* Values of getopt_long for options without a letter: above any char. */

@@ -51,7 +51,7 @@ static int report_main(const struct cli_args *a)
 		goto out;
 	}
 	r->cfg = cfg;
-	report_print(stdout, r, an, format);
+	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
 	analysis_free(an);
 	rc = SW_EXIT_OK;
 out:
@@ -61,11 +61,11 @@ out:
 
 const struct cli_command report_command = {
 	.name = "report",
-	.synopsis = "RESULT [--format F] [key=value ...]",
+	.synopsis = "RESULT [--format F] [--verbose] [key=value ...]",
 	.summary = "recompute every statistic from samples.csv and print the report",
 	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
 		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
-	.options = CLI_OPT(CLI_FORMAT),
+	.options = CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_VERBOSE),
 	.min_args = 1,
 	.max_args = 1,
 	.keys = true,

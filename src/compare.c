@@ -332,13 +332,51 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 	}
 }
 
+/* " [lo, hi]" of a CI in points or percent, or " [CI n/a]" when it has
+ * none (fewer than CHANGE_MIN_REPS repetitions a side). */
+static void ci_text(char *buf, size_t len, double lo, double hi, bool sign)
+{
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, len, sign ? " [%+.1f, %+.1f]" : " [%.1f, %.1f]", lo, hi);
+	else
+		snprintf(buf, len, " [CI n/a]");
+}
+
+/* The headline of one pattern in row r: per run X, who degrades less, X
+ * or A, by how many points [CI], significant or not; the runs a side. */
+static void headline(const struct compare *c, const struct compare_summary_row *r, char *t, size_t len)
+{
+	char sz[32], ci[64];
+
+	config_format_size_spaced(r->size, sz, sizeof(sz));
+	snprintf(t, len, "%s %s at %d nodes:", pattern_name(r->pattern), sz, r->nodes);
+	for (int x = 1; x < c->nruns; x++) {
+		const struct compare_level *lx = &r->run[x];
+		bool less = lx->diff < 0;
+
+		if (!lx->diff_valid) {
+			sw_appendf(t, len, "%s %s against %s: no degradation to compare", x > 1 ? ";" : "", c->label[x],
+				   c->label[0]);
+			continue;
+		}
+		ci_text(ci, sizeof(ci), lx->diff_lo, lx->diff_hi, true);
+		if (fabs(lx->diff) < 0.05)
+			sw_appendf(t, len, "%s %s and %s degrade alike%s", x > 1 ? ";" : "", c->label[x], c->label[0], ci);
+		else
+			sw_appendf(t, len, "%s %s degrades %.1f points less than %s%s", x > 1 ? ";" : "",
+				   less ? c->label[x] : c->label[0], fabs(lx->diff), less ? c->label[0] : c->label[x], ci);
+		sw_appendf(t, len, ", %s", lx->diff_significant ? "significant" : "not significant");
+	}
+	sw_appendf(t, len, "; 1 run a side (the run-to-run spread is unknown)");
+}
+
 /* The verdict of one pattern: its representative row is the largest size
  * for bandwidth patterns and the smallest for latency (pingpong). */
 static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 {
 	int rows[SW_MAX_LIST * 4], nrows = 0, rep;
 	bool latency = pattern_latency_metric(pattern);
-	char *t = v->text, sz[32], what[64];
+	char *t = v->text, sz[32], what[64], ci[64];
 	size_t len = sizeof(v->text);
 
 	v->pattern = pattern;
@@ -351,6 +389,7 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 	rep = latency ? rows[0] : rows[nrows - 1];
 	const struct compare_summary_row *r = &c->summary[rep];
 
+	headline(c, r, v->headline, sizeof(v->headline));
 	config_format_size_spaced(r->size, sz, sizeof(sz));
 	snprintf(what, sizeof(what), latency ? "per-hop latency" : "per-pair bandwidth");
 	sw_appendf(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
@@ -363,12 +402,15 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 
 			if (!ch->valid)
 				sw_appendf(t, len, "%s%s has no baseline to compare with", i ? ", " : "", c->label[i]);
-			else if (latency)
-				sw_appendf(t, len, "%s%s's %s rises %.1f%% [%.1f, %.1f]%s", i ? ", " : "", c->label[i], what,
-				    ch->pct, ch->lo, ch->hi, i ? "" : " from its own unloaded level");
-			else
-				sw_appendf(t, len, "%s%s holds %.1f%% [%.1f, %.1f]%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
-				    100 - ch->hi, 100 - ch->lo, i ? "" : " of its unloaded ", i ? "" : what);
+			else if (latency) {
+				ci_text(ci, sizeof(ci), ch->lo, ch->hi, false);
+				sw_appendf(t, len, "%s%s's %s rises %.1f%%%s%s", i ? ", " : "", c->label[i], what,
+				    ch->pct, ci, i ? "" : " from its own unloaded level");
+			} else {
+				ci_text(ci, sizeof(ci), 100 - ch->hi, 100 - ch->lo, false);
+				sw_appendf(t, len, "%s%s holds %.1f%%%s%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
+				    ci, i ? "" : " of its unloaded ", i ? "" : what);
+			}
 		}
 		sw_appendf(t, len, ". ");
 	}
@@ -379,15 +421,16 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 		bool better[SW_MAX_LIST * 4], worse[SW_MAX_LIST * 4];
 		char sb[160], sw[160];
 
+		ci_text(ci, sizeof(ci), lx->diff_lo, lx->diff_hi, true);
 		if (lx->diff_valid && fabs(lx->diff) < 0.05) {
-			sw_appendf(t, len, "%s and %s degrade alike (%s - %s: %+.1f [%+.1f, %+.1f] points). ", c->label[x],
-			    c->label[0], c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi);
+			sw_appendf(t, len, "%s and %s degrade alike (%s - %s: %+.1f%s points). ", c->label[x],
+			    c->label[0], c->label[x], c->label[0], lx->diff, ci);
 		} else if (lx->diff_valid) {
 			const char *who = lx->diff < 0 ? c->label[x] : c->label[0];
 			const char *other = lx->diff < 0 ? c->label[0] : c->label[x];
 
-			sw_appendf(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f [%+.1f, %+.1f] points), %s. ",
-			    who, fabs(lx->diff), other, c->label[x], c->label[0], lx->diff, lx->diff_lo, lx->diff_hi,
+			sw_appendf(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f%s points), %s. ",
+			    who, fabs(lx->diff), other, c->label[x], c->label[0], lx->diff, ci,
 			    lx->diff_significant ? "a real difference" : "not a significant difference");
 		}
 		if (m->d[x].valid) {

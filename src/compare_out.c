@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include "compare.h"
 #include "config.h"
+#include "fmt.h"
 #include "pattern.h"
 #include "plot.h"
 #include "results.h"
@@ -20,23 +21,33 @@
 #include "stats.h"
 
 #define LETTER(i) ((char)('A' + (i)))
+#define MAXI(a, b) ((a) > (b) ? (a) : (b))
 
 /* ---------------------------------------------------------------- */
 /* Text and Markdown                                                  */
 
-/* A metric value in display units: us for latency, MB/s for bandwidth. */
-static double disp(double x, bool latency)
+/* " cpu" after the latency of run i's cell when its busy ranks
+ * outnumbered the cores of a kernel they share (run_cell_cpu_bound): the
+ * latency includes waiting for a CPU, not only the switch. */
+static void mark_cpu(char *buf, size_t len, const struct compare *c, int i, int cell, bool latency)
 {
-	return latency ? x * 1e6 : x / 1e6;
+	int k, n;
+
+	if (latency && cell >= 0 && run_cell_cpu_bound(c->run[i], cell, &k, &n))
+		sw_appendf(buf, len, " cpu");
 }
 
-static void fmt_value(char *buf, size_t len, const struct compare_value *v, bool latency)
+/* Run i's median [CI] in matched cell m, marked cpu when CPU-bound. */
+static void fmt_value(char *buf, size_t len, const struct compare *c, const struct compare_cell *m, int i)
 {
-	if (v->n == 0)
+	const struct compare_value *v = &m->v[i];
+
+	if (v->n == 0) {
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.4g [%.4g, %.4g]%s", disp(v->median, latency), disp(v->lo, latency),
-			 disp(v->hi, latency), v->ci_ok ? "" : "~");
+		return;
+	}
+	fmt_ci(buf, len, m->latency ? FMT_TIME : FMT_BW, v->median, v->lo, v->hi, v->ci_ok);
+	mark_cpu(buf, len, c, i, m->cell[i], m->latency);
 }
 
 static void fmt_hops(char *buf, size_t len, long hops)
@@ -55,14 +66,14 @@ static void fmt_worse(char *buf, size_t len, const struct sw_change *d)
 		snprintf(buf, len, "%+.1f%%%s", d->pct, d->significant ? " *" : "");
 }
 
-static void fmt_est(char *buf, size_t len, double x, double lo, double hi, const char *unit)
+static void fmt_est(char *buf, size_t len, enum fmt_unit u, double x, double lo, double hi)
 {
 	if (!isfinite(x))
 		snprintf(buf, len, "-");
 	else if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, "%.4g%s [%.4g, %.4g]", x, unit, lo, hi);
+		fmt_ci(buf, len, u, x, lo, hi, true);
 	else
-		snprintf(buf, len, "%.4g%s", x, unit);
+		fmt_val(buf, len, u, x);
 }
 
 static void fmt_change(char *buf, size_t len, const struct sw_change *ch)
@@ -86,10 +97,27 @@ static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
 		snprintf(buf, len, "%+.1f", l->diff);
 }
 
+void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t)
+{
+	const struct compare_level *l = &r->run[i];
+
+	snprintf(t->run, sizeof(t->run), "%c %s", LETTER(i), c->label[i]);
+	fmt_est(t->lat, sizeof(t->lat), FMT_TIME, l->lat, l->lat_lo, l->lat_hi);
+	fmt_est(t->agg, sizeof(t->agg), FMT_BW, l->agg, l->agg_lo, l->agg_hi);
+	fmt_change(t->change, sizeof(t->change), &l->change);
+	if (l->valid)
+		mark_cpu(t->change, sizeof(t->change), c, i, l->cell, pattern_latency_metric(r->pattern));
+	stats_format_p(t->p, sizeof(t->p), l->change.valid ? l->change.p : NAN);
+	if (i == 0)
+		t->diff[0] = '\0';
+	else
+		fmt_diff(t->diff, sizeof(t->diff), l);
+}
+
 static const char *metric_title(int pattern)
 {
-	return pattern_latency_metric(pattern) ? "per-hop latency in us (lower is better)"
-				       : "per-pair bandwidth in MB/s = 10^6 bytes/s (higher is better)";
+	return pattern_latency_metric(pattern) ? "per-hop latency (lower is better)"
+				       : "per-pair bandwidth, MB/s = 10^6 bytes/s (higher is better)";
 }
 
 static void present_list(const struct compare *c, const bool *present, bool want, char *buf, size_t len)
@@ -102,16 +130,24 @@ static void present_list(const struct compare *c, const bool *present, bool want
 
 void compare_print(FILE *f, const struct compare *c)
 {
-	char a[96], b[96], s[32], h[32], p[32], d[64];
+	char a[96], b[96], s[32], h[32], p[32];
 
 	fprintf(f, "swstress compare: %d runs\n", c->nruns);
 	for (int i = 0; i < c->nruns; i++)
 		fprintf(f, "  %c = %s: %s, %d ranks, started %s\n", LETTER(i), c->label[i], c->run[i]->name,
 			c->run[i]->nranks, c->run[i]->started);
+	if (c->nverdicts)
+		fputc('\n', f);
+	for (int k = 0; k < c->nverdicts; k++)
+		fprintf(f, "answer: %s\n", c->verdict[k].headline);
+	if (c->nnotes)
+		fputc('\n', f);
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
 	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
-		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples\n",
+		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
+		"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
+		"for a CPU)\n",
 		c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
@@ -125,7 +161,7 @@ void compare_print(FILE *f, const struct compare *c)
 				fprintf(f, "\n%s: %s\n%8s %5s %6s", pattern_name(pat), metric_title(pat), "size", "nodes",
 					"hops");
 				for (int i = 0; i < c->nruns; i++)
-					fprintf(f, "  %-26c", LETTER(i));
+					fprintf(f, "  %-31c", LETTER(i));
 				for (int i = 1; i < c->nruns; i++)
 					fprintf(f, "  %9s %9s", (snprintf(a, sizeof(a), "%c %%worse", LETTER(i)), a),
 						(snprintf(b, sizeof(b), "%c p", LETTER(i)), b));
@@ -136,8 +172,8 @@ void compare_print(FILE *f, const struct compare *c)
 			fmt_hops(h, sizeof(h), m->hops);
 			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
 			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), &m->v[i], m->latency);
-				fprintf(f, "  %-26s", a);
+				fmt_value(a, sizeof(a), c, m, i);
+				fprintf(f, "  %-31s", a);
 			}
 			for (int i = 1; i < c->nruns; i++) {
 				fmt_worse(a, sizeof(a), &m->d[i]);
@@ -148,29 +184,36 @@ void compare_print(FILE *f, const struct compare *c)
 		}
 	}
 	if (c->nsummary)
-		fprintf(f, "\nat the highest load every run reached: per-hop latency (us), aggregate bandwidth "
-			"(MB/s), degradation from the run's own baseline level (%%) [CI], and its difference "
-			"against A in points [CI] (negative = degrades less)\n");
-	for (int k = 0; k < c->nsummary; k++) {
-		const struct compare_summary_row *r = &c->summary[k];
+		fprintf(f, "\nat the highest load every run reached: per-hop latency, aggregate bandwidth, "
+			"degradation from the run's own baseline level (%%) [CI], and its difference against A in "
+			"points [CI] (negative = degrades less)\n");
+	for (int k0 = 0, k1; k0 < c->nsummary; k0 = k1) {
+		int pat = c->summary[k0].pattern;
+		int w[4] = { 3, (int)strlen("time/message [CI]"), (int)strlen("aggregate [CI]"),
+			     (int)strlen("degradation [CI]") };
+		struct compare_row_text t;
 
-		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
-			fprintf(f, "\n%s (degradation = %s)\n%8s %5s  %-22s %-26s %-26s %-26s %s\n", pattern_name(r->pattern),
-				change_name(pattern_info(r->pattern)->metric, false),
-				"size", "nodes", "run", "latency/hop us [CI]", "aggregate MB/s [CI]", "degradation % [CI]",
-				"vs A, points [CI]");
-		config_format_size_spaced(r->size, s, sizeof(s));
-		for (int i = 0; i < c->nruns; i++) {
-			const struct compare_level *l = &r->run[i];
-			char lat[64], agg[64], ch[64];
-
-			snprintf(a, sizeof(a), "%c %s", LETTER(i), c->label[i]);
-			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
-			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
-			fmt_change(ch, sizeof(ch), &l->change);
-			fmt_diff(d, sizeof(d), l);
-			fprintf(f, "%8s %5d  %-22.22s %-26s %-26s %-26s %s\n", i == 0 ? s : "", r->nodes, a, lat, agg, ch,
-				i == 0 ? "" : d);
+		/* the rows of one pattern share their column widths */
+		for (k1 = k0; k1 < c->nsummary && c->summary[k1].pattern == pat; k1++)
+			for (int i = 0; i < c->nruns; i++) {
+				compare_row(c, &c->summary[k1], i, &t);
+				w[0] = MAXI(w[0], (int)strlen(t.run));
+				w[1] = MAXI(w[1], (int)strlen(t.lat));
+				w[2] = MAXI(w[2], (int)strlen(t.agg));
+				w[3] = MAXI(w[3], (int)strlen(t.change));
+			}
+		fprintf(f, "\n%s (degradation = %s)\n", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
+		fprintf(f, "%8s %5s  %-*s  %-*s  %-*s  %-*s  %s\n", "size", "nodes", w[0], "run", w[1],
+			pattern_latency_metric(pat) ? "latency/hop [CI]" : "time/message [CI]", w[2], "aggregate [CI]",
+			w[3], "degradation [CI]", "vs A, points [CI]");
+		for (int k = k0; k < k1; k++) {
+			config_format_size_spaced(c->summary[k].size, s, sizeof(s));
+			for (int i = 0; i < c->nruns; i++) {
+				compare_row(c, &c->summary[k], i, &t);
+				fprintf(f, "%8s %5d  %-*s  %-*s  %-*s  %-*s%s%s\n", i == 0 ? s : "", c->summary[k].nodes,
+					w[0], t.run, w[1], t.lat, w[2], t.agg, i ? w[3] : 0, t.change, i ? "  " : "",
+					t.diff);
+			}
 		}
 	}
 	if (c->nunmatched) {
@@ -213,6 +256,10 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 	for (int i = 0; i < c->nruns; i++)
 		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
 	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
+	if (c->nverdicts)
+		fprintf(f, "\n**Answer** (per pattern, at the highest load every run reached):\n\n");
+	for (int k = 0; k < c->nverdicts; k++)
+		fprintf(f, "- %s\n", c->verdict[k].headline);
 	if (c->nnotes) {
 		fprintf(f, "\n**Read with care:**\n\n");
 		for (int i = 0; i < c->nnotes; i++)
@@ -249,34 +296,30 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		const struct compare_summary_row *r = &c->summary[k];
 
 		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
-			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop µs [CI] | aggregate MB/s [CI] | "
-				"degradation %% [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
+			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop [CI] | aggregate [CI] | "
+				"degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
 				pattern_name(r->pattern));
 		config_format_size_spaced(r->size, s, sizeof(s));
 		for (int i = 0; i < c->nruns; i++) {
-			const struct compare_level *l = &r->run[i];
-			char lat[64], agg[64], ch[64], d[64];
+			struct compare_row_text t;
 
-			fmt_est(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, "");
-			fmt_est(agg, sizeof(agg), l->agg / 1e6, l->agg_lo / 1e6, l->agg_hi / 1e6, "");
-			fmt_change(ch, sizeof(ch), &l->change);
-			fmt_diff(d, sizeof(d), l);
+			compare_row(c, r, i, &t);
 			snprintf(a, sizeof(a), "%d", r->nodes);
-			snprintf(b, sizeof(b), "%c %s", LETTER(i), c->label[i]);
 			md_cell(f, s);
 			md_cell(f, a);
-			md_cell(f, b);
-			md_cell(f, lat);
-			md_cell(f, agg);
-			md_cell(f, ch);
-			md_cell(f, i == 0 ? "" : d);
+			md_cell(f, t.run);
+			md_cell(f, t.lat);
+			md_cell(f, t.agg);
+			md_cell(f, t.change);
+			md_cell(f, t.diff);
 			fputs("|\n", f);
 		}
 	}
 	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
 		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
 		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
-		"~ a CI that needs more samples.\n", c->confidence * 100, c->alpha, c->min_effect);
+		"~ a CI that needs more samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel "
+		"they share (it includes waiting for a CPU).\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
@@ -306,7 +349,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			md_cell(f, a);
 			md_cell(f, h);
 			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), &m->v[i], m->latency);
+				fmt_value(a, sizeof(a), c, m, i);
 				md_cell(f, a);
 			}
 			for (int i = 1; i < c->nruns; i++) {
@@ -423,6 +466,12 @@ json_t *compare_json(const struct compare *c)
 				"aggregate_Bps", results_json_number(l->agg), "aggregate_lo", results_json_number(l->agg_lo), "aggregate_hi", results_json_number(l->agg_hi),
 				"degradation", results_json_change(&l->change));
 
+			struct compare_row_text t;
+
+			compare_row(c, r, i, &t);
+			json_object_set_new(o, "text", json_pack("{s:s,s:s,s:s,s:s,s:s}", "latency", t.lat, "aggregate",
+								 t.agg, "degradation", t.change, "p", t.p,
+								 "vs_reference", t.diff));
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
 					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),
@@ -437,8 +486,8 @@ json_t *compare_json(const struct compare *c)
 	}
 	json_object_set_new(root, "summary", sum);
 	for (int k = 0; k < c->nverdicts; k++)
-		json_array_append_new(ver, json_pack("{s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
-						     "text", c->verdict[k].text));
+		json_array_append_new(ver, json_pack("{s:s,s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
+						     "headline", c->verdict[k].headline, "text", c->verdict[k].text));
 	json_object_set_new(root, "verdicts", ver);
 	json_object_set_new(root, "method", json_string(c->method));
 	return root;

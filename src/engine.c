@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include "engine_int.h"
 #include "analysis.h"
+#include "fmt.h"
 #include "stats.h"
 #include "pattern.h"
 #include "isolate.h"
@@ -525,6 +526,7 @@ static int leader(struct eng *e)
 	int *missing = calloc((size_t)maxk, sizeof(*missing));
 	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
 	double t_sweep = MPI_Wtime();
+	bool overrun = false;
 	struct rusage ru0;
 
 	struct hostid_share hs;
@@ -605,6 +607,18 @@ static int leader(struct eng *e)
 		r->duration = MPI_Wtime() - t_sweep;
 		if (e->o->progress)
 			progress_line(e, ci + 1, t_sweep);
+		if (!overrun && e->o->estimate > 0 && r->duration >= ENGINE_OVERRUN * e->o->estimate &&
+		    r->duration >= e->o->estimate + 1.0 && ci + 1 < e->plan->ncells) {
+			char so_far[32], est[32];
+
+			overrun = true;
+			fprintf(stderr, "%sswstress: warning: %s so far, more than %gx the estimate of about %s, "
+				"with %d of %d cells to go: a slow pair or port? (the report names a slow pair in a "
+				"level of %d or more pairs, and the ratio between the pairs of a smaller level)\n",
+				e->o->progress ? "\n" : "", fmt_val(so_far, sizeof(so_far), FMT_TIME, r->duration),
+				ENGINE_OVERRUN, fmt_val(est, sizeof(est), FMT_TIME, e->o->estimate),
+				e->plan->ncells - ci - 1, e->plan->ncells, ANALYSIS_SLOW_PAIR_MIN);
+		}
 		if (ci + 1 == e->plan->ncells && plan_drift_check(e->plan, cfg)) {
 			leader_again(e, res, req, missing);
 			r->duration = MPI_Wtime() - t_sweep;

@@ -214,24 +214,54 @@ _Noreturn void eng_fatal_rank0(struct eng *e, const char *why)
 	end_rank0(e, why);
 }
 
-/* The start of a stuck round's failure: which deadline passed in which
- * cell. Its length. */
-static int stuck_cell(const struct eng *e, bool past_deadline, char *msg, size_t len)
+/* The start of a stuck round's failure: who (the stuck pairs, or "")
+ * first, so that a status line cut short keeps it, then which deadline
+ * passed in which cell. Its length. */
+static int stuck_cell(const struct eng *e, bool past_deadline, const char *who, char *msg, size_t len)
 {
 	const struct sw_cell *cell = &e->plan->cell[e->cell];
 	char sz[32];
 
 	config_format_size(cell->size, sz, sizeof(sz));
 	if (past_deadline)
-		return snprintf(msg, len, "deadline: the sweep passed its deadline of %g s in cell %d (%d nodes, %s %s):",
-				e->o->deadline, e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz);
+		return snprintf(msg, len, "deadline: %s%sthe sweep passed its deadline of %g s in cell %d (%d nodes, %s %s):",
+				who, *who ? " still running when " : "", e->o->deadline, e->cell,
+				plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz);
+	if (*who)
+		return snprintf(msg, len, "watchdog: %s did not finish a round of cell %d (%d nodes, %s %s) within %g s:",
+				who, e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz,
+				e->cfg->timeout);
 	return snprintf(msg, len, "watchdog: a round of cell %d (%d nodes, %s %s) did not finish within %g s:",
 			e->cell, plan_nodes(e->plan, e->cell), pattern_name(cell->pattern), sz, e->cfg->timeout);
 }
 
+/* What the waits say, after them: a rank that others waited on and that
+ * waited on none of them is the slow one (its host or port); two ranks
+ * that waited on each other have a slow or lost message between them.
+ * Either way a slow port, not a deadlock of the program. */
+static int stuck_reading(const struct eng *e, const struct notice *n, int nn, char *msg, size_t len)
+{
+	for (int i = 0; i < nn; i++) {
+		bool mutual = false;
+		char h[SW_HOST_MAX], hp[SW_HOST_MAX];
+
+		for (int j = 0; j < nn; j++)
+			mutual |= n[j].rank == n[i].peer && n[j].peer == n[i].rank;
+		run_host_name(e->run, n[i].peer, hp);
+		run_host_name(e->run, n[i].rank, h);
+		if (!mutual)
+			return snprintf(msg, len, " rank %d (host %s) is slow or stuck, not deadlocked: rank %d was waiting "
+					"on it; look at that host and its switch port;", n[i].peer, hp, n[i].rank);
+		if (n[i].rank < n[i].peer)
+			return snprintf(msg, len, " ranks %d and %d waited on each other: a message between them is slow or "
+					"lost, not a deadlock; look at the ports of %s and %s;", n[i].rank, n[i].peer, h, hp);
+	}
+	return 0;
+}
+
 void eng_fail_rank0(struct eng *e, const int *missing, int nmissing, const struct notice *first)
 {
-	char msg[sizeof(e->run->failure)];
+	char msg[sizeof(e->run->failure)], who[512];
 	int len;
 	struct notice nt, notes[16];
 	int nnotes = 0;
@@ -251,16 +281,17 @@ void eng_fail_rank0(struct eng *e, const int *missing, int nmissing, const struc
 		else if (nt.peer >= 0)   /* not a rank stopped by a signal meanwhile */
 			notes[nnotes++] = nt;
 	}
-	len = stuck_cell(e, past_deadline, msg, sizeof(msg));
-	for (int i = 0; i < nmissing && len < (int)sizeof(msg); i++) {
+	who[0] = '\0';
+	for (int i = 0; i < nmissing; i++) {
 		const struct sw_pair *pp = &e->round_pair[missing[i]];
 		char ha[SW_HOST_MAX], hb[SW_HOST_MAX];
 
 		run_host_name(e->run, pp->a, ha);
 		run_host_name(e->run, pp->b, hb);
-		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " pair %d (ranks %d-%d, hosts %s, %s) stuck;",
-				missing[i], pp->a, pp->b, ha, hb);
+		sw_appendf(who, sizeof(who), "%spair %d (ranks %d-%d, hosts %s, %s)", i ? ", " : "", missing[i], pp->a,
+			   pp->b, ha, hb);
 	}
+	len = stuck_cell(e, past_deadline, who, msg, sizeof(msg));
 	for (int i = 0; i < nnotes && len < (int)sizeof(msg); i++) {
 		char h[SW_HOST_MAX];
 
@@ -268,6 +299,8 @@ void eng_fail_rank0(struct eng *e, const int *missing, int nmissing, const struc
 		len += snprintf(msg + len, sizeof(msg) - (size_t)len, " rank %d waited for rank %d (host %s);",
 				notes[i].rank, notes[i].peer, h);
 	}
+	if (len < (int)sizeof(msg))
+		len += stuck_reading(e, notes, nnotes, msg + len, sizeof(msg) - (size_t)len);
 	if (len > 0 && len < (int)sizeof(msg) && msg[len - 1] == ';')
 		msg[len - 1] = '\0';
 	e->run->cell[e->cell].stop = SW_STOP_FAILED;
@@ -371,7 +404,7 @@ static _Noreturn void guard_end(struct eng *e)
 			  "did not end the run", e->cfg->timeout, peer, e->cell);
 	}
 	if (!eng_signal) {
-		int len = stuck_cell(e, e->sweep_deadline > 0 && e->deadline >= e->sweep_deadline, msg, sizeof(msg));
+		int len = stuck_cell(e, e->sweep_deadline > 0 && e->deadline >= e->sweep_deadline, "", msg, sizeof(msg));
 
 		run_host_name(e->run, peer, h);
 		snprintf(msg + len, sizeof(msg) - (size_t)len, " rank 0 waited for rank %d (host %s) in a blocking wait",

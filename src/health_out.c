@@ -8,11 +8,13 @@
 #include <string.h>
 #include <jansson.h>
 #include "config.h"
+#include "fmt.h"
 #include "health.h"
 #include "health_out.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
+#include "stats.h"
 #include "text.h"
 
 #define PERF_LABEL_UNIQUE 19    /* Nagios graphers keep 19 characters */
@@ -167,10 +169,10 @@ static void clean_line(char *s)
 
 static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
 {
-	char name[128], ch[256], now[48], was[64], rule[32] = "";
+	char name[128], ch[256], now[48], was[80], rule[32] = "", p[16], n[32];
 	bool lat = hc->metric == HEALTH_LATENCY;
 	const struct health_est *e = lat ? &hc->lat : &hc->bw, *b = lat ? &hc->base_lat : &hc->base_bw;
-	double k = lat ? 1e6 : 1e-6;
+	enum fmt_unit u = lat ? FMT_TIME : FMT_BW;
 
 	health_cell_name(v, hc, name, sizeof(name));
 	if (!hc->compared) {
@@ -178,15 +180,17 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 		return;
 	}
 	health_change_text(hc, ch, sizeof(ch));
-	snprintf(now, sizeof(now), "%.4g", e->median * k);
+	fmt_val(now, sizeof(now), u, e->median);
 	if (hc->nightly) {
-		snprintf(was, sizeof(was), "%.4g typical of %d baseline runs", hc->typical * k, hc->base_runs);
+		snprintf(was, sizeof(was), "%s typical of %d baseline runs", fmt_val(n, sizeof(n), u, hc->typical),
+			 hc->base_runs);
 		snprintf(rule, sizeof(rule), " and >= %g sd", v->nightly_sigma);
 	} else {
-		snprintf(was, sizeof(was), "%.4g in baseline", b->median * k);
+		snprintf(was, sizeof(was), "%s in baseline", fmt_val(n, sizeof(n), u, b->median));
 	}
-	fprintf(f, "  %-8s  %s: %s p=%.2g, %s %s now, %s (warn %g%%, crit %g%% %s%s)\n",
-		health_status_name(hc->status), name, ch, hc->p, now, lat ? "us" : "MB/s", was,
+	stats_format_p(p, sizeof(p), hc->p);
+	fprintf(f, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s%s)\n",
+		health_status_name(hc->status), name, ch, p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 2 : p, now, was,
 		lat ? v->warn_inflation : v->warn_drop, lat ? v->crit_inflation : v->crit_drop,
 		lat ? "inflation" : "drop", rule);
 }

@@ -470,6 +470,7 @@ static int sweep(const struct cli_args *a, bool check)
 		.fail_code = s.failed, .signal_code = check ? SW_NAGIOS_UNKNOWN : 0,
 		.deadline = check ? s.cfg.deadline : 0,
 		.isolate = s.cfg.isolate == CFG_YES || (check && s.cfg.isolate == CFG_AUTO),
+		.estimate = plan_estimate_seconds(s.plan, &s.cfg),
 	};
 	engine_sweep(s.r, &s.cfg, s.plan, &s.env, &eo);
 	if (s.rank == 0)

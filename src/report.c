@@ -13,6 +13,7 @@
 #include "text.h"
 #include "victims.h"
 #include "hostid.h"
+#include "fmt.h"
 
 int report_format_find(const char *name)
 {
@@ -50,13 +51,12 @@ static void fmt_change(char *buf, size_t len, const char *what, const struct sw_
 		 c->significant ? " *" : "");
 }
 
-static void fmt_ci(char *buf, size_t len, double k, const struct stats_summary *s)
+static void cell_ci(char *buf, size_t len, enum fmt_unit u, const struct stats_summary *s)
 {
 	if (s->n == 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.4g [%.4g, %.4g]%s", s->median * k, s->med_lo * k, s->med_hi * k,
-			 s->med_ci_ok ? "" : "~");
+		fmt_ci(buf, len, u, s->median, s->med_lo, s->med_hi, s->med_ci_ok);
 }
 
 /* The caution of a table of the cells of column ci (one a level) when
@@ -92,6 +92,87 @@ static void mark_cpu(char *buf, size_t len, const struct sw_run *r, int cell)
 		sw_appendf(buf, len, " cpu");
 }
 
+/* One pair dominates a level of fewer than ANALYSIS_SLOW_PAIR_MIN pairs
+ * when it is this many times slower than the fastest (the level's value
+ * is then mostly that pair). */
+#define REPORT_DOMINANT_RATIO 2.0
+
+/* A table's columns, each as wide as its widest entry, the last one not
+ * padded: rows of REPORT_COLS strings. */
+#define REPORT_COLS 6
+#define REPORT_CELL 112
+typedef char report_row[REPORT_COLS][REPORT_CELL];
+
+static void print_rows(FILE *f, report_row *row, int nrows)
+{
+	int w[REPORT_COLS] = { 0 };
+
+	for (int i = 0; i < nrows; i++)
+		for (int j = 0; j < REPORT_COLS; j++)
+			if ((int)strlen(row[i][j]) > w[j])
+				w[j] = (int)strlen(row[i][j]);
+	for (int i = 0; i < nrows; i++) {
+		int last = REPORT_COLS - 1;
+
+		while (last > 0 && !row[i][last][0])
+			last--;
+		for (int j = 0; j <= last; j++)
+			fprintf(f, j < 2 ? "%*s%s" : "%-*s%s", j < last ? w[j] : (j < 2 ? w[j] : 0), row[i][j],
+				j < last ? "  " : "\n");
+	}
+}
+
+/* The ratio of the slowest to the fastest pair of cell c (per-hop
+ * latency medians of the pairs), the slowest pair into *slow; NaN
+ * unless at least 2 pairs have samples. */
+static double pair_ratio(const struct sw_analysis *a, int c, int *slow)
+{
+	double lo = NAN, hi = NAN;
+
+	for (size_t i = 0; i < a->npairstats; i++) {
+		const struct sw_pair_stats *ps = &a->pair[i];
+
+		if (ps->cell != c || !isfinite(ps->lat_median))
+			continue;
+		if (isnan(lo) || ps->lat_median < lo)
+			lo = ps->lat_median;
+		if (isnan(hi) || ps->lat_median > hi) {
+			hi = ps->lat_median;
+			*slow = ps->pair;
+		}
+	}
+	return lo > 0 && hi > lo ? hi / lo : NAN;
+}
+
+/* Under a table: the levels whose value one pair dominates (fewer than
+ * ANALYSIS_SLOW_PAIR_MIN pairs, so the slow-pair test cannot name it, and
+ * the slowest pair REPORT_DOMINANT_RATIO times the fastest or more). */
+static void print_dominant(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+{
+	const struct sw_plan *p = r->plan;
+	int per = plan_cells_per_level(p);
+
+	for (int l = 0; l < p->nlevels; l++) {
+		int c = l * per + ci % per, slow = -1;
+		double ratio;
+
+		if (r->cell[c].stop == SW_STOP_NOT_RUN || a->cell[c].pairs >= ANALYSIS_SLOW_PAIR_MIN ||
+		    pattern_info(p->cell[c].pattern)->incast)
+			continue;
+		ratio = pair_ratio(a, c, &slow);
+		if (!(ratio >= REPORT_DOMINANT_RATIO))
+			continue;
+		const struct sw_pair *pp = &p->pair[slow];
+		char rt[32], ha[SW_HOST_MAX * 4], hb[SW_HOST_MAX * 4];
+
+		fprintf(f, "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest pair and "
+			"dominates the level's value: a slow pair, not necessarily the switch (the slow-pair test "
+			"needs %d or more pairs)\n", a->cell[c].nodes, slow, pp->a, pp->b,
+			text_term(ha, sizeof(ha), r->host[pp->a]), text_term(hb, sizeof(hb), r->host[pp->b]),
+			fmt_num(rt, sizeof(rt), ratio), ANALYSIS_SLOW_PAIR_MIN);
+	}
+}
+
 /* Cells with the same pattern, size and hops as cell ci, at every level.
  * Incast: senders for pairs, each sender's bandwidth, the aggregate at
  * the receiver and its drop against the baseline level (one sender). */
@@ -99,54 +180,67 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 {
 	const struct sw_plan *p = r->plan;
 	const struct sw_cell *c0 = &p->cell[ci];
-	int per = plan_cells_per_level(p), off = ci % per;
-	char sz[32], lat[64], bw[64], agg[64], chg[96];
+	int per = plan_cells_per_level(p), off = ci % per, n = 0;
+	char sz[32], ms[32];
 	bool latency = pattern_latency_metric(c0->pattern), incast = pattern_info(c0->pattern)->incast;
+	report_row *row = calloc((size_t)p->nlevels + 1, sizeof(*row));
 
+	if (!row)
+		return;
 	config_format_size(c0->size, sz, sizeof(sz));
+	fmt_val(ms, sizeof(ms), FMT_TIME, r->cfg.sample_time);
 	if (incast) {
 		struct sw_pair rx = plan_pair(p, ci, 0);
 
-		fprintf(f, "\n%s %s, timed: every sender %g ms to one deadline, all to rank %d (%s)\n",
-			pattern_name(c0->pattern), sz, r->cfg.sample_time * 1e3, rx.b, r->host[rx.b]);
+		fprintf(f, "\n%s %s, timed: every sender %s to one deadline, all to rank %d (%s)\n",
+			pattern_name(c0->pattern), sz, ms, rx.b, r->host[rx.b]);
 	} else if (c0->timed)
-		fprintf(f, "\n%s %s, timed: every pair %g ms to one deadline\n", pattern_name(c0->pattern), sz,
-			r->cfg.sample_time * 1e3);
+		fprintf(f, "\n%s %s, timed: every pair %s to one deadline\n", pattern_name(c0->pattern), sz, ms);
 	else
 		fprintf(f, "\n%s %s, %ld hops%s\n", pattern_name(c0->pattern), sz, c0->hops,
 			r->cfg.nhops == 0 ? " (auto)" : "");
 	print_caution(f, r, ci);
-	fprintf(f, "%5s %7s  %-34s %-28s %-28s %s\n", "nodes", incast ? "senders" : "pairs", "latency/hop us [CI]",
-		incast ? "sender MB/s [CI]" : "pair MB/s [CI]", incast ? "receiver MB/s [CI]" : "aggregate MB/s [CI]",
-		"vs baseline (positive = worse)");
+	snprintf(row[0][0], REPORT_CELL, "nodes");
+	snprintf(row[0][1], REPORT_CELL, "%s", incast ? "senders" : "pairs");
+	snprintf(row[0][2], REPORT_CELL, "%s", latency ? "latency/hop [CI]" : "time/message [CI]");
+	snprintf(row[0][3], REPORT_CELL, "%s", incast ? "per sender [CI]" : "per pair [CI]");
+	snprintf(row[0][4], REPORT_CELL, "%s", incast ? "at receiver [CI]" : "aggregate [CI]");
+	snprintf(row[0][5], REPORT_CELL, "vs baseline (+ = worse)");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
+		char *chg = row[n + 1][5];
+		size_t cl = REPORT_CELL;
 
 		if (r->cell[c].stop == SW_STOP_NOT_RUN)
 			continue;
+		n++;
+		snprintf(row[n][0], REPORT_CELL, "%d", cs ? cs->nodes : plan_nodes(p, c));
+		snprintf(row[n][1], REPORT_CELL, "%d", cs ? cs->pairs : p->level_pairs[l]);
 		if (!cs || cs->lat.n == 0) {
-			fprintf(f, "%5d %7d  %s\n", plan_nodes(p, c), p->level_pairs[l],
-				r->cell[c].stop == SW_STOP_FAILED ? "failed" : "no samples");
+			snprintf(row[n][2], REPORT_CELL, "%s", r->cell[c].stop == SW_STOP_FAILED ? "failed" : "no samples");
 			continue;
 		}
-		fmt_ci(lat, sizeof(lat), 1e6, &cs->lat);
-		fmt_ci(bw, sizeof(bw), 1e-6, &cs->bw);
-		fmt_ci(agg, sizeof(agg), 1e-6, &cs->agg);
+		cell_ci(row[n][2], REPORT_CELL, FMT_TIME, &cs->lat);
+		cell_ci(row[n][3], REPORT_CELL, FMT_BW, &cs->bw);
+		cell_ci(row[n][4], REPORT_CELL, FMT_BW, &cs->agg);
 		if (cs->baseline == c)
-			snprintf(chg, sizeof(chg), "baseline");
+			snprintf(chg, cl, "baseline");
 		else if (incast)
-			fmt_change(chg, sizeof(chg), "receiver drop", &cs->receiver_drop);
+			fmt_change(chg, cl, "receiver drop", &cs->receiver_drop);
 		else if (latency)
-			fmt_change(chg, sizeof(chg), change_name(SW_METRIC_LATENCY, false), &cs->inflation);
+			fmt_change(chg, cl, change_name(SW_METRIC_LATENCY, false), &cs->inflation);
 		else
-			fmt_change(chg, sizeof(chg), change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
+			fmt_change(chg, cl, change_name(SW_METRIC_BANDWIDTH, false), &cs->drop);
 		if (cs->below_floor || (cs->baseline >= 0 && a->cell[cs->baseline].below_floor))
-			sw_appendf(chg, sizeof(chg), " short");
+			sw_appendf(chg, cl, " short");
 		if (cs->baseline != c)
-			mark_cpu(chg, sizeof(chg), r, c);
-		fprintf(f, "%5d %7d  %-34s %-28s %-28s %s\n", cs->nodes, cs->pairs, lat, bw, agg, chg);
+			mark_cpu(chg, cl, r, c);
 	}
+	print_rows(f, row, n + 1);
+	free(row);
+	if (a)
+		print_dominant(f, r, a, ci);
 }
 
 /* Decimals that show a latency of s seconds in us with 4 significant
@@ -294,7 +388,7 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fprintf(f, "no significant drift\n");
 }
 
-static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysis *a, bool verbose)
 {
 	int unconv = 0, lowov = 0, flagged = 0, blind = 0;
 	char sz[32], host[4 * SW_HOST_MAX];
@@ -360,7 +454,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	print_drift(f, r, a);
 	for (int i = 0; i < a->nfits; i++) {
 		const struct sw_fit *ft = &a->fit[i];
-		char lo[32], hi[32];
+		char lo[32], hi[32], al[32], be[32], nh[32];
 
 		if (i == 0)
 			fprintf(f, "\nHockney fit T(m) = alpha + m/beta of per-hop latency:\n");
@@ -371,11 +465,17 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi);
 			continue;
 		}
-		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %.3g us, beta %.4g MB/s, n1/2 %.3g B, R^2 %.4f\n",
-			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi, ft->alpha * 1e6,
-			ft->beta / 1e6, ft->n_half, ft->r2);
+		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, R^2 %.4f\n",
+			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi,
+			fmt_val(al, sizeof(al), FMT_TIME, ft->alpha), fmt_val(be, sizeof(be), FMT_BW, ft->beta),
+			fmt_num(nh, sizeof(nh), ft->n_half), ft->r2);
 	}
-	fprintf(f, "\nmethod: %s\n", a->method);
+	if (verbose)
+		fprintf(f, "\nmethod: %s\n", a->method);
+	else
+		fprintf(f, "\nmethod: medians of per-repetition values (the repetition is the unit), %g%% "
+			"Bonett-Price CIs, a change significant at p < %g and beyond %g%%; in full: report --verbose, "
+			"run.json \"method\"\n", r->cfg.confidence * 100, r->cfg.alpha, r->cfg.min_effect);
 }
 
 /* One "name value" item of a metadata line, when the value is given. */
@@ -386,6 +486,8 @@ static void add_item(char *buf, size_t len, const char *name, const char *value)
 }
 
 /* What was measured: the [switch] and [host] keys that are set. */
+static char *mpi_line(char *buf, size_t len, const char *v);
+
 static void print_setup(FILE *f, const struct sw_run *r)
 {
 	const struct sw_config *c = &r->cfg;
@@ -406,31 +508,123 @@ static void print_setup(FILE *f, const struct sw_run *r)
 	line[0] = '\0';
 	add_item(line, sizeof(line), "NIC ", c->nic);
 	add_item(line, sizeof(line), "MPI transport ", c->transport);
-	snprintf(mpi, sizeof(mpi), "%.*s", (int)strcspn(r->mpi_version, "\n"), r->mpi_version[0] ? r->mpi_version : "unknown");
-	sw_appendf(line, sizeof(line), "%sMPI %s", *line ? ", " : "", mpi);
-	fprintf(f, "hosts: %s\n", text_term(shown, sizeof(shown), line));
+	if (*line)
+		fprintf(f, "hosts: %s\n", text_term(shown, sizeof(shown), line));
+	fprintf(f, "MPI library: %s\n", text_term(shown, sizeof(shown), mpi_line(mpi, sizeof(mpi), r->mpi_version)));
+}
+
+/* The first line of an MPI library's version string, each run of blanks
+ * (tabs too) one space: "MPICH Version: 4.0.2". */
+static char *mpi_line(char *buf, size_t len, const char *v)
+{
+	size_t n = 0;
+
+	for (const char *p = *v ? v : "unknown"; *p && *p != '\n' && n + 1 < len; p++) {
+		if (*p == ' ' || *p == '\t') {
+			if (n && buf[n - 1] != ' ')
+				buf[n++] = ' ';
+		} else
+			buf[n++] = *p;
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The answer first: per pattern, the change of every size at the highest
+ * load it reached; the first load with a significant change (the knee);
+ * the slow ports flagged, or why none could be. */
+static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	const struct sw_plan *p = r->plan;
+	int per = plan_cells_per_level(p), knee = -1, tested = 0, untested = 0;
+	char line[1024], chg[96], sz[32], host[4 * SW_HOST_MAX];
+
+	fprintf(f, "\nsummary:\n");
+	for (int pat = 0; pat < pattern_count(); pat++) {
+		int top = -1;
+
+		line[0] = '\0';
+		for (int off = 0; off < per; off++) {
+			if (p->cell[off].pattern != pat)
+				continue;
+			for (int l = p->nlevels - 1; l > 0; l--) {
+				int c = l * per + off;
+				const struct sw_cell_stats *cs = &a->cell[c];
+				const struct sw_change *ch = pattern_info(pat)->incast ? &cs->receiver_drop
+						: pattern_latency_metric(pat) ? &cs->inflation : &cs->drop;
+
+				if (cs->lat.n == 0 || !ch->valid)
+					continue;
+				if (top < 0 || top == cs->nodes) {
+					top = cs->nodes;
+					config_format_size(p->cell[off].size, sz, sizeof(sz));
+					fmt_pct(chg, sizeof(chg), ch->pct);
+					if (!line[0])
+						sw_appendf(line, sizeof(line), "%s ", change_name(pattern_latency_metric(pat)
+							   ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, false));
+					else
+						sw_appendf(line, sizeof(line), ", ");
+					sw_appendf(line, sizeof(line), "%s %s", sz, chg);
+					if (isfinite(ch->lo))
+						sw_appendf(line, sizeof(line), " [%+.1f, %+.1f]%s", ch->lo, ch->hi,
+							   ch->significant ? " *" : "");
+					else
+						sw_appendf(line, sizeof(line), " ~");
+				}
+				break;
+			}
+		}
+		if (line[0])
+			fprintf(f, "  %s at %d nodes (the highest load): %s\n", pattern_name(pat), top, line);
+	}
+	for (int l = 1; l < p->nlevels && knee < 0; l++)
+		for (int off = 0; off < per; off++) {
+			const struct sw_cell_stats *cs = &a->cell[l * per + off];
+
+			if (cs->inflation.significant || cs->drop.significant || cs->receiver_drop.significant)
+				knee = cs->nodes;
+		}
+	if (knee >= 0)
+		fprintf(f, "  knee: the first significant change at %d nodes\n", knee);
+	else
+		fprintf(f, "  knee: no significant change at any load\n");
+	for (int l = 0; l < p->nlevels; l++) {
+		tested += p->level_pairs[l] >= ANALYSIS_SLOW_PAIR_MIN;
+		untested += p->level_pairs[l] > 1 && p->level_pairs[l] < ANALYSIS_SLOW_PAIR_MIN;
+	}
+	for (int i = 0; i < a->nsuspects; i++)
+		fprintf(f, "  suspect port: %s (flagged in %d of %d cells)\n",
+			text_term(host, sizeof(host), a->suspect[i].host), a->suspect[i].flagged, a->suspect[i].cells);
+	if (!a->nsuspects)
+		fprintf(f, "  slow ports: none flagged%s\n", !tested ? ", and none could be: the slow-pair test needs "
+			"3 or more pairs in a level" : untested ? " (levels of 2 pairs untested: the slow-pair test "
+			"needs 3 or more)" : "");
 }
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
-	char rtt[32] = "not measured";
+	char rtt[32] = "not measured", tick[32];
+	bool verbose = format & REPORT_VERBOSE;
 
+	format &= ~REPORT_VERBOSE;
 	if (isfinite(r->round_trip))
-		snprintf(rtt, sizeof(rtt), "%.3g us", r->round_trip * 1e6);
+		fmt_val(rtt, sizeof(rtt), FMT_TIME, r->round_trip);
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
-	fprintf(f, "timer: MPI_Wtime, resolution %.3g us%s, one-byte round trip %s; %s\n", r->wtick * 1e6,
-		r->wtime_global ? " (global clock)" : "", rtt, r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)"
-							      : "ranks polled while waiting");
+	fprintf(f, "timer: MPI_Wtime, resolution %s%s, one-byte round trip %s; %s\n",
+		fmt_val(tick, sizeof(tick), FMT_TIME, r->wtick), r->wtime_global ? " (global clock)" : "", rtt,
+		r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)" : "ranks polled while waiting");
 	print_setup(f, r);
 	if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {
-		fprintf(f, "latency per hop in us, bandwidth in MB/s (10^6 bytes/s): the median over repetitions "
-			"of each repetition's median over its pairs [%g%% CI]; a change is computed from these "
-			"medians (inflation = level/baseline - 1, drop = 1 - level/baseline); * marks a "
-			"significant change; ~ marks a CI that needs more repetitions; short marks a change whose "
-			"cell or baseline is below the sample floor (never significant)\n",
-			r->cfg.confidence * 100);
+		if (a)
+			print_summary(f, r, a);
+		fprintf(f, "\nvalues: the median over repetitions of each repetition's median over its pairs [%g%% CI]; "
+			"MB/s = 10^6 bytes/s; change: against the baseline level (inflation = level/baseline - 1, "
+			"drop = 1 - level/baseline); * significant, ~ CI needs more repetitions, short below the "
+			"sample floor (never significant)\n", r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++) {
 			print_table(f, r, a, c);
 			if (a && a->victim)
@@ -438,7 +632,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 		}
 	}
 	if (a)
-		print_notes(f, r, a);
+		print_notes(f, r, a, verbose);
 	if (!r->complete)
 		fprintf(f, "\nINCOMPLETE: %s\n", r->failure[0] ? r->failure : "the sweep did not finish");
 }

@@ -192,9 +192,13 @@ test_stalled_rank_watchdog() {
 	rc=$?
 	took=$(( $(date +%s) - start ))
 	dir=$(folder stall)
+	# the pair first (a status line cut short keeps it), the waits, and
+	# what they mean: the rank waited on is slow, no deadlock (issue 27)
 	if [ "$rc" = 1 ] && [ "$took" -le 15 ] && grep -q "watchdog: .*rank 2 waited for rank 3" "$TMP/err" &&
+		grep -q "watchdog: pair 1 (ranks 2-3, hosts [^)]*) did not finish a round of cell 1" "$TMP/err" &&
+		grep -q "rank 3 (host [^)]*) is slow or stuck, not deadlocked: rank 2 was waiting on it" "$TMP/err" &&
 		stalled_folder "$dir" "rank 3" >> "$TMP/err" 2>&1
-	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names rank 3, level 0 on disk"
+	then ok "stalled rank: watchdog ends the run in ${took}s (timeout 3 s), names pair 1 and slow rank 3, level 0 on disk"
 	else fail "stalled rank: rc=$rc took=${took}s" "$TMP/err"; fi
 	if [ -n "$dir" ] && "$SW" report "$dir" > "$TMP/rep" 2>&1 && grep -q "INCOMPLETE: watchdog" "$TMP/rep"; then
 		ok "report reads the incomplete folder"
@@ -524,11 +528,27 @@ EOF
 	else fail "incast with a hop list: rc=$rc" "$TMP/err"; fi
 }
 
+# A slow pair in a level of 2 pairs: the run warns while it runs that it
+# overran its estimate, and the report names the pair with its ratio and
+# says that the slow-pair test needs 3 or more pairs (issue 27).
+test_slow_pair_of_two() {
+	c=$(conf slowtwo "pairs = 1, 2" "sizes = 8, 64, 512" "patterns = pingpong" "hops = 200" "repetitions = 3")
+	SWSTRESS_FAULT_DELAY=3:3000 timeout 120 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "swstress: warning: .* so far, more than 2x the estimate of about .*, with [0-9]* of 6 cells to go" "$TMP/err"
+	then ok "slow pair of two: the overrun of the estimate warned while it ran"
+	else fail "slow pair of two: no overrun warning (rc=$rc)" "$TMP/err"; fi
+	if grep -q "note: at 4 nodes pair 1 (ranks 2-3, [^)]*) is [0-9.]*x slower than the fastest pair" "$TMP/out" &&
+		grep -q "slow-pair test needs 3 or more" "$TMP/out"
+	then ok "slow pair of two: named with its ratio; the slow-pair test needs 3 or more pairs"
+	else fail "slow pair of two: not named" "$TMP/out"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
-test_blocking_waits test_blocking_waits_stall}"
+test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two}"
 for t in $tests; do $t; done
 t_end

@@ -237,6 +237,63 @@ Test(compare, finds_planted_difference)
 		cr_expect(strstr(c->verdict[k].text, "a real difference"), "%s", c->verdict[k].text);
 		cr_expect(strstr(c->verdict[k].text, "at every size"), "%s", c->verdict[k].text);
 	}
+	/* the headline: one line, the winner first with its points [CI]; the
+	 * planted difference in points, 18.2 for stream 64 KiB, 27.5 for
+	 * pingpong 1 KiB (issue 27) */
+	for (int k = 0; k < c->nverdicts; k++) {
+		const char *h = c->verdict[k].headline, *want = c->verdict[k].pattern == PAT_STREAM
+			? "stream 64 KiB at 4 nodes: switch-A degrades " : "pingpong 1 KiB at 4 nodes: switch-A degrades ";
+		double pts, plant = c->verdict[k].pattern == PAT_STREAM ? 18.18 : 27.5;
+
+		cr_expect_null(strchr(h, '\n'), "%s", h);
+		cr_assert(!strncmp(h, want, strlen(want)), "%s", h);
+		pts = strtod(h + strlen(want), NULL);
+		cr_expect(fabs(pts - plant) < 1.5, "%g points, planted %g: %s", pts, plant, h);
+		cr_expect(strstr(h, " points less than switch-B ["), "%s", h);
+		cr_expect(strstr(h, "], significant; 1 run a side"), "%s", h);
+	}
+	compare_free(c);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
+}
+
+/* The one row builder of the summary: units scaled, no exponent. */
+Test(compare, summary_row_text)
+{
+	char a[64], b[64];
+	struct compare_row_text t;
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	struct compare *c = load2(a, b);
+	const struct compare_summary_row *r = find_row(c, PAT_STREAM, 65536);
+
+	cr_assert(r);
+	compare_row(c, r, 0, &t);
+	/* A's aggregate: 2 x 65536 B x 100 / ((2 us + 65.536 us) x 100 x 1.1) = 1.764 GB/s */
+	cr_expect(fabs(strtod(t.agg, NULL) / 1.764 - 1) < 0.02 && strstr(t.agg, " GB/s ["), "%s", t.agg);
+	/* A's per-hop latency: 67.536 us x 1.1 = 74.29 us */
+	cr_expect(fabs(strtod(t.lat, NULL) / 74.29 - 1) < 0.02 && strstr(t.lat, " us ["), "%s", t.lat);
+	cr_expect_str_eq(t.run, "A switch-A");
+	cr_expect_str_eq(t.diff, "");
+	compare_row(c, r, 1, &t);
+	cr_expect(t.diff[0] == '+' && strstr(t.diff, " *"), "%s", t.diff);
+	/* the JSON carries the same strings */
+	json_t *j = compare_json(c), *rows = json_object_get(j, "summary");
+	bool seen = false;
+
+	for (size_t k = 0; k < json_array_size(rows); k++) {
+		json_t *row = json_array_get(rows, k), *x = json_array_get(json_object_get(row, "runs"), 1);
+
+		if (!strcmp(json_string_value(json_object_get(row, "pattern")), "stream") &&
+		    json_integer_value(json_object_get(row, "size_bytes")) == 65536) {
+			seen = true;
+			cr_expect_str_eq(json_string_value(json_object_get(json_object_get(x, "text"), "vs_reference")),
+					 t.diff);
+		}
+	}
+	cr_expect(seen, "no stream 64 KiB summary row in the JSON");
+	json_decref(j);
 	compare_free(c);
 	fixture_rmtree(a);
 	fixture_rmtree(b);

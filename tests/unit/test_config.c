@@ -602,6 +602,9 @@ Test(config, shipped_configs_are_valid)
 	}
 	/* procurement: 8..48 nodes, 4 B..4 MiB x4, adaptive repetitions */
 	cr_assert_eq(cfg.nsizes, 3);  /* health.conf was last */
+	/* the nightly check measures a slow pair in bounded time: pingpong
+	 * time-bounded too, so the pair is named, not timed out (issue 27) */
+	cr_assert(config_pattern_timed(&cfg, PAT_PINGPONG), "health.conf: pingpong not time-bounded");
 	config_defaults(&cfg);
 	cr_assert_eq(config_load_file(&cfg, "configs/procurement.conf", err, sizeof(err)), 0, "%s", err);
 	value_is("nodes", "8, 16, 24, 32, 40, 48");

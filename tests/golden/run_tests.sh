@@ -1,0 +1,53 @@
+#!/bin/sh
+# tests/golden/run_tests.sh - the text outputs of report, compare and judge
+# over fixed run folders (tests/data) against the golden files beside this
+# script, so that any change of an output shows as a diff. After a change
+# made on purpose, regenerate them and commit the diff with the change:
+#   GOLDEN_UPDATE=1 sh tests/golden/run_tests.sh
+. tests/lib.sh
+t_begin golden
+BIN=${BIN:-$PWD/build/swstress}
+G=$PWD/tests/golden
+D=$PWD/tests/data
+[ -x "$BIN" ] || t_bail "no $BIN (make build/swstress)"
+t_tmpdir golden
+cp -r "$D/runs/"* "$T_TMP"/
+cd "$T_TMP" || t_bail "cd $T_TMP"
+A=swA-20261202-074946 A2=swA2-20261202-074950 B=swB-20261202-074959
+N1=night-20261202-075004 N2=night-20261202-075012
+
+# name, then the command's words: stdout and the exit status, the
+# temporary folder written as TMP
+golden() {
+	name=$1; shift
+	"$BIN" "$@" > "$name.out" 2> "$name.err"
+	echo "exit $?" >> "$name.out"
+	sed -i "s|$T_TMP|TMP|g" "$name.out"
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "$name.out" "$G/$name.out"
+		ok "$name: golden file written"
+	elif [ ! -f "$G/$name.out" ]; then
+		fail "$name: no golden file $G/$name.out (GOLDEN_UPDATE=1 writes it)"
+	elif diff -u "$G/$name.out" "$name.out" > "$name.diff"; then
+		ok "$name: as the golden file"
+	else
+		fail "$name: differs from the golden file (GOLDEN_UPDATE=1 after a change on purpose)" "$name.diff"
+	fi
+}
+
+golden report-swA report $A
+golden report-swB report $B
+golden report-night report $N1
+golden report-verbose report $A --verbose
+golden report-classic report $A --format classic
+golden compare compare $A $A2 $B --output cmp --no-plot
+if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+	cp cmp/compare.md "$G/compare.md"
+elif diff -u "$G/compare.md" cmp/compare.md > compare-md.diff; then
+	ok "compare.md: as the golden file"
+else
+	fail "compare.md: differs from the golden file" compare-md.diff
+fi
+
+golden judge-text judge $N2 --baseline $N1 --no-history
+t_end

@@ -1,0 +1,156 @@
+/*
+ * test_report.c - the report read by a person (issue 27): numbers without
+ * exponents in scaled units, the answer first, the method in one line, a
+ * slow pair in a level too small for the slow-pair test named with its
+ * ratio. Runs from health_fixture.h, every effect planted there.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fixture.h"
+#include "health_fixture.h"
+#include "compare.h"
+#include "report.h"
+
+TestSuite(report, .init = fixture_setup, .fini = fixture_teardown);
+
+/* The report of a fixture run (spec s) under fixture_dir, format fmt. */
+static char *report_of(struct fx_spec *s, int fmt)
+{
+	char path[512], err[512], *text;
+	struct sw_run *r;
+	struct sw_analysis *a;
+
+	cr_assert_eq(fx_make(fixture_dir, s, path, sizeof(path), err, sizeof(err)), 0, "%s", err);
+	r = results_load(path, err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	text = report_string(r, a, fmt);
+	cr_assert_not_null(text);
+	analysis_free(a);
+	run_free(r);
+	return text;
+}
+
+Test(report, numbers_scaled_without_exponent)
+{
+	struct fx_spec s;
+	char *text;
+
+	fx_defaults(&s);
+	s.name = "big-20260301-020000";
+	s.sizes = "8, 1MiB";
+	text = report_of(&s, REPORT_TABLE);
+	/* 1 MiB at 1 GB/s a hop, 4 pairs: about 4.2 GB/s aggregate, in GB/s */
+	cr_expect_null(strstr(text, "e+0"), "an exponent in:\n%s", text);
+	cr_expect_null(strstr(text, "e-0"), "an exponent in:\n%s", text);
+	cr_expect_not_null(strstr(text, " GB/s ["), "no GB/s in:\n%s", text);
+	cr_expect_not_null(strstr(text, " us ["), "no us in:\n%s", text);
+	/* stream's latency column is time per message, pingpong's per hop */
+	cr_expect_not_null(strstr(strstr(text, "\nstream 8B"), "time/message [CI]"), "%s", text);
+	cr_expect_not_null(strstr(strstr(text, "\npingpong 8B"), "latency/hop [CI]"), "%s", text);
+	free(text);
+}
+
+Test(report, answer_first_method_in_one_line)
+{
+	struct fx_spec s;
+	char *text, *full;
+
+	fx_defaults(&s);
+	s.name = "slow-20260301-020000";
+	s.slow_pattern = PAT_STREAM;
+	s.slow_factor = 1 / 0.7;    /* a 30% drop at 4 pairs */
+	text = report_of(&s, REPORT_TABLE);
+	char *sum = strstr(text, "\nsummary:\n"), *table = strstr(text, "\npingpong 8B");
+
+	cr_assert(sum && table && sum < table, "no summary before the tables:\n%s", text);
+	cr_expect_not_null(strstr(sum, "  stream at 8 nodes (the highest load): bandwidth drop 8B +"), "%s", sum);
+	cr_expect_not_null(strstr(sum, "  knee: the first significant change at 8 nodes\n"), "%s", sum);
+	cr_expect_not_null(strstr(sum, "  slow ports: none flagged\n"), "%s", sum);
+	/* the method: one line, the whole text with --verbose */
+	cr_expect_null(strstr(text, "Bonferroni"), "the full method in:\n%s", text);
+	cr_expect_not_null(strstr(text, "in full: report --verbose"), "%s", text);
+	s.name = "slow-20260302-020000";
+	full = report_of(&s, REPORT_TABLE | REPORT_VERBOSE);
+	cr_expect_not_null(strstr(full, "\nmethod: unit of replication: the repetition"), "%s", full);
+	free(full);
+	free(text);
+}
+
+Test(report, slow_pair_of_two_named_with_its_ratio)
+{
+	struct fx_spec s;
+	char *text;
+
+	fx_defaults(&s);
+	s.name = "two-20260301-020000";
+	s.pairs = "1, 2";
+	s.nranks = 4;
+	s.patterns = "pingpong";
+	s.sizes = "8";
+	s.slow_pair = 1;            /* ranks 2-3 */
+	s.slow_pair_factor = 17;
+	text = report_of(&s, REPORT_TABLE);
+	cr_expect_not_null(strstr(text, "slow-pair test needs 3 or more pairs"), "%s", text);
+	/* 17 x 1.02 / 0.98 at most, 17 x 0.98 / 1.02 at least (noise 2%) */
+	const char *p = strstr(text, "note: at 4 nodes pair 1 (ranks 2-3, node03 - node04) is ");
+	double ratio;
+
+	cr_assert_not_null(p, "%s", text);
+	ratio = strtod(p + strlen("note: at 4 nodes pair 1 (ranks 2-3, node03 - node04) is "), NULL);
+	cr_expect(ratio > 16.3 && ratio < 17.7, "ratio %g, planted 17", ratio);
+	cr_expect_not_null(strstr(p, "x slower than the fastest pair"), "%s", p);
+	free(text);
+}
+
+/* compare: a latency whose busy ranks outnumbered the cores of the kernel
+ * they share says so in its own line (8 ranks on 2 cores at 4 pairs, 2
+ * on 2 at 1 pair: planted by health_fixture.h's shared_cores). */
+Test(report, compare_marks_cpu_bound_latency)
+{
+	struct fx_spec s;
+	char pa[512], pb[512], err[512], *buf = NULL, *line;
+	const char *paths[2] = { pa, pb };
+	size_t len = 0;
+	struct compare *c;
+	FILE *f;
+	int cpu8 = 0, cpu2 = 0, bw = 0, sum = 0;
+
+	fx_defaults(&s);
+	s.shared_cores = 2;
+	s.name = "ka-20260301-020000";
+	cr_assert_eq(fx_make(fixture_dir, &s, pa, sizeof(pa), err, sizeof(err)), 0, "%s", err);
+	s.name = "kb-20260302-020000";
+	s.noise_seed = 1;
+	cr_assert_eq(fx_make(fixture_dir, &s, pb, sizeof(pb), err, sizeof(err)), 0, "%s", err);
+	c = compare_load(paths, 2, err, sizeof(err));
+	cr_assert_not_null(c, "%s", err);
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	compare_print(f, c);
+	fclose(f);
+	if (getenv("T_DUMP"))
+		fputs(buf, stderr);
+	/* the matched-cells rows (size, nodes, hops 100) and the summary's */
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		bool lat = strstr(line, " us [") != NULL, mark = strstr(line, "] cpu") || strstr(line, "~ cpu");
+
+		if (!strncmp(line, "     8 B     8    100  ", 23) && lat)
+			cpu8 += mark;
+		else if (!strncmp(line, "     8 B     2    100  ", 23))
+			cpu2 += mark;
+		else if (!strncmp(line, "     8 B     8    100  ", 23))
+			bw += mark;
+		else if (!strncmp(line, "     8 B     8  A ", 18))
+			sum += mark;
+	}
+	cr_expect_eq(cpu8, 1, "the 8-node pingpong row is not marked cpu");
+	cr_expect_eq(cpu2, 0, "a 2-node row marked cpu");
+	cr_expect_eq(bw, 0, "a bandwidth row marked cpu");
+	cr_expect_eq(sum, 1, "the summary's 8 B rows of A: pingpong's marked cpu, stream's not");
+	free(buf);
+	compare_free(c);
+}
