@@ -231,8 +231,10 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 /* "bandwidth drop" or "latency inflation" (> 0 is worse), or as a key. */
 const char *health_change_name(const struct health_cell *hc, bool key);
 /* "bandwidth drop +31.2% [+28.1,+34.0]" with the night-to-night and drift
- * figures when there are some. */
-void health_change_text(const struct health_cell *hc, char *buf, size_t len);
+ * figures when there are some, and for an estimate over a limit of v
+ * that did not page, why: ", over the 25% limit, but not beyond it with
+ * 95% confidence (1 baseline run, run-to-run allowance 13.9%)". */
+void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len);
 /* Indices of v's cells, worst first: failed cells, then by status
  * severity, then by how far beyond the critical threshold. malloc'ed,
  * NULL on ENOMEM. */

@@ -287,10 +287,16 @@ const char *health_change_name(const struct health_cell *hc, bool key)
 
 /* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
  * ", 9.3 sd of 1.2% (healthy nights)", the chart's ", drifting: EWMA
- * 1.42 sd > limit 0.93 over 6 nights" and a CPU-bound latency cell's
- * ", CPU-bound: 8 busy ranks on 2 shared cores". */
-void health_change_text(const struct health_cell *hc, char *buf, size_t len)
+ * 1.42 sd > limit 0.93 over 6 nights", a CPU-bound latency cell's
+ * ", CPU-bound: 8 busy ranks on 2 shared cores", and for an estimate over a limit
+ * that did not page ", over the 25% limit, but not beyond it with 95%
+ * confidence (1 baseline run, run-to-run allowance 13.9%)". */
+void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
 {
+	bool lat = hc->metric == HEALTH_LATENCY;
+	double warn = lat ? v->warn_inflation : v->warn_drop, crit = lat ? v->crit_inflation : v->crit_drop;
+	double limit = NAN;
+
 	if (isfinite(hc->lo) && isfinite(hc->hi))
 		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", health_change_name(hc, false), hc->change, hc->lo, hc->hi);
 	else
@@ -302,6 +308,18 @@ void health_change_text(const struct health_cell *hc, char *buf, size_t len)
 			   hc->ewma_limit, hc->chart_nights);
 	if (hc->cpu_ranks)
 		sw_appendf(buf, len, ", CPU-bound: %d busy ranks on %d shared cores", hc->cpu_ranks, hc->cpu_cores);
+	if (!hc->compared || hc->status == SW_NAGIOS_CRITICAL)
+		return;
+	if (hc->change >= crit)
+		limit = crit;
+	else if (hc->change >= warn && hc->status == SW_NAGIOS_OK)
+		limit = warn;
+	if (!isfinite(limit))
+		return;
+	sw_appendf(buf, len, ", over the %g%% limit, but not beyond it with %g%% confidence", limit, v->confidence * 100);
+	if (!hc->nightly && isfinite(hc->allow))
+		sw_appendf(buf, len, " (%d baseline run%s, run-to-run allowance %.1f%%)", hc->base_runs,
+			   hc->base_runs == 1 ? "" : "s", hc->allow * 100.0);
 }
 
 /* Order key: failed cells, then by status severity, then by how far
@@ -396,7 +414,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 		if (worst && worst->cell >= 0 && !worst->compared && worst->status == SW_NAGIOS_CRITICAL)
 			snprintf(buf, sizeof(buf), "%s: %s", name, worst->why);
 		else if (worst && worst->compared && worst->status == v->status) {
-			health_change_text(worst, ch, sizeof(ch));
+			health_change_text(v, worst, ch, sizeof(ch));
 			snprintf(buf, sizeof(buf), "%s: %s vs baseline", name, ch);
 			if (nbad + v->nfailed > 1)
 				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (+%d more cell%s)",
@@ -436,7 +454,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 		snprintf(buf, sizeof(buf), "%d cell%s within thresholds vs baseline %s", v->ncompared,
 			 v->ncompared == 1 ? "" : "s", v->baseline);
 		if (worst && worst->compared) {
-			health_change_text(worst, ch, sizeof(ch));
+			health_change_text(v, worst, ch, sizeof(ch));
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
 		}
 	}

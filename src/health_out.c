@@ -177,7 +177,7 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 		fprintf(f, "  %-8s  %s: %s\n", hc->status == SW_NAGIOS_CRITICAL ? "CRITICAL" : "-", name, hc->why);
 		return;
 	}
-	health_change_text(hc, ch, sizeof(ch));
+	health_change_text(v, hc, ch, sizeof(ch));
 	snprintf(now, sizeof(now), "%.4g", e->median * k);
 	if (hc->nightly) {
 		snprintf(was, sizeof(was), "%.4g typical of %d baseline runs", hc->typical * k, hc->base_runs);
