@@ -1077,6 +1077,7 @@ Test(health, cpu_bound_latency_cell_says_so_in_the_line)
 
 	healthy(&b, "base", 1);
 	healthy(&r, "now", 2);
+	r.run_to_run = "0";   /* the thresholds alone, no run-to-run allowance */
 	b.shared_cores = r.shared_cores = 2;
 	r.slow_pattern = PAT_PINGPONG;
 	r.slow_size = 8;
@@ -1101,6 +1102,7 @@ Test(health, cpu_bound_latency_cell_says_so_in_the_line)
 	/* the same runs without identities: no CPU-bound anywhere */
 	healthy(&b, "base2", 1);
 	healthy(&r, "now2", 2);
+	r.run_to_run = "0";   /* the thresholds alone, no run-to-run allowance */
 	r.slow_pattern = PAT_PINGPONG;
 	r.slow_size = 8;
 	r.slow_factor = 1.6;
