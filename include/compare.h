@@ -20,7 +20,17 @@
  * one moment; %worse is of the medians of those values, with CI and p of
  * the one change test (change_test, Bonett-Price). Significant: p <
  * alpha, the CI excludes 0 and |%worse| > min_effect, alpha and
- * min_effect from A's config.
+ * min_effect from A's config, and, since one run a side cannot see the
+ * spread between runs of one switch, the whole CI (log scale) lies
+ * beyond the run-to-run allowance z sqrt 2 run_to_run (A's config;
+ * stats_run_allowance, stats_beyond).
+ *
+ * Switches: runs with the same [switch] model (without a model, the same
+ * label) are runs of one switch, its replicates. A switch with 2 or more
+ * runs against A's switch with 2 or more: in every matched cell the unit
+ * is the run, one value a run (its cell median), Welch's t on their logs
+ * (stats_runs_welch), significant when p < alpha, the CI excludes 0 and
+ * |%worse| > min_effect; the verdict says it per size.
  *
  * Summary (per pattern and size, at the largest node count every run
  * measured): each run's per-hop latency, aggregate bandwidth and
@@ -71,6 +81,11 @@ struct compare_cell {
 	struct sw_change d[COMPARE_MAX_RUNS];    /* X against A, per-repetition values
 	                                          * (change_test): pct > 0 is X
 	                                          * worse; d[0] invalid */
+	struct stats_interval between[COMPARE_MAX_RUNS];  /* the switch whose first
+	                                          * run is X against A's switch, runs
+	                                          * as the unit, log scale, > 0 X
+	                                          * worse; n = 0 when not computed */
+	bool between_significant[COMPARE_MAX_RUNS];
 };
 
 /* A (pattern, size, nodes, hops) that some runs lack. */
@@ -125,6 +140,11 @@ struct compare {
 	char hosts[COMPARE_MAX_RUNS][4096];            /* sorted unique hosts, ", " */
 	char mpi[COMPARE_MAX_RUNS][256];               /* first line of the MPI version */
 	double alpha, min_effect, confidence;          /* from run A */
+	double allow;                                  /* run-to-run allowance, log
+	                                                * scale, from A's run_to_run */
+	int sw[COMPARE_MAX_RUNS];                      /* each run's switch: the index
+	                                                * of that switch's first run */
+	int sw_runs[COMPARE_MAX_RUNS];                 /* runs of run i's switch */
 	int ncells;
 	struct compare_cell *cells;
 	int nunmatched;

@@ -23,11 +23,21 @@
  * is the one change test (change_test) on those values: latency
  * inflation or bandwidth drop in percent (positive = worse), its CI and
  * p from one statistic; fewer than 2 repetitions on either side: not
- * compared. A cell is CRITICAL when the change is significant
- * (change_test) and >= crit_inflation / crit_drop, WARNING when
- * significant and >= warn_inflation / warn_drop, OK otherwise: a large
- * but not significant change (noise) and a significant but small one are
- * both OK. The medians shown for each cell (lat, bw) are the medians of
+ * compared. Paging (health_grade) agrees with the interval printed
+ * beside each cell: a cell is CRITICAL only when its whole interval lies
+ * beyond crit_inflation / crit_drop once the run-to-run allowance is
+ * added (with fewer than HEALTH_MIN_NIGHTS baseline runs the
+ * night-to-night spread is unknown, so the interval must clear the
+ * threshold by z sqrt 2 run_to_run, stats_run_allowance; against a set
+ * it is measured, the allowance is 0, and sigma must reach
+ * nightly_sigma too), and the one-sided p of "the degradation is at most
+ * the threshold plus the allowance" (stats_interval_p_above), adjusted
+ * by Holm over the verdict's pageable cells (stats_holm), is below
+ * alpha: so many cells do not give many chances of a false page, and an
+ * interval that includes 0 never pages. WARNING the same with
+ * warn_inflation / warn_drop (a family of its own); OK otherwise. The
+ * interval counts the resolution of the cell's samples (one timer tick,
+ * one whole message of a timed count: stats_quantum_se). The medians shown for each cell (lat, bw) are the medians of
  * the per-repetition values the change is computed from, with their CIs:
  * analysis_run's cell summaries (lat, bw) of the judged run and of the
  * baseline run, as stored; against several baseline runs that have the
@@ -99,6 +109,13 @@ struct health_cell {
 	                                 * cores of a kernel they share (run.h's
 	                                 * run_cell_cpu_bound), 0 when not: the
 	                                 * latency includes waiting for a CPU */
+	struct stats_interval iv;       /* the degradation on the log scale
+	                                 * (> 0 worse), whose CI is lo, hi */
+	double allow;                   /* the run-to-run allowance on that
+	                                 * scale (0: the spread is measured) */
+	bool pageable;                  /* compared, above the sample floor */
+	double p_crit, p_warn;          /* Holm-adjusted one-sided p of "at
+	                                 * most the threshold + allowance" */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
 	/* Against a baseline set (see "Night to night" above). */
@@ -168,6 +185,21 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 					const struct sw_run *const *base, const struct sw_analysis *const *ba,
 					int k, const char *set);
 
+/* The interval of hc (metric set, compared so far false) from tonight's
+ * per-repetition values x and the baseline's y (one run, or runs pooled:
+ * the night-to-night spread unknown, so hc->allow is the run-to-run
+ * allowance of cfg->run_to_run), res the resolution of their ratio (log
+ * scale, stats_quantum_se; 0 none): the change, CI and p as change_test
+ * gives them, widened by res. Fewer than CHANGE_MIN_REPS a side: the
+ * estimate only, never pageable. Status is left to health_grade. */
+void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
+			const double *y, size_t ny, double res);
+
+/* Grade v's compared cells as the rule above says (Holm over the cells
+ * with pageable set, at v->alpha) and count them into v's ncompared,
+ * nwarning and ncritical. 0, or -1 on ENOMEM (then v is unchanged). */
+int health_grade(struct health_verdict *v);
+
 /* The past nights of cell hc for the drift chart, oldest first, tonight
  * left out: each night's median of hc's metric (s for latency, B/s for
  * bandwidth) into *values (malloc'ed, caller frees). 0 or -1 with err. */
@@ -199,8 +231,10 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 /* "bandwidth drop" or "latency inflation" (> 0 is worse), or as a key. */
 const char *health_change_name(const struct health_cell *hc, bool key);
 /* "bandwidth drop +31.2% [+28.1,+34.0]" with the night-to-night and drift
- * figures when there are some. */
-void health_change_text(const struct health_cell *hc, char *buf, size_t len);
+ * figures when there are some, and for an estimate over a limit of v
+ * that did not page, why: ", over the 25% limit, but not beyond it with
+ * 95% confidence (1 baseline run, run-to-run allowance 13.9%)". */
+void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len);
 /* Indices of v's cells, worst first: failed cells, then by status
  * severity, then by how far beyond the critical threshold. malloc'ed,
  * NULL on ENOMEM. */

@@ -92,6 +92,43 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
 }
 
+/* A %worse on the log scale (> 0 worse): latency ln(X / A), bandwidth
+ * ln(A / X). */
+static double log_worse(bool latency, double pct)
+{
+	return latency ? log1p(pct / 100.0) : -log1p(-pct / 100.0);
+}
+
+/* Switch s (its first run) against A's switch in matched cell m, runs as
+ * the unit: each run's cell median, Welch's t on the logs
+ * (stats_runs_welch). Needs 2 runs a switch; else m->between[s].n = 0. */
+static void between_cell(struct compare *c, struct compare_cell *m, int s)
+{
+	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS];
+	size_t na = 0, nb = 0;
+	struct stats_interval *iv = &m->between[s];
+	bool low = false;
+
+	memset(iv, 0, sizeof(*iv));
+	for (int i = 0; i < c->nruns; i++) {
+		if (c->sw[i] == c->sw[0])
+			a[na++] = m->v[i].median;
+		else if (c->sw[i] == s)
+			b[nb++] = m->v[i].median;
+		else
+			continue;
+		low |= c->an[i]->cell[m->cell[i]].below_floor;
+	}
+	if (na < 2 || nb < 2 || stats_runs_welch(a, na, b, nb, 0.0, c->confidence, iv)) {
+		iv->n = 0;
+		return;
+	}
+	if (!m->latency)   /* bandwidth: worse is lower */
+		*iv = (struct stats_interval){ iv->n, -iv->d, iv->se, iv->df, -iv->hi, -iv->lo, iv->p };
+	m->between_significant[s] = !low && iv->p < c->alpha && stats_beyond(iv->lo, iv->hi, 0.0) &&
+				    fabs(expm1(iv->d)) * 100.0 > c->min_effect;
+}
+
 /* Test run x against run 0 in matched cell m: the one change test on
  * per-repetition values (change_test) with A's statistics settings. */
 static int diff_cell(struct compare *c, struct compare_cell *m, int x)
@@ -110,6 +147,10 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	change_test(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
 	/* a cell below the sample floor (analysis.h) is shown, never significant */
 	if (c->an[0]->cell[m->cell[0]].below_floor || c->an[x]->cell[m->cell[x]].below_floor)
+		m->d[x].significant = false;
+	/* one run a side: the whole CI beyond the run-to-run allowance */
+	if (m->d[x].significant &&
+	    !stats_beyond(log_worse(m->latency, m->d[x].lo), log_worse(m->latency, m->d[x].hi), c->allow))
 		m->d[x].significant = false;
 	free(va);
 	free(vx);
@@ -175,11 +216,14 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 			m->cell[i] = where[i];
 			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
 		}
-		for (int i = 1; i < c->nruns; i++)
+		for (int i = 1; i < c->nruns; i++) {
 			if (diff_cell(c, m, i) < 0) {
 				sw_fail(err, errlen, "out of memory");
 				goto out_free;
 			}
+			if (c->sw[i] == i && c->sw[i] != c->sw[0])
+				between_cell(c, m, i);
+		}
 	}
 	for (int j = 0, nshort = 0; j < c->ncells; j++) {
 		bool low = false;
@@ -332,6 +376,65 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 	}
 }
 
+/* The name of run i's switch: its model, else its label. */
+static const char *switch_name(const struct compare *c, int i)
+{
+	return c->run[i]->cfg.model[0] ? c->run[i]->cfg.model : c->label[c->sw[i]];
+}
+
+/* The verdict's sentences about switches (rows[0..nrows) of one pattern):
+ * runs of A's switch are replicates; a switch with 2 or more runs against
+ * A's with 2 or more is judged with runs as the unit; with one run a
+ * side, the allowance is said. */
+static void switches_text(const struct compare *c, const int *rows, int nrows, char *t, size_t len)
+{
+	bool single = false;
+
+	for (int x = 1; x < c->nruns; x++) {
+		uint64_t sizes[SW_MAX_LIST * 4];
+		bool better[SW_MAX_LIST * 4], worse[SW_MAX_LIST * 4];
+		char sb[160], sw[160];
+
+		if (c->sw[x] == c->sw[0]) {
+			sw_appendf(t, len, "%s is another run of %s's switch (%s): their difference is run-to-run spread. ",
+				   c->label[x], c->label[0], switch_name(c, 0));
+			continue;
+		}
+		if (c->sw[x] != x)
+			continue;
+		if (c->sw_runs[x] < 2 || c->sw_runs[0] < 2) {
+			single = true;
+			continue;
+		}
+		for (int k = 0; k < nrows; k++) {
+			const struct compare_cell *mk = &c->cells[c->summary[rows[k]].cmp];
+
+			sizes[k] = mk->size;
+			better[k] = mk->between[x].n && mk->between_significant[x] && mk->between[x].d < 0;
+			worse[k] = mk->between[x].n && mk->between_significant[x] && mk->between[x].d > 0;
+		}
+		describe_sizes(sb, sizeof(sb), sizes, better, nrows);
+		describe_sizes(sw, sizeof(sw), sizes, worse, nrows);
+		sw_appendf(t, len, "Runs as the unit (%d runs of %s, %d of %s; Welch's t on the per-run medians): ",
+			   c->sw_runs[x], switch_name(c, x), c->sw_runs[0], switch_name(c, 0));
+		if (!sb[0] && !sw[0])
+			sw_appendf(t, len, "no significant difference between the switches at any size. ");
+		else {
+			if (sb[0])
+				sw_appendf(t, len, "%s is significantly better than %s %s", switch_name(c, x), switch_name(c, 0), sb);
+			if (sb[0] && sw[0])
+				sw_appendf(t, len, ", ");
+			if (sw[0])
+				sw_appendf(t, len, "%s is significantly worse than %s %s", switch_name(c, x), switch_name(c, 0), sw);
+			sw_appendf(t, len, ". ");
+		}
+	}
+	if (single)
+		sw_appendf(t, len, "With one run of a switch the spread between its runs is unknown: a difference between "
+			   "single runs counts only when its whole interval lies beyond +-%.1f%% (run_to_run = %g%%); "
+			   "run each switch 2 or more times to measure it. ", c->allow * 100.0, c->run[0]->cfg.run_to_run);
+}
+
 /* " [lo, hi]" of a CI in points or percent, or " [CI n/a]" when it has
  * none (fewer than CHANGE_MIN_REPS repetitions a side). */
 static void ci_text(char *buf, size_t len, double lo, double hi, bool sign)
@@ -367,7 +470,13 @@ static void headline(const struct compare *c, const struct compare_summary_row *
 				   less ? c->label[x] : c->label[0], fabs(lx->diff), less ? c->label[0] : c->label[x], ci);
 		sw_appendf(t, len, ", %s", lx->diff_significant ? "significant" : "not significant");
 	}
-	sw_appendf(t, len, "; 1 run a side (the run-to-run spread is unknown)");
+	if (c->sw_runs[0] < 2 && c->nruns == 2 && c->sw_runs[1] < 2)
+		sw_appendf(t, len, "; 1 run a side (the run-to-run spread is unknown)");
+	else
+		for (int x = 0; x < c->nruns; x++)
+			if (c->sw[x] == x)
+				sw_appendf(t, len, "%s %d run%s of %s", x ? "," : ";", c->sw_runs[x], c->sw_runs[x] == 1 ? "" : "s",
+					   switch_name(c, x));
 }
 
 /* The verdict of one pattern: its representative row is the largest size
@@ -464,6 +573,7 @@ static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
 			sw_appendf(t, len, ". ");
 		}
 	}
+	switches_text(c, rows, nrows, t, len);
 	size_t n = strlen(t);
 	while (n && t[n - 1] == ' ')
 		t[--n] = '\0';
@@ -581,6 +691,29 @@ static const char *run_label(const struct sw_run *r)
 	return r->cfg.label[0] ? r->cfg.label : r->name[0] ? r->name : "run";
 }
 
+/* Runs of one switch: the same [switch] model, without one the same
+ * label. */
+static void group_switches(struct compare *c)
+{
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sw_config *ci = &c->run[i]->cfg;
+
+		c->sw[i] = i;
+		for (int j = 0; j < i && c->sw[i] == i; j++) {
+			const struct sw_config *cj = &c->run[j]->cfg;
+
+			if (ci->model[0] ? !strcmp(ci->model, cj->model)
+					 : !cj->model[0] && !strcmp(run_label(c->run[i]), run_label(c->run[j])))
+				c->sw[i] = c->sw[j];
+		}
+	}
+	for (int i = 0; i < c->nruns; i++) {
+		c->sw_runs[i] = 0;
+		for (int j = 0; j < c->nruns; j++)
+			c->sw_runs[i] += c->sw[j] == c->sw[i];
+	}
+}
+
 static void make_labels(struct compare *c)
 {
 	for (int i = 0; i < c->nruns; i++) {
@@ -649,6 +782,8 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		mpi_line(runs[i]->mpi_version, c->mpi[i], sizeof(c->mpi[i]));
 	}
 	make_labels(c);
+	group_switches(c);
+	c->allow = stats_run_allowance(runs[0]->cfg.run_to_run / 100.0, c->confidence);
 	if (match_cells(c, err, errlen) || summarise(c, err, errlen) || verdicts(c, err, errlen))
 		goto fail;
 	differences(c);
@@ -659,11 +794,16 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		 "medians of those values with %g%% Bonett-Price CIs; %%worse against %s: latency (X-A)/A, "
 		 "bandwidth (A-X)/A, positive = worse, of those medians, CI and p from one normal statistic on "
 		 "the log ratio of the medians (Bonett-Price), significant when p < %g, the CI excludes 0 and "
-		 "|%%worse| > %g%% (alpha and min_effect of %s, no correction for the number of cells); "
+		 "|%%worse| > %g%% (alpha and min_effect of %s, no correction for the number of cells) and the "
+		 "CI lies beyond the run-to-run allowance +-%.1f%% (z sqrt 2 run_to_run: one run a side); runs "
+		 "of one switch (same model, else label) are replicates, and a switch with 2 or more runs "
+		 "against another with 2 or more is tested with runs as the unit (Welch's t on the logs of the "
+		 "per-run medians); "
 		 "degradation from each run's own baseline level with the same test, and the difference in "
 		 "degradation against %s in points, CI and p from the difference of the two log ratios (se "
 		 "sqrt(se_A^2 + se_X^2)), real when p < %g, the CI excludes 0 and it exceeds %g points",
-		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], c->label[0], c->alpha,
+		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], c->allow * 100.0,
+		 c->label[0], c->alpha,
 		 c->min_effect);
 	return c;
 fail:

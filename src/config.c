@@ -1107,9 +1107,10 @@ static const struct cfg_opt opts[] = {
 	{ "min_effect", "stats", &T_DOUBLE, OFF(min_effect), 0, "2", 0, 1000, PERCENT,
 	  "smallest change (%) reported as a real difference" },
 	{ "run_to_run", "stats", &T_DOUBLE, OFF(run_to_run), 0, "5", 0, 1000, PERCENT,
-	  "SD (%) of a run's value between runs of one switch, for comparisons with one run a side (compare does not use it yet): "
-	  "a difference counts only when its whole interval lies beyond z sqrt 2 x this (13.9% at 5% and "
-	  "95% confidence); with 2 or more runs a side the spread is measured" },
+	  "SD (%) of a run's value between runs of one switch or healthy nights: with one run a side (compare) or "
+	  "fewer than 3 baseline runs (judge, check) a difference counts, and a cell pages, only when its whole "
+	  "interval lies beyond the threshold by z sqrt 2 x this (13.9% at 5% and 95% confidence); with 2 or "
+	  "more runs a side the spread is measured" },
 	{ "suspect_min_effect", "stats", &T_DOUBLE, OFF(suspect_min_effect), 0, "10", 0, 1000, PERCENT,
 	  "a pair is flagged only when at least this much (%) slower than its level's typical pair" },
 	{ "ci_target", "stats", &T_DOUBLE, OFF(ci_target), 0, "0.02", 0, 1, OPEN_MIN | OPEN_MAX,

@@ -101,6 +101,8 @@ static void cell_blank(struct health_cell *hc)
 	hc->change = hc->lo = hc->hi = hc->p = NAN;
 	hc->typical = hc->spread_pct = hc->sd_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
 	hc->ewma = hc->ewma_limit = NAN;
+	hc->iv = (struct stats_interval){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
+	hc->allow = hc->p_crit = hc->p_warn = NAN;
 	hc->status = SW_NAGIOS_OK;
 }
 
@@ -127,20 +129,62 @@ static void missing_reason(const struct sw_run *r, int c, const struct sw_run *b
 		snprintf(buf, len, "%ld hops not in baseline", x->hops);
 }
 
-/* Cell hc of r against its baseline cell, on per-repetition values x (now)
- * and y (baseline runs, pooled) of hc's metric: the one change test
- * (change_test). The night-to-night spread is unknown here, so the
- * whole CI must clear a threshold, not just the estimate. */
-static void compare_cell(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
-			 const double *y, size_t ny)
+/* The degradation (log scale, > 0 worse) g as the outputs print it, in
+ * percent: latency inflation, or bandwidth drop. */
+static double degradation_pct(const struct health_cell *hc, double g)
 {
-	const struct sw_config *cfg = &r->cfg;
-	struct sw_change ch;
-	double warn, crit;
+	return (hc->metric == HEALTH_LATENCY ? expm1(g) : -expm1(-g)) * 100.0;
+}
 
-	change_test(x, nx, y, ny, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
-			cfg, &ch);
-	if (!ch.valid) {
+/* A threshold in percent on the log degradation scale. */
+static double log_threshold(const struct health_cell *hc, double pct)
+{
+	return hc->metric == HEALTH_LATENCY ? log1p(pct / 100.0) : -log1p(-pct / 100.0);
+}
+
+/* hc's printed CI from its interval hc->iv. */
+static void ci_from_interval(struct health_cell *hc)
+{
+	hc->lo = degradation_pct(hc, hc->iv.lo);
+	hc->hi = degradation_pct(hc, hc->iv.hi);
+}
+
+/* The resolution of one repetition value of cell c of r on the log scale
+ * into *res: a timer tick over the median sample's time and, for a timed
+ * pattern, one message of its median count (stats_quantum_se); 0 when
+ * the run does not know its tick. 0 or -1 (ENOMEM). */
+static int cell_resolution(const struct sw_run *r, int c, double *res)
+{
+	size_t first = 0, n = run_cell_samples(r, c, &first);
+	double *t, tick = 0.0, msg = 0.0;
+
+	*res = 0.0;
+	if (!n)
+		return 0;
+	if (!(t = malloc(2 * n * sizeof(double))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		t[i] = r->sample[first + i].seconds;
+		t[n + i] = (double)r->sample[first + i].hops;
+	}
+	if (isfinite(r->wtick) && r->wtick > 0)
+		tick = stats_quantum_se(stats_median(t, n), r->wtick);
+	if (config_pattern_timed(&r->cfg, r->plan->cell[c].pattern))
+		msg = stats_quantum_se(stats_median(t + n, n), 1.0);
+	*res = isfinite(tick) && isfinite(msg) ? hypot(tick, msg) : 0.0;
+	free(t);
+	return 0;
+}
+
+void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
+			const double *y, size_t ny, double res)
+{
+	bool lat = hc->metric == HEALTH_LATENCY;
+	struct sw_change ch;
+	double lx, sx, ly, sy;
+
+	change_test(x, nx, y, ny, lat ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, cfg, &ch);
+	if (!ch.valid || stats_log_median_se(x, nx, &lx, &sx) || stats_log_median_se(y, ny, &ly, &sy)) {
 		snprintf(hc->why, sizeof(hc->why), "a repetition value is not positive");
 		return;
 	}
@@ -149,17 +193,13 @@ static void compare_cell(struct health_cell *hc, const struct sw_run *r, const d
 	hc->lo = ch.lo;
 	hc->hi = ch.hi;
 	hc->p = ch.p;
-	warn = hc->metric == HEALTH_LATENCY ? cfg->warn_inflation : cfg->warn_drop;
-	crit = hc->metric == HEALTH_LATENCY ? cfg->crit_inflation : cfg->crit_drop;
-	hc->status = SW_NAGIOS_OK;
-	if (ch.significant) {
-		double near = hc->lo;   /* the least degradation the CI allows */
-
-		if (near >= crit)
-			hc->status = SW_NAGIOS_CRITICAL;
-		else if (near >= warn)
-			hc->status = SW_NAGIOS_WARNING;
-	}
+	hc->allow = stats_run_allowance(cfg->run_to_run / 100.0, cfg->confidence);
+	/* fewer than CHANGE_MIN_REPS a side: the estimate only */
+	if (!isfinite(ch.lo) ||
+	    stats_interval_set(&hc->iv, lat ? lx - ly : ly - lx, hypot(sx, sy), INFINITY, res, cfg->confidence))
+		return;
+	ci_from_interval(hc);
+	hc->pageable = true;
 }
 
 static struct health_verdict *verdict_new(const struct sw_run *r, size_t ncells)
@@ -247,10 +287,16 @@ const char *health_change_name(const struct health_cell *hc, bool key)
 
 /* "bandwidth drop +31.2% [+28.1,+34.0]", then against a baseline set
  * ", 9.3 sd of 1.2% (healthy nights)", the chart's ", drifting: EWMA
- * 1.42 sd > limit 0.93 over 6 nights" and a CPU-bound latency cell's
- * ", CPU-bound: 8 busy ranks on 2 shared cores". */
-void health_change_text(const struct health_cell *hc, char *buf, size_t len)
+ * 1.42 sd > limit 0.93 over 6 nights", a CPU-bound latency cell's
+ * ", CPU-bound: 8 busy ranks on 2 shared cores", and for an estimate over a limit
+ * that did not page ", over the 25% limit, but not beyond it with 95%
+ * confidence (1 baseline run, run-to-run allowance 13.9%)". */
+void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
 {
+	bool lat = hc->metric == HEALTH_LATENCY;
+	double warn = lat ? v->warn_inflation : v->warn_drop, crit = lat ? v->crit_inflation : v->crit_drop;
+	double limit = NAN;
+
 	if (isfinite(hc->lo) && isfinite(hc->hi))
 		snprintf(buf, len, "%s %+.1f%% [%+.1f,%+.1f]", health_change_name(hc, false), hc->change, hc->lo, hc->hi);
 	else
@@ -262,6 +308,18 @@ void health_change_text(const struct health_cell *hc, char *buf, size_t len)
 			   hc->ewma_limit, hc->chart_nights);
 	if (hc->cpu_ranks)
 		sw_appendf(buf, len, ", CPU-bound: %d busy ranks on %d shared cores", hc->cpu_ranks, hc->cpu_cores);
+	if (!hc->compared || hc->status == SW_NAGIOS_CRITICAL)
+		return;
+	if (hc->change >= crit)
+		limit = crit;
+	else if (hc->change >= warn && hc->status == SW_NAGIOS_OK)
+		limit = warn;
+	if (!isfinite(limit))
+		return;
+	sw_appendf(buf, len, ", over the %g%% limit, but not beyond it with %g%% confidence", limit, v->confidence * 100);
+	if (!hc->nightly && isfinite(hc->allow))
+		sw_appendf(buf, len, " (%d baseline run%s, run-to-run allowance %.1f%%)", hc->base_runs,
+			   hc->base_runs == 1 ? "" : "s", hc->allow * 100.0);
 }
 
 /* Order key: failed cells, then by status severity, then by how far
@@ -356,7 +414,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 		if (worst && worst->cell >= 0 && !worst->compared && worst->status == SW_NAGIOS_CRITICAL)
 			snprintf(buf, sizeof(buf), "%s: %s", name, worst->why);
 		else if (worst && worst->compared && worst->status == v->status) {
-			health_change_text(worst, ch, sizeof(ch));
+			health_change_text(v, worst, ch, sizeof(ch));
 			snprintf(buf, sizeof(buf), "%s: %s vs baseline", name, ch);
 			if (nbad + v->nfailed > 1)
 				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (+%d more cell%s)",
@@ -396,7 +454,7 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 		snprintf(buf, sizeof(buf), "%d cell%s within thresholds vs baseline %s", v->ncompared,
 			 v->ncompared == 1 ? "" : "s", v->baseline);
 		if (worst && worst->compared) {
-			health_change_text(worst, ch, sizeof(ch));
+			health_change_text(v, worst, ch, sizeof(ch));
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
 		}
 	}
@@ -437,6 +495,7 @@ struct cell_work {
 	double **yj;                    /* per baseline run: repetition values */
 	size_t *nyj;
 	int nruns;                      /* runs in yj (>= 2 values each) */
+	int first;                      /* the first baseline run matched */
 };
 
 static void cell_work_free(struct cell_work *w, int k)
@@ -450,7 +509,7 @@ static void cell_work_free(struct cell_work *w, int k)
 	memset(w->yj, 0, (size_t)k * sizeof(*w->yj));
 	w->rx = w->blat = w->bbw = w->ry = NULL;
 	w->n = w->nrx = w->bn = w->nry = 0;
-	w->nruns = 0;
+	w->nruns = w->first = 0;
 }
 
 /* Gather baseline run j's values of its cell bc into w. 0 or -1 (ENOMEM). */
@@ -485,15 +544,13 @@ out:
 }
 
 /* Cell hc against k >= HEALTH_MIN_NIGHTS baseline runs' repetition values
- * y[j]: the night-to-night rule (health.h). */
+ * y[j]: the night-to-night rule (health.h); res as health_cell_single. */
 static void compare_nightly(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
-			    double *const *y, const size_t *ny, int k)
+			    double *const *y, const size_t *ny, int k, double res)
 {
 	const struct sw_config *cfg = &r->cfg;
 	struct stats_nightly s;
 	bool lat = hc->metric == HEALTH_LATENCY;
-	double warn = lat ? cfg->warn_inflation : cfg->warn_drop;
-	double crit = lat ? cfg->crit_inflation : cfg->crit_drop;
 
 	if (stats_nightly((const double *const *)y, ny, (size_t)k, x, nx, log1p(cfg->min_effect / 100.0),
 			  cfg->confidence, &s)) {
@@ -503,22 +560,80 @@ static void compare_nightly(struct health_cell *hc, const struct sw_run *r, cons
 	hc->compared = hc->nightly = true;
 	hc->typical = s.typical;
 	/* the degradation: inflation for latency, drop for bandwidth */
-	hc->change = (lat ? expm1(s.d) : -expm1(s.d)) * 100.0;
-	hc->lo = (lat ? expm1(s.lo) : -expm1(s.hi)) * 100.0;
-	hc->hi = (lat ? expm1(s.hi) : -expm1(s.lo)) * 100.0;
+	hc->change = degradation_pct(hc, lat ? s.d : -s.d);
 	hc->spread_pct = expm1(s.spread) * 100.0;
 	hc->sigma = lat ? s.score : -s.score;
 	hc->night_sd = s.night * sqrt(1.0 + 1.0 / k);
 	hc->sd_pct = expm1(s.sd) * 100.0;
 	hc->p_night = lat ? s.p_up : 1.0 - s.p_up;
 	hc->p = hc->p_night;
-	hc->status = SW_NAGIOS_OK;
-	if (hc->sigma >= cfg->nightly_sigma) {
-		if (hc->change >= crit)
-			hc->status = SW_NAGIOS_CRITICAL;
-		else if (hc->change >= warn)
-			hc->status = SW_NAGIOS_WARNING;
+	hc->allow = 0.0;   /* the spread between nights is measured */
+	if (stats_interval_set(&hc->iv, lat ? s.d : -s.d, s.sd, (double)(k - 1), res, cfg->confidence))
+		return;
+	ci_from_interval(hc);
+	hc->pageable = true;
+}
+
+/* One threshold family (crit or warn) over v's pageable cells: each one's
+ * one-sided p of "the degradation is at most the threshold plus the
+ * allowance", Holm-adjusted into adj[i] for v->cell[i] (NaN for the
+ * others); p is scratch of v->ncells. 0 or -1 (ENOMEM). */
+static int grade_family(const struct health_verdict *v, bool crit, double *p, double *adj)
+{
+	for (int i = 0; i < v->ncells; i++) {
+		const struct health_cell *hc = &v->cell[i];
+		bool lat = hc->metric == HEALTH_LATENCY;
+		double pct = crit ? (lat ? v->crit_inflation : v->crit_drop) : (lat ? v->warn_inflation : v->warn_drop);
+
+		p[i] = hc->compared && hc->pageable
+		       ? stats_interval_p_above(&hc->iv, log_threshold(hc, pct) + hc->allow) : NAN;
 	}
+	return stats_holm(p, (size_t)v->ncells, adj);
+}
+
+/* Whether hc pages at threshold pct with Holm-adjusted p adj: its whole
+ * interval beyond the threshold by the allowance, adj < alpha, and
+ * against a baseline set sigma at least nightly_sigma. */
+static bool pages(const struct health_verdict *v, const struct health_cell *hc, double pct, double adj)
+{
+	double t = log_threshold(hc, pct);
+
+	return hc->pageable && adj < v->alpha && (!hc->nightly || hc->sigma >= v->nightly_sigma) &&
+	       stats_beyond(hc->iv.lo - t, hc->iv.hi - t, hc->allow) > 0;
+}
+
+int health_grade(struct health_verdict *v)
+{
+	size_t n = (size_t)(v->ncells ? v->ncells : 1);
+	double *p = malloc(3 * n * sizeof(double)), *crit = p + n, *warn = p + 2 * n;
+
+	if (!p)
+		return -1;
+	if (grade_family(v, true, p, crit) || grade_family(v, false, p, warn)) {
+		free(p);
+		return -1;
+	}
+	v->ncompared = v->ncritical = v->nwarning = 0;
+	for (int i = 0; i < v->ncells; i++) {
+		struct health_cell *hc = &v->cell[i];
+		bool lat = hc->metric == HEALTH_LATENCY;
+
+		if (!hc->compared)
+			continue;
+		hc->p_crit = crit[i];
+		hc->p_warn = warn[i];
+		hc->status = SW_NAGIOS_OK;
+		if (pages(v, hc, lat ? v->crit_inflation : v->crit_drop, crit[i]))
+			hc->status = SW_NAGIOS_CRITICAL;
+		else if (pages(v, hc, lat ? v->warn_inflation : v->warn_drop, warn[i]))
+			hc->status = SW_NAGIOS_WARNING;
+		v->ncompared++;
+		v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
+		v->nwarning += hc->status == SW_NAGIOS_WARNING;
+		v->status = worse(v->status, hc->status);
+	}
+	free(p);
+	return 0;
 }
 
 /* The judged run drifted (struct sw_drift): the largest significant
@@ -549,117 +664,128 @@ struct health_verdict *health_judge(const struct sw_run *r, const struct sw_anal
 	return health_judge_set(r, a, &base, &ba, 1, NULL);
 }
 
-struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_analysis *a,
-					const struct sw_run *const *base, const struct sw_analysis *const *ba,
-					int k, const char *set)
+/* What health_judge_set's steps share: the runs, which baseline cells
+ * are taken, the per-cell working set and the counts of the notes. */
+struct judge_ctx {
+	const struct sw_run *r;
+	const struct sw_analysis *a;
+	const struct sw_run *const *base;
+	const struct sw_analysis *const *ba;
+	int k;
+	bool **used;                    /* per baseline run: cell matched */
+	struct cell_work w;
+	int nblind, nlow;               /* cells that cannot page, and why */
+};
+
+/* Compare cell c of the judged run (already in hc with its key and
+ * baseline estimates) on x->w's values: the night-to-night rule with
+ * enough baseline runs, else the one-run rule. 0 or -1 (ENOMEM). */
+static int judge_compare(struct judge_ctx *x, struct health_cell *hc, int c, bool low)
 {
-	int nc = r->plan->ncells, nb = 0, nblind = 0, nlow = 0;
-	struct health_verdict *v = NULL;
-	bool **used = calloc((size_t)k, sizeof(*used));
-	struct cell_work w = { 0 };
-	int *order = NULL;
+	struct cell_work *w = &x->w;
+	double res, rb = 0.0;
 
-	for (int j = 0; j < k; j++)
-		nb += base[j]->plan->ncells;
-	v = verdict_new(r, (size_t)nc + (size_t)nb);
-	w.yj = calloc((size_t)k, sizeof(*w.yj));
-	w.nyj = calloc((size_t)k, sizeof(*w.nyj));
-	if (!v || !used || !w.yj || !w.nyj)
-		goto out_fail;
-	for (int j = 0; j < k; j++)
-		if (!(used[j] = calloc((size_t)base[j]->plan->ncells + 1, sizeof(bool))))
-			goto out_fail;
-	snprintf(v->baseline, sizeof(v->baseline), "%s", set ? set : base[k - 1]->name);
-	v->baseline_set = set != NULL;
-	v->base_runs = k;
-	stats_init();
-	for (int c = 0; c < nc; c++) {
-		struct health_cell *hc = &v->cell[v->ncells++];
-		int bc, matched = 0;
-		const struct sw_cell_stats *bs = NULL;
-		bool low = a->cell[c].below_floor;
-
-		cell_blank(hc);
-		hc->cell = c;
-		cell_key(hc, r, c);
-		if (hc->metric != HEALTH_LATENCY || !run_cell_cpu_bound(r, c, &hc->cpu_ranks, &hc->cpu_cores))
-			hc->cpu_ranks = hc->cpu_cores = 0;
-		est_from(&a->cell[c].lat, &hc->lat);
-		est_from(&a->cell[c].bw, &hc->bw);
-		w.n = hc->lat.n;
-		for (int j = 0; j < k; j++) {
-			bc = analysis_match_cell(r, c, base[j], used[j]);
-			if (bc < 0)
-				continue;
-			used[j][bc] = true;
-			low |= ba[j]->cell[bc].below_floor;
-			if (!matched++) {
-				hc->base_cell = bc;
-				bs = &ba[j]->cell[bc];
-			}
-			if (gather_base(&w, base[j], bc, hc->metric))
-				goto out_fail;
-		}
-		hc->base_runs = matched;
-		if (matched == 1) {
-			est_from(&bs->lat, &hc->base_lat);
-			est_from(&bs->bw, &hc->base_bw);
-		} else if (matched > 1) {
-			est_of(w.blat, w.bn, r->cfg.confidence, &hc->base_lat);
-			est_of(w.bbw, w.bn, r->cfg.confidence, &hc->base_bw);
-		}
-		if (r->cell[c].stop == SW_STOP_FAILED) {
-			snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
-			hc->status = SW_NAGIOS_CRITICAL;
-			v->nfailed++;
-		} else if (!matched) {
-			missing_reason(r, c, base[k - 1], hc->why, sizeof(hc->why));
-			v->nmissing++;
-		} else if (w.n < 2 || w.bn < 2 ||
-			   analysis_rep_values(r, c, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY
-						  : SW_METRIC_BANDWIDTH, &w.rx, &w.nrx) ||
-			   w.nrx < 2 || w.nry < 2) {
-			if (w.n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
-				snprintf(hc->why, sizeof(hc->why), "not run");
-			else if (w.n < 2 || w.bn < 2)
-				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)", w.n, w.bn);
-			else
-				snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)",
-					 w.nrx, w.nry);
-			v->nmissing++;
-		} else {
-			if (w.nruns >= HEALTH_MIN_NIGHTS)
-				compare_nightly(hc, r, w.rx, w.nrx, w.yj, w.nyj, w.nruns);
-			else
-				compare_cell(hc, r, w.rx, w.nrx, w.ry, w.nry);
-			/* below the sample floor (analysis.h): shown, never paged */
-			if (hc->compared && low) {
-				hc->status = SW_NAGIOS_OK;
-				nlow++;
-			}
-			if (hc->compared && (w.nrx < CHANGE_MIN_REPS ||
-					     (w.nruns < HEALTH_MIN_NIGHTS && w.nry < CHANGE_MIN_REPS)))
-				nblind++;
-			if (hc->compared) {
-				v->ncompared++;
-				v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
-				v->nwarning += hc->status == SW_NAGIOS_WARNING;
-			} else {
-				v->nmissing++;
-			}
-		}
-		v->status = worse(v->status, hc->status);
-		cell_work_free(&w, k);
+	if (cell_resolution(x->r, c, &res) || cell_resolution(x->base[w->first], hc->base_cell, &rb))
+		return -1;
+	res = hypot(res, rb);   /* of the ratio tonight / baseline */
+	if (w->nruns >= HEALTH_MIN_NIGHTS)
+		compare_nightly(hc, x->r, w->rx, w->nrx, w->yj, w->nyj, w->nruns, res);
+	else
+		health_cell_single(hc, &x->r->cfg, w->rx, w->nrx, w->ry, w->nry, res);
+	/* below the sample floor (analysis.h): shown, never paged */
+	if (hc->compared && low) {
+		hc->pageable = false;
+		x->nlow++;
 	}
-	/* Cells of the baseline that this run lacks, each shape once. */
-	for (int j = k - 1; j >= 0; j--)
-		for (int b = 0; b < base[j]->plan->ncells; b++) {
+	if (hc->compared && (w->nrx < CHANGE_MIN_REPS || (w->nruns < HEALTH_MIN_NIGHTS && w->nry < CHANGE_MIN_REPS)))
+		x->nblind++;
+	return 0;
+}
+
+/* Cell c of the judged run into v's next cell: matched in each baseline
+ * run, its values gathered, compared (graded later by health_grade) or
+ * counted as failed or missing. 0 or -1 (ENOMEM). */
+static int judge_cell(struct health_verdict *v, struct judge_ctx *x, int c)
+{
+	const struct sw_run *r = x->r;
+	struct cell_work *w = &x->w;
+	struct health_cell *hc = &v->cell[v->ncells++];
+	const struct sw_cell_stats *bs = NULL;
+	bool low = x->a->cell[c].below_floor;
+	int matched = 0, rc = -1;
+
+	cell_blank(hc);
+	hc->cell = c;
+	cell_key(hc, r, c);
+	if (hc->metric != HEALTH_LATENCY || !run_cell_cpu_bound(r, c, &hc->cpu_ranks, &hc->cpu_cores))
+		hc->cpu_ranks = hc->cpu_cores = 0;
+	est_from(&x->a->cell[c].lat, &hc->lat);
+	est_from(&x->a->cell[c].bw, &hc->bw);
+	w->n = hc->lat.n;
+	for (int j = 0; j < x->k; j++) {
+		int bc = analysis_match_cell(r, c, x->base[j], x->used[j]);
+
+		if (bc < 0)
+			continue;
+		x->used[j][bc] = true;
+		low |= x->ba[j]->cell[bc].below_floor;
+		if (!matched++) {
+			hc->base_cell = bc;
+			bs = &x->ba[j]->cell[bc];
+			w->first = j;
+		}
+		if (gather_base(w, x->base[j], bc, hc->metric))
+			goto out;
+	}
+	hc->base_runs = matched;
+	if (matched == 1) {
+		est_from(&bs->lat, &hc->base_lat);
+		est_from(&bs->bw, &hc->base_bw);
+	} else if (matched > 1) {
+		est_of(w->blat, w->bn, r->cfg.confidence, &hc->base_lat);
+		est_of(w->bbw, w->bn, r->cfg.confidence, &hc->base_bw);
+	}
+	if (r->cell[c].stop == SW_STOP_FAILED) {
+		snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
+		hc->status = SW_NAGIOS_CRITICAL;
+		v->nfailed++;
+	} else if (!matched) {
+		missing_reason(r, c, x->base[x->k - 1], hc->why, sizeof(hc->why));
+		v->nmissing++;
+	} else if (w->n < 2 || w->bn < 2 ||
+		   analysis_rep_values(r, c, hc->metric == HEALTH_LATENCY ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
+				       &w->rx, &w->nrx) ||
+		   w->nrx < 2 || w->nry < 2) {
+		if (w->n == 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
+			snprintf(hc->why, sizeof(hc->why), "not run");
+		else if (w->n < 2 || w->bn < 2)
+			snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)", w->n, w->bn);
+		else
+			snprintf(hc->why, sizeof(hc->why), "too few repetitions (%zu now, %zu in baseline)", w->nrx, w->nry);
+		v->nmissing++;
+	} else {
+		if (judge_compare(x, hc, c, low))
+			goto out;
+		v->nmissing += !hc->compared;
+	}
+	v->status = worse(v->status, hc->status);
+	rc = 0;
+out:
+	cell_work_free(w, x->k);
+	return rc;
+}
+
+/* Cells of the baseline runs that the judged run lacks, each shape once. */
+static void baseline_only_cells(struct health_verdict *v, const struct judge_ctx *x)
+{
+	for (int j = x->k - 1; j >= 0; j--)
+		for (int b = 0; b < x->base[j]->plan->ncells; b++) {
 			struct health_cell *hc, key;
 			bool seen = false;
 
-			if (used[j][b])
+			if (x->used[j][b])
 				continue;
-			cell_key(&key, base[j], b);
+			cell_key(&key, x->base[j], b);
 			for (int i = 0; i < v->ncells && !seen; i++)
 				seen = v->cell[i].pattern == key.pattern && v->cell[i].size == key.size &&
 				       v->cell[i].pairs == key.pairs && v->cell[i].hops == key.hops;
@@ -668,22 +794,28 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			hc = &v->cell[v->ncells++];
 			cell_blank(hc);
 			hc->base_cell = b;
-			cell_key(hc, base[j], b);
+			cell_key(hc, x->base[j], b);
 			snprintf(hc->why, sizeof(hc->why), "in baseline, not in this run");
 			v->nmissing++;
 		}
-	if (v->nmissing)
-		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+}
+
+/* The notes of a graded verdict: cells that cannot page, the spread
+ * unknown, drift, hosts, an incomplete run. */
+static void judge_notes(struct health_verdict *v, const struct judge_ctx *x)
+{
+	int k = x->k;
+
 	/* A check that cannot page: too few repetitions for any change to be
 	 * significant (the change test needs CHANGE_MIN_REPS a side). */
-	if (nblind)
+	if (x->nblind)
 		health_add_note(v, "%d compared cell%s cannot show a significant change: fewer than %d repetitions "
 			 "(this run or the baseline); only estimates are given, set repetitions >= %d",
-			 nblind, nblind == 1 ? "" : "s", CHANGE_MIN_REPS, CHANGE_MIN_REPS);
-	if (nlow)
+			 x->nblind, x->nblind == 1 ? "" : "s", CHANGE_MIN_REPS, CHANGE_MIN_REPS);
+	if (x->nlow)
 		health_add_note(v, "%d compared cell%s below the sample floor (most samples under %d messages, %d windows "
 			 "or %d round trips; this run or the baseline): not trusted, they cannot page; raise "
-			 "sample_time or hops", nlow, nlow == 1 ? " is" : "s are", ANALYSIS_FLOOR_MSGS,
+			 "sample_time or hops", x->nlow, x->nlow == 1 ? " is" : "s are", ANALYSIS_FLOOR_MSGS,
 			 ANALYSIS_FLOOR_WINDOWS, ANALYSIS_FLOOR_TRIPS);
 	for (int i = 0; i < v->ncells; i++)
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
@@ -692,13 +824,48 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			 "tonight's interval counts, and all of it must clear a threshold; add healthy runs with "
 			 "swstress baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
 			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
-	if (a && a->drifted)
-		drift_note(v, r, a);
-	hosts_check(v, r, base[k - 1]);
-	if (!r->complete) {   /* cut short (a signal, a crash): not all of it was judged */
-		health_add_note(v, "run incomplete%s%s", r->failure[0] ? ": " : "", r->failure);
+	if (x->a && x->a->drifted)
+		drift_note(v, x->r, x->a);
+	hosts_check(v, x->r, x->base[k - 1]);
+	if (!x->r->complete) {   /* cut short (a signal, a crash): not all of it was judged */
+		health_add_note(v, "run incomplete%s%s", x->r->failure[0] ? ": " : "", x->r->failure);
 		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
 	}
+}
+
+struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_analysis *a,
+					const struct sw_run *const *base, const struct sw_analysis *const *ba,
+					int k, const char *set)
+{
+	struct judge_ctx x = { .r = r, .a = a, .base = base, .ba = ba, .k = k };
+	int nc = r->plan->ncells, nb = 0;
+	struct health_verdict *v = NULL;
+	int *order = NULL;
+
+	for (int j = 0; j < k; j++)
+		nb += base[j]->plan->ncells;
+	v = verdict_new(r, (size_t)nc + (size_t)nb);
+	x.used = calloc((size_t)k, sizeof(*x.used));
+	x.w.yj = calloc((size_t)k, sizeof(*x.w.yj));
+	x.w.nyj = calloc((size_t)k, sizeof(*x.w.nyj));
+	if (!v || !x.used || !x.w.yj || !x.w.nyj)
+		goto out_fail;
+	for (int j = 0; j < k; j++)
+		if (!(x.used[j] = calloc((size_t)base[j]->plan->ncells + 1, sizeof(bool))))
+			goto out_fail;
+	snprintf(v->baseline, sizeof(v->baseline), "%s", set ? set : base[k - 1]->name);
+	v->baseline_set = set != NULL;
+	v->base_runs = k;
+	stats_init();
+	for (int c = 0; c < nc; c++)
+		if (judge_cell(v, &x, c))
+			goto out_fail;
+	baseline_only_cells(v, &x);
+	if (health_grade(v))
+		goto out_fail;
+	if (v->nmissing)
+		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	judge_notes(v, &x);
 	if (fill_suspects(v, a, ba, k))
 		goto out_fail;
 	/* A port newly slower than its peers (flagged in at least half of its
@@ -719,16 +886,14 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	summarize(v, v->ncells ? &v->cell[order[0]] : NULL);
 	free(order);
 out:
-	for (int j = 0; j < k; j++)
-		free(used[j]);
-	free(used);
-	free(w.yj);
-	free(w.nyj);
+	for (int j = 0; x.used && j < k; j++)
+		free(x.used[j]);
+	free(x.used);
+	free(x.w.yj);
+	free(x.w.nyj);
 	return v;
 
 out_fail:
-	if (w.yj)
-		cell_work_free(&w, k);
 	health_verdict_free(v);
 	v = NULL;
 	goto out;

@@ -179,7 +179,7 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 		fprintf(f, "  %-8s  %s: %s\n", hc->status == SW_NAGIOS_CRITICAL ? "CRITICAL" : "-", name, hc->why);
 		return;
 	}
-	health_change_text(hc, ch, sizeof(ch));
+	health_change_text(v, hc, ch, sizeof(ch));
 	fmt_val(now, sizeof(now), u, e->median);
 	if (hc->nightly) {
 		snprintf(was, sizeof(was), "%s typical of %d baseline runs", fmt_val(n, sizeof(n), u, hc->typical),

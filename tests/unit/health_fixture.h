@@ -48,6 +48,7 @@ struct fx_spec {
 	int shared_cores;        /* > 0: every rank in its own network
 	                          * namespace of one kernel with this many
 	                          * cores (hostid.h); 0: identities unknown */
+	const char *run_to_run;  /* config run_to_run (default: the default) */
 };
 
 static inline double fx_noise(uint64_t seed, int cell, int pair, int rep)
@@ -110,7 +111,8 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 	    config_set(&cfg, "label", s->label ? s->label : "health", "test", err, errlen) ||
 	    config_set(&cfg, "bootstrap", "500", "test", err, errlen) ||
 	    config_set(&cfg, "allow_shared_node", "yes", "test", err, errlen) ||
-	    (s->model && config_set(&cfg, "model", s->model, "test", err, errlen)))
+	    (s->model && config_set(&cfg, "model", s->model, "test", err, errlen)) ||
+	    (s->run_to_run && config_set(&cfg, "run_to_run", s->run_to_run, "test", err, errlen)))
 		return -1;
 	plan = plan_create(&cfg, nranks, err, errlen);
 	if (!plan)
