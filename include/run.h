@@ -140,6 +140,15 @@ double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s);
 double run_probe_latency(const struct sw_run *r, const struct sw_probe *p);
 double run_probe_bandwidth(const struct sw_run *r, const struct sw_probe *p);
 
+/* The block a sample ran in: its repetition when the run's design is
+ * blocks (repetition r of every cell is block r, plan.h), -1 when
+ * sequential (no blocks). */
+int run_sample_block(const struct sw_run *r, const struct sw_sample *s);
+
+/* Put the samples back into cell order (cell, repetition, pair): a block
+ * design adds them block by block, and the readers below want them so. */
+void run_sort_samples(struct sw_run *r);
+
 /* Samples of one cell are contiguous: first index and count (0 if none). */
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);
 

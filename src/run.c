@@ -151,6 +151,28 @@ double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s)
 	return pattern_bandwidth(c->pattern, c->size, s->hops, s->seconds);
 }
 
+int run_sample_block(const struct sw_run *r, const struct sw_sample *s)
+{
+	return r->cfg.design == CFG_DESIGN_BLOCKS ? s->rep : -1;
+}
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const struct sw_sample *a = pa, *b = pb;
+
+	if (a->cell != b->cell)
+		return a->cell < b->cell ? -1 : 1;
+	if (a->rep != b->rep)
+		return a->rep < b->rep ? -1 : 1;
+	return (a->pair > b->pair) - (a->pair < b->pair);
+}
+
+void run_sort_samples(struct sw_run *r)
+{
+	if (r->nsamples > 1)
+		qsort(r->sample, r->nsamples, sizeof(*r->sample), cmp_sample);
+}
+
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first)
 {
 	size_t lo = 0, hi = r->nsamples, start;
