@@ -125,7 +125,9 @@ struct sw_run {
 struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int nranks);
 void run_free(struct sw_run *r);
 
-/* Append a sample; 0 or -1 on ENOMEM. */
+/* Append a sample; 0 or -1 on ENOMEM. run_add_cpu adds into the
+ * record of the same level and rank when there is one (a block design
+ * visits every level once a block). */
 int run_add_sample(struct sw_run *r, const struct sw_sample *s);
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
 int run_add_probe(struct sw_run *r, const struct sw_probe *p);

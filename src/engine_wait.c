@@ -18,6 +18,7 @@
  * sample from outside and ends the job when it runs past the deadline.
  */
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -55,10 +56,18 @@ void eng_fault_check_stall(struct eng *e, int level)
 	e->stall_now = true;
 }
 
+void eng_fault_wander(const struct eng *e)
+{
+	double us = e->wander_us * (1.0 - cos(6.283185307179586 * (MPI_Wtime() - e->wander_t0) / e->wander_period)) / 2.0;
+
+	if (us >= 1.0)
+		usleep((useconds_t)us);
+}
+
 void eng_parse_faults(struct eng *e)
 {
 	const char *s = getenv("SWSTRESS_FAULT_STALL");
-	const char *d = getenv("SWSTRESS_FAULT_DELAY");
+	const char *d = getenv("SWSTRESS_FAULT_DELAY"), *w = getenv("SWSTRESS_FAULT_WANDER");
 	char where[8] = "";
 
 	e->stall_rank = -1;
@@ -68,6 +77,10 @@ void eng_parse_faults(struct eng *e)
 	e->stall_in_sample = strcmp(where, "sample") == 0;
 	if (e->plan->nlevels < 2 && e->stall_level > 0)
 		e->stall_level = 0;
+	if (w && *w && (sscanf(w, "%lf:%lf", &e->wander_us, &e->wander_period) != 2 || !(e->wander_us > 0) ||
+			!(e->wander_us < 1e7) || !(e->wander_period > 0)))
+		e->wander_us = 0;   /* not of the form US:PERIOD: off, as the other faults */
+	e->wander_t0 = MPI_Wtime();
 	if (d && *d) {
 		int rank = -1;
 		unsigned us = 0;

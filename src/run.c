@@ -95,6 +95,12 @@ int run_add_sample(struct sw_run *r, const struct sw_sample *s)
 
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c)
 {
+	for (size_t i = 0; i < r->ncpu; i++)
+		if (r->cpu[i].level == c->level && r->cpu[i].rank == c->rank) {
+			r->cpu[i].user += c->user;   /* a block design visits a level again */
+			r->cpu[i].sys += c->sys;
+			return 0;
+		}
 	if (grow((void **)&r->cpu, &r->cap_cpu, r->ncpu + 1, sizeof(*c)))
 		return -1;
 	r->cpu[r->ncpu++] = *c;
