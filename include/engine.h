@@ -17,7 +17,7 @@
  *   SWSTRESS_FAULT_DELAY=RANK:USEC     rank RANK sleeps USEC microseconds
  *                                      before every message it sends
  *   SWSTRESS_FAULT_WANDER=USEC:PERIOD  every rank's speed wanders: it sleeps
- *                                      USEC (1 - cos(2 pi t / PERIOD)) / 2 us
+ *                                      USEC (1 + sin(2 pi t / PERIOD)) / 2 us
  *                                      before every message, t the seconds
  *                                      since the sweep began
  */

@@ -113,8 +113,9 @@ extern volatile sig_atomic_t eng_signal;
  * microseconds before every message of a sample on rank R.
  * SWSTRESS_FAULT_WANDER=US:PERIOD makes every rank's speed wander with
  * time (a fabric whose rates drift): before every message of a sample it
- * sleeps US (1 - cos(2 pi t / PERIOD)) / 2 microseconds, t the seconds
- * since its sweep began (0 at the start, US at PERIOD / 2). Read from the
+ * sleeps US (1 + sin(2 pi t / PERIOD)) / 2 microseconds, t the seconds
+ * since its sweep began (US / 2 at the start, rising fastest there; US at
+ * PERIOD / 4). Read from the
  * environment into e. */
 void eng_parse_faults(struct eng *e);
 

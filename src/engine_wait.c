@@ -58,7 +58,7 @@ void eng_fault_check_stall(struct eng *e, int level)
 
 void eng_fault_wander(const struct eng *e)
 {
-	double us = e->wander_us * (1.0 - cos(6.283185307179586 * (MPI_Wtime() - e->wander_t0) / e->wander_period)) / 2.0;
+	double us = e->wander_us * (1.0 + sin(6.283185307179586 * (MPI_Wtime() - e->wander_t0) / e->wander_period)) / 2.0;
 
 	if (us >= 1.0)
 		usleep((useconds_t)us);

@@ -256,13 +256,13 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	/* A repetition beyond the cell's count (a fuzzed 2000000000 would
 	 * otherwise size the analysis). */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: rep: '2000000000' not a repetition the cell ran"), "%s", err);
 
 	/* The same repetition of a pair twice. */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
 	run_free(r);
@@ -312,7 +312,7 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	/* make_run's cells have 100 hops: a sample of 99 is not one of them */
 	r = make_run();
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,99,0,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: hops: '99' not the cell's hop count"), "%s", err);
 	run_free(r);
@@ -474,19 +474,19 @@ Test(results, every_samples_field_is_checked)
 	struct {
 		const char *row, *msg;
 	} t[] = {
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
-		{ "abc,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
-		{ "0,0,2,1,pingpong,8,100,abc,-1,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,-1,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
-		{ "0,0,2,1,pingpong,8,1e2,0,-1,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
-		{ "-1,0,2,1,pingpong,8,100,0,-1,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
+		{ "abc,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
+		{ "0,0,2,1,pingpong,8,100,abc,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
+		{ "0,0,2,1,pingpong,8,1e2,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
+		{ "-1,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
 	};
 	struct sw_run *r = make_run(), *b;
 	char err[512], row[256];
@@ -543,6 +543,7 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 	FILE *f;
 	long len;
 
+	r->cfg.design = CFG_DESIGN_SEQUENTIAL;   /* what the engine ran before schema 3 */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	f = fopen(path, "r");
