@@ -104,7 +104,7 @@ test_eight_ranks_auto_hops() {
 	c=$(conf eight "pairs = 1, 2, 4" "sizes = 8, 64KiB" "patterns = pingpong, stream" "hops = auto" "sample_time = 4ms" "repetitions = 3")
 	if timeout 120 $MPIEXEC -n 8 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" && check_folder "$(folder eight)" >> "$TMP/err" 2>&1 &&
 		python3 - "$(folder eight)" >> "$TMP/err" 2>&1 <<'EOF'
-import json, sys
+import csv, json, sys
 run = json.load(open(sys.argv[1] + "/run.json"))
 hops = {}
 for c in run["cells"]:
@@ -119,12 +119,12 @@ for c in run["cells"]:
         assert c["hops"] % 2 == 0, "pingpong hops even"
     # the same hops at every level for a pattern and size
     assert hops.setdefault((c["pattern"], c["size_bytes"]), c["hops"]) == c["hops"]
-timed = [l.split(",") for l in open(sys.argv[1] + "/samples.csv") if l[:1].isdigit()]
-timed = [r for r in timed if r[4] == "stream"]
-assert timed and all(int(r[6]) >= 1 for r in timed)
+rows = csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))
+timed = [r for r in rows if r["pattern"] == "stream"]
+assert timed and all(int(r["hops"]) >= 1 for r in timed)
 # a timed sample's window ends at the last message that arrived by the
 # deadline (it may start late on this busy machine, never end much later)
-secs = sorted(float(r[15]) for r in timed)
+secs = sorted(float(r["seconds"]) for r in timed)
 assert 0 < secs[0] and secs[len(secs) // 2] <= 1.2 * 0.004, secs
 EOF
 	then ok "8 ranks: hops=auto resolved once per pattern and size, stream timed to 4 ms windows, complete"
