@@ -78,6 +78,17 @@ int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **
  * 0 (*out NULL when *n = 0) or -1 on ENOMEM. */
 int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n);
 
+/* The block design (plan.h: repetition r of every cell ran in block r):
+ * analysis_rep_values with each value's block into a new array *block
+ * (ascending; blocks without a usable sample left out). 0 or -1. */
+int analysis_block_values(const struct sw_run *r, int cell, int metric, double **out, int **block, size_t *n);
+
+/* The per-block values of cell and of cell base in the blocks that have
+ * both, in block order, into new arrays *x and *b (n of each): the pairs
+ * the block design's change takes (change_blocks). 0 or -1 (ENOMEM). */
+int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric, double **x, double **b,
+			 size_t *n);
+
 /* The one cell-matching rule of health (a run against its baseline) and
  * compare (switches side by side): the cell of b that matches cell c of
  * r, or -1. A match has the same pattern, message size and load level

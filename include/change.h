@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "config.h"
+#include "stats.h"   /* struct stats_interval */
 
 #include "pattern.h"   /* enum sw_metric: per-hop latency (s) or per-pair bandwidth (bytes/s) */
 
@@ -61,6 +62,28 @@ void change_invalid(struct sw_change *ch);
  * clears it). */
 void change_test(const double *x, size_t nx, const double *base, size_t nb, int metric,
 		 const struct sw_config *cfg, struct sw_change *ch);
+
+/*
+ * A change from a log-ratio interval (struct stats_interval: d = ln of
+ * level / base): pct, lo and hi mapped as change_test maps its ratio, p
+ * and significant by the same rule (p < alpha, the CI excludes 0, |pct| >
+ * min_effect); level and base are the caller's to fill. Fewer than
+ * CHANGE_MIN_REPS units: the estimate only. */
+void change_from_interval(const struct stats_interval *iv, int metric, const struct sw_config *cfg,
+			  struct sw_change *ch);
+
+/*
+ * The block design's change (plan.h): x[b] and base[b] are block b's
+ * values of the level and of the baseline level (n blocks that have
+ * both), so the change is computed within blocks (stats_block_ratio: the
+ * mean of the per-block log ratios, the CI over blocks, Student t on n -
+ * 1 df): a speed shift shared by the levels of a block cancels. res is the
+ * resolution of one ratio on the log scale (0: none). level and base are
+ * the medians of each side; the rest as change_from_interval. Invalid
+ * with fewer than 2 blocks or a value not positive.
+ */
+void change_blocks(const double *x, const double *base, size_t n, double res, int metric,
+		   const struct sw_config *cfg, struct sw_change *ch);
 
 /* The difference of two changes of metric, in percentage points, with
  * the change test's method: change(x1 against b1) - change(x0 against b0)

@@ -16,6 +16,10 @@
  *                                      round of level LEVEL (default 1)
  *   SWSTRESS_FAULT_DELAY=RANK:USEC     rank RANK sleeps USEC microseconds
  *                                      before every message it sends
+ *   SWSTRESS_FAULT_WANDER=USEC:PERIOD  every rank's speed wanders: it sleeps
+ *                                      USEC (1 + sin(2 pi t / PERIOD)) / 2 us
+ *                                      before every message, t the seconds
+ *                                      since the sweep began
  */
 #ifndef ENGINE_H
 #define ENGINE_H

@@ -102,8 +102,8 @@ double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 
 /* Drift control: whether the sweep measures its baseline level again
  * after the last level (engine) and tests it against the first time
- * (analysis); until the engine runs blocks, for either design (then the
- * drift of a block design is the baseline level's trend over its blocks).
+ * (analysis), in a sequential sweep; never for design = blocks, whose
+ * drift check is the baseline level's trend over its blocks (analysis).
  * drift_check = yes: with 2 or more levels; no: never; auto:
  * for a long sweep, PLAN_LONG_LEVELS levels or more, or an estimated
  * PLAN_LONG_SECONDS or more (plan_estimate_seconds without the re-run),

@@ -12,8 +12,10 @@
  * are written NaN, which gnuplot skips):
  *
  * samples.csv  one row per raw sample (hops: the sample's own count, which
- *   for a timed cell is what it completed in its window)
- *   cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,
+ *   for a timed cell is what it completed in its window; block: the block
+ *   it ran in, run_sample_block, -1 in a sequential run; absent before
+ *   schema 3)
+ *   cell,level,nodes,pairs,pattern,size_bytes,hops,rep,block,pair,rank_a,rank_b,
  *   host_a,host_b,t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps
  *
  * Incast cells (pattern incast, plan.h): pairs counts the level's senders
@@ -80,7 +82,10 @@
  *   round trip of ranks 0 and 1 at start-up; null before it was measured),
  *   sample_floor {messages, windows, ticks, round_trips, seconds} (the
  *   floor's rules, analysis.h), wtime_global, yield, duration_s, complete, failure,
- *   config {key: value}, ranks [{rank, host}], pairs [[a, b]...],
+ *   config {key: value}, design (blocks or sequential, as config design;
+ *   runs before schema 3 load as sequential), block_order [[levels]...]
+ *   (the levels of each block in the order they ran, plan_block_order; []
+ *   when sequential), ranks [{rank, host}], pairs [[a, b]...],
  *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
  *   size_bytes, hops, hops_auto, timed, receiver (incast cells: the
  *   receiver's rank, checked against the plan), reps, stop, wall_s, timed_s, summary

@@ -125,7 +125,9 @@ struct sw_run {
 struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int nranks);
 void run_free(struct sw_run *r);
 
-/* Append a sample; 0 or -1 on ENOMEM. */
+/* Append a sample; 0 or -1 on ENOMEM. run_add_cpu adds into the
+ * record of the same level and rank when there is one (a block design
+ * visits every level once a block). */
 int run_add_sample(struct sw_run *r, const struct sw_sample *s);
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c);
 int run_add_probe(struct sw_run *r, const struct sw_probe *p);
@@ -139,6 +141,15 @@ double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s);
 /* The same for a probe (its cell's pattern and size). */
 double run_probe_latency(const struct sw_run *r, const struct sw_probe *p);
 double run_probe_bandwidth(const struct sw_run *r, const struct sw_probe *p);
+
+/* The block a sample ran in: its repetition when the run's design is
+ * blocks (repetition r of every cell is block r, plan.h), -1 when
+ * sequential (no blocks). */
+int run_sample_block(const struct sw_run *r, const struct sw_sample *s);
+
+/* Put the samples back into cell order (cell, repetition, pair): a block
+ * design adds them block by block, and the readers below want them so. */
+void run_sort_samples(struct sw_run *r);
 
 /* Samples of one cell are contiguous: first index and count (0 if none). */
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first);

@@ -201,6 +201,18 @@ int stats_block_ratio(const double *x, const double *base, size_t n, double res,
 		      struct stats_interval *iv);
 
 /*
+ * A trend over time: the least-squares line of ln y[i] on t[i] (i < n; y
+ * > 0, t not all equal), its slope times the span max t - min t as d (the
+ * log ratio of the line's end to its start: exp(d) - 1 is the change over
+ * the span), se_stat from the residuals on n - 2 degrees of freedom, res
+ * as stats_interval_set. For the block design's drift check: t the block,
+ * y the baseline level's value in it. 0, or -1 (n < 3, t all equal, a
+ * value not positive or not finite).
+ */
+int stats_trend(const double *t, const double *y, size_t n, double res, double confidence,
+		struct stats_interval *iv);
+
+/*
  * Runs as the unit: one value per run of switch A (a[0..na)) and of
  * switch B (b[0..nb)), > 0 (a run's median, or its change as a ratio).
  * Welch's t on the logs: d = mean ln b - mean ln a, se_stat^2 = s_a^2 / na

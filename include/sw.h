@@ -22,7 +22,7 @@
  * bandwidth_samples_Bps describe single samples), changes are positive =
  * worse with the two medians they come from. Version 1 folders still
  * load: report, compare and check recompute everything from samples.csv. */
-#define SW_SCHEMA_VERSION 2
+#define SW_SCHEMA_VERSION 3
 
 /* Exit statuses of every command but check/judge (which use Nagios codes). */
 enum sw_exit {

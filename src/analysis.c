@@ -166,15 +166,19 @@ int analysis_cell_values(const struct sw_run *r, int cell, int metric, double **
 	return 0;
 }
 
-/* analysis_rep_values over the samples sample[0..cnt) of cell. */
-static int rep_values(const struct sw_run *r, int cell, const struct sw_sample *sample, size_t cnt,
-		      int metric, double **out, size_t *n)
+/* analysis_rep_values over the samples sample[0..cnt) of cell; with reps
+ * (may be NULL) also each value's repetition into a new array. */
+static int rep_values_of(const struct sw_run *r, int cell, const struct sw_sample *sample, size_t cnt,
+			 int metric, double **out, int **reps, size_t *n)
 {
 	struct rep_value *rv;
 	size_t k, m = 0;
 	double *x;
+	int *rp = NULL;
 
 	*out = NULL;
+	if (reps)
+		*reps = NULL;
 	*n = 0;
 	if (collect_values(r, cell, sample, cnt, metric, &rv, &k))
 		return -1;
@@ -184,7 +188,10 @@ static int rep_values(const struct sw_run *r, int cell, const struct sw_sample *
 	}
 	qsort(rv, k, sizeof(*rv), cmp_rep_value);
 	x = malloc(k * sizeof(*x));
-	if (!x) {
+	if (reps)
+		rp = malloc(k * sizeof(*rp));
+	if (!x || (reps && !rp)) {
+		free(x);
 		free(rv);
 		return -1;
 	}
@@ -192,13 +199,23 @@ static int rep_values(const struct sw_run *r, int cell, const struct sw_sample *
 		for (j = i + 1; j < k && rv[j].rep == rv[i].rep; j++)
 			;
 		/* sorted within the repetition: the median directly */
+		if (rp)
+			rp[m] = rv[i].rep;
 		x[m++] = (j - i) % 2 ? rv[i + (j - i) / 2].v
 				     : (rv[i + (j - i) / 2 - 1].v + rv[i + (j - i) / 2].v) / 2.0;
 	}
 	free(rv);
 	*out = x;
+	if (reps)
+		*reps = rp;
 	*n = m;
 	return 0;
+}
+
+static int rep_values(const struct sw_run *r, int cell, const struct sw_sample *sample, size_t cnt,
+		      int metric, double **out, size_t *n)
+{
+	return rep_values_of(r, cell, sample, cnt, metric, out, NULL, n);
 }
 
 int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **out, size_t *n)
@@ -206,6 +223,54 @@ int analysis_rep_values(const struct sw_run *r, int cell, int metric, double **o
 	size_t first, cnt = run_cell_samples(r, cell, &first);
 
 	return rep_values(r, cell, r->sample + first, cnt, metric, out, n);
+}
+
+int analysis_block_values(const struct sw_run *r, int cell, int metric, double **out, int **block, size_t *n)
+{
+	size_t first, cnt = run_cell_samples(r, cell, &first);
+
+	return rep_values_of(r, cell, r->sample + first, cnt, metric, out, block, n);
+}
+
+int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric, double **x, double **b,
+			 size_t *n)
+{
+	double *vx = NULL, *vb = NULL;
+	int *bx = NULL, *bb = NULL, rc = -1;
+	size_t nx, nb, m = 0;
+
+	*x = *b = NULL;
+	*n = 0;
+	if (analysis_block_values(r, cell, metric, &vx, &bx, &nx) ||
+	    analysis_block_values(r, base, metric, &vb, &bb, &nb))
+		goto out;
+	*x = malloc((nx ? nx : 1) * sizeof(**x));
+	*b = malloc((nx ? nx : 1) * sizeof(**b));
+	if (!*x || !*b) {
+		free(*x);
+		free(*b);
+		*x = *b = NULL;
+		goto out;
+	}
+	/* both in block order: merge on the block */
+	for (size_t i = 0, j = 0; i < nx && j < nb;) {
+		if (bx[i] < bb[j]) {
+			i++;
+		} else if (bx[i] > bb[j]) {
+			j++;
+		} else {
+			(*x)[m] = vx[i++];
+			(*b)[m++] = vb[j++];
+		}
+	}
+	*n = m;
+	rc = 0;
+out:
+	free(vx);
+	free(vb);
+	free(bx);
+	free(bb);
+	return rc;
 }
 
 static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
@@ -758,13 +823,19 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 	n = snprintf(buf, len,
 		 "unit of replication: the repetition (its value: the median over the level's pairs); "
 		 "level and aggregate: median of the per-repetition values, %g%% CI from its Bonett-Price "
-		 "standard error; changes vs baseline level: ratio of the per-repetition medians, CI and p "
-		 "from one normal statistic on their logs (Bonett-Price); significant when p < alpha %g, the CI "
+		 "standard error; changes vs baseline level: %s; significant when p < alpha %g, the CI "
 		 "excludes 0, |change| > min effect %g%% and neither cell is below the sample floor (%d messages, "
 		 "%d windows when windowed, %d timer ticks, %d round trips); p1/p99/sd describe single samples; "
 		 "slow pairs: one-sided, > %g%% slower than the repetition's median pair and z beyond "
 		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
-		 cfg->confidence * 100.0, cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
+		 cfg->confidence * 100.0,
+		 cfg->design == CFG_DESIGN_BLOCKS
+			 ? "within blocks (design blocks: repetition r of every level is block r), the mean of the "
+			   "per-block log ratios level / baseline, CI and p from Student t over the blocks (latency; "
+			   "per-pair bandwidth)"
+			 : "ratio of the per-repetition medians, CI and p from one normal statistic on their logs "
+			   "(Bonett-Price)",
+		 cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
 		 ANALYSIS_FLOOR_TICKS, ANALYSIS_FLOOR_TRIPS, cfg->suspect_min_effect, reps);
 	if (victims && n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n,
@@ -774,15 +845,68 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 			 "medians and on the per-repetition p99s");
 }
 
+/* The block design's change of cell c against its baseline cell b:
+ * within blocks (change_blocks). -1 on ENOMEM. */
+static int block_change(const struct sw_run *r, int c, int b, int metric, const struct sw_config *cfg,
+			struct sw_change *ch)
+{
+	double *x, *y;
+	size_t n;
+
+	if (analysis_block_pairs(r, c, b, metric, &x, &y, &n))
+		return -1;
+	change_blocks(x, y, n, 0.0, metric, cfg, ch);
+	free(x);
+	free(y);
+	return 0;
+}
+
+/* The block design's drift check of baseline cell c: the trend of its
+ * per-block values over the blocks (stats_trend), as the change from the
+ * line's start to its end (level and base: the line's two ends). */
+static int drift_trend(const struct sw_run *r, int c, const struct sw_config *dc, struct sw_drift *d, bool *ok)
+{
+	struct stats_interval iv;
+	double *x, *t;
+	int *blk;
+	size_t n;
+
+	*ok = false;
+	if (analysis_block_values(r, c, d->metric, &x, &blk, &n))
+		return -1;
+	t = malloc((n ? n : 1) * sizeof(*t));
+	if (!t) {
+		free(x);
+		free(blk);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		t[i] = blk[i];
+	if (stats_trend(t, x, n, 0.0, dc->confidence, &iv) == 0) {
+		double mid = stats_median(x, n);
+
+		change_from_interval(&iv, d->metric, dc, &d->change);
+		d->change.base = mid / exp(iv.d / 2);
+		d->change.level = mid * exp(iv.d / 2);
+		*ok = true;
+	}
+	free(x);
+	free(blk);
+	free(t);
+	return 0;
+}
+
 /* Drift control (see struct sw_drift): every baseline-level cell with
- * samples measured again. -1 on ENOMEM. */
+ * samples measured again, or for a block design every baseline-level
+ * cell's trend over its blocks. -1 on ENOMEM. */
 static int drift_compute(const struct sw_run *r, const struct sw_config *cfg, struct sw_analysis *a)
 {
 	struct sw_config dc = *cfg;
+	bool blocks = r->cfg.design == CFG_DESIGN_BLOCKS;
 	int m = 0;
 
 	for (int c = 0; c < r->plan->ncells && r->plan->cell[c].level == 0; c++) {
-		bool again = false;
+		bool again = blocks && r->plan->nlevels > 1;
 
 		for (size_t i = 0; i < r->nagain && !again; i++)
 			again = r->again[i].cell == c;
@@ -802,6 +926,15 @@ static int drift_compute(const struct sw_run *r, const struct sw_config *cfg, st
 
 		d->cell = c;
 		d->metric = pattern_info(r->plan->cell[c].pattern)->metric;
+		if (blocks) {
+			bool ok;
+
+			if (drift_trend(r, c, &dc, d, &ok))
+				return -1;
+			a->drifted |= ok && d->change.significant;
+			a->ndrift += ok;
+			continue;
+		}
 		if (rep_values(r, c, r->again, r->nagain, d->metric, &x, &nx) ||
 		    analysis_rep_values(r, c, d->metric, &y, &ny)) {
 			free(x);
@@ -884,10 +1017,16 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 		cs->baseline = b;
 		if (b < 0 || b == c)
 			continue;
-		change_test(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
-				&cs->inflation);
-		change_test(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
-				&cs->drop);
+		if (r->cfg.design == CFG_DESIGN_BLOCKS) {
+			if (block_change(r, c, b, SW_METRIC_LATENCY, cfg, &cs->inflation) ||
+			    block_change(r, c, b, SW_METRIC_BANDWIDTH, cfg, &cs->drop))
+				goto out_nomem;
+		} else {
+			change_test(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
+					&cs->inflation);
+			change_test(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
+					&cs->drop);
+		}
 		change_test(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
 				&cs->agg_drop);
 		if (pattern_info(p->cell[c].pattern)->incast)

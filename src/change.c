@@ -49,6 +49,34 @@ void change_test(const double *x, size_t nx, const double *base, size_t nb, int 
 			  fabs(ch->pct) > cfg->min_effect;
 }
 
+void change_from_interval(const struct stats_interval *iv, int metric, const struct sw_config *cfg,
+			  struct sw_change *ch)
+{
+	double sign = metric == SW_METRIC_LATENCY ? 1.0 : -1.0, lo = iv->lo, hi = iv->hi;
+
+	ch->valid = true;
+	ch->pct = sign * (exp(iv->d) - 1.0) * 100.0;
+	ch->p = iv->n < CHANGE_MIN_REPS ? NAN : iv->p;
+	if (iv->n < CHANGE_MIN_REPS)
+		lo = hi = NAN;   /* an estimate, but too few units to test it */
+	ch->lo = sign * (exp(sign > 0 ? lo : hi) - 1.0) * 100.0;
+	ch->hi = sign * (exp(sign > 0 ? hi : lo) - 1.0) * 100.0;
+	ch->significant = ch->p < cfg->alpha && (ch->lo > 0.0 || ch->hi < 0.0) && fabs(ch->pct) > cfg->min_effect;
+}
+
+void change_blocks(const double *x, const double *base, size_t n, double res, int metric,
+		   const struct sw_config *cfg, struct sw_change *ch)
+{
+	struct stats_interval iv;
+
+	change_invalid(ch);
+	if (stats_block_ratio(x, base, n, res, cfg->confidence, &iv))
+		return;
+	change_from_interval(&iv, metric, cfg, ch);
+	ch->level = stats_median(x, n);
+	ch->base = stats_median(base, n);
+}
+
 void change_diff(const double *const set[4], const size_t n[4], int metric,
 		 const struct sw_config *cfg, struct sw_change *d)
 {

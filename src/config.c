@@ -1060,10 +1060,11 @@ static const struct cfg_opt opts[] = {
 	  "seed of the random pairing" },
 	{ "repetitions", "sweep", &T_REPS, OFF(rep_min), 0, "10", 1, 1e6, 0,
 	  "samples per pair and cell: N, or MIN..MAX to repeat until ci_target is met" },
-	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "sequential", 0, 0, 0,
-	  "order of the sweep: blocks (plan prints its order; run does not run it yet) = each repetition visits every level once, in an order that changes "
-	  "from block to block, and changes are computed within blocks; sequential = all repetitions of a "
-	  "level, then the next (the classic order: a change of speed during the sweep reads as load)" },
+	{ "design", "sweep", &T_DESIGN, OFF(design), 0, "blocks", 0, 0, 0,
+	  "order of the sweep: blocks = each repetition visits every level once, in an order that changes "
+	  "from block to block (plan prints it), and changes are computed within blocks; sequential = all "
+	  "repetitions of a level, then the next (the classic order: a change of speed during the sweep "
+	  "reads as load)" },
 	{ "warmup", "sweep", &T_INT, OFF(warmup), 0, "1", 0, 1000, 0,
 	  "untimed rounds before each cell" },
 	{ "timeout", "sweep", &T_DURATION, OFF(timeout), 0, "60s", 0, 86400, OPEN_MIN,
@@ -1091,7 +1092,8 @@ static const struct cfg_opt opts[] = {
 	{ "drift_check", "sweep", &T_AUTO, OFF(drift_check), 0, "auto", 0, 0, 0,
 	  "drift control: measure the baseline level again after the last level and test it against its "
 	  "first measurement; a significant change marks the run as drifted: auto = long sweeps (4 or more "
-	  "levels, or an estimated 10 min or more), yes (2 or more levels), no" },
+	  "levels, or an estimated 10 min or more), yes (2 or more levels), no; design = blocks tests the "
+	  "baseline level's trend over the blocks instead, with no re-run" },
 	{ "label", "sweep", &T_LABEL, OFF(label), 0, "swstress", 0, 0, 0,
 	  "name of the run, starts the results folder name (letters, digits, . _ -)" },
 	{ "output", "sweep", &T_PATH, OFF(output), 0, "results", 0, 0, 0,
@@ -1116,7 +1118,8 @@ static const struct cfg_opt opts[] = {
 	{ "ci_target", "stats", &T_DOUBLE, OFF(ci_target), 0, "0.02", 0, 1, OPEN_MIN | OPEN_MAX,
 	  "MIN..MAX repetitions stop when CI half-width / median is below this" },
 	{ "cell_budget", "stats", &T_DURATION, OFF(cell_budget), 0, "30s", 0, 86400, OPEN_MIN,
-	  "most time MIN..MAX repetitions may spend on one cell" },
+	  "most time MIN..MAX repetitions may spend on one cell (design = blocks: no block starts after "
+	  "cell_budget x cells)" },
 	{ "bootstrap", "stats", &T_INT, OFF(bootstrap), 0, "2000", 100, 1e6, 0,
 	  "unused since compare's intervals became Bonett-Price; kept so that older configs and runs load" },
 	/* [health] */

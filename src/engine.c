@@ -321,14 +321,21 @@ static long calibrate(struct eng *e, struct ctrl *c,
 	return h > floor ? h : floor;
 }
 
-static void progress_line(const struct eng *e, int done, double t0)
+/* Cells done of the sweep (sequential, block < 0) or of block block,
+ * the time left from the visits so far (a block design: at least
+ * rep_min blocks). */
+static void progress_line(const struct eng *e, int block, int done, double t0)
 {
-	double el = MPI_Wtime() - t0;
-	double left = done ? el / done * (e->plan->ncells - done) : 0;
+	int n = e->plan->ncells, visits = (block > 0 ? block : 0) * n + done;
+	int total = block < 0 ? n : n * (block + 1 > e->cfg->rep_min ? block + 1 : e->cfg->rep_min);
+	double el = MPI_Wtime() - t0, left = visits ? el / visits * (total - visits) : 0;
 
-	fprintf(stderr, "\rswstress: cells %d/%d, %.0f s elapsed, about %.0f s left   ",
-		done, e->plan->ncells, el, left);
-	if (done == e->plan->ncells)
+	if (block >= 0)
+		fprintf(stderr, "\rswstress: block %d, cells %d/%d, %.0f s elapsed, about %.0f s left   ", block,
+			done, n, el, left);
+	else
+		fprintf(stderr, "\rswstress: cells %d/%d, %.0f s elapsed, about %.0f s left   ", done, n, el, left);
+	if (visits == total)
 		fputc('\n', stderr);
 	fflush(stderr);
 }
@@ -349,15 +356,17 @@ static bool converged(struct eng *e, int ci)
 }
 
 /*
- * End of a level: CPU times from every rank, then the flush. At the last
- * level the other ranks are released (CMD_END) before the flush, which
- * runs the statistics: they need not wait for it.
+ * End of a level (of a level's visit in a block): CPU times from every
+ * rank, then, with flush (a sequential level's end, a block's end), the
+ * clocks synchronised again and the flush. At the last level the other
+ * ranks are released (CMD_END) before the flush, which runs the
+ * statistics: they need not wait for it.
  */
-static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req, bool last)
+static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req, bool last, bool flush)
 {
 	struct sw_run *r = e->run;
 	int nr = e->env->nranks, level = e->plan->cell[e->cell].level;
-	bool resync = !last && !e->run->wtime_global;
+	bool resync = flush && !last && !e->run->wtime_global;
 	struct ctrl end = { .cmd = CMD_LEVEL_END, .cell = e->cell, .record = resync }, done = { .cmd = CMD_END };
 	double (*cpu)[2] = calloc((size_t)nr, sizeof(*cpu));
 	struct rusage ru1;
@@ -411,7 +420,7 @@ static void leader_level_end(struct eng *e, struct rusage *ru0, MPI_Request *req
 			eng_fatal_rank0(e, "the other ranks did not take the end of the sweep");
 		r->complete = true;
 	}
-	if (e->o->level_done)
+	if (flush && e->o->level_done)
 		e->o->level_done(r, level, e->o->ctx);
 }
 
@@ -516,71 +525,106 @@ static void leader_victims_round(struct eng *e, struct ctrl *c, struct sample_ms
 	c->alone = c->cpu = 0;
 }
 
-static int leader(struct eng *e)
+/* The buffers and facts of rank 0's sweep, for the two designs. */
+struct lead {
+	struct sample_msg *res;
+	MPI_Request *req;
+	int *missing;
+	long auto_hops[PAT_COUNT][SW_MAX_LIST];
+	double t_sweep;
+	struct rusage ru0;
+	bool cpu_control;
+	bool overrun;                   /* the overrun warning was given */
+};
+
+/* Once, while cells are left to run: a warning when the sweep has taken
+ * ENGINE_OVERRUN x its estimate (and 1 s more). */
+static void leader_overrun(struct eng *e, struct lead *l, bool more)
+{
+	double t = e->run->duration, est = e->o->estimate;
+	char so_far[32], about[32];
+
+	if (l->overrun || !more || est <= 0 || t < ENGINE_OVERRUN * est || t < est + 1.0)
+		return;
+	l->overrun = true;
+	fprintf(stderr, "%sswstress: warning: %s so far, more than %gx the estimate of about %s: a slow pair or "
+		"port? (the report names a slow pair in a level of %d or more pairs, and the ratio between the "
+		"pairs of a smaller level)\n", e->o->progress ? "\n" : "", fmt_val(so_far, sizeof(so_far), FMT_TIME, t),
+		ENGINE_OVERRUN, fmt_val(about, sizeof(about), FMT_TIME, est), ANALYSIS_SLOW_PAIR_MIN);
+}
+
+/* Resolve cell ci's hops = auto (calibrate once per pattern and size). */
+static void leader_hops(struct eng *e, struct lead *l, int ci)
+{
+	struct sw_cell *cell = &e->plan->cell[ci];
+	struct ctrl c = { .cmd = CMD_ROUND, .cell = ci };
+
+	if (cell->hops == 0 && !cell->timed) {
+		long *ah = &l->auto_hops[cell->pattern][cell->size_index];
+
+		e->cell = ci;
+		if (*ah == 0)
+			*ah = calibrate(e, &c, l->res, l->req, l->missing);
+		cell->hops = *ah;
+	}
+}
+
+/* Cell ci's warm-up rounds, unrecorded. */
+static void leader_warmup(struct eng *e, struct lead *l, int ci)
+{
+	struct ctrl c = { .cmd = CMD_ROUND, .cell = ci, .hops = e->plan->cell[ci].hops };
+
+	e->cell = ci;
+	for (int w = 0; w < e->cfg->warmup; w++)
+		leader_round(e, &c, l->res, l->req, l->missing);
+}
+
+/* Repetition rep of cell ci, recorded: the victims alone, the level's
+ * round (its samples into the run), the victims' CPU control. */
+static void leader_rep(struct eng *e, struct lead *l, int ci, int rep)
+{
+	struct sw_run *r = e->run;
+	int k = e->plan->level_pairs[e->plan->cell[ci].level];
+	struct ctrl c = { .cmd = CMD_ROUND, .cell = ci, .hops = e->plan->cell[ci].hops, .rep = rep, .record = 1 };
+
+	e->cell = ci;
+	if (e->plan->nvictims)
+		leader_victims_round(e, &c, l->res, l->req, l->missing, false);
+	leader_round(e, &c, l->res, l->req, l->missing);
+	if (e->plan->nvictims)
+		record_victims(e, &c, l->res + k);
+	for (int i = 0; i < k; i++) {
+		struct sw_sample s = sample_of(l->res, ci, rep, i);
+
+		if (run_add_sample(r, &s))
+			eng_fatal_rank0(e, "out of memory (samples)");
+	}
+	r->cell[ci].timed += max_seconds(l->res, k);
+	/* the CPU control last: the loaded round follows one idle round
+	 * (alone), not two, so the aggressors' TCP windows are as in a
+	 * repetition without it */
+	if (e->plan->nvictims && l->cpu_control)
+		leader_victims_round(e, &c, l->res, l->req, l->missing, true);
+	r->cell[ci].reps = rep + 1;
+}
+
+/* Design sequential: every repetition of a cell, then the next cell. */
+static void leader_sequential(struct eng *e, struct lead *l)
 {
 	struct sw_run *r = e->run;
 	const struct sw_config *cfg = e->cfg;
-	int maxk = e->plan->npairs + e->plan->nvictims, nr = e->env->nranks;
-	struct sample_msg *res = calloc((size_t)maxk, sizeof(*res));
-	MPI_Request *req = calloc((size_t)(maxk + 2 * nr), sizeof(*req));
-	int *missing = calloc((size_t)maxk, sizeof(*missing));
-	long auto_hops[PAT_COUNT][SW_MAX_LIST] = { { 0 } };
-	double t_sweep = MPI_Wtime();
-	bool overrun = false;
-	struct rusage ru0;
 
-	struct hostid_share hs;
-	bool cpu_control;
-
-	if (!res || !req || !missing)
-		eng_fatal_rank0(e, "out of memory (round buffers)");
-	hostid_share(r->id, r->host, r->nranks, &hs);
-	cpu_control = cfg->cpu_control == CFG_YES || (cfg->cpu_control == CFG_AUTO && hs.kernels > 0);
-	if (e->o->deadline > 0)
-		e->sweep_deadline = t_sweep + e->o->deadline;
-	getrusage(RUSAGE_SELF, &ru0);
 	for (int ci = 0; ci < e->plan->ncells; ci++) {
 		struct sw_cell *cell = &e->plan->cell[ci];
-		int k = e->plan->level_pairs[cell->level];
-		struct ctrl c = { .cmd = CMD_ROUND, .cell = ci };
 		double t_cell = MPI_Wtime();
 
 		e->cell = ci;
 		if (ci == 0 || e->plan->cell[ci - 1].level != cell->level)
 			eng_fault_check_stall(e, cell->level);
-		if (cell->hops == 0 && !cell->timed) {
-			long *ah = &auto_hops[cell->pattern][cell->size_index];
-
-			if (*ah == 0)
-				*ah = calibrate(e, &c, res, req, missing);
-			cell->hops = *ah;
-		}
-		c.hops = cell->hops;
-		for (int w = 0; w < cfg->warmup; w++) {
-			c.record = 0;
-			leader_round(e, &c, res, req, missing);
-		}
+		leader_hops(e, l, ci);
+		leader_warmup(e, l, ci);
 		for (int rep = 0;; rep++) {
-			c.rep = rep;
-			c.record = 1;
-			if (e->plan->nvictims)
-				leader_victims_round(e, &c, res, req, missing, false);
-			leader_round(e, &c, res, req, missing);
-			if (e->plan->nvictims)
-				record_victims(e, &c, res + k);
-			for (int i = 0; i < k; i++) {
-				struct sw_sample s = sample_of(res, ci, rep, i);
-
-				if (run_add_sample(r, &s))
-					eng_fatal_rank0(e, "out of memory (samples)");
-			}
-			r->cell[ci].timed += max_seconds(res, k);
-			/* the CPU control last: the loaded round follows one idle
-			 * round (alone), not two, so the aggressors' TCP windows
-			 * are as in a repetition without it */
-			if (e->plan->nvictims && cpu_control)
-				leader_victims_round(e, &c, res, req, missing, true);
-			r->cell[ci].reps = rep + 1;
+			leader_rep(e, l, ci, rep);
 			if (cfg->rep_min == cfg->rep_max) {
 				if (rep + 1 >= cfg->rep_max) {
 					r->cell[ci].stop = SW_STOP_FIXED;
@@ -604,33 +648,119 @@ static int leader(struct eng *e)
 			}
 		}
 		r->cell[ci].wall = MPI_Wtime() - t_cell;
-		r->duration = MPI_Wtime() - t_sweep;
+		r->duration = MPI_Wtime() - l->t_sweep;
 		if (e->o->progress)
-			progress_line(e, ci + 1, t_sweep);
-		if (!overrun && e->o->estimate > 0 && r->duration >= ENGINE_OVERRUN * e->o->estimate &&
-		    r->duration >= e->o->estimate + 1.0 && ci + 1 < e->plan->ncells) {
-			char so_far[32], est[32];
-
-			overrun = true;
-			fprintf(stderr, "%sswstress: warning: %s so far, more than %gx the estimate of about %s, "
-				"with %d of %d cells to go: a slow pair or port? (the report names a slow pair in a "
-				"level of %d or more pairs, and the ratio between the pairs of a smaller level)\n",
-				e->o->progress ? "\n" : "", fmt_val(so_far, sizeof(so_far), FMT_TIME, r->duration),
-				ENGINE_OVERRUN, fmt_val(est, sizeof(est), FMT_TIME, e->o->estimate),
-				e->plan->ncells - ci - 1, e->plan->ncells, ANALYSIS_SLOW_PAIR_MIN);
-		}
+			progress_line(e, -1, ci + 1, l->t_sweep);
+		leader_overrun(e, l, ci + 1 < e->plan->ncells);
 		if (ci + 1 == e->plan->ncells && plan_drift_check(e->plan, cfg)) {
-			leader_again(e, res, req, missing);
-			r->duration = MPI_Wtime() - t_sweep;
+			leader_again(e, l->res, l->req, l->missing);
+			r->duration = MPI_Wtime() - l->t_sweep;
 		}
 		if (ci + 1 == e->plan->ncells && e->o->isolate)
-			leader_isolate(e, res, req, missing);
+			leader_isolate(e, l->res, l->req, l->missing);
 		if (ci + 1 == e->plan->ncells || e->plan->cell[ci + 1].level != cell->level)
-			leader_level_end(e, &ru0, req, ci + 1 == e->plan->ncells);
+			leader_level_end(e, &l->ru0, l->req, ci + 1 == e->plan->ncells, true);
 	}
-	free(res);
-	free(req);
-	free(missing);
+}
+
+/* Whether a block design stops after block b (every cell has b + 1
+ * repetitions), and why: rep_max reached; adaptive, every cell's
+ * interval within ci_target; or the sweep's budget, cell_budget for each
+ * cell, spent. */
+static int blocks_stop(struct eng *e, struct lead *l, int b)
+{
+	const struct sw_config *cfg = e->cfg;
+	bool all = true;
+
+	if (b + 1 >= cfg->rep_max)
+		return cfg->rep_min == cfg->rep_max ? SW_STOP_FIXED : SW_STOP_MAX_REPS;
+	if (cfg->rep_min == cfg->rep_max || b + 1 < cfg->rep_min)
+		return -1;
+	for (int ci = 0; ci < e->plan->ncells && all; ci++)
+		all = converged(e, ci);
+	if (all)
+		return SW_STOP_CONVERGED;
+	if (MPI_Wtime() - l->t_sweep > cfg->cell_budget * e->plan->ncells)
+		return SW_STOP_BUDGET;
+	return -1;
+}
+
+/*
+ * Design blocks (plan.h): hops = auto calibrated at the baseline level
+ * before the first block; block b runs repetition b of every cell, the
+ * levels in plan_block_order's order, each cell warmed up at its first
+ * visit; CPU times at the end of every level's visit, the clocks and the
+ * flush at the end of a block.
+ */
+static void leader_blocks(struct eng *e, struct lead *l)
+{
+	struct sw_run *r = e->run;
+	const struct sw_plan *p = e->plan;
+	int L = p->nlevels, per = plan_cells_per_level(p), stop = -1;
+	int *order = malloc((size_t)L * sizeof(*order));
+
+	if (!order)
+		eng_fatal_rank0(e, "out of memory (block order)");
+	eng_fault_check_stall(e, 0);
+	for (int ci = 0; ci < p->ncells; ci++)
+		leader_hops(e, l, ci);   /* level 0's cells first: calibrated there */
+	for (int b = 0; stop < 0; b++) {
+		plan_block_order(p, e->cfg, b, order);
+		for (int i = 0; i < L; i++) {
+			int first = plan_level_first_cell(p, order[i]);
+
+			eng_fault_check_stall(e, order[i]);
+			for (int ci = first; ci < first + per; ci++) {
+				double t_cell = MPI_Wtime();
+
+				if (b == 0)
+					leader_warmup(e, l, ci);
+				leader_rep(e, l, ci, b);
+				r->cell[ci].wall += MPI_Wtime() - t_cell;
+				r->duration = MPI_Wtime() - l->t_sweep;
+				if (e->o->progress)
+					progress_line(e, b, i * per + ci - first + 1, l->t_sweep);
+				leader_overrun(e, l, b + 1 < e->cfg->rep_max || i + 1 < L || ci + 1 < first + per);
+			}
+			run_sort_samples(r);
+			if (i + 1 == L) {
+				stop = blocks_stop(e, l, b);
+				for (int ci = 0; ci < p->ncells && stop >= 0; ci++)
+					r->cell[ci].stop = stop;
+			}
+			r->duration = MPI_Wtime() - l->t_sweep;
+			if (stop >= 0 && e->o->isolate)
+				leader_isolate(e, l->res, l->req, l->missing);
+			leader_level_end(e, &l->ru0, l->req, stop >= 0, i + 1 == L);
+		}
+	}
+	free(order);
+}
+
+static int leader(struct eng *e)
+{
+	struct sw_run *r = e->run;
+	const struct sw_config *cfg = e->cfg;
+	int maxk = e->plan->npairs + e->plan->nvictims, nr = e->env->nranks;
+	struct lead l = { .res = calloc((size_t)maxk, sizeof(*l.res)),
+			  .req = calloc((size_t)(maxk + 2 * nr), sizeof(*l.req)),
+			  .missing = calloc((size_t)maxk, sizeof(*l.missing)), .t_sweep = MPI_Wtime() };
+	struct hostid_share hs;
+
+	if (!l.res || !l.req || !l.missing)
+		eng_fatal_rank0(e, "out of memory (round buffers)");
+	hostid_share(r->id, r->host, r->nranks, &hs);
+	l.cpu_control = cfg->cpu_control == CFG_YES || (cfg->cpu_control == CFG_AUTO && hs.kernels > 0);
+	if (e->o->deadline > 0)
+		e->sweep_deadline = l.t_sweep + e->o->deadline;
+	getrusage(RUSAGE_SELF, &l.ru0);
+	if (cfg->design == CFG_DESIGN_BLOCKS && e->plan->nlevels > 1)
+		leader_blocks(e, &l);
+	else
+		leader_sequential(e, &l);
+	free(l.res);
+	free(l.req);
+	free(l.missing);
 	return 0;
 }
 

@@ -95,6 +95,8 @@ struct eng {
 	bool stall_in_sample;           /* ...at the level's first message */
 	bool stall_now;                 /* that level came: eng_fault_message stalls */
 	useconds_t delay_us;            /* of this rank, 0 if none */
+	double wander_us, wander_period; /* SWSTRESS_FAULT_WANDER, 0 if none */
+	double wander_t0;               /* MPI_Wtime when the sweep began */
 };
 
 /* ---------------------------------------------------------------- */
@@ -108,7 +110,12 @@ extern volatile sig_atomic_t eng_signal;
 /* SWSTRESS_FAULT_STALL=R:L stops rank R at the start of level L, before
  * its handshake; R:L:sample at its first message of that level, inside a
  * sample (eng_fault_message). SWSTRESS_FAULT_DELAY=R:US sleeps US
- * microseconds before every message of a sample on rank R. Read from the
+ * microseconds before every message of a sample on rank R.
+ * SWSTRESS_FAULT_WANDER=US:PERIOD makes every rank's speed wander with
+ * time (a fabric whose rates drift): before every message of a sample it
+ * sleeps US (1 + sin(2 pi t / PERIOD)) / 2 microseconds, t the seconds
+ * since its sweep began (US / 2 at the start, rising fastest there; US at
+ * PERIOD / 4). Read from the
  * environment into e. */
 void eng_parse_faults(struct eng *e);
 
@@ -118,14 +125,20 @@ void eng_fault_check_stall(struct eng *e, int level);
 /* Stop this rank for good (the stall of SWSTRESS_FAULT_STALL). */
 _Noreturn void eng_fault_stall(const struct eng *e, int level);
 
+/* The sleep of SWSTRESS_FAULT_WANDER at this moment. */
+void eng_fault_wander(const struct eng *e);
+
 /* Before a message of a sample: SWSTRESS_FAULT_DELAY=R:US sleeps US
- * microseconds on rank R; a stall in a sample stops here. */
+ * microseconds on rank R, SWSTRESS_FAULT_WANDER its wander; a stall in a
+ * sample stops here. */
 static inline void eng_fault_message(const struct eng *e)
 {
 	if (e->stall_now)
 		eng_fault_stall(e, e->stall_level);
 	if (e->delay_us)
 		usleep(e->delay_us);
+	if (e->wander_us > 0)
+		eng_fault_wander(e);
 }
 
 /* One idle poll of a wait loop: yield when asked to (let the other ranks

@@ -18,6 +18,7 @@
  * sample from outside and ends the job when it runs past the deadline.
  */
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -55,10 +56,18 @@ void eng_fault_check_stall(struct eng *e, int level)
 	e->stall_now = true;
 }
 
+void eng_fault_wander(const struct eng *e)
+{
+	double us = e->wander_us * (1.0 + sin(6.283185307179586 * (MPI_Wtime() - e->wander_t0) / e->wander_period)) / 2.0;
+
+	if (us >= 1.0)
+		usleep((useconds_t)us);
+}
+
 void eng_parse_faults(struct eng *e)
 {
 	const char *s = getenv("SWSTRESS_FAULT_STALL");
-	const char *d = getenv("SWSTRESS_FAULT_DELAY");
+	const char *d = getenv("SWSTRESS_FAULT_DELAY"), *w = getenv("SWSTRESS_FAULT_WANDER");
 	char where[8] = "";
 
 	e->stall_rank = -1;
@@ -68,6 +77,10 @@ void eng_parse_faults(struct eng *e)
 	e->stall_in_sample = strcmp(where, "sample") == 0;
 	if (e->plan->nlevels < 2 && e->stall_level > 0)
 		e->stall_level = 0;
+	if (w && *w && (sscanf(w, "%lf:%lf", &e->wander_us, &e->wander_period) != 2 || !(e->wander_us > 0) ||
+			!(e->wander_us < 1e7) || !(e->wander_period > 0)))
+		e->wander_us = 0;   /* not of the form US:PERIOD: off, as the other faults */
+	e->wander_t0 = MPI_Wtime();
 	if (d && *d) {
 		int rank = -1;
 		unsigned us = 0;
@@ -189,7 +202,8 @@ void eng_notice_signal(const struct notice *n)
 
 /* Rank 0's one fatal path: record why (or, once a signal came, whatever
  * failed after it, "stopped by signal N (NAME)"), have the results
- * written, print once, abort the job with stop_code. why may be NULL
+ * written (a block design's begun cells marked failed), print once,
+ * abort the job with stop_code. why may be NULL
  * once a signal came. No MPI but the abort: the guard takes it too. */
 static _Noreturn void end_rank0(struct eng *e, const char *why)
 {
@@ -202,6 +216,12 @@ static _Noreturn void end_rank0(struct eng *e, const char *why)
 		snprintf(r->failure, sizeof(r->failure), "%s", why);
 	r->complete = false;
 	fprintf(stderr, "swstress: %s\n", r->failure);
+	/* a block design cut short: every cell begun is unfinished, and the
+	 * samples of the block in progress go back into cell order */
+	for (int c = 0; c < e->plan->ncells && e->cfg->design == CFG_DESIGN_BLOCKS; c++)
+		if (r->cell[c].reps > 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
+			r->cell[c].stop = SW_STOP_FAILED;
+	run_sort_samples(r);
 	if (e->o->level_done)
 		e->o->level_done(r, e->cell >= 0 ? e->plan->cell[e->cell].level : 0, e->o->ctx);
 	engine_abort(stop_code(e));

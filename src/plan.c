@@ -305,7 +305,7 @@ static double estimate(const struct sw_plan *p, const struct sw_config *c, int l
 
 bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c)
 {
-	if (p->nlevels < 2 || c->drift_check == CFG_NO)
+	if (p->nlevels < 2 || c->drift_check == CFG_NO || c->design == CFG_DESIGN_BLOCKS)
 		return false;
 	return c->drift_check == CFG_YES || p->nlevels >= PLAN_LONG_LEVELS ||
 	       estimate(p, c, -1) >= PLAN_LONG_SECONDS;

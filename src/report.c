@@ -369,10 +369,16 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 
 	if (a->ndrift == 0)
 		return;
-	fprintf(f, "\ndrift control: the baseline level (%d pair%s) measured again after the last level, "
-		"against the first time (alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
-		r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
-		a->drift_alpha);
+	if (r->cfg.design == CFG_DESIGN_BLOCKS)
+		fprintf(f, "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first block to last "
+			"(alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
+			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
+			a->drift_alpha);
+	else
+		fprintf(f, "\ndrift control: the baseline level (%d pair%s) measured again after the last level, "
+			"against the first time (alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
+			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
+			a->drift_alpha);
 	for (int i = 0; i < a->ndrift; i++) {
 		const struct sw_drift *d = &a->drift[i];
 		const struct sw_cell *cell = &r->plan->cell[d->cell];
@@ -381,7 +387,10 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fmt_change(chg, sizeof(chg), change_name(d->metric, false), &d->change);
 		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
 	}
-	if (a->drifted)
+	if (a->drifted && r->cfg.design == CFG_DESIGN_BLOCKS)
+		fprintf(f, "DRIFT: the speed changed significantly during the run; the changes against the "
+			"baseline level are computed within blocks, where a drift shared by a block's levels cancels\n");
+	else if (a->drifted)
 		fprintf(f, "DRIFT: the baseline level changed significantly during the run: its changes "
 			"against the baseline level may be drift, not load\n");
 	else

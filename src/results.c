@@ -128,14 +128,15 @@ static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analys
 	(void)a;
 	(void)arg;
 	csv_comment(f, r);
-	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair,rank_a,rank_b,host_a,host_b,"
+	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,rep,block,pair,rank_a,rank_b,host_a,host_b,"
 	      "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps\n", f);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct sw_sample *s = &r->sample[i];
 		struct sw_pair p = plan_pair(r->plan, s->cell, s->pair);
 
 		cell_keys(f, r, s->cell, s->hops);
-		fprintf(f, ",%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, s->pair, p.a, p.b,
+		fprintf(f, ",%d,%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, run_sample_block(r, s),
+			s->pair, p.a, p.b,
 			r->host[p.a], r->host[p.b], s->t_start, s->t_end, s->seconds,
 			US(run_sample_latency(r, s)), MBPS(run_sample_bandwidth(r, s)));
 	}
@@ -337,6 +338,27 @@ json_t *results_json_change(const struct sw_change *c)
 			 "p", results_json_number(c->p), "significant", c->significant);
 }
 
+/* The levels of each block in the order they ran ([] when sequential). */
+static json_t *json_block_order(const struct sw_run *r)
+{
+	json_t *blocks = json_array();
+	int nb = 0, *order = malloc((size_t)r->plan->nlevels * sizeof(*order));
+
+	for (int c = 0; c < r->plan->ncells; c++)
+		if (r->cell[c].reps > nb)
+			nb = r->cell[c].reps;
+	for (int b = 0; order && r->cfg.design == CFG_DESIGN_BLOCKS && b < nb; b++) {
+		json_t *lv = json_array();
+
+		plan_block_order(r->plan, &r->cfg, b, order);
+		for (int i = 0; i < r->plan->nlevels; i++)
+			json_array_append_new(lv, json_integer(order[i]));
+		json_array_append_new(blocks, lv);
+	}
+	free(order);
+	return blocks;
+}
+
 static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 {
 	const struct sw_plan *p = r->plan;
@@ -360,6 +382,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	json_object_set_new(root, "complete", json_boolean(r->complete));
 	json_object_set_new(root, "failure", json_string(r->failure));
 	json_object_set_new(root, "config", config_to_json(&r->cfg));
+	json_object_set_new(root, "design", json_string(r->cfg.design == CFG_DESIGN_BLOCKS ? "blocks" : "sequential"));
+	json_object_set_new(root, "block_order", json_block_order(r));
 	for (int i = 0; i < r->nranks; i++)
 		json_array_append_new(ranks, json_rank(r, i));
 	json_object_set_new(root, "ranks", ranks);
@@ -721,7 +745,8 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 {
 	FILE *f = sfile_read(path, RESULTS_MAX_CSV, 0, err, errlen);
 	char line[4096], *fld[32];
-	int lineno = 0, rc = -1, col[NSAMPLE_COLS], ncol = 0;
+	int lineno = 0, rc = -1, col[NSAMPLE_COLS], ncol = 0, bcol = -1;
+	long block;
 
 	if (!f)
 		return -1;
@@ -753,6 +778,9 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 					goto out;
 				}
 			}
+			for (int i = 0; i < n; i++)
+				if (!strcmp(fld[i], "block"))
+					bcol = i;   /* absent before schema 3 */
 			ncol = n;
 			continue;
 		}
@@ -764,6 +792,11 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 
 		if (parse_sample(r, fld, col, &s, path, lineno, err, errlen))
 			goto out;
+		if (bcol >= 0 && (sw_parse_long(fld[bcol], -1, INT_MAX, &block) || block != run_sample_block(r, &s))) {
+			sw_fail(err, errlen, "%s:%d: block: '%.40s' is not %d (the design's block of repetition %d)",
+				path, lineno, fld[bcol], run_sample_block(r, &s), s.rep);
+			goto out;
+		}
 		if (run_add_sample(r, &s)) {
 			sw_fail(err, errlen, "%s: out of memory", path);
 			goto out;
@@ -1046,6 +1079,8 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		sw_fail(err, errlen, "%s: config: %s", jpath, msg);
 		goto fail;
 	}
+	if (x < 3)
+		cfg.design = CFG_DESIGN_SEQUENTIAL;   /* the engine ran no blocks before schema 3 */
 	json_t *ranks = json_object_get(root, "ranks"), *pairs = json_object_get(root, "pairs");
 	json_t *levels = json_object_get(root, "levels"), *cells = json_object_get(root, "cells");
 

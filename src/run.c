@@ -95,6 +95,12 @@ int run_add_sample(struct sw_run *r, const struct sw_sample *s)
 
 int run_add_cpu(struct sw_run *r, const struct sw_cpu *c)
 {
+	for (size_t i = 0; i < r->ncpu; i++)
+		if (r->cpu[i].level == c->level && r->cpu[i].rank == c->rank) {
+			r->cpu[i].user += c->user;   /* a block design visits a level again */
+			r->cpu[i].sys += c->sys;
+			return 0;
+		}
 	if (grow((void **)&r->cpu, &r->cap_cpu, r->ncpu + 1, sizeof(*c)))
 		return -1;
 	r->cpu[r->ncpu++] = *c;
@@ -149,6 +155,28 @@ double run_sample_bandwidth(const struct sw_run *r, const struct sw_sample *s)
 	const struct sw_cell *c = &r->plan->cell[s->cell];
 
 	return pattern_bandwidth(c->pattern, c->size, s->hops, s->seconds);
+}
+
+int run_sample_block(const struct sw_run *r, const struct sw_sample *s)
+{
+	return r->cfg.design == CFG_DESIGN_BLOCKS ? s->rep : -1;
+}
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const struct sw_sample *a = pa, *b = pb;
+
+	if (a->cell != b->cell)
+		return a->cell < b->cell ? -1 : 1;
+	if (a->rep != b->rep)
+		return a->rep < b->rep ? -1 : 1;
+	return (a->pair > b->pair) - (a->pair < b->pair);
+}
+
+void run_sort_samples(struct sw_run *r)
+{
+	if (r->nsamples > 1)
+		qsort(r->sample, r->nsamples, sizeof(*r->sample), cmp_sample);
 }
 
 size_t run_cell_samples(const struct sw_run *r, int cell, size_t *first)

@@ -455,6 +455,35 @@ out:
 	return rc;
 }
 
+int stats_trend(const double *t, const double *y, size_t n, double res, double confidence,
+		struct stats_interval *iv)
+{
+	double *l, c0, c1, cov00, cov01, cov11, sse, lo, hi;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (n < 3)
+		return -1;
+	l = malloc(n * sizeof(*l));
+	if (!l || logs_of(y, n, l))
+		goto out;
+	lo = hi = t[0];
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(t[i]))
+			goto out;
+		lo = fmin(lo, t[i]);
+		hi = fmax(hi, t[i]);
+	}
+	if (hi == lo || gsl_fit_linear(t, 1, l, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sse) != GSL_SUCCESS ||
+	    !isfinite(c1) || !isfinite(cov11))
+		goto out;
+	iv->n = n;
+	rc = stats_interval_set(iv, c1 * (hi - lo), sqrt(cov11) * (hi - lo), (double)(n - 2), res, confidence);
+out:
+	free(l);
+	return rc;
+}
+
 int stats_runs_welch(const double *a, size_t na, const double *b, size_t nb, double res, double confidence,
 		     struct stats_interval *iv)
 {

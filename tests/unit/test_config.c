@@ -349,7 +349,10 @@ Test(config, pairing_forms)
 
 Test(config, design_and_run_to_run)
 {
-	value_is("design", "sequential");
+	value_is("design", "blocks");
+	cr_assert_eq(cfg.design, CFG_DESIGN_BLOCKS);
+	set_ok("design=Sequential");
+	cr_assert_eq(cfg.design, CFG_DESIGN_SEQUENTIAL);
 	set_ok("design=Blocks");
 	cr_assert_eq(cfg.design, CFG_DESIGN_BLOCKS);
 	set_ok("design=Sequential");

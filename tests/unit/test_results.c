@@ -158,7 +158,7 @@ Test(results, run_json_and_csv_are_readable_by_others)
 	cr_assert_eq(strncmp(line, "# swstress ", 11), 0);
 	cr_assert(strstr(line, "MB/s = 10^6 bytes/s"));
 	cr_assert_not_null(fgets(line, sizeof(line), f));
-	cr_assert_eq(strncmp(line, "cell,level,nodes,pairs,pattern,size_bytes,hops,rep,pair", 55), 0);
+	cr_assert_eq(strncmp(line, "cell,level,nodes,pairs,pattern,size_bytes,hops,rep,block,pair", 61), 0);
 	while (fgets(line, sizeof(line), f))
 		rows++;
 	fclose(f);
@@ -256,13 +256,13 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	/* A repetition beyond the cell's count (a fuzzed 2000000000 would
 	 * otherwise size the analysis). */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: rep: '2000000000' not a repetition the cell ran"), "%s", err);
 
 	/* The same repetition of a pair twice. */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
 	run_free(r);
@@ -312,7 +312,7 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	/* make_run's cells have 100 hops: a sample of 99 is not one of them */
 	r = make_run();
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: hops: '99' not the cell's hop count"), "%s", err);
 	run_free(r);
@@ -386,8 +386,8 @@ Test(results, every_run_json_field_is_checked)
 		{ "cells.0.stop", json_string("bogus"), "run.json: cells[0].stop: not a known reason to stop" },
 		{ "cells.0.reps", json_integer(4), "run.json: cells[0].reps: 4 is outside 0..3" },
 		{ "cells.0.wall_s", json_real(-1), "run.json: cells[0].wall_s: -1 is outside 0..1e+06" },
-		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..2" },
-		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..2" },
+		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..3" },
+		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..3" },
 		{ "schema_version", json_string("1"), "run.json: schema_version: not an integer" },
 		{ "pairs.0", json_pack("[ii]", 0, 0), "run.json: pairs[0]: not two distinct ranks of 0..3" },
 		{ "pairs.1", json_pack("[ii]", 1, 2), "run.json: pairs[1]: not two distinct ranks of 0..3, each in one pair only" },
@@ -474,19 +474,19 @@ Test(results, every_samples_field_is_checked)
 	struct {
 		const char *row, *msg;
 	} t[] = {
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
-		{ "abc,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
-		{ "0,0,2,1,pingpong,8,100,abc,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
-		{ "0,0,2,1,pingpong,8,1e2,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
-		{ "-1,0,2,1,pingpong,8,100,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
+		{ "abc,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
+		{ "0,0,2,1,pingpong,8,100,abc,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
+		{ "0,0,2,1,pingpong,8,1e2,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
+		{ "-1,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
 	};
 	struct sw_run *r = make_run(), *b;
 	char err[512], row[256];
@@ -543,6 +543,7 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 	FILE *f;
 	long len;
 
+	r->cfg.design = CFG_DESIGN_SEQUENTIAL;   /* what the engine ran before schema 3 */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
 	f = fopen(path, "r");
@@ -554,7 +555,7 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 	cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
 	for (int v = 0; v < 2; v++) {
-		char *p = strstr(text, "\"schema_version\": 2");
+		char *p = strstr(text, "\"schema_version\": 3");
 
 		cr_assert_not_null(p, "%.80s", text);
 		p[strlen("\"schema_version\": ")] = v == 0 ? '1' : '9';
@@ -567,9 +568,9 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 			run_free(back);
 		} else {
 			cr_assert_null(back);
-			cr_assert(strstr(err, "run.json: schema_version: 9 is outside 1..2"), "%s", err);
+			cr_assert(strstr(err, "run.json: schema_version: 9 is outside 1..3"), "%s", err);
 		}
-		p[strlen("\"schema_version\": ")] = '2';
+		p[strlen("\"schema_version\": ")] = '3';
 	}
 	free(text);
 	run_free(r);
@@ -743,7 +744,7 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 	while (fgets(line, sizeof(line), f)) {
 		int cell, level, nodes, pairs, rep, pair, ra, rb;
 
-		if (sscanf(line, "%d,%d,%d,%d,incast,65536,%*d,%d,%d,%d,%d,", &cell, &level, &nodes, &pairs, &rep,
+		if (sscanf(line, "%d,%d,%d,%d,incast,65536,%*d,%d,%*d,%d,%d,%d,", &cell, &level, &nodes, &pairs, &rep,
 			   &pair, &ra, &rb) != 8)
 			continue;
 		rows++;
@@ -834,6 +835,80 @@ Test(results, rank_identities_round_trip_older_runs_load)
 	cr_expect_eq(b->id[0].mpi_node, -1);
 	cr_expect_not(run_cell_cpu_bound(b, b->plan->ncells - 1, &k, &c));
 	cr_expect_eq(k, 0);
+	run_free(b);
+	run_free(r);
+}
+
+/* Issue #26: a block design's run records its design, the levels of each
+ * block in the order plan_block_order gave them, and each sample's block
+ * (its repetition); a samples.csv row whose block is not the design's is
+ * refused; a run of schema 2 loads as sequential whatever its config says
+ * (the engine ran no blocks then). Samples added block by block are put
+ * back into cell order. */
+Test(results, blocks_design_and_order_are_recorded)
+{
+	struct sw_run *r = make_run(), *b;
+	char err[512], path[128], line[512];
+	int order[2];
+	json_t *j, *bo;
+
+	r->cfg.design = CFG_DESIGN_BLOCKS;
+	/* shuffle the samples as a block design adds them: block 2 first */
+	for (size_t i = 0; i + 1 < r->nsamples; i += 2) {
+		struct sw_sample t = r->sample[i];
+
+		r->sample[i] = r->sample[r->nsamples - 1 - i];
+		r->sample[r->nsamples - 1 - i] = t;
+	}
+	run_sort_samples(r);
+	for (size_t i = 1; i < r->nsamples; i++)
+		cr_assert(r->sample[i - 1].cell < r->sample[i].cell ||
+			  (r->sample[i - 1].cell == r->sample[i].cell && r->sample[i - 1].rep <= r->sample[i].rep));
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
+	j = json_load_file(path, 0, NULL);
+	cr_assert_not_null(j);
+	cr_assert_str_eq(json_string_value(json_object_get(j, "design")), "blocks");
+	bo = json_object_get(j, "block_order");
+	cr_assert_eq(json_array_size(bo), 3);
+	for (int blk = 0; blk < 3; blk++) {
+		plan_block_order(r->plan, &r->cfg, blk, order);
+		for (int i = 0; i < 2; i++)
+			cr_assert_eq(json_integer_value(json_array_get(json_array_get(bo, (size_t)blk), (size_t)i)),
+				     order[i]);
+	}
+	json_decref(j);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
+	FILE *f = fopen(path, "r");
+
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		int rep, block;
+
+		if (sscanf(line, "%*d,%*d,%*d,%*d,%*[a-z],%*d,%*d,%d,%d,", &rep, &block) == 2)
+			cr_assert_eq(block, rep, "%s", line);
+	}
+	fclose(f);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->cfg.design, CFG_DESIGN_BLOCKS);
+	run_free(b);
+	cut_samples(2, "0,0,2,1,pingpong,8,100,0,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
+	cr_assert(strstr(err, "samples.csv:3: block: '-1' is not 0"), "%s", err);
+
+	/* schema 2 with config design = blocks (accepted, not run) loads sequential */
+	r->cfg.design = CFG_DESIGN_SEQUENTIAL;
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
+	j = json_load_file(path, 0, NULL);
+	json_object_set_new(j, "schema_version", json_integer(2));
+	json_object_set_new(json_object_get(j, "config"), "design", json_string("blocks"));
+	cr_assert_eq(json_dump_file(j, path, 0), 0);
+	json_decref(j);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->cfg.design, CFG_DESIGN_SEQUENTIAL);
 	run_free(b);
 	run_free(r);
 }

@@ -180,3 +180,28 @@ Test(stats_time, sd_upper_bound)
 	cr_assert(near(stats_sd_upper(0.1, 4.0, 0.95), 0.23723557, 1e-7));
 	cr_assert(isnan(stats_sd_upper(1.0, 0.0, 0.95)));
 }
+
+/* ln y = 0.1 + 0.02 t + e, e = .01, -.01, 0, -.01, .01 (orthogonal to 1
+ * and t): slope 0.02 exactly, d = 0.02 x span 4 = 0.08; SSE 4e-4 on 3
+ * df, se(slope) = sqrt(4e-4 / 3 / 10), se = 4 sqrt(1.3333e-5) =
+ * 0.0146059; t(0.975, 3) = 3.1824463: CI 0.08 +- 0.0464827. */
+Test(stats_time, trend_over_blocks)
+{
+	const double t[5] = { 0, 1, 2, 3, 4 }, e[5] = { 0.01, -0.01, 0, -0.01, 0.01 };
+	const double flat[3] = { 1, 1, 1 };
+	double y[5];
+	struct stats_interval iv;
+
+	for (int i = 0; i < 5; i++)
+		y[i] = exp(0.1 + 0.02 * t[i] + e[i]);
+	cr_assert_eq(stats_trend(t, y, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, 0.08, 1e-9), "d %g", iv.d);
+	cr_assert(near(iv.se, 0.0146059, 1e-5), "se %g", iv.se);
+	cr_assert(near(iv.df, 3.0, 1e-12));
+	cr_assert(near(iv.hi - iv.d, 0.0464827, 1e-5), "half-width %g", iv.hi - iv.d);
+	cr_assert(iv.p < 0.05 && iv.lo > 0.0);
+	cr_assert_eq(stats_trend(t, y, 2, 0.0, 0.95, &iv), -1, "needs 3 points");
+	cr_assert_eq(stats_trend(flat, y, 3, 0.0, 0.95, &iv), -1, "t all equal");
+	y[1] = -1.0;
+	cr_assert_eq(stats_trend(t, y, 5, 0.0, 0.95, &iv), -1, "a value not positive");
+}
