@@ -25,6 +25,7 @@
 #define RESULTS_MAX_CELLS (1 << 22)
 #define RESULTS_MIN_SECONDS 1e-9            /* a sample: 1 ns .. */
 #define RESULTS_MAX_SECONDS 1e6             /* .. 11 days */
+#define RESULTS_MIN_HOP 1e-9                /* no hop (message there) is faster */
 
 #define MBPS(x) ((x) / 1e6)
 #define US(x) ((x) * 1e6)
@@ -600,8 +601,21 @@ static int jnum(json_t *o, const char *key, double lo, double hi, double *out, c
 	return 0;
 }
 
+/* Whether a sample's seconds agree with its window from t_start to t_end
+ * on the common clock: never longer than it, and where exact (one
+ * direction: the engine takes one from the other) the same, to the 10
+ * digits run.json keeps of each. A time not known (NaN) agrees. */
+static bool times_agree(double t_start, double t_end, double seconds, bool exact)
+{
+	double span = t_end - t_start, tol = 1e-9 * (1 + fabs(t_start) + fabs(t_end) + seconds);
+
+	if (isnan(t_start) || isnan(t_end))
+		return true;
+	return seconds <= span + tol && (!exact || seconds >= span - tol);
+}
+
 /* A sample's times: t_start_s and t_end_s (null allowed) and seconds
- * (required), each within its range. */
+ * (required), each within its range, seconds within the window. */
 static int jtimes(json_t *o, double *t_start, double *t_end, double *seconds, const char *path,
 		  const char *where, char *err, size_t errlen)
 {
@@ -611,6 +625,9 @@ static int jtimes(json_t *o, double *t_start, double *t_end, double *seconds, co
 		return -1;
 	if (isnan(*seconds))
 		return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
+	if (!times_agree(*t_start, *t_end, *seconds, false))
+		return sw_fail(err, errlen, "%s: %sseconds: %.9g, longer than t_start_s..t_end_s", path, where,
+			       *seconds);
 	return 0;
 }
 
@@ -710,6 +727,12 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 	if (r->nsamples && r->sample[r->nsamples - 1].cell > v[0])
 		return sw_fail(err, errlen, "%s:%d: cell: %ld comes after cell %d (rows are in cell order)", path,
 			       lineno, v[0], r->sample[r->nsamples - 1].cell);
+	if (!times_agree(s->t_start, s->t_end, s->seconds, pattern_info(p->cell[v[0]].pattern)->directions == 1))
+		return sw_fail(err, errlen, "%s:%d: seconds: %.9g, but t_start_s..t_end_s is %.9g", path, lineno,
+			       s->seconds, s->t_end - s->t_start);
+	if ((double)hops * RESULTS_MIN_HOP > s->seconds * (1 + 1e-9))
+		return sw_fail(err, errlen, "%s:%d: hops: %ld in %.9g s, faster than one per %g s", path, lineno, hops,
+			       s->seconds, RESULTS_MIN_HOP);
 	s->cell = (int)v[0];
 	s->rep = (int)v[1];
 	s->pair = (int)v[2];
@@ -944,6 +967,10 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		if (!isfinite(v.t_start) || !isfinite(v.t_end) || !isfinite(v.seconds) || !isfinite(v.p50) ||
 		    !isfinite(v.p99))
 			return sw_fail(err, errlen, "%s: victim_samples[%zu]: a time or latency is missing (null)", path, i);
+		if (!times_agree(v.t_start, v.t_end, v.seconds, false) ||
+		    (double)x[3] * RESULTS_MIN_HOP > v.seconds * (1 + 1e-9))
+			return sw_fail(err, errlen, "%s: %sseconds: %.9g, longer than t_start_s..t_end_s or shorter than "
+				       "its hops", path, where, v.seconds);
 		v.cell = (int)x[0];
 		v.rep = (int)x[1];
 		v.pair = (int)x[2];
@@ -1203,7 +1230,8 @@ static int load_cpu(struct sw_run *r, json_t *cpu, const char *jpath, char *err,
 }
 
 /* The run's texts (each one line of text; mpi_version several), its
- * clock, its duration and whether it completed. */
+ * clock, its duration and whether it completed (then with no failure and
+ * every cell run). */
 static int load_about(struct sw_run *r, json_t *root, const char *jpath, char *err, size_t errlen)
 {
 	get_str(root, "tool_version", r->tool_version, sizeof(r->tool_version));
@@ -1228,6 +1256,12 @@ static int load_about(struct sw_run *r, json_t *root, const char *jpath, char *e
 	if (!json_is_boolean(json_object_get(root, "complete")))
 		return sw_fail(err, errlen, "%s: complete: missing or not true/false", jpath);
 	r->complete = json_is_true(json_object_get(root, "complete"));
+	if (r->complete && *r->failure)
+		return sw_fail(err, errlen, "%s: complete: true, but failure says '%s'", jpath, r->failure);
+	for (int ci = 0; r->complete && ci < r->plan->ncells; ci++)
+		if (r->cell[ci].stop == SW_STOP_FAILED || r->cell[ci].stop == SW_STOP_NOT_RUN)
+			return sw_fail(err, errlen, "%s: complete: true, but cells[%d].stop is %s", jpath, ci,
+				       run_stop_name(r->cell[ci].stop));
 	return 0;
 }
 
