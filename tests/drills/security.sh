@@ -323,6 +323,19 @@ drill_consistency() {
 		"$SW" publish "$d" --store "$T/consistency.sqlite"
 }
 
+# 8. a baseline is whole: one run once in a set, and a run that finished
+drill_baseline_whole() {
+	a=$(run twin-20261201-120000)
+	cp -r "$a" "$T/twin-copy"
+	expect "8 baseline set with two folders of one run" 1 "are the same run (twin-20261201-120000)" \
+		"$SW" baseline set nightly "$a" "$T/twin-copy" --history "$T/twins.sqlite"
+	b=$(run cut-20261201-120000)
+	edit_json "$b/run.json" "r['complete'] = False; r['failure'] = 'stopped by signal 15 (Terminated)'"
+	expect "8 judge against a baseline that did not finish" 3 "did not finish (stopped by signal 15" \
+		"$SW" judge "$(run now-20261201-120000)" --baseline "$b" --no-history
+	grep -q "^SWSTRESS UNKNOWN" "$T/out" && ok "8 ... the status line says UNKNOWN" || fail "8 ... no UNKNOWN line" "$T/out"
+}
+
 # 9. three switch names whose slugs collide get three pages
 drill_site_slugs() {
 	rm -f "$T/slugs.sqlite"
@@ -341,7 +354,7 @@ drill_site_slugs() {
 }
 
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_site_slugs}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end
