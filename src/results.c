@@ -565,6 +565,22 @@ out_unlink:
 	return -1;
 }
 
+char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+
+	if (!f)
+		return NULL;
+	write_summary(f, r, a, NULL);
+	if (fclose(f) || !text) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* ---------------------------------------------------------------- */
 /* Reading                                                            */
 

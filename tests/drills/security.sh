@@ -336,6 +336,17 @@ drill_baseline_whole() {
 	grep -q "^SWSTRESS UNKNOWN" "$T/out" && ok "8 ... the status line says UNKNOWN" || fail "8 ... no UNKNOWN line" "$T/out"
 }
 
+# 8. publish takes a folder as its run.json names it (summary.csv cut or
+# changed: tests/unit/test_catalog.c, a run here has none)
+drill_publish_whole() {
+	d=$(run renamed-20261201-130000)
+	mv "$d" "$T/other-20261201-130000"
+	expect "8 publish: a run.json whose name differs from its folder" 1 "but run.json says the run is 'renamed-" \
+		"$SW" publish "$T/other-20261201-130000" --store "$T/whole.sqlite"
+	expect "8 ... and a folder named as its run is published" 0 "1 published" \
+		"$SW" publish "$(run whole-20261201-130000)" --store "$T/whole.sqlite"
+}
+
 # 9. three switch names whose slugs collide get three pages
 drill_site_slugs() {
 	rm -f "$T/slugs.sqlite"
@@ -354,7 +365,7 @@ drill_site_slugs() {
 }
 
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_site_slugs}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end
