@@ -347,6 +347,18 @@ drill_publish_whole() {
 		"$SW" publish "$(run whole-20261201-130000)" --store "$T/whole.sqlite"
 }
 
+# 8. two runs of one name keep both rows of the history, or the second is refused
+drill_history_names() {
+	a=$(run same-20261201-140000)
+	"$SW" judge "$a" --baseline "$a" --history "$T/names.sqlite" > /dev/null 2>&1
+	edit_json "$a/run.json" "r['started'] = '2026-12-01T15:00:00Z'"
+	expect "8 judge: a second complete run of the same name into one history" 1 \
+		"a different run named 'same-20261201-140000' is already recorded" \
+		"$SW" judge "$a" --baseline "$a" --history "$T/names.sqlite"
+	n=$(sqlite3 "$T/names.sqlite" "SELECT started FROM runs WHERE name = 'same-20261201-140000'" 2>&1)
+	[ "$n" = 2026-12-01T00:00:00Z ] && ok "8 ... the first run's row is kept" || fail "8 ... the row holds '$n'"
+}
+
 # 9. three switch names whose slugs collide get three pages
 drill_site_slugs() {
 	rm -f "$T/slugs.sqlite"
@@ -365,7 +377,7 @@ drill_site_slugs() {
 }
 
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_site_slugs}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_history_names drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end
