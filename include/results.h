@@ -151,6 +151,10 @@ int results_finish(const char *partial, char *out, size_t outlen, char *err, siz
 
 /* Load a run from a results folder or its run.json (samples from
  * samples.csv beside it). NULL with "PATH: what is wrong" in err. */
+/* The summary.csv that results_write writes for r and a, as text
+ * (malloc'd); NULL on ENOMEM. A stored summary.csv is checked against it. */
+char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a);
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen);
 
 #endif

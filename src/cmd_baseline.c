@@ -169,12 +169,21 @@ static int baseline_main(const struct cli_args *a)
 		fprintf(stderr, "swstress: out of memory\n");
 		return SW_EXIT_FAIL;
 	}
-	for (int i = 2; i < nwords; i++)
+	for (int i = 2; i < nwords; i++) {
 		if (member_of(words[i], &m[i - 2], err, sizeof(err))) {
 			fprintf(stderr, "swstress: baseline %s: %s\n", sub, err);
 			free(m);
 			return SW_EXIT_FAIL;
 		}
+		/* a set holds a run once: two folders of one name would count twice */
+		for (int j = 2; j < i; j++)
+			if (!strcmp(m[j - 2].run, m[i - 2].run)) {
+				fprintf(stderr, "swstress: baseline %s: %s and %s are the same run (%s)\n", sub,
+					words[j], words[i], m[i - 2].run);
+				free(m);
+				return SW_EXIT_FAIL;
+			}
+	}
 	if (history_baseline_put(db, name, m, (size_t)(nwords - 2), !strcmp(sub, "set"), err, sizeof(err))) {
 		fprintf(stderr, "swstress: %s\n", err);
 		rc = SW_EXIT_FAIL;

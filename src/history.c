@@ -280,7 +280,7 @@ static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const 
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
 		" ON CONFLICT(name) DO UPDATE SET label = ?2, started = ?3, recorded = ?4, tool_version = ?5,"
 		" mpi_version = ?6, command_line = ?7, nranks = ?8, hosts = ?9, complete = ?10, failure = ?11,"
-		" duration_s = ?12, config = ?13";
+		" duration_s = ?12, config = ?13 WHERE runs.started = ?3";
 	static const char *const sql_cell =
 		"INSERT INTO cells (run_id, cell, level, nodes, pairs, pattern, size_bytes, hops, n, stop,"
 		" lat_median_s, lat_lo_s, lat_hi_s, lat_p99_s, bw_median_Bps, bw_lo_Bps, bw_hi_Bps,"
@@ -317,6 +317,11 @@ static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const 
 	sqlite3_bind_text(st, 13, cfg_s, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out_db;
+	if (sqlite3_changes(db) == 0) {    /* the name is another run's (started at another time) */
+		sw_fail(err, errlen, "%s: a different run named '%s' is already recorded (started at another time)",
+			path, r->name);
+		goto out;
+	}
 	sqlite3_finalize(st);
 	st = NULL;
 	if (!PREPARE(db, "SELECT id FROM runs WHERE name = ?1", &st))

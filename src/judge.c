@@ -128,6 +128,12 @@ static int load_baseline(const struct judge_opts *o, double confidence, const ch
 		struct sw_run *b = results_load(m[i].folder, berr, sizeof(berr));
 		struct sw_analysis *an = NULL;
 
+		if (b && !b->complete) {    /* a baseline cut short is no baseline */
+			snprintf(berr, sizeof(berr), "%.300s: run %s did not finish (%s)", m[i].folder, b->name,
+				 b->failure[0] ? b->failure : "cut short");
+			run_free(b);
+			b = NULL;
+		}
 		if (b) {
 			struct sw_config c = b->cfg;
 

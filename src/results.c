@@ -25,6 +25,7 @@
 #define RESULTS_MAX_CELLS (1 << 22)
 #define RESULTS_MIN_SECONDS 1e-9            /* a sample: 1 ns .. */
 #define RESULTS_MAX_SECONDS 1e6             /* .. 11 days */
+#define RESULTS_MIN_HOP 1e-9                /* no hop (message there) is faster */
 
 #define MBPS(x) ((x) / 1e6)
 #define US(x) ((x) * 1e6)
@@ -588,6 +589,22 @@ out_unlink:
 	return -1;
 }
 
+char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+
+	if (!f)
+		return NULL;
+	write_summary(f, r, a, NULL);
+	if (fclose(f) || !text) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* ---------------------------------------------------------------- */
 /* Reading                                                            */
 
@@ -624,8 +641,21 @@ static int jnum(json_t *o, const char *key, double lo, double hi, double *out, c
 	return 0;
 }
 
+/* Whether a sample's seconds agree with its window from t_start to t_end
+ * on the common clock: never longer than it, and where exact (one
+ * direction: the engine takes one from the other) the same, to the 10
+ * digits run.json keeps of each. A time not known (NaN) agrees. */
+static bool times_agree(double t_start, double t_end, double seconds, bool exact)
+{
+	double span = t_end - t_start, tol = 1e-9 * (1 + fabs(t_start) + fabs(t_end) + seconds);
+
+	if (isnan(t_start) || isnan(t_end))
+		return true;
+	return seconds <= span + tol && (!exact || seconds >= span - tol);
+}
+
 /* A sample's times: t_start_s and t_end_s (null allowed) and seconds
- * (required), each within its range. */
+ * (required), each within its range, seconds within the window. */
 static int jtimes(json_t *o, double *t_start, double *t_end, double *seconds, const char *path,
 		  const char *where, char *err, size_t errlen)
 {
@@ -635,6 +665,9 @@ static int jtimes(json_t *o, double *t_start, double *t_end, double *seconds, co
 		return -1;
 	if (isnan(*seconds))
 		return sw_fail(err, errlen, "%s: %sseconds: missing", path, where);
+	if (!times_agree(*t_start, *t_end, *seconds, false))
+		return sw_fail(err, errlen, "%s: %sseconds: %.9g, longer than t_start_s..t_end_s", path, where,
+			       *seconds);
 	return 0;
 }
 
@@ -734,6 +767,12 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 	if (r->nsamples && r->sample[r->nsamples - 1].cell > v[0])
 		return sw_fail(err, errlen, "%s:%d: cell: %ld comes after cell %d (rows are in cell order)", path,
 			       lineno, v[0], r->sample[r->nsamples - 1].cell);
+	if (!times_agree(s->t_start, s->t_end, s->seconds, pattern_info(p->cell[v[0]].pattern)->directions == 1))
+		return sw_fail(err, errlen, "%s:%d: seconds: %.9g, but t_start_s..t_end_s is %.9g", path, lineno,
+			       s->seconds, s->t_end - s->t_start);
+	if ((double)hops * RESULTS_MIN_HOP > s->seconds * (1 + 1e-9))
+		return sw_fail(err, errlen, "%s:%d: hops: %ld in %.9g s, faster than one per %g s", path, lineno, hops,
+			       s->seconds, RESULTS_MIN_HOP);
 	s->cell = (int)v[0];
 	s->rep = (int)v[1];
 	s->pair = (int)v[2];
@@ -977,6 +1016,10 @@ static int load_victims(struct sw_run *r, const json_t *arr, const char *path, c
 		if (!isfinite(v.t_start) || !isfinite(v.t_end) || !isfinite(v.seconds) || !isfinite(v.p50) ||
 		    !isfinite(v.p99))
 			return sw_fail(err, errlen, "%s: victim_samples[%zu]: a time or latency is missing (null)", path, i);
+		if (!times_agree(v.t_start, v.t_end, v.seconds, false) ||
+		    (double)x[3] * RESULTS_MIN_HOP > v.seconds * (1 + 1e-9))
+			return sw_fail(err, errlen, "%s: %sseconds: %.9g, longer than t_start_s..t_end_s or shorter than "
+				       "its hops", path, where, v.seconds);
 		v.cell = (int)x[0];
 		v.rep = (int)x[1];
 		v.pair = (int)x[2];
@@ -1022,26 +1065,20 @@ static int load_rank_id(struct sw_run *r, json_t *o, int i, const char *path, ch
 	return 0;
 }
 
-struct sw_run *results_load(const char *path, char *err, size_t errlen)
+/* The folder of a results path (a folder, or its run.json) and the paths
+ * of its run.json and samples.csv: 0, or -1 with the path named (a path
+ * that does not fit is an error, never its prefix). */
+static int load_paths(const char *path, char *jpath, size_t jlen, char *spath, size_t slen, char *err,
+		      size_t errlen)
 {
-	char dir[SW_PATH_MAX], jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512], where[48];
-	char *used = NULL;  /* ranks already in a pair */
+	char dir[SW_PATH_MAX];
 	struct stat st;
-	json_error_t je;
-	json_t *root = NULL;
-	struct sw_run *r = NULL;
-	struct sw_plan *p = NULL;
-	struct sw_config cfg;
 	size_t n = strlen(path);
 
-	if (stat(path, &st)) {
-		sw_fail(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (n >= sizeof(dir)) {
-		sfile_path(dir, sizeof(dir), err, errlen, "%s", path);
-		return NULL;
-	}
+	if (stat(path, &st))
+		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (n >= sizeof(dir))
+		return sfile_path(dir, sizeof(dir), err, errlen, "%s", path);
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(dir, sizeof(dir), "%s", path);
 		while (n > 1 && dir[n - 1] == '/')
@@ -1054,10 +1091,243 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		else
 			snprintf(dir, sizeof(dir), ".");
 	}
-	snprintf(jpath, sizeof(jpath), S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
-	snprintf(spath, sizeof(spath), "%s/samples.csv", dir);
-	FILE *jf = sfile_read(jpath, RESULTS_MAX_JSON, 0, err, errlen);
+	snprintf(jpath, jlen, S_ISDIR(st.st_mode) ? "%s/run.json" : "%s", S_ISDIR(st.st_mode) ? dir : path);
+	snprintf(spath, slen, "%s/samples.csv", dir);
+	return 0;
+}
 
+/* pairs: two distinct ranks each, every rank in one pair at most (used). */
+static int load_pairs(struct sw_plan *p, const json_t *pairs, int nranks, char *used, const char *jpath,
+		      char *err, size_t errlen)
+{
+	long long x, y;
+
+	for (int i = 0; i < p->npairs; i++) {
+		json_t *pr = json_array_get(pairs, (size_t)i), *a = json_array_get(pr, 0), *b = json_array_get(pr, 1);
+
+		if (!json_is_array(pr) || json_array_size(pr) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+		    (x = json_integer_value(a)) < 0 || x >= nranks || (y = json_integer_value(b)) < 0 || y >= nranks ||
+		    x == y || used[x] || used[y])
+			return sw_fail(err, errlen, "%s: pairs[%d]: not two distinct ranks of 0..%d, each in one pair only",
+				       jpath, i, nranks - 1);
+		used[x] = used[y] = 1;
+		p->pair[i] = (struct sw_pair){ (int)x, (int)y };
+	}
+	return 0;
+}
+
+/* levels[].pairs, rising; cells[]: pattern, level, size, hops, receiver. */
+static int load_plan_cells(struct sw_plan *p, const struct sw_config *cfg, json_t *levels, json_t *cells,
+			   int nranks, const char *jpath, char *err, size_t errlen)
+{
+	char where[48];
+	long long x, y;
+
+	for (int l = 0; l < p->nlevels; l++) {
+		snprintf(where, sizeof(where), "levels[%d].", l);
+		if (jint(json_array_get(levels, (size_t)l), "pairs", l ? p->level_pairs[l - 1] + 1 : 1, p->npairs, &x,
+			 jpath, where, err, errlen))
+			return -1;
+		p->level_pairs[l] = (int)x;
+	}
+	for (int ci = 0; ci < p->ncells; ci++) {
+		json_t *c = json_array_get(cells, (size_t)ci);
+		const char *pat = json_string_value(json_object_get(c, "pattern"));
+		int s;
+
+		snprintf(where, sizeof(where), "cells[%d].", ci);
+		if (!pat || pattern_find(pat) < 0)
+			return sw_fail(err, errlen, "%s: %spattern: not one of pingpong, stream, bidir, incast", jpath,
+				       where);
+		if (jint(c, "level", 0, p->nlevels - 1, &x, jpath, where, err, errlen) ||
+		    jint(c, "size_bytes", 1, INT64_MAX, &y, jpath, where, err, errlen))
+			return -1;
+		for (s = 0; s < cfg->nsizes && cfg->sizes[s] != (uint64_t)y; s++)
+			;
+		if (s == cfg->nsizes)
+			return sw_fail(err, errlen, "%s: %ssize_bytes: %lld is not one of the config's sizes", jpath,
+				       where, y);
+		p->cell[ci] = (struct sw_cell){
+			.level = (int)x, .pattern = pattern_find(pat), .size = (uint64_t)y, .size_index = s,
+			.timed = config_pattern_timed(cfg, pattern_find(pat)),
+		};
+		/* hops 0: a timed cell (each sample counts its own), or auto hops never resolved */
+		if (jint(c, "hops", p->cell[ci].timed ? 0 : cfg->nhops ? 1 : 0, p->cell[ci].timed ? 0 : LONG_MAX, &x,
+			 jpath, where, err, errlen))
+			return -1;
+		p->cell[ci].hops = (long)x;
+		/* incast: the receiver is pair 0's partner (plan.h), never a sender */
+		if (pattern_info(p->cell[ci].pattern)->incast &&
+		    (jint(c, "receiver", 0, nranks - 1, &x, jpath, where, err, errlen) ||
+		     (x != p->pair[0].b && sw_fail(err, errlen, "%s: %sreceiver: rank %lld, but the plan's receiver "
+						   "is rank %d (pairs[0]'s second rank)", jpath, where, x, p->pair[0].b))))
+			return -1;
+	}
+	return 0;
+}
+
+/* The plan of run.json: pairs, victim pairs, levels, cells; NULL with the
+ * field named. */
+static struct sw_plan *load_plan(json_t *root, const struct sw_config *cfg, const char *jpath, char *err,
+				 size_t errlen)
+{
+	json_t *ranks = json_object_get(root, "ranks"), *pairs = json_object_get(root, "pairs");
+	json_t *levels = json_object_get(root, "levels"), *cells = json_object_get(root, "cells");
+	struct sw_plan *p = NULL;
+	char *used = NULL;  /* ranks already in a pair */
+	int nranks;
+
+	if (!json_is_array(ranks) || !json_is_array(pairs) || !json_is_array(levels) || !json_is_array(cells) ||
+	    json_array_size(ranks) < 2 || json_array_size(levels) < 1) {
+		sw_fail(err, errlen, "%s: missing ranks, pairs, levels or cells", jpath);
+		return NULL;
+	}
+	if (json_array_size(ranks) > SW_MAX_RANKS || json_array_size(cells) > RESULTS_MAX_CELLS ||
+	    json_array_size(pairs) > json_array_size(ranks) / 2 || json_array_size(levels) > json_array_size(pairs)) {
+		sw_fail(err, errlen, "%s: %zu ranks, %zu pairs, %zu levels, %zu cells: more than a run can have", jpath,
+			json_array_size(ranks), json_array_size(pairs), json_array_size(levels), json_array_size(cells));
+		return NULL;
+	}
+	nranks = (int)json_array_size(ranks);
+	p = plan_alloc(nranks, (int)json_array_size(pairs), (int)json_array_size(levels), (int)json_array_size(cells));
+	used = calloc((size_t)nranks, 1);
+	if (!p || !used) {
+		sw_fail(err, errlen, "%s: out of memory", jpath);
+		goto fail;
+	}
+	if (load_pairs(p, pairs, nranks, used, jpath, err, errlen) ||
+	    load_victim_pairs(p, cfg, json_object_get(root, "victim_pairs"), used, jpath, err, errlen) ||
+	    load_plan_cells(p, cfg, levels, cells, nranks, jpath, err, errlen))
+		goto fail;
+	free(used);
+	return p;
+fail:
+	free(used);
+	plan_free(p);
+	return NULL;
+}
+
+/* ranks[]: each one's host (one line of text) and identity. */
+static int load_ranks(struct sw_run *r, json_t *ranks, const char *jpath, char *err, size_t errlen)
+{
+	char where[48];
+
+	for (int i = 0; i < r->nranks; i++) {
+		const char *h = json_string_value(json_object_get(json_array_get(ranks, (size_t)i), "host"));
+
+		if (!h || !*h || strlen(h) >= SW_HOST_MAX)
+			return sw_fail(err, errlen, "%s: ranks[%d].host: missing, empty or longer than %d bytes", jpath,
+				       i, SW_HOST_MAX - 1);
+		snprintf(where, sizeof(where), "ranks[%d].host", i);
+		if (check_text(h, false, jpath, where, err, errlen))
+			return -1;
+		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
+		if (load_rank_id(r, json_array_get(ranks, (size_t)i), i, jpath, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* cells[]: how each ran (repetitions, why it stopped, its times). */
+static int load_cell_runs(struct sw_run *r, json_t *cells, const char *jpath, char *err, size_t errlen)
+{
+	char where[48];
+	long long x;
+
+	for (int ci = 0; ci < r->plan->ncells; ci++) {
+		json_t *c = json_array_get(cells, (size_t)ci);
+		const char *stop = json_string_value(json_object_get(c, "stop"));
+
+		snprintf(where, sizeof(where), "cells[%d].", ci);
+		if (jint(c, "reps", 0, r->cfg.rep_max, &x, jpath, where, err, errlen))
+			return -1;
+		if (!stop || run_stop_find(stop) < 0)
+			return sw_fail(err, errlen, "%s: %sstop: not a known reason to stop", jpath, where);
+		if (r->plan->cell[ci].hops == 0 && !r->plan->cell[ci].timed && x > 0)
+			return sw_fail(err, errlen, "%s: %shops: 0, but the cell ran %lld repetitions", jpath, where, x);
+		r->cell[ci].reps = (int)x;
+		r->cell[ci].stop = run_stop_find(stop);
+		if (jnum(c, "wall_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].wall, jpath, where, err, errlen) ||
+		    jnum(c, "timed_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].timed, jpath, where, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* cpu[]: each rank's CPU time at each level. */
+static int load_cpu(struct sw_run *r, json_t *cpu, const char *jpath, char *err, size_t errlen)
+{
+	char where[48];
+	long long x, y;
+
+	for (size_t i = 0; i < json_array_size(cpu); i++) {
+		json_t *o = json_array_get(cpu, i);
+		struct sw_cpu u;
+
+		snprintf(where, sizeof(where), "cpu[%zu].", i);
+		if (jint(o, "level", 0, r->plan->nlevels - 1, &x, jpath, where, err, errlen) ||
+		    jint(o, "rank", 0, r->nranks - 1, &y, jpath, where, err, errlen) ||
+		    jnum(o, "user_s", 0, RESULTS_MAX_SECONDS, &u.user, jpath, where, err, errlen) ||
+		    jnum(o, "sys_s", 0, RESULTS_MAX_SECONDS, &u.sys, jpath, where, err, errlen))
+			return -1;
+		u.level = (int)x;
+		u.rank = (int)y;
+		if (run_add_cpu(r, &u))
+			return sw_fail(err, errlen, "%s: out of memory", jpath);
+	}
+	return 0;
+}
+
+/* The run's texts (each one line of text; mpi_version several), its
+ * clock, its duration and whether it completed (then with no failure and
+ * every cell run). */
+static int load_about(struct sw_run *r, json_t *root, const char *jpath, char *err, size_t errlen)
+{
+	get_str(root, "tool_version", r->tool_version, sizeof(r->tool_version));
+	get_str(root, "mpi_version", r->mpi_version, sizeof(r->mpi_version));
+	get_str(root, "started", r->started, sizeof(r->started));
+	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
+	get_str(root, "name", r->name, sizeof(r->name));
+	get_str(root, "failure", r->failure, sizeof(r->failure));
+	if (check_text(r->tool_version, false, jpath, "tool_version", err, errlen) ||
+	    check_text(r->mpi_version, true, jpath, "mpi_version", err, errlen) ||
+	    check_text(r->started, false, jpath, "started", err, errlen) ||
+	    check_text(r->command_line, false, jpath, "command_line", err, errlen) ||
+	    check_text(r->name, false, jpath, "name", err, errlen) ||
+	    check_text(r->failure, false, jpath, "failure", err, errlen))
+		return -1;
+	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
+	    jnum(root, "round_trip_s", 0, RESULTS_MAX_SECONDS, &r->round_trip, jpath, "", err, errlen) ||
+	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))
+		return -1;
+	r->wtime_global = json_is_true(json_object_get(root, "wtime_global"));
+	r->yield = json_is_true(json_object_get(root, "yield"));
+	if (!json_is_boolean(json_object_get(root, "complete")))
+		return sw_fail(err, errlen, "%s: complete: missing or not true/false", jpath);
+	r->complete = json_is_true(json_object_get(root, "complete"));
+	if (r->complete && *r->failure)
+		return sw_fail(err, errlen, "%s: complete: true, but failure says '%s'", jpath, r->failure);
+	for (int ci = 0; r->complete && ci < r->plan->ncells; ci++)
+		if (r->cell[ci].stop == SW_STOP_FAILED || r->cell[ci].stop == SW_STOP_NOT_RUN)
+			return sw_fail(err, errlen, "%s: complete: true, but cells[%d].stop is %s", jpath, ci,
+				       run_stop_name(r->cell[ci].stop));
+	return 0;
+}
+
+struct sw_run *results_load(const char *path, char *err, size_t errlen)
+{
+	char jpath[SW_PATH_MAX + 16], spath[SW_PATH_MAX + 16], msg[512];
+	json_error_t je;
+	json_t *root = NULL;
+	struct sw_run *r = NULL;
+	struct sw_plan *p;
+	struct sw_config cfg;
+	FILE *jf;
+	long long x;
+
+	if (load_paths(path, jpath, sizeof(jpath), spath, sizeof(spath), err, errlen))
+		return NULL;
+	jf = sfile_read(jpath, RESULTS_MAX_JSON, 0, err, errlen);
 	if (!jf)
 		return NULL;
 	root = json_loadf(jf, JSON_REJECT_DUPLICATES, &je);
@@ -1066,8 +1336,6 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		sw_fail(err, errlen, "%s:%d: not valid JSON: %s", jpath, je.line, je.text);
 		return NULL;
 	}
-	long long x, y;
-
 	if (!json_is_object(root)) {
 		sw_fail(err, errlen, "%s: not a JSON object", jpath);
 		goto fail;
@@ -1081,184 +1349,27 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 	}
 	if (x < 3)
 		cfg.design = CFG_DESIGN_SEQUENTIAL;   /* the engine ran no blocks before schema 3 */
-	json_t *ranks = json_object_get(root, "ranks"), *pairs = json_object_get(root, "pairs");
-	json_t *levels = json_object_get(root, "levels"), *cells = json_object_get(root, "cells");
-
-	if (!json_is_array(ranks) || !json_is_array(pairs) || !json_is_array(levels) || !json_is_array(cells) ||
-	    json_array_size(ranks) < 2 || json_array_size(levels) < 1) {
-		sw_fail(err, errlen, "%s: missing ranks, pairs, levels or cells", jpath);
+	p = load_plan(root, &cfg, jpath, err, errlen);
+	if (!p)
 		goto fail;
-	}
-	if (json_array_size(ranks) > SW_MAX_RANKS || json_array_size(cells) > RESULTS_MAX_CELLS ||
-	    json_array_size(pairs) > json_array_size(ranks) / 2 || json_array_size(levels) > json_array_size(pairs)) {
-		sw_fail(err, errlen, "%s: %zu ranks, %zu pairs, %zu levels, %zu cells: more than a run can have", jpath,
-			json_array_size(ranks), json_array_size(pairs), json_array_size(levels), json_array_size(cells));
-		goto fail;
-	}
-	int nranks = (int)json_array_size(ranks), npairs = (int)json_array_size(pairs);
-	p = plan_alloc(nranks, npairs, (int)json_array_size(levels), (int)json_array_size(cells));
-	if (!p) {
-		sw_fail(err, errlen, "%s: out of memory", jpath);
-		goto fail;
-	}
-	used = calloc((size_t)nranks, 1);
-	if (!used) {
-		sw_fail(err, errlen, "%s: out of memory", jpath);
-		goto fail;
-	}
-	for (int i = 0; i < npairs; i++) {
-		json_t *pr = json_array_get(pairs, (size_t)i), *a = json_array_get(pr, 0), *b = json_array_get(pr, 1);
-
-		if (!json_is_array(pr) || json_array_size(pr) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
-		    (x = json_integer_value(a)) < 0 || x >= nranks || (y = json_integer_value(b)) < 0 || y >= nranks ||
-		    x == y || used[x] || used[y]) {
-			sw_fail(err, errlen, "%s: pairs[%d]: not two distinct ranks of 0..%d, each in one pair only",
-				jpath, i, nranks - 1);
-			goto fail;
-		}
-		used[x] = used[y] = 1;
-		p->pair[i] = (struct sw_pair){ (int)x, (int)y };
-	}
-	if (load_victim_pairs(p, &cfg, json_object_get(root, "victim_pairs"), used, jpath, err, errlen))
-		goto fail;
-	for (int l = 0; l < p->nlevels; l++) {
-		snprintf(where, sizeof(where), "levels[%d].", l);
-		if (jint(json_array_get(levels, (size_t)l), "pairs", l ? p->level_pairs[l - 1] + 1 : 1, npairs, &x,
-			 jpath, where, err, errlen))
-			goto fail;
-		p->level_pairs[l] = (int)x;
-	}
-	for (int ci = 0; ci < p->ncells; ci++) {
-		json_t *c = json_array_get(cells, (size_t)ci);
-		const char *pat = json_string_value(json_object_get(c, "pattern"));
-		int s;
-
-		snprintf(where, sizeof(where), "cells[%d].", ci);
-		if (!pat || pattern_find(pat) < 0) {
-			sw_fail(err, errlen, "%s: %spattern: not one of pingpong, stream, bidir, incast", jpath, where);
-			goto fail;
-		}
-		if (jint(c, "level", 0, p->nlevels - 1, &x, jpath, where, err, errlen) ||
-		    jint(c, "size_bytes", 1, INT64_MAX, &y, jpath, where, err, errlen))
-			goto fail;
-		for (s = 0; s < cfg.nsizes && cfg.sizes[s] != (uint64_t)y; s++)
-			;
-		if (s == cfg.nsizes) {
-			sw_fail(err, errlen, "%s: %ssize_bytes: %lld is not one of the config's sizes", jpath, where, y);
-			goto fail;
-		}
-		p->cell[ci] = (struct sw_cell){
-			.level = (int)x, .pattern = pattern_find(pat), .size = (uint64_t)y, .size_index = s,
-			.timed = config_pattern_timed(&cfg, pattern_find(pat)),
-		};
-		/* hops 0: a timed cell (each sample counts its own), or auto hops never resolved */
-		if (jint(c, "hops", p->cell[ci].timed ? 0 : cfg.nhops ? 1 : 0, p->cell[ci].timed ? 0 : LONG_MAX, &x,
-			 jpath, where, err, errlen))
-			goto fail;
-		p->cell[ci].hops = (long)x;
-		/* incast: the receiver is pair 0's partner (plan.h), never a sender */
-		if (pattern_info(p->cell[ci].pattern)->incast &&
-		    (jint(c, "receiver", 0, nranks - 1, &x, jpath, where, err, errlen) ||
-		     (x != p->pair[0].b && sw_fail(err, errlen, "%s: %sreceiver: rank %lld, but the plan's receiver "
-						   "is rank %d (pairs[0]'s second rank)", jpath, where, x, p->pair[0].b))))
-			goto fail;
-	}
-	r = run_create(&cfg, p, nranks);
+	r = run_create(&cfg, p, p->nranks);
 	if (!r) {
+		plan_free(p);
 		sw_fail(err, errlen, "%s: out of memory", jpath);
 		goto fail;
 	}
-	p = NULL;
-	for (int i = 0; i < nranks; i++) {
-		const char *h = json_string_value(json_object_get(json_array_get(ranks, (size_t)i), "host"));
-
-		if (!h || !*h || strlen(h) >= SW_HOST_MAX) {
-			sw_fail(err, errlen, "%s: ranks[%d].host: missing, empty or longer than %d bytes", jpath, i,
-				SW_HOST_MAX - 1);
-			goto fail;
-		}
-		snprintf(where, sizeof(where), "ranks[%d].host", i);
-		if (check_text(h, false, jpath, where, err, errlen))
-			goto fail;
-		snprintf(r->host[i], SW_HOST_MAX, "%s", h);
-		if (load_rank_id(r, json_array_get(ranks, (size_t)i), i, jpath, err, errlen))
-			goto fail;
-	}
-	for (int ci = 0; ci < r->plan->ncells; ci++) {
-		json_t *c = json_array_get(cells, (size_t)ci);
-		const char *stop = json_string_value(json_object_get(c, "stop"));
-
-		snprintf(where, sizeof(where), "cells[%d].", ci);
-		if (jint(c, "reps", 0, r->cfg.rep_max, &x, jpath, where, err, errlen))
-			goto fail;
-		if (!stop || run_stop_find(stop) < 0) {
-			sw_fail(err, errlen, "%s: %sstop: not a known reason to stop", jpath, where);
-			goto fail;
-		}
-		if (r->plan->cell[ci].hops == 0 && !r->plan->cell[ci].timed && x > 0) {
-			sw_fail(err, errlen, "%s: %shops: 0, but the cell ran %lld repetitions", jpath, where, x);
-			goto fail;
-		}
-		r->cell[ci].reps = (int)x;
-		r->cell[ci].stop = run_stop_find(stop);
-		if (jnum(c, "wall_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].wall, jpath, where, err, errlen) ||
-		    jnum(c, "timed_s", 0, RESULTS_MAX_SECONDS, &r->cell[ci].timed, jpath, where, err, errlen))
-			goto fail;
-	}
-	json_t *cpu = json_object_get(root, "cpu");
-	for (size_t i = 0; i < json_array_size(cpu); i++) {
-		json_t *o = json_array_get(cpu, i);
-		struct sw_cpu u;
-
-		snprintf(where, sizeof(where), "cpu[%zu].", i);
-		if (jint(o, "level", 0, r->plan->nlevels - 1, &x, jpath, where, err, errlen) ||
-		    jint(o, "rank", 0, nranks - 1, &y, jpath, where, err, errlen) ||
-		    jnum(o, "user_s", 0, RESULTS_MAX_SECONDS, &u.user, jpath, where, err, errlen) ||
-		    jnum(o, "sys_s", 0, RESULTS_MAX_SECONDS, &u.sys, jpath, where, err, errlen))
-			goto fail;
-		u.level = (int)x;
-		u.rank = (int)y;
-		if (run_add_cpu(r, &u)) {
-			sw_fail(err, errlen, "%s: out of memory", jpath);
-			goto fail;
-		}
-	}
-	get_str(root, "tool_version", r->tool_version, sizeof(r->tool_version));
-	get_str(root, "mpi_version", r->mpi_version, sizeof(r->mpi_version));
-	get_str(root, "started", r->started, sizeof(r->started));
-	get_str(root, "command_line", r->command_line, sizeof(r->command_line));
-	get_str(root, "name", r->name, sizeof(r->name));
-	get_str(root, "failure", r->failure, sizeof(r->failure));
-	if (check_text(r->tool_version, false, jpath, "tool_version", err, errlen) ||
-	    check_text(r->mpi_version, true, jpath, "mpi_version", err, errlen) ||
-	    check_text(r->started, false, jpath, "started", err, errlen) ||
-	    check_text(r->command_line, false, jpath, "command_line", err, errlen) ||
-	    check_text(r->name, false, jpath, "name", err, errlen) ||
-	    check_text(r->failure, false, jpath, "failure", err, errlen))
-		goto fail;
-	if (jnum(root, "wtick", 0, 1, &r->wtick, jpath, "", err, errlen) ||
-	    jnum(root, "round_trip_s", 0, RESULTS_MAX_SECONDS, &r->round_trip, jpath, "", err, errlen) ||
-	    jnum(root, "duration_s", 0, RESULTS_MAX_SECONDS, &r->duration, jpath, "", err, errlen))
-		goto fail;
-	r->wtime_global = json_is_true(json_object_get(root, "wtime_global"));
-	r->yield = json_is_true(json_object_get(root, "yield"));
-	if (!json_is_boolean(json_object_get(root, "complete"))) {
-		sw_fail(err, errlen, "%s: complete: missing or not true/false", jpath);
-		goto fail;
-	}
-	r->complete = json_is_true(json_object_get(root, "complete"));
-	if (load_probes(r, json_object_get(root, "probes"), jpath, err, errlen) ||
+	if (load_ranks(r, json_object_get(root, "ranks"), jpath, err, errlen) ||
+	    load_cell_runs(r, json_object_get(root, "cells"), jpath, err, errlen) ||
+	    load_cpu(r, json_object_get(root, "cpu"), jpath, err, errlen) ||
+	    load_about(r, root, jpath, err, errlen) ||
+	    load_probes(r, json_object_get(root, "probes"), jpath, err, errlen) ||
 	    load_again(r, json_object_get(root, "baseline_again"), jpath, err, errlen) ||
-	    load_victims(r, json_object_get(root, "victim_samples"), jpath, err, errlen))
+	    load_victims(r, json_object_get(root, "victim_samples"), jpath, err, errlen) ||
+	    load_samples(r, spath, err, errlen))
 		goto fail;
-	if (load_samples(r, spath, err, errlen))
-		goto fail;
-	free(used);
 	json_decref(root);
 	return r;
 fail:
-	free(used);
-	plan_free(p);
 	run_free(r);
 	json_decref(root);
 	return NULL;

@@ -565,6 +565,32 @@ static void folder_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "%s", path);
 }
 
+/* The folder is the run's (named as run.json names it), and its
+ * summary.csv, when there, is what its run.json and samples.csv give:
+ * never a cut or changed copy. 0, or -1 with err. */
+static int consistent(const struct sw_run *r, const struct sw_analysis *a, const char *dir, const char *summary,
+		      char *err, size_t errlen)
+{
+	const char *base = strrchr(dir, '/');
+	char *want;
+	int rc = 0;
+
+	base = base ? base + 1 : dir;
+	if (strcmp(base, r->name) && strcmp(dir, "."))
+		return sw_fail(err, errlen, "%s: the folder is named '%s', but run.json says the run is '%s'", dir, base,
+			       r->name);
+	if (!summary)
+		return 0;
+	want = results_summary_text(r, a);
+	if (!want)
+		return sw_fail(err, errlen, "%s: out of memory", dir);
+	if (strcmp(want, summary))
+		rc = sw_fail(err, errlen, "%s/summary.csv: not what run.json and samples.csv give (rows cut or values "
+			     "changed)", dir);
+	free(want);
+	return rc;
+}
+
 int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 {
 	enum { NFILES = sizeof(run_files) / sizeof(run_files[0]) };
@@ -599,6 +625,8 @@ int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 		if (!text[i] && (errno != ENOENT || i < 2))
 			goto out;
 	}
+	if (consistent(r, a, dir, text[2], err, errlen))
+		goto out;
 	rc = STORE_FAILED;
 	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
 		goto out;

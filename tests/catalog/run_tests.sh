@@ -53,7 +53,7 @@ for i in 1 2 3 4 5 6 7 8; do mk conc-20261202-00000$i Conc C 5 $((10 + i)); done
 mk late-20261201-130000 Late L1 0 5
 mk nomodel-20261201-130000 Nomodel "" 0 5
 mk bad-20261201-130000 Bad B 0 5
-cp -r "$R/bolt-20261201-110000" "$R/other"
+mkdir -p "$R/other" && cp -r "$R/bolt-20261201-110000" "$R/other/"
 "$PY" - "$R" << 'EOF'
 import json, sys
 r = sys.argv[1]
@@ -62,9 +62,9 @@ j["complete"], j["failure"] = False, "watchdog: pair 2 stalled"
 json.dump(j, open(r + "/late-20261201-130000/run.json", "w"))
 with open(r + "/bad-20261201-130000/samples.csv", "a") as f:
     f.write("0,0,2,1,pingpong,8,1000,0,0,0,1,node01,node02,x,y,z,1,1\n")
-j = json.load(open(r + "/other/run.json"))          # same name, another run
+j = json.load(open(r + "/other/bolt-20261201-110000/run.json"))          # same name, another run
 j["command_line"] += " --label other"
-json.dump(j, open(r + "/other/run.json", "w"))
+json.dump(j, open(r + "/other/bolt-20261201-110000/run.json", "w"))
 EOF
 CONC="$R/conc-20261202-000001 $R/conc-20261202-000002 $R/conc-20261202-000003 $R/conc-20261202-000004
 $R/conc-20261202-000005 $R/conc-20261202-000006 $R/conc-20261202-000007 $R/conc-20261202-000008"
@@ -96,7 +96,7 @@ store_tests() {
 	"$SW" publish "$R/bolt-20261201-110000" --store "$S" > "$T/out" 2> "$T/err"
 	check "$N: the same run again: exit 0, 'already in the store', stored once" \
 		[ $? = 0 -a "$(grep -c 'already in the store' "$T/out")" = 1 -a "$(count "$S" "SELECT count(*) FROM runs")" = 3 ]
-	refused "$N: a different run under a stored name is refused" "$S" "$R/other" "a different run named 'bolt-20261201-110000'"
+	refused "$N: a different run under a stored name is refused" "$S" "$R/other/bolt-20261201-110000" "a different run named 'bolt-20261201-110000'"
 	refused "$N: an incomplete run is refused with its failure" "$S" "$R/late-20261201-130000" "did not finish (watchdog: pair 2 stalled)"
 	refused "$N: a run without a switch model is refused" "$S" "$R/nomodel-20261201-130000" "no switch model"
 	refused "$N: a corrupt samples.csv is refused, naming file and line" "$S" "$R/bad-20261201-130000" "samples.csv:"

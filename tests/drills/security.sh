@@ -282,6 +282,83 @@ drill_numbers_dates() {
 		"$SW" history --since 2026-02-30 --history "$T/none.sqlite"
 }
 
+# edit_samples DIR PYTHON: run PYTHON on each data row r (a dict; i its
+# index) of DIR/samples.csv, the comment and header lines kept.
+edit_samples() {
+	python3 - "$1/samples.csv" "$2" <<'PY'
+import csv, sys
+p = sys.argv[1]
+lines = open(p).read().splitlines(True)
+rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+out = open(p, "w")
+out.writelines(l for l in lines if l.startswith("#"))
+w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+w.writeheader()
+for i, r in enumerate(rows):
+    exec(sys.argv[2])
+    w.writerow(r)
+PY
+}
+
+# 8. a run.json and samples.csv that disagree with themselves are refused
+drill_consistency() {
+	d=$(run short-20261201-110000)
+	edit_samples "$d" "r['seconds'] = repr(float(r['seconds']) / 2) if i == 0 else r['seconds']"
+	expect "8 report: a sample whose seconds are half its start..end" 1 "samples.csv:3: seconds:" "$SW" report "$d"
+	d=$(run long-20261201-110000)
+	edit_samples "$d" "r['seconds'] = repr(float(r['seconds']) * 3) if i == 0 else r['seconds']"
+	expect "8 judge: a sample whose seconds are longer than its start..end" 3 "samples.csv:3: seconds:" \
+		"$SW" judge "$d"
+	d=$(run hops-20261201-110000)
+	edit_json "$d/run.json" "[c.update(hops=10**11) for c in r['cells']]; r['config']['hops'] = str(10**11)"
+	edit_samples "$d" "r['hops'] = str(10**11)"
+	expect "8 report: 10^11 hops in a sample of milliseconds" 1 "hops: 100000000000 in" "$SW" report "$d"
+	d=$(run failed-20261201-110000)
+	edit_json "$d/run.json" "r['failure'] = 'watchdog: rank 3 did not answer'"
+	expect "8 publish: complete, with a failure" 1 "complete: true, but failure says" \
+		"$SW" publish "$d" --store "$T/consistency.sqlite"
+	d=$(run stopped-20261201-110000)
+	edit_json "$d/run.json" "r['cells'][-1]['stop'] = 'failed'"
+	expect "8 publish: complete, with a cell stopped by a failure" 1 "but cells[" \
+		"$SW" publish "$d" --store "$T/consistency.sqlite"
+}
+
+# 8. a baseline is whole: one run once in a set, and a run that finished
+drill_baseline_whole() {
+	a=$(run twin-20261201-120000)
+	cp -r "$a" "$T/twin-copy"
+	expect "8 baseline set with two folders of one run" 1 "are the same run (twin-20261201-120000)" \
+		"$SW" baseline set nightly "$a" "$T/twin-copy" --history "$T/twins.sqlite"
+	b=$(run cut-20261201-120000)
+	edit_json "$b/run.json" "r['complete'] = False; r['failure'] = 'stopped by signal 15 (Terminated)'"
+	expect "8 judge against a baseline that did not finish" 3 "did not finish (stopped by signal 15" \
+		"$SW" judge "$(run now-20261201-120000)" --baseline "$b" --no-history
+	grep -q "^SWSTRESS UNKNOWN" "$T/out" && ok "8 ... the status line says UNKNOWN" || fail "8 ... no UNKNOWN line" "$T/out"
+}
+
+# 8. publish takes a folder as its run.json names it (summary.csv cut or
+# changed: tests/unit/test_catalog.c, a run here has none)
+drill_publish_whole() {
+	d=$(run renamed-20261201-130000)
+	mv "$d" "$T/other-20261201-130000"
+	expect "8 publish: a run.json whose name differs from its folder" 1 "but run.json says the run is 'renamed-" \
+		"$SW" publish "$T/other-20261201-130000" --store "$T/whole.sqlite"
+	expect "8 ... and a folder named as its run is published" 0 "1 published" \
+		"$SW" publish "$(run whole-20261201-130000)" --store "$T/whole.sqlite"
+}
+
+# 8. two runs of one name keep both rows of the history, or the second is refused
+drill_history_names() {
+	a=$(run same-20261201-140000)
+	"$SW" judge "$a" --baseline "$a" --history "$T/names.sqlite" > /dev/null 2>&1
+	edit_json "$a/run.json" "r['started'] = '2026-12-01T15:00:00Z'"
+	expect "8 judge: a second complete run of the same name into one history" 1 \
+		"a different run named 'same-20261201-140000' is already recorded" \
+		"$SW" judge "$a" --baseline "$a" --history "$T/names.sqlite"
+	n=$(sqlite3 "$T/names.sqlite" "SELECT started FROM runs WHERE name = 'same-20261201-140000'" 2>&1)
+	[ "$n" = 2026-12-01T00:00:00Z ] && ok "8 ... the first run's row is kept" || fail "8 ... the row holds '$n'"
+}
+
 # 9. three switch names whose slugs collide get three pages
 drill_site_slugs() {
 	rm -f "$T/slugs.sqlite"
@@ -300,7 +377,7 @@ drill_site_slugs() {
 }
 
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_site_slugs}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_history_names drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fixture.h"
 #include "health_fixture.h"
 #include "report.h"
@@ -109,6 +110,41 @@ Test(catalog, publish_once_refuse_with_reason)
 	cr_assert_not_null(s, "%s", err);
 	query1(s, "SELECT count(*) FROM schema_migrations", NULL, v);
 	cr_assert_str_eq(v, "2");
+	store_close(s);
+}
+
+/* issue #32: publish trusts no summary.csv that is not what run.json and
+ * samples.csv give, and no folder that is not named as its run */
+Test(catalog, publish_refuses_a_cut_summary_and_a_renamed_folder)
+{
+	char a[512], b[512], other[600], path[600], store[300], err[1024], v[256];
+	struct store *s;
+	FILE *f;
+	long len;
+
+	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
+	make_run("b-20260302-020000", "Fabric 9000", 0, false, 2, b, sizeof(b));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	/* its last row cut: 2 bytes shorter */
+	snprintf(path, sizeof(path), "%s/summary.csv", a);
+	f = fopen(path, "r+");
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fclose(f);
+	cr_assert_eq(truncate(path, len - 2), 0);
+	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "summary.csv: not what run.json and samples.csv give"), "%s", err);
+	snprintf(other, sizeof(other), "%s/c-20260303-020000", fixture_dir);
+	cr_assert_eq(rename(b, other), 0);
+	cr_assert_eq(store_publish(s, other, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "but run.json says the run is 'b-20260302-020000'"), "%s", err);
+	cr_assert_eq(rename(other, b), 0);
+	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	query1(s, "SELECT count(*) FROM runs", NULL, v);
+	cr_assert_str_eq(v, "1");
 	store_close(s);
 }
 

@@ -52,6 +52,7 @@ static struct sw_run *make_run(void)
 				cr_assert_eq(run_add_sample(r, &s), 0);
 				/* the baseline level measured again (drift control) */
 				s.seconds *= 1.5;
+				s.t_end = s.t_start + s.seconds;
 				if (p->cell[ci].level == 0)
 					cr_assert_eq(run_add_again(r, &s), 0);
 			}
