@@ -391,37 +391,48 @@ static int verdict_status(const char *s)
 	return SW_NAGIOS_UNKNOWN;
 }
 
+/* The history at path opened for writing (created when missing) in a
+ * transaction begun; NULL with "DB: reason" in err. */
+static sqlite3 *db_begin(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, true, err, errlen);
+
+	if (db && sql_exec(db, path, "BEGIN IMMEDIATE", err, errlen)) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* db_begin's transaction committed when rc is 0 (else rolled back), db
+ * closed; 0, or -1 (err says why). */
+static int db_end(sqlite3 *db, const char *path, int rc, char *err, size_t errlen)
+{
+	if (rc == 0 && sql_exec(db, path, "COMMIT", err, errlen))
+		rc = -1;
+	if (rc)
+		sql_exec(db, path, "ROLLBACK", NULL, 0);
+	sqlite3_close(db);
+	return rc;
+}
+
 /* Record r (and a check: a verdict line, or v) in one transaction. */
 static int record(const char *path, const struct sw_run *r, const struct sw_analysis *a,
 		  const char *verdict, const struct health_verdict *v, char *err, size_t errlen)
 {
-	sqlite3 *db = db_open(path, true, err, errlen);
+	sqlite3 *db = db_begin(path, err, errlen);
 	sqlite3_int64 id, cid;
+	int rc;
 
 	if (!db)
 		return -1;
-	if (sql_exec(db, path, "BEGIN IMMEDIATE", err, errlen))
-		goto out_close;
-	if (put_run(db, path, r, a, &id, err, errlen))
-		goto out_rollback;
-	if (v) {
-		if (put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen) ||
-		    put_check_cells(db, path, cid, v, err, errlen))
-			goto out_rollback;
-	} else if (verdict) {
-		if (put_check(db, path, id, NULL, verdict_status(verdict), verdict, &cid, err, errlen))
-			goto out_rollback;
-	}
-	if (sql_exec(db, path, "COMMIT", err, errlen))
-		goto out_rollback;
-	sqlite3_close(db);
-	return 0;
-
-out_rollback:
-	sql_exec(db, path, "ROLLBACK", NULL, 0);
-out_close:
-	sqlite3_close(db);
-	return -1;
+	rc = put_run(db, path, r, a, &id, err, errlen);
+	if (rc == 0 && v)
+		rc = put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen) ||
+		     put_check_cells(db, path, cid, v, err, errlen) ? -1 : 0;
+	else if (rc == 0 && verdict)
+		rc = put_check(db, path, id, NULL, verdict_status(verdict), verdict, &cid, err, errlen);
+	return db_end(db, path, rc, err, errlen);
 }
 
 int history_record_run(const char *db, const struct sw_run *r, const struct sw_analysis *a,
@@ -446,33 +457,22 @@ int history_baseline_put(const char *path, const char *set, const struct history
 		"INSERT INTO baseline_runs (baseline, run, folder, started, added, rolling)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(baseline, run) DO UPDATE SET folder = ?3,"
 		" started = ?4, added = ?5, rolling = ?6";
-	sqlite3 *db = db_open(path, true, err, errlen);
+	sqlite3 *db = db_begin(path, err, errlen);
 	char now[32];
+	int rc = 0;
 
 	if (!db)
 		return -1;
 	now_iso(now, sizeof(now));
-	if (sql_exec(db, path, "BEGIN IMMEDIATE", err, errlen))
-		goto out_close;
-	if (replace && sql_run(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1", SQL_VALS(sql_text(set)),
-			       NULL, NULL, err, errlen))
-		goto out_rollback;
-	for (size_t i = 0; i < n; i++)
-		if (sql_run(db, path, sql,
-			    SQL_VALS(sql_text(set), sql_text(m[i].run), sql_text(m[i].folder), sql_text(m[i].started),
-				     sql_text(now), sql_int(m[i].rolling)),
-			    NULL, NULL, err, errlen))
-			goto out_rollback;
-	if (sql_exec(db, path, "COMMIT", err, errlen))
-		goto out_rollback;
-	sqlite3_close(db);
-	return 0;
-
-out_rollback:
-	sql_exec(db, path, "ROLLBACK", NULL, 0);
-out_close:
-	sqlite3_close(db);
-	return -1;
+	if (replace)
+		rc = sql_run(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1", SQL_VALS(sql_text(set)),
+			     NULL, NULL, err, errlen);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = sql_run(db, path, sql,
+			     SQL_VALS(sql_text(set), sql_text(m[i].run), sql_text(m[i].folder), sql_text(m[i].started),
+				      sql_text(now), sql_int(m[i].rolling)),
+			     NULL, NULL, err, errlen);
+	return db_end(db, path, rc, err, errlen);
 }
 
 int history_baseline_remove(const char *path, const char *set, const char *run, int *removed,
