@@ -1,7 +1,7 @@
 /*
  * history.c - the SQLite history of runs and checks, and the history
- * command; see history.h for the schema. Every statement is prepared with
- * bound parameters; the only SQL built at run time is none.
+ * command; see history.h for the schema. Every statement goes through
+ * sql_run (sql.h) with its values bound; no SQL is built from data.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
-#include <sqlite3.h>
 #include "config.h"
 #include "health.h"
 #include "history.h"
 #include "pattern.h"
+#include "sql.h"
 
 void history_default_path(const char *output, char *buf, size_t len)
 {
@@ -128,36 +128,16 @@ static const char *const migrations[HISTORY_SCHEMA_VERSION] = {
 	" (SELECT id FROM checks WHERE checked < '2026-12-01T17:31:53Z');",
 };
 
-static int db_fail(sqlite3 *db, const char *path, char *err, size_t errlen)
+/* The first column of a row as an int, into *(int *)arg. */
+static int get_int(sqlite3_stmt *st, void *arg)
 {
-	return sw_fail(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
-}
-
-static int exec(sqlite3 *db, const char *path, const char *sql, char *err, size_t errlen)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		sw_fail(err, errlen, "%s: %s", path, msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -1;
-	}
+	*(int *)arg = sqlite3_column_int(st, 0);
 	return 0;
 }
 
-static int user_version(sqlite3 *db, int *v)
+static int user_version(sqlite3 *db, const char *path, int *v, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	int rc = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*v = sqlite3_column_int(st, 0);
-		rc = 0;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return sql_run(db, path, "PRAGMA user_version", NULL, 0, get_int, v, err, errlen);
 }
 
 /* Create the parent folder of path (one level) if it is missing. */
@@ -186,42 +166,37 @@ static sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 	if (create)
 		make_parent(path);
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
-		db_fail(db, path, err, errlen);
+		sql_fail(db, path, err, errlen);
 		goto out_close;
 	}
 	sqlite3_busy_timeout(db, 5000);
 	sqlite3_extended_result_codes(db, 1);
-	if (exec(db, path, "PRAGMA foreign_keys = ON", err, errlen))
+	if (sql_exec(db, path, "PRAGMA foreign_keys = ON", err, errlen) || user_version(db, path, &v, err, errlen))
 		goto out_close;
-	if (user_version(db, &v)) {
-		db_fail(db, path, err, errlen);
-		goto out_close;
-	}
 	if (v > HISTORY_SCHEMA_VERSION) {
 		sw_fail(err, errlen, "%s: history schema version %d is newer than this swstress knows (%d)",
 			path, v, HISTORY_SCHEMA_VERSION);
 		goto out_close;
 	}
 	if (v < HISTORY_SCHEMA_VERSION) {
-		if (exec(db, path, "PRAGMA journal_mode = WAL", err, errlen) ||
-		    exec(db, path, "BEGIN IMMEDIATE", err, errlen))
+		if (sql_exec(db, path, "PRAGMA journal_mode = WAL", err, errlen) ||
+		    sql_exec(db, path, "BEGIN IMMEDIATE", err, errlen))
 			goto out_close;
 		/* Another process may have upgraded it meanwhile. */
-		if (user_version(db, &v)) {
-			db_fail(db, path, err, errlen);
-			exec(db, path, "ROLLBACK", NULL, 0);
+		if (user_version(db, path, &v, err, errlen)) {
+			sql_exec(db, path, "ROLLBACK", NULL, 0);
 			goto out_close;
 		}
 		for (; v < HISTORY_SCHEMA_VERSION; v++) {
 			char pragma[64];
 
 			snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
-			if (exec(db, path, migrations[v], err, errlen) || exec(db, path, pragma, err, errlen)) {
-				exec(db, path, "ROLLBACK", NULL, 0);
+			if (sql_exec(db, path, migrations[v], err, errlen) || sql_exec(db, path, pragma, err, errlen)) {
+				sql_exec(db, path, "ROLLBACK", NULL, 0);
 				goto out_close;
 			}
 		}
-		if (exec(db, path, "COMMIT", err, errlen))
+		if (sql_exec(db, path, "COMMIT", err, errlen))
 			goto out_close;
 	}
 	return db;
@@ -238,24 +213,16 @@ int history_schema_version(const char *path, char *err, size_t errlen)
 
 	if (access(path, F_OK))
 		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK || user_version(db, &v)) {
-		db_fail(db, path, err, errlen);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		sql_fail(db, path, err, errlen);
+	else if (user_version(db, path, &v, err, errlen))
 		v = -1;
-	}
 	sqlite3_close(db);
 	return v;
 }
 
 /* ---------------------------------------------------------------- */
 /* Writing                                                            */
-
-static void bind_num(sqlite3_stmt *st, int i, double x)
-{
-	if (isfinite(x))
-		sqlite3_bind_double(st, i, x);
-	else
-		sqlite3_bind_null(st, i);
-}
 
 static void now_iso(char *buf, size_t len)
 {
@@ -266,27 +233,61 @@ static void now_iso(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Prepare, or fail with the database's message. */
-#define PREPARE(db, sql, st) (sqlite3_prepare_v2((db), (sql), -1, (st), NULL) == SQLITE_OK)
+/* The first column of a row as an id, into *(sqlite3_int64 *)arg. */
+static int get_id(sqlite3_stmt *st, void *arg)
+{
+	*(sqlite3_int64 *)arg = sqlite3_column_int64(st, 0);
+	return 0;
+}
+
+/* The cells of a that have samples, and a's suspects, as rows of run id. */
+static int put_cells(sqlite3 *db, const char *path, const struct sw_run *r, const struct sw_analysis *a,
+		     sqlite3_int64 id, char *err, size_t errlen)
+{
+	static const char *const sql_cell =
+		"INSERT INTO cells (run_id, cell, level, nodes, pairs, pattern, size_bytes, hops, n, stop,"
+		" lat_median_s, lat_lo_s, lat_hi_s, lat_p99_s, bw_median_Bps, bw_lo_Bps, bw_hi_Bps,"
+		" lat_infl_pct, bw_drop_pct)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
+
+	for (int c = 0; c < a->ncells && c < r->plan->ncells; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+		const struct sw_cell *pc = &r->plan->cell[c];
+
+		if (cs->lat.n == 0)
+			continue;
+		if (sql_run(db, path, sql_cell,
+			    SQL_VALS(sql_int(id), sql_int(c), sql_int(pc->level), sql_int(cs->nodes), sql_int(cs->pairs),
+				     sql_text(pattern_name(pc->pattern)), sql_int((sqlite3_int64)pc->size), sql_int(pc->hops),
+				     sql_int((sqlite3_int64)cs->lat_spread.n), sql_text(run_stop_name(r->cell[c].stop)),
+				     sql_num(cs->lat.median), sql_num(cs->lat.med_lo), sql_num(cs->lat.med_hi),
+				     sql_num(cs->lat_spread.p99), sql_num(cs->bw.median), sql_num(cs->bw.med_lo),
+				     sql_num(cs->bw.med_hi), sql_num(cs->inflation.valid ? cs->inflation.pct : NAN),
+				     sql_num(cs->drop.valid ? cs->drop.pct : NAN)),
+			    NULL, NULL, err, errlen))
+			return -1;
+	}
+	for (int i = 0; i < a->nsuspects; i++)
+		if (sql_run(db, path, "INSERT INTO suspects (run_id, host, flagged, cells) VALUES (?1, ?2, ?3, ?4)",
+			    SQL_VALS(sql_int(id), sql_text(a->suspect[i].host), sql_int(a->suspect[i].flagged),
+				     sql_int(a->suspect[i].cells)),
+			    NULL, NULL, err, errlen))
+			return -1;
+	return 0;
+}
 
 /* Insert or update the run row and replace its cells and suspects; its
  * id into *id. Inside the caller's transaction. */
 static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const struct sw_analysis *a,
 		   sqlite3_int64 *id, char *err, size_t errlen)
 {
-	static const char *const sql_run =
+	static const char *const sql_upsert =
 		"INSERT INTO runs (name, label, started, recorded, tool_version, mpi_version, command_line,"
 		" nranks, hosts, complete, failure, duration_s, config)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
 		" ON CONFLICT(name) DO UPDATE SET label = ?2, started = ?3, recorded = ?4, tool_version = ?5,"
 		" mpi_version = ?6, command_line = ?7, nranks = ?8, hosts = ?9, complete = ?10, failure = ?11,"
 		" duration_s = ?12, config = ?13 WHERE runs.started = ?3";
-	static const char *const sql_cell =
-		"INSERT INTO cells (run_id, cell, level, nodes, pairs, pattern, size_bytes, hops, n, stop,"
-		" lat_median_s, lat_lo_s, lat_hi_s, lat_p99_s, bw_median_Bps, bw_lo_Bps, bw_hi_Bps,"
-		" lat_infl_pct, bw_drop_pct)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
-	sqlite3_stmt *st = NULL;
 	json_t *hosts = json_array(), *cfg = config_to_json(&r->cfg);
 	char *hosts_s = NULL, *cfg_s = NULL, now[32];
 	int rc = -1;
@@ -300,108 +301,32 @@ static int put_run(sqlite3 *db, const char *path, const struct sw_run *r, const 
 	if (!hosts_s || !cfg_s)
 		goto out;
 	now_iso(now, sizeof(now));
-	if (!PREPARE(db, sql_run, &st))
-		goto out_db;
-	sqlite3_bind_text(st, 1, r->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, r->cfg.label, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, r->started[0] ? r->started : now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 5, r->tool_version, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 6, r->mpi_version, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 7, r->command_line, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 8, r->nranks);
-	sqlite3_bind_text(st, 9, hosts_s, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 10, r->complete);
-	sqlite3_bind_text(st, 11, r->failure, -1, SQLITE_TRANSIENT);
-	bind_num(st, 12, r->duration);
-	sqlite3_bind_text(st, 13, cfg_s, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out_db;
+	*id = 0;
+	/* The cells and suspects replaced: a run recorded again has more. */
+	if (sql_run(db, path, sql_upsert,
+		    SQL_VALS(sql_text(r->name), sql_text(r->cfg.label), sql_text(r->started[0] ? r->started : now),
+			     sql_text(now), sql_text(r->tool_version), sql_text(r->mpi_version),
+			     sql_text(r->command_line), sql_int(r->nranks), sql_text(hosts_s), sql_int(r->complete),
+			     sql_text(r->failure), sql_num(r->duration), sql_text(cfg_s)),
+		    NULL, NULL, err, errlen))
+		goto out;
 	if (sqlite3_changes(db) == 0) {    /* the name is another run's (started at another time) */
 		sw_fail(err, errlen, "%s: a different run named '%s' is already recorded (started at another time)",
 			path, r->name);
 		goto out;
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (!PREPARE(db, "SELECT id FROM runs WHERE name = ?1", &st))
-		goto out_db;
-	sqlite3_bind_text(st, 1, r->name, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto out_db;
-	*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-
-	/* Replace the cells and suspects: a run recorded again has more. */
-	if (!PREPARE(db, "DELETE FROM cells WHERE run_id = ?1", &st))
-		goto out_db;
-	sqlite3_bind_int64(st, 1, *id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out_db;
-	sqlite3_finalize(st);
-	if (!PREPARE(db, "DELETE FROM suspects WHERE run_id = ?1", &st))
-		goto out_db;
-	sqlite3_bind_int64(st, 1, *id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out_db;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (a) {
-		if (!PREPARE(db, sql_cell, &st))
-			goto out_db;
-		for (int c = 0; c < a->ncells && c < r->plan->ncells; c++) {
-			const struct sw_cell_stats *cs = &a->cell[c];
-			const struct sw_cell *pc = &r->plan->cell[c];
-
-			if (cs->lat.n == 0)
-				continue;
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
-			sqlite3_bind_int64(st, 1, *id);
-			sqlite3_bind_int(st, 2, c);
-			sqlite3_bind_int(st, 3, pc->level);
-			sqlite3_bind_int(st, 4, cs->nodes);
-			sqlite3_bind_int(st, 5, cs->pairs);
-			sqlite3_bind_text(st, 6, pattern_name(pc->pattern), -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 7, (sqlite3_int64)pc->size);
-			sqlite3_bind_int64(st, 8, pc->hops);
-			sqlite3_bind_int64(st, 9, (sqlite3_int64)cs->lat_spread.n);
-			sqlite3_bind_text(st, 10, run_stop_name(r->cell[c].stop), -1, SQLITE_STATIC);
-			bind_num(st, 11, cs->lat.median);
-			bind_num(st, 12, cs->lat.med_lo);
-			bind_num(st, 13, cs->lat.med_hi);
-			bind_num(st, 14, cs->lat_spread.p99);
-			bind_num(st, 15, cs->bw.median);
-			bind_num(st, 16, cs->bw.med_lo);
-			bind_num(st, 17, cs->bw.med_hi);
-			bind_num(st, 18, cs->inflation.valid ? cs->inflation.pct : NAN);
-			bind_num(st, 19, cs->drop.valid ? cs->drop.pct : NAN);
-			if (sqlite3_step(st) != SQLITE_DONE)
-				goto out_db;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		if (!PREPARE(db, "INSERT INTO suspects (run_id, host, flagged, cells) VALUES (?1, ?2, ?3, ?4)", &st))
-			goto out_db;
-		for (int i = 0; i < a->nsuspects; i++) {
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, *id);
-			sqlite3_bind_text(st, 2, a->suspect[i].host, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_int(st, 3, a->suspect[i].flagged);
-			sqlite3_bind_int(st, 4, a->suspect[i].cells);
-			if (sqlite3_step(st) != SQLITE_DONE)
-				goto out_db;
-		}
-	}
+	if (sql_run(db, path, "SELECT id FROM runs WHERE name = ?1", SQL_VALS(sql_text(r->name)), get_id, id,
+		    err, errlen) ||
+	    sql_run(db, path, "DELETE FROM cells WHERE run_id = ?1", SQL_VALS(sql_int(*id)), NULL, NULL, err,
+		    errlen) ||
+	    sql_run(db, path, "DELETE FROM suspects WHERE run_id = ?1", SQL_VALS(sql_int(*id)), NULL, NULL, err,
+		    errlen) ||
+	    (a && put_cells(db, path, r, a, *id, err, errlen)))
+		goto out;
 	rc = 0;
-	goto out;
-out_db:
-	db_fail(db, path, err, errlen);
 out:
 	if (rc && err && !err[0])
 		sw_fail(err, errlen, "%s: out of memory", path);
-	sqlite3_finalize(st);
 	free(hosts_s);
 	free(cfg_s);
 	json_decref(hosts);
@@ -413,26 +338,15 @@ out:
 static int put_check(sqlite3 *db, const char *path, sqlite3_int64 run_id, const char *baseline,
 		     int status, const char *summary, sqlite3_int64 *cid, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
 	char now[32];
 
 	now_iso(now, sizeof(now));
-	if (!PREPARE(db, "INSERT INTO checks (run_id, checked, baseline, status, verdict, summary)"
-		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st))
-		return db_fail(db, path, err, errlen);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT);
-	if (baseline && baseline[0])
-		sqlite3_bind_text(st, 3, baseline, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 4, status);
-	sqlite3_bind_text(st, 5, health_status_name(status), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, summary ? summary : "", -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		sqlite3_finalize(st);
+	if (sql_run(db, path, "INSERT INTO checks (run_id, checked, baseline, status, verdict, summary)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		    SQL_VALS(sql_int(run_id), sql_text(now), sql_text(baseline && baseline[0] ? baseline : NULL),
+			     sql_int(status), sql_text(health_status_name(status)), sql_text(summary ? summary : "")),
+		    NULL, NULL, err, errlen))
 		return -1;
-	}
-	sqlite3_finalize(st);
 	*cid = sqlite3_last_insert_rowid(db);
 	return 0;
 }
@@ -440,57 +354,31 @@ static int put_check(sqlite3 *db, const char *path, sqlite3_int64 run_id, const 
 static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
 			   const struct health_verdict *v, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
+	static const char *const sql =
+		"INSERT INTO check_cells (check_id, cell, pattern, size_bytes, nodes, hops, metric,"
+		" compared, change_pct, lo, hi, p, status, base_lat_median_s, base_lat_lo_s, base_lat_hi_s,"
+		" base_bw_median_Bps, base_bw_lo_Bps, base_bw_hi_Bps, reason, base_runs, typical, spread_pct,"
+		" sigma, ewma, ewma_limit, drift)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
+		" ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
 
-	if (!PREPARE(db, "INSERT INTO check_cells (check_id, cell, pattern, size_bytes, nodes, hops, metric,"
-		     " compared, change_pct, lo, hi, p, status, base_lat_median_s, base_lat_lo_s, base_lat_hi_s,"
-		     " base_bw_median_Bps, base_bw_lo_Bps, base_bw_hi_Bps, reason, base_runs, typical, spread_pct,"
-		     " sigma, ewma, ewma_limit, drift)"
-		     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
-		     " ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
-		     &st))
-		return db_fail(db, path, err, errlen);
 	for (int i = 0; i < v->ncells; i++) {
 		const struct health_cell *hc = &v->cell[i];
 
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
-		sqlite3_bind_int64(st, 1, cid);
-		if (hc->cell >= 0)
-			sqlite3_bind_int(st, 2, hc->cell);
-		sqlite3_bind_text(st, 3, pattern_name(hc->pattern), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)hc->size);
-		sqlite3_bind_int(st, 5, hc->nodes);
-		sqlite3_bind_int64(st, 6, hc->hops);
-		sqlite3_bind_text(st, 7, hc->metric == HEALTH_LATENCY ? "latency" : "bandwidth", -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 8, hc->compared);
-		bind_num(st, 9, hc->change);
-		bind_num(st, 10, hc->lo);
-		bind_num(st, 11, hc->hi);
-		bind_num(st, 12, hc->p);
-		sqlite3_bind_int(st, 13, hc->status);
-		bind_num(st, 14, hc->base_lat.median);
-		bind_num(st, 15, hc->base_lat.lo);
-		bind_num(st, 16, hc->base_lat.hi);
-		bind_num(st, 17, hc->base_bw.median);
-		bind_num(st, 18, hc->base_bw.lo);
-		bind_num(st, 19, hc->base_bw.hi);
-		if (hc->why[0])
-			sqlite3_bind_text(st, 20, hc->why, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 21, hc->base_runs);
-		bind_num(st, 22, hc->typical);
-		bind_num(st, 23, hc->spread_pct);
-		bind_num(st, 24, hc->sigma);
-		bind_num(st, 25, hc->ewma);
-		bind_num(st, 26, hc->ewma_limit);
-		sqlite3_bind_int(st, 27, hc->drift);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_fail(db, path, err, errlen);
-			sqlite3_finalize(st);
+		if (sql_run(db, path, sql,
+			    SQL_VALS(sql_int(cid), hc->cell >= 0 ? sql_int(hc->cell) : sql_null(),
+				     sql_text(pattern_name(hc->pattern)), sql_int((sqlite3_int64)hc->size),
+				     sql_int(hc->nodes), sql_int(hc->hops),
+				     sql_text(hc->metric == HEALTH_LATENCY ? "latency" : "bandwidth"), sql_int(hc->compared),
+				     sql_num(hc->change), sql_num(hc->lo), sql_num(hc->hi), sql_num(hc->p),
+				     sql_int(hc->status), sql_num(hc->base_lat.median), sql_num(hc->base_lat.lo),
+				     sql_num(hc->base_lat.hi), sql_num(hc->base_bw.median), sql_num(hc->base_bw.lo),
+				     sql_num(hc->base_bw.hi), sql_text(hc->why[0] ? hc->why : NULL), sql_int(hc->base_runs),
+				     sql_num(hc->typical), sql_num(hc->spread_pct), sql_num(hc->sigma), sql_num(hc->ewma),
+				     sql_num(hc->ewma_limit), sql_int(hc->drift)),
+			    NULL, NULL, err, errlen))
 			return -1;
-		}
 	}
-	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -509,37 +397,48 @@ static int verdict_status(const char *s)
 	return SW_NAGIOS_UNKNOWN;
 }
 
+/* The history at path opened for writing (created when missing) in a
+ * transaction begun; NULL with "DB: reason" in err. */
+static sqlite3 *db_begin(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = db_open(path, true, err, errlen);
+
+	if (db && sql_exec(db, path, "BEGIN IMMEDIATE", err, errlen)) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* db_begin's transaction committed when rc is 0 (else rolled back), db
+ * closed; 0, or -1 (err says why). */
+static int db_end(sqlite3 *db, const char *path, int rc, char *err, size_t errlen)
+{
+	if (rc == 0 && sql_exec(db, path, "COMMIT", err, errlen))
+		rc = -1;
+	if (rc)
+		sql_exec(db, path, "ROLLBACK", NULL, 0);
+	sqlite3_close(db);
+	return rc;
+}
+
 /* Record r (and a check: a verdict line, or v) in one transaction. */
 static int record(const char *path, const struct sw_run *r, const struct sw_analysis *a,
 		  const char *verdict, const struct health_verdict *v, char *err, size_t errlen)
 {
-	sqlite3 *db = db_open(path, true, err, errlen);
+	sqlite3 *db = db_begin(path, err, errlen);
 	sqlite3_int64 id, cid;
+	int rc;
 
 	if (!db)
 		return -1;
-	if (exec(db, path, "BEGIN IMMEDIATE", err, errlen))
-		goto out_close;
-	if (put_run(db, path, r, a, &id, err, errlen))
-		goto out_rollback;
-	if (v) {
-		if (put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen) ||
-		    put_check_cells(db, path, cid, v, err, errlen))
-			goto out_rollback;
-	} else if (verdict) {
-		if (put_check(db, path, id, NULL, verdict_status(verdict), verdict, &cid, err, errlen))
-			goto out_rollback;
-	}
-	if (exec(db, path, "COMMIT", err, errlen))
-		goto out_rollback;
-	sqlite3_close(db);
-	return 0;
-
-out_rollback:
-	exec(db, path, "ROLLBACK", NULL, 0);
-out_close:
-	sqlite3_close(db);
-	return -1;
+	rc = put_run(db, path, r, a, &id, err, errlen);
+	if (rc == 0 && v)
+		rc = put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen) ||
+		     put_check_cells(db, path, cid, v, err, errlen) ? -1 : 0;
+	else if (rc == 0 && verdict)
+		rc = put_check(db, path, id, NULL, verdict_status(verdict), verdict, &cid, err, errlen);
+	return db_end(db, path, rc, err, errlen);
 }
 
 int history_record_run(const char *db, const struct sw_run *r, const struct sw_analysis *a,
@@ -557,22 +456,6 @@ int history_record_check(const char *db, const struct sw_run *r, const struct sw
 /* ---------------------------------------------------------------- */
 /* Baseline sets                                                      */
 
-/* Run one prepared statement with text parameters to completion. */
-static int step_texts(sqlite3 *db, const char *path, const char *sql, const char *const *text, int ntext,
-		      char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (!PREPARE(db, sql, &st))
-		return db_fail(db, path, err, errlen);
-	for (int i = 0; i < ntext; i++)
-		sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : db_fail(db, path, err, errlen);
-	sqlite3_finalize(st);
-	return rc;
-}
-
 int history_baseline_put(const char *path, const char *set, const struct history_member *m, size_t n,
 			 bool replace, char *err, size_t errlen)
 {
@@ -580,62 +463,37 @@ int history_baseline_put(const char *path, const char *set, const struct history
 		"INSERT INTO baseline_runs (baseline, run, folder, started, added, rolling)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(baseline, run) DO UPDATE SET folder = ?3,"
 		" started = ?4, added = ?5, rolling = ?6";
-	sqlite3 *db = db_open(path, true, err, errlen);
-	sqlite3_stmt *st = NULL;
+	sqlite3 *db = db_begin(path, err, errlen);
 	char now[32];
+	int rc = 0;
 
 	if (!db)
 		return -1;
 	now_iso(now, sizeof(now));
-	if (exec(db, path, "BEGIN IMMEDIATE", err, errlen))
-		goto out_close;
-	if (replace && step_texts(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1", &set, 1, err, errlen))
-		goto out_rollback;
-	if (!PREPARE(db, sql, &st)) {
-		db_fail(db, path, err, errlen);
-		goto out_rollback;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, m[i].run, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, m[i].folder, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 4, m[i].started, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 5, now, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 6, m[i].rolling);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_fail(db, path, err, errlen);
-			goto out_rollback;
-		}
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (exec(db, path, "COMMIT", err, errlen))
-		goto out_rollback;
-	sqlite3_close(db);
-	return 0;
-
-out_rollback:
-	sqlite3_finalize(st);
-	exec(db, path, "ROLLBACK", NULL, 0);
-out_close:
-	sqlite3_close(db);
-	return -1;
+	if (replace)
+		rc = sql_run(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1", SQL_VALS(sql_text(set)),
+			     NULL, NULL, err, errlen);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = sql_run(db, path, sql,
+			     SQL_VALS(sql_text(set), sql_text(m[i].run), sql_text(m[i].folder), sql_text(m[i].started),
+				      sql_text(now), sql_int(m[i].rolling)),
+			     NULL, NULL, err, errlen);
+	return db_end(db, path, rc, err, errlen);
 }
 
 int history_baseline_remove(const char *path, const char *set, const char *run, int *removed,
 			    char *err, size_t errlen)
 {
-	const char *text[2] = { set, run };
 	sqlite3 *db = db_open(path, false, err, errlen);
 	int rc;
 
 	*removed = 0;
 	if (!db)
 		return -1;
-	rc = step_texts(db, path, run ? "DELETE FROM baseline_runs WHERE baseline = ?1 AND run = ?2"
-				      : "DELETE FROM baseline_runs WHERE baseline = ?1",
-			text, run ? 2 : 1, err, errlen);
+	/* without a run, the statement has no ?2 */
+	rc = sql_run(db, path, run ? "DELETE FROM baseline_runs WHERE baseline = ?1 AND run = ?2"
+				   : "DELETE FROM baseline_runs WHERE baseline = ?1",
+		     SQL_VALS(sql_text(set), sql_text(run)), NULL, NULL, err, errlen);
 	if (rc == 0)
 		*removed = sqlite3_changes(db);
 	sqlite3_close(db);
@@ -645,21 +503,14 @@ int history_baseline_remove(const char *path, const char *set, const char *run, 
 int history_baseline_trim(const char *path, const char *set, int keep, char *err, size_t errlen)
 {
 	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st;
-	int rc = -1;
+	int rc;
 
 	if (!db)
 		return -1;
-	if (PREPARE(db, "DELETE FROM baseline_runs WHERE baseline = ?1 AND rolling = 1 AND run NOT IN"
-		    " (SELECT run FROM baseline_runs WHERE baseline = ?1 AND rolling = 1"
-		    " ORDER BY started DESC, run DESC LIMIT ?2)", &st)) {
-		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 2, keep);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-		sqlite3_finalize(st);
-	}
-	if (rc)
-		db_fail(db, path, err, errlen);
+	rc = sql_run(db, path, "DELETE FROM baseline_runs WHERE baseline = ?1 AND rolling = 1 AND run NOT IN"
+		     " (SELECT run FROM baseline_runs WHERE baseline = ?1 AND rolling = 1"
+		     " ORDER BY started DESC, run DESC LIMIT ?2)",
+		     SQL_VALS(sql_text(set), sql_int(keep)), NULL, NULL, err, errlen);
 	sqlite3_close(db);
 	return rc;
 }
@@ -675,45 +526,50 @@ static void col_text(sqlite3_stmt *st, int col, char *buf, size_t len)
 /* One row into elem (zeroed); false skips the row. */
 typedef bool (*row_fn)(sqlite3_stmt *st, void *elem);
 
-/* Step st (prepared on db, parameters bound) to its end, each row through
- * fn into a growing array of size-byte elements: *out (malloc'ed, caller
- * frees; NULL when empty) and *n. Finalizes st and closes db. 0 or -1
- * with "DB: reason" in err. */
-static int collect(sqlite3 *db, const char *path, sqlite3_stmt *st, size_t size, row_fn fn, void **out,
-		   size_t *n, char *err, size_t errlen)
+/* A growing array of size-byte elements, each row through fn. */
+struct rows {
+	size_t size;
+	row_fn fn;
+	char *v;
+	size_t n, cap;
+};
+
+static int add_row(sqlite3_stmt *st, void *arg)
 {
-	char *v = NULL;
-	size_t cnt = 0, cap = 0;
-	int rc = -1, s;
+	struct rows *r = arg;
 
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char *p = realloc(v, nc * size);
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 16;
+		char *p = realloc(r->v, nc * r->size);
 
-			if (!p) {
-				sw_fail(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			v = p;
-			cap = nc;
-		}
-		memset(v + cnt * size, 0, size);
-		cnt += fn(st, v + cnt * size);
+		if (!p)
+			return -1;
+		r->v = p;
+		r->cap = nc;
 	}
-	if (s != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	*out = cnt ? v : NULL;
-	*n = cnt;
-	if (cnt)
-		v = NULL;
-	rc = 0;
-out:
-	free(v);
-	sqlite3_finalize(st);
+	memset(r->v + r->n * r->size, 0, r->size);
+	r->n += r->fn(st, r->v + r->n * r->size);
+	return 0;
+}
+
+/* Run sql with the nv values v on the history at path, each row through
+ * fn into a growing array of size-byte elements: *out (malloc'ed, caller
+ * frees; NULL when empty) and *n. 0 or -1 with "DB: reason" in err. */
+static int collect(const char *path, const char *sql, const struct sql_val *v, int nv, size_t size, row_fn fn,
+		   void **out, size_t *n, char *err, size_t errlen)
+{
+	struct rows rows = { .size = size, .fn = fn };
+	sqlite3 *db = db_open(path, false, err, errlen);
+	int rc = db ? sql_run(db, path, sql, v, nv, add_row, &rows, err, errlen) : -1;
+
 	sqlite3_close(db);
+	if (rc || !rows.n) {
+		free(rows.v);
+		rows.v = NULL;
+		rows.n = 0;
+	}
+	*out = rows.v;
+	*n = rows.n;
 	return rc;
 }
 
@@ -733,22 +589,9 @@ static bool member_row(sqlite3_stmt *st, void *elem)
 int history_baseline_members(const char *path, const char *set, struct history_member **out, size_t *n,
 			     char *err, size_t errlen)
 {
-	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st;
-
-	*out = NULL;
-	*n = 0;
-	if (!db)
-		return -1;
-	if (!PREPARE(db, "SELECT baseline, run, folder, started, added, rolling FROM baseline_runs"
-		     " WHERE ?1 IS NULL OR baseline = ?1 ORDER BY baseline, started, run", &st)) {
-		db_fail(db, path, err, errlen);
-		sqlite3_close(db);
-		return -1;
-	}
-	if (set)
-		sqlite3_bind_text(st, 1, set, -1, SQLITE_TRANSIENT);
-	return collect(db, path, st, sizeof(**out), member_row, (void **)out, n, err, errlen);
+	return collect(path, "SELECT baseline, run, folder, started, added, rolling FROM baseline_runs"
+		       " WHERE ?1 IS NULL OR baseline = ?1 ORDER BY baseline, started, run",
+		       SQL_VALS(sql_text(set)), sizeof(**out), member_row, (void **)out, n, err, errlen);
 }
 
 /* A night of a series; rows without the metric are skipped. */
@@ -778,29 +621,16 @@ int history_cell_series(const char *path, const char *baseline, const char *afte
 		SERIES("bw_median_Bps"), SERIES("lat_median_s"),
 #undef SERIES
 	};
-	sqlite3 *db;
-	sqlite3_stmt *st;
 
 	*out = NULL;
 	*n = 0;
 	if (access(path, F_OK))
 		return 0;
-	if (!(db = db_open(path, false, err, errlen)))
-		return -1;
-	if (!PREPARE(db, sql[latency], &st)) {
-		db_fail(db, path, err, errlen);
-		sqlite3_close(db);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, r->name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, pattern, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)size);
-	sqlite3_bind_int(st, 5, nodes);
-	sqlite3_bind_int64(st, 6, hops);
-	sqlite3_bind_text(st, 7, baseline, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 8, r->started[0] ? r->started : "9999", -1, SQLITE_TRANSIENT);
-	return collect(db, path, st, sizeof(**out), point_row, (void **)out, n, err, errlen);
+	return collect(path, sql[latency],
+		       SQL_VALS(sql_text(after ? after : ""), sql_text(r->name), sql_text(pattern),
+				sql_int((sqlite3_int64)size), sql_int(nodes), sql_int(hops), sql_text(baseline),
+				sql_text(r->started[0] ? r->started : "9999")),
+		       sizeof(**out), point_row, (void **)out, n, err, errlen);
 }
 
 /* ---------------------------------------------------------------- */
@@ -883,20 +713,9 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		" k.status, k.verdict, k.summary"
 		" FROM runs r LEFT JOIN checks k ON k.id = " LATEST_CHECK
 		" WHERE r.started >= ?1 ORDER BY r.started, r.id";
-	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st;
 
-	*out = NULL;
-	*n = 0;
-	if (!db)
-		return -1;
-	if (!PREPARE(db, sql, &st)) {
-		db_fail(db, path, err, errlen);
-		sqlite3_close(db);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
-	return collect(db, path, st, sizeof(**out), run_row, (void **)out, n, err, errlen);
+	return collect(path, sql, SQL_VALS(sql_text(since ? since : "")), sizeof(**out), run_row, (void **)out, n,
+		       err, errlen);
 }
 
 static void csv_num(FILE *f, sqlite3_stmt *st, int col, double k)
@@ -939,73 +758,118 @@ static const char *const sql_rows =
 	" WHERE r.started >= ?1"
 	" ORDER BY r.started, r.id, c.cell";
 
+/* One row of sql_rows as a CSV line into the FILE arg. */
+static int csv_row(sqlite3_stmt *st, void *arg)
+{
+	FILE *f = arg;
+	const char *started = (const char *)sqlite3_column_text(st, 0);
+	double t = sw_iso_epoch(started);
+
+	csv_text(f, started);
+	if (isfinite(t))
+		fprintf(f, ",%.0f,", t);
+	else
+		fputs(",NaN,", f);
+	csv_text(f, (const char *)sqlite3_column_text(st, 1));
+	fputc(',', f);
+	csv_text(f, (const char *)sqlite3_column_text(st, 2));
+	fputc(',', f);
+	csv_text(f, (const char *)sqlite3_column_text(st, 3));
+	fprintf(f, ",%lld,%d,%d,%lld,%lld", (long long)sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5),
+		sqlite3_column_int(st, 6), (long long)sqlite3_column_int64(st, 7),
+		(long long)sqlite3_column_int64(st, 8));
+	for (int c = 9; c <= 20; c++) {
+		bool lat = (c >= 9 && c <= 11) || (c >= 15 && c <= 17);
+
+		csv_num(f, st, c, lat ? 1e6 : 1e-6);
+	}
+	csv_num(f, st, 21, 1);
+	fprintf(f, ",%d,%d,", sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 22),
+		sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 23));
+	fputs(sqlite3_column_type(st, 24) == SQLITE_NULL ? "run" : (const char *)sqlite3_column_text(st, 24), f);
+	for (int c = 25; c <= 27; c++)
+		csv_num(f, st, c, 1);
+	fprintf(f, ",%d\n", sqlite3_column_type(st, 28) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 28));
+	return 0;
+}
+
 int history_write_csv(FILE *f, const char *path, const char *since, char *err, size_t errlen)
 {
 	sqlite3 *db = db_open(path, false, err, errlen);
-	sqlite3_stmt *st = NULL;
-	int rc = -1, s;
+	int rc;
 
 	if (!db)
 		return -1;
-	if (!PREPARE(db, sql_rows, &st)) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
 	fprintf(f, "# swstress %s history %s, latency us, MB/s = 10^6 bytes/s\n", SW_VERSION, path);
 	fputs("started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,"
 	      "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
 	      "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
 	      "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
 	      "change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift\n", f);
-	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *started = (const char *)sqlite3_column_text(st, 0);
-		double t = sw_iso_epoch(started);
-
-		csv_text(f, started);
-		if (isfinite(t))
-			fprintf(f, ",%.0f,", t);
-		else
-			fputs(",NaN,", f);
-		csv_text(f, (const char *)sqlite3_column_text(st, 1));
-		fputc(',', f);
-		csv_text(f, (const char *)sqlite3_column_text(st, 2));
-		fputc(',', f);
-		csv_text(f, (const char *)sqlite3_column_text(st, 3));
-		fprintf(f, ",%lld,%d,%d,%lld,%lld", (long long)sqlite3_column_int64(st, 4), sqlite3_column_int(st, 5),
-			sqlite3_column_int(st, 6), (long long)sqlite3_column_int64(st, 7),
-			(long long)sqlite3_column_int64(st, 8));
-		for (int c = 9; c <= 20; c++) {
-			bool lat = (c >= 9 && c <= 11) || (c >= 15 && c <= 17);
-
-			csv_num(f, st, c, lat ? 1e6 : 1e-6);
-		}
-		csv_num(f, st, 21, 1);
-		fprintf(f, ",%d,%d,", sqlite3_column_type(st, 22) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 22),
-			sqlite3_column_type(st, 23) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 23));
-		fputs(sqlite3_column_type(st, 24) == SQLITE_NULL ? "run" : (const char *)sqlite3_column_text(st, 24), f);
-		for (int c = 25; c <= 27; c++)
-			csv_num(f, st, c, 1);
-		fprintf(f, ",%d\n", sqlite3_column_type(st, 28) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 28));
-	}
-	if (s != SQLITE_DONE) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	rc = ferror(f) ? sw_fail(err, errlen, "write failed: %s", strerror(errno)) : 0;
-out:
-	sqlite3_finalize(st);
+	rc = sql_run(db, path, sql_rows, SQL_VALS(sql_text(since ? since : "")), csv_row, f, err, errlen);
+	if (rc == 0 && ferror(f))
+		rc = sw_fail(err, errlen, "write failed: %s", strerror(errno));
 	sqlite3_close(db);
 	return rc;
 }
 
-/* One cell's trend over the runs listed. */
+/* One cell's trend over the runs listed, printed into f. */
 struct trend {
+	FILE *f;
 	char pattern[32];
 	long long size;
 	int nodes, runs;
 	double first, last, min, max;
 };
+
+/* The trend's line, when it has runs; then none. */
+static void trend_print(struct trend *t)
+{
+	char sz[32], a[32], b[32], mn[32], mx[32];
+	bool lat;
+
+	if (!t->runs)
+		return;
+	lat = pattern_latency_metric(pattern_find(t->pattern));
+	config_format_size((uint64_t)t->size, sz, sizeof(sz));
+	snprintf(a, sizeof(a), "%.4g %s", t->first, lat ? "us" : "MB/s");
+	snprintf(b, sizeof(b), "%.4g %s", t->last, lat ? "us" : "MB/s");
+	snprintf(mn, sizeof(mn), "%.4g", t->min);
+	snprintf(mx, sizeof(mx), "%.4g", t->max);
+	fprintf(t->f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t->pattern, sz, t->nodes,
+		t->runs, a, b, (t->last / t->first - 1) * 100, mn, mx);
+	t->runs = 0;
+}
+
+/* One run's value of a cell into the struct trend arg: a new cell prints
+ * the one before. */
+static int trend_row(sqlite3_stmt *st, void *arg)
+{
+	struct trend *t = arg;
+	const char *pat = (const char *)sqlite3_column_text(st, 0);
+	long long size = sqlite3_column_int64(st, 1);
+	int nodes = sqlite3_column_int(st, 2);
+	bool lat = pat && pattern_latency_metric(pattern_find(pat));
+	double x = NAN;
+
+	if (sqlite3_column_type(st, lat ? 3 : 4) != SQLITE_NULL)
+		x = sqlite3_column_double(st, lat ? 3 : 4) * (lat ? 1e6 : 1e-6);
+	if (strcmp(t->pattern, pat ? pat : "") || t->size != size || t->nodes != nodes)
+		trend_print(t);
+	if (!isfinite(x))
+		return 0;
+	if (t->runs == 0) {
+		snprintf(t->pattern, sizeof(t->pattern), "%s", pat ? pat : "");
+		t->size = size;
+		t->nodes = nodes;
+		t->first = t->min = t->max = x;
+	}
+	t->runs++;
+	t->last = x;
+	t->min = x < t->min ? x : t->min;
+	t->max = x > t->max ? x : t->max;
+	return 0;
+}
 
 int history_write_table(FILE *f, const char *path, const char *since, char *err, size_t errlen)
 {
@@ -1015,10 +879,9 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 		" ORDER BY c.pattern, c.size_bytes, c.nodes, r.started, r.id";
 	struct history_run *runs = NULL;
 	size_t nruns = 0;
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	struct trend t = { .runs = 0 };
-	int rc = -1, s;
+	sqlite3 *db;
+	struct trend t = { .f = f };
+	int rc;
 
 	if (history_list(path, since, &runs, &nruns, err, errlen))
 		return -1;
@@ -1034,66 +897,13 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 	db = db_open(path, false, err, errlen);
 	if (!db)
 		return -1;
-	if (!PREPARE(db, sql_trend, &st)) {
-		db_fail(db, path, err, errlen);
-		goto out;
-	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
 	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong, per-pair\n"
 	      "bandwidth in MB/s = 10^6 bytes/s otherwise):\n", f);
 	fprintf(f, "%-9s  %8s  %5s  %4s  %12s  %12s  %8s  %12s  %12s\n", "pattern", "size", "nodes", "runs",
 		"first", "last", "change", "min", "max");
-	for (;;) {
-		const char *pat = NULL;
-		long long size = 0;
-		int nodes = 0;
-		double x = NAN;
-
-		s = sqlite3_step(st);
-		if (s == SQLITE_ROW) {
-			pat = (const char *)sqlite3_column_text(st, 0);
-			size = sqlite3_column_int64(st, 1);
-			nodes = sqlite3_column_int(st, 2);
-			bool lat = pat && pattern_latency_metric(pattern_find(pat));
-
-			if (sqlite3_column_type(st, lat ? 3 : 4) != SQLITE_NULL)
-				x = sqlite3_column_double(st, lat ? 3 : 4) * (lat ? 1e6 : 1e-6);
-		} else if (s != SQLITE_DONE) {
-			db_fail(db, path, err, errlen);
-			goto out;
-		}
-		if (t.runs && (s == SQLITE_DONE || strcmp(t.pattern, pat ? pat : "") || t.size != size ||
-			       t.nodes != nodes)) {
-			bool lat = pattern_latency_metric(pattern_find(t.pattern));
-			char sz[32], a[32], b[32], mn[32], mx[32];
-
-			config_format_size((uint64_t)t.size, sz, sizeof(sz));
-			snprintf(a, sizeof(a), "%.4g %s", t.first, lat ? "us" : "MB/s");
-			snprintf(b, sizeof(b), "%.4g %s", t.last, lat ? "us" : "MB/s");
-			snprintf(mn, sizeof(mn), "%.4g", t.min);
-			snprintf(mx, sizeof(mx), "%.4g", t.max);
-			fprintf(f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t.pattern, sz, t.nodes,
-				t.runs, a, b, (t.last / t.first - 1) * 100, mn, mx);
-			t.runs = 0;
-		}
-		if (s == SQLITE_DONE)
-			break;
-		if (!isfinite(x))
-			continue;
-		if (t.runs == 0) {
-			snprintf(t.pattern, sizeof(t.pattern), "%s", pat ? pat : "");
-			t.size = size;
-			t.nodes = nodes;
-			t.first = t.min = t.max = x;
-		}
-		t.runs++;
-		t.last = x;
-		t.min = x < t.min ? x : t.min;
-		t.max = x > t.max ? x : t.max;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
+	rc = sql_run(db, path, sql_trend, SQL_VALS(sql_text(since ? since : "")), trend_row, &t, err, errlen);
+	if (rc == 0)
+		trend_print(&t);
 	sqlite3_close(db);
 	return rc;
 }
@@ -1128,7 +938,6 @@ int history_prune(const char *db, const char *output, time_t cutoff, int *nfolde
 	char path[SW_PATH_MAX + 300], json[SW_PATH_MAX + 320], real[PATH_MAX], iso[32];
 	struct dirent *e;
 	sqlite3 *h = NULL;
-	sqlite3_stmt *st = NULL;
 	struct tm tm;
 	DIR *d;
 	int rc = -1;
@@ -1171,19 +980,12 @@ int history_prune(const char *db, const char *output, time_t cutoff, int *nfolde
 	if (!h)
 		goto out;
 	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&cutoff, &tm));
-	if (!PREPARE(h, "DELETE FROM runs WHERE started < ?1 AND name NOT IN (SELECT run FROM baseline_runs)", &st)) {
-		db_fail(h, db, err, errlen);
+	if (sql_run(h, db, "DELETE FROM runs WHERE started < ?1 AND name NOT IN (SELECT run FROM baseline_runs)",
+		    SQL_VALS(sql_text(iso)), NULL, NULL, err, errlen))
 		goto out;
-	}
-	sqlite3_bind_text(st, 1, iso, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(h, db, err, errlen);
-		goto out;
-	}
 	*nruns = sqlite3_changes(h);
 	rc = 0;
 out:
-	sqlite3_finalize(st);
 	sqlite3_close(h);
 	free(m);
 	return rc;

@@ -150,6 +150,34 @@ static int csv_require(const struct csv *c, const char *const *columns, char *er
 	return 0;
 }
 
+/* path's csv (malloc'ed: csv_close it) with its header read and the
+ * columns there; NULL with the reason in err. */
+static struct csv *csv_start(const char *path, const char *const *columns, char *err, size_t errlen)
+{
+	struct csv *c = malloc(sizeof(*c));
+
+	if (!c) {
+		sw_fail(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	if (csv_open(c, path, err, errlen) < 0) {
+		free(c);
+		return NULL;
+	}
+	if (csv_require(c, columns, err, errlen) < 0) {
+		fclose(c->f);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void csv_close(struct csv *c)
+{
+	fclose(c->f);
+	free(c);
+}
+
 /* The numbers of a row that the scripts draw (the named columns but the
  * text ones): NaN (not known: gnuplot skips it) or finite, and times,
  * bandwidths and ratios not negative. 0, or -1 naming line and column. */
@@ -175,17 +203,13 @@ static int csv_check_numbers(const struct csv *c, char **field, const char *cons
 int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
 		   char *err, size_t errlen)
 {
-	struct csv *c = malloc(sizeof(*c));
+	struct csv *c = csv_start(path, columns, err, errlen);
 	char *field[256];
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 
 	if (!c)
-		return sw_fail(err, errlen, "%s: out of memory", path);
-	rc = csv_open(c, path, err, errlen);
-	if (rc < 0)
-		goto out_free;
-	rc = csv_require(c, columns, err, errlen);
+		return -1;
 	while (rc == 0) {
 		int r = csv_row(c, field, err, errlen);
 		if (r < 0)
@@ -194,11 +218,9 @@ int plot_check_csv(const char *path, const char *const *columns, size_t *rows,
 			break;
 		n++;
 	}
-	fclose(c->f);
+	csv_close(c);
 	if (rc == 0 && rows)
 		*rows = n;
-out_free:
-	free(c);
 	return rc;
 }
 
@@ -232,7 +254,7 @@ static int cmp_key(const void *a, const void *b)
  * several hop counts, chart only the largest. */
 static int scan_summary(const char *path, struct plot_facts *pf, char *err, size_t errlen)
 {
-	struct csv *c = malloc(sizeof(*c));
+	struct csv *c = csv_start(path, summary_columns, err, errlen);
 	struct cell_key *key = NULL;
 	size_t nkeys = 0, capkeys = 0;
 	char *field[256];
@@ -241,13 +263,8 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 	int rc;
 
 	if (!c)
-		return sw_fail(err, errlen, "%s: out of memory", path);
-	rc = csv_open(c, path, err, errlen);
-	if (rc < 0)
-		goto out_free;
-	rc = csv_require(c, summary_columns, err, errlen);
-	if (rc == 0 && pf->victims)
-		rc = csv_require(c, victims_columns, err, errlen);
+		return -1;
+	rc = pf->victims ? csv_require(c, victims_columns, err, errlen) : 0;
 	if (rc < 0)
 		goto out_close;
 	int i_nodes = csv_col(c, "nodes"), i_pat = csv_col(c, "pattern");
@@ -331,26 +348,20 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		dup = cmp_key(&key[k - 1], &key[k]) == 0;
 	pf->hops = dup ? max_hops : 0;
 out_close:
-	fclose(c->f);
-out_free:
+	csv_close(c);
 	free(key);
-	free(c);
 	return rc;
 }
 
 /* Read pairs.csv: rows of the heat map (largest pair index + 1). */
 static int scan_pairs(const char *path, struct plot_facts *pf, char *err, size_t errlen)
 {
-	struct csv *c = malloc(sizeof(*c));
+	struct csv *c = csv_start(path, pairs_columns, err, errlen);
 	char *field[256];
-	int rc;
+	int rc = 0;
 
 	if (!c)
-		return sw_fail(err, errlen, "%s: out of memory", path);
-	rc = csv_open(c, path, err, errlen);
-	if (rc < 0)
-		goto out_free;
-	rc = csv_require(c, pairs_columns, err, errlen);
+		return -1;
 	int i_pair = csv_col(c, "pair");
 	while (rc == 0) {
 		int r = csv_row(c, field, err, errlen);
@@ -367,9 +378,7 @@ static int scan_pairs(const char *path, struct plot_facts *pf, char *err, size_t
 		if (p + 1 > pf->npairs)
 			pf->npairs = (int)p + 1;
 	}
-	fclose(c->f);
-out_free:
-	free(c);
+	csv_close(c);
 	return rc;
 }
 

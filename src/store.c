@@ -16,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <libpq-fe.h>
-#include <sqlite3.h>
 #include "analysis.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
+#include "sql.h"
 #include "store.h"
 
 struct store;
@@ -47,92 +47,51 @@ struct store {
 
 /* ---- SQLite ---- */
 
-static int lite_fail(struct store *s, char *err, size_t errlen)
+/* The most parameters and columns of one statement. */
+#define LITE_MAX 64
+
+/* A store_query row function and its argument, behind sql_run's. */
+struct lite_rows {
+	store_row_fn fn;
+	void *arg;
+};
+
+static int lite_row(sqlite3_stmt *st, void *arg)
 {
-	return sw_fail(err, errlen, "%s: %s", s->name, sqlite3_errmsg(s->db));
-}
+	struct lite_rows *r = arg;
+	const char *vals[LITE_MAX];
+	int ncols = sqlite3_column_count(st);
 
-static sqlite3_stmt *lite_prepare(struct store *s, const char *sql, int n, const char *const *params,
-				  char *err, size_t errlen)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		lite_fail(s, err, errlen);
-		return NULL;
-	}
-	for (int i = 0; i < n; i++) {
-		char name[16];
-		int idx;
-
-		snprintf(name, sizeof(name), "$%d", i + 1);
-		idx = sqlite3_bind_parameter_index(st, name);
-		if (idx && (params[i] ? sqlite3_bind_text(st, idx, params[i], -1, SQLITE_TRANSIENT)
-				      : sqlite3_bind_null(st, idx)) != SQLITE_OK) {
-			lite_fail(s, err, errlen);
-			sqlite3_finalize(st);
-			return NULL;
-		}
-	}
-	return st;
-}
-
-static int lite_exec(struct store *s, const char *sql, int n, const char *const *params, long *changes,
-		     char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (n == 0 && !changes) {
-		char *msg = NULL;
-
-		if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-			sw_fail(err, errlen, "%s: %s", s->name, msg ? msg : "error");
-			sqlite3_free(msg);
-			return -1;
-		}
-		return 0;
-	}
-	st = lite_prepare(s, sql, n, params, err, errlen);
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		;
-	if (rc != SQLITE_DONE) {
-		lite_fail(s, err, errlen);
-		sqlite3_finalize(st);
-		return -1;
-	}
-	if (changes)
-		*changes = sqlite3_changes(s->db);
-	sqlite3_finalize(st);
-	return 0;
+	if (ncols > LITE_MAX)
+		ncols = LITE_MAX;
+	for (int i = 0; i < ncols; i++)
+		vals[i] = (const char *)sqlite3_column_text(st, i);
+	return r->fn(r->arg, ncols, vals) ? -1 : 0;
 }
 
 static int lite_query(struct store *s, const char *sql, int n, const char *const *params,
 		      store_row_fn fn, void *arg, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = lite_prepare(s, sql, n, params, err, errlen);
-	const char *vals[64];
-	int rc, ncols;
+	struct lite_rows rows = { fn, arg };
+	struct sql_val v[LITE_MAX];
 
-	if (!st)
+	if (n > LITE_MAX)
+		return sw_fail(err, errlen, "%s: %d parameters, at most %d", s->name, n, LITE_MAX);
+	for (int i = 0; i < n; i++)
+		v[i] = sql_text(params[i]);
+	return sql_run(s->db, s->name, sql, v, n, fn ? lite_row : NULL, &rows, err, errlen);
+}
+
+static int lite_exec(struct store *s, const char *sql, int n, const char *const *params, long *changes,
+		     char *err, size_t errlen)
+{
+	if (n == 0 && !changes)
+		return sql_exec(s->db, s->name, sql, err, errlen);
+	if (lite_query(s, sql, n, params, NULL, NULL, err, errlen))
 		return -1;
-	ncols = sqlite3_column_count(st);
-	if (ncols > 64)
-		ncols = 64;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		for (int i = 0; i < ncols; i++)
-			vals[i] = (const char *)sqlite3_column_text(st, i);
-		if (fn(arg, ncols, vals)) {
-			sqlite3_finalize(st);
-			return sw_fail(err, errlen, "%s: out of memory reading the store", s->name);
-		}
-	}
-	if (rc != SQLITE_DONE)
-		lite_fail(s, err, errlen);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (changes)
+		*changes = sqlite3_changes(s->db);
+	return 0;
 }
 
 static void lite_close(struct store *s)

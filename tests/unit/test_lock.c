@@ -9,18 +9,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fixture.h"
 #include "judge.h"
+
+TestSuite(lock, .init = fixture_setup, .fini = fixture_teardown);
 
 Test(lock, refuses_a_planted_hard_link_or_fifo)
 {
-	char dir[] = "/tmp/lock-test-XXXXXX", db[128], lock[160], victim[128], err[512], buf[32] = "";
+	char db[128], lock[160], victim[128], err[512], buf[32] = "";
 	FILE *f;
 	int fd = 7;
 
-	cr_assert(mkdtemp(dir));
-	snprintf(db, sizeof(db), "%s/history.sqlite", dir);
+	snprintf(db, sizeof(db), "%s/history.sqlite", fixture_dir);
 	snprintf(lock, sizeof(lock), "%s.lock", db);
-	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", fixture_dir);
 	f = fopen(victim, "w");
 	cr_assert(f);
 	fputs("precious\n", f);
@@ -40,7 +42,4 @@ Test(lock, refuses_a_planted_hard_link_or_fifo)
 	unlink(lock);
 	cr_expect_eq(judge_lock(db, &fd, err, sizeof(err)), 0, "%s", err);
 	judge_unlock(fd);
-	unlink(lock);
-	unlink(victim);
-	rmdir(dir);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "fixture.h"
 #include "health.h"
 #include "health_fixture.h"
 #include "health_out.h"
@@ -28,28 +29,18 @@ static const struct sw_pattern_info DUMMY = {
 	.charts = PAT_CHARTS_PAIRS, .headline = 2, .help = "a test's latency pattern",
 };
 
-static char tmp[256];
 static int dummy;
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "/tmp/swstress-pattern-unit.XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	fixture_setup();
 	dummy = pattern_add(&DUMMY);
 }
 
-static void teardown(void)
-{
-	char cmd[300];
+TestSuite(pattern, .init = setup, .fini = fixture_teardown);
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(pattern, .init = setup, .fini = teardown);
-
-/* A folder of dummy and stream cells under tmp, the dummy slow times
- * slower at the loaded level (4 pairs, 8 nodes); loaded back. */
+/* A folder of dummy and stream cells under fixture_dir, the dummy slow
+ * times slower at the loaded level (4 pairs, 8 nodes); loaded back. */
 static struct sw_run *make_run(const char *name, double slow, uint64_t seed, char *path, size_t len,
 			       struct sw_analysis **a)
 {
@@ -64,7 +55,7 @@ static struct sw_run *make_run(const char *name, double slow, uint64_t seed, cha
 	s.noise_seed = seed;
 	s.slow_pattern = dummy;
 	s.slow_factor = slow;
-	cr_assert_eq(fx_make(tmp, &s, path, len, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(fx_make(fixture_dir, &s, path, len, err, sizeof(err)), 0, "%s", err);
 	r = results_load(path, err, sizeof(err));
 	cr_assert_not_null(r, "%s", err);
 	*a = analysis_run(r, &r->cfg, err, sizeof(err));
@@ -189,7 +180,7 @@ Test(pattern, history_trends_it_in_microseconds)
 	size_t len = 0;
 
 	make_runs(&p);
-	snprintf(db, sizeof(db), "%s/history.sqlite", tmp);
+	snprintf(db, sizeof(db), "%s/history.sqlite", fixture_dir);
 	cr_assert_eq(history_record_run(db, p.ra, p.aa, NULL, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(history_record_run(db, p.rb, p.ab, NULL, err, sizeof(err)), 0, "%s", err);
 	FILE *f = open_memstream(&buf, &len);
@@ -212,15 +203,15 @@ Test(pattern, site_index_heads_latency_with_it)
 	size_t len = 0;
 
 	make_runs(&p);
-	snprintf(db, sizeof(db), "%s/catalog.sqlite", tmp);
+	snprintf(db, sizeof(db), "%s/catalog.sqlite", fixture_dir);
 	struct store *s = store_open(db, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	cr_assert_eq(store_publish(s, p.a, err, sizeof(err)), STORE_ADDED, "%s", err);
 	cr_assert_eq(store_publish(s, p.b, err, sizeof(err)), STORE_ADDED, "%s", err);
-	snprintf(site, sizeof(site), "%s/site", tmp);
+	snprintf(site, sizeof(site), "%s/site", fixture_dir);
 	cr_assert_eq(site_write(s, site, NULL, err, sizeof(err)), 0, "%s", err);
 	store_close(s);
-	snprintf(site, sizeof(site), "%s/site/index.html", tmp);
+	snprintf(site, sizeof(site), "%s/site/index.html", fixture_dir);
 	FILE *f = fopen(site, "r");
 	cr_assert_not_null(f);
 	cr_assert(getdelim(&buf, &len, '\0', f) > 0);
