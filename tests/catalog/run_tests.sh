@@ -53,6 +53,7 @@ for i in 1 2 3 4 5 6 7 8; do mk conc-20261202-00000$i Conc C 5 $((10 + i)); done
 mk late-20261201-130000 Late L1 0 5
 mk nomodel-20261201-130000 Nomodel "" 0 5
 mk bad-20261201-130000 Bad B 0 5
+TIMED=1 mk tick-20261201-140000 Tick T1 10 6   # timed stream cells (hops auto)
 cp -r "$R/bolt-20261201-110000" "$R/other"
 "$PY" - "$R" << 'EOF'
 import json, sys
@@ -123,6 +124,9 @@ store_tests() {
 		[ "$(cat "$T"/pub?.out | grep -c ': published')/$(cat "$T"/pub?.out | grep -c 'already in the store')" = 8/24 ]
 	check "$N: ... 8 runs with all 96 cells and 16 files in the store" \
 		[ "$(count "$S" "SELECT count(*) FROM runs WHERE name LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM cells WHERE run LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM run_files WHERE run LIKE 'conc-%'")" = 8/96/16 ]
+	"$SW" publish "$R/tick-20261201-140000" --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: a run with timed cells (exit 0, stored with hops 0)" \
+		[ $? = 0 -a "$(count "$S" "SELECT count(*) FROM cells WHERE run = 'tick-20261201-140000' AND hops = 0")" = 6 ]
 }
 
 # ---------------------------------------------------------------- SQLite
