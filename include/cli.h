@@ -49,6 +49,7 @@ enum cli_option {
 	CLI_MAN,          /* help --man */
 	CLI_LIST,         /* help --list WHAT */
 	CLI_TIME_LIMIT,   /* guard --time-limit SECONDS */
+	CLI_SWITCH,       /* history --switch MODEL */
 	CLI_NOPTIONS
 };
 

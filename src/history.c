@@ -851,6 +851,23 @@ int history_parse_time(const char *s, time_t *t)
 /* The latest check of each run: a subquery used by the readers. */
 #define LATEST_CHECK "(SELECT MAX(id) FROM checks k WHERE k.run_id = r.id)"
 
+/* The runs of a history_filter, bound by bind_filter as ?1 to ?3. */
+#define RUN_FILTER \
+	" r.started >= ?1 AND (?2 IS NULL OR r.label = ?2) AND (?3 IS NULL" \
+	" OR ?3 = json_extract(r.config, '$.model')" \
+	" OR ?3 = json_extract(r.config, '$.vendor') || ' ' || json_extract(r.config, '$.model'))"
+
+static void bind_filter(sqlite3_stmt *st, const struct history_filter *f)
+{
+	const char *v[3] = { f && f->since ? f->since : "", f ? f->label : NULL, f ? f->sw : NULL };
+
+	for (int i = 0; i < 3; i++)
+		if (v[i])
+			sqlite3_bind_text(st, i + 1, v[i], -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, i + 1);
+}
+
 static bool run_row(sqlite3_stmt *st, void *elem)
 {
 	struct history_run *h = elem;
@@ -869,7 +886,7 @@ static bool run_row(sqlite3_stmt *st, void *elem)
 	return true;
 }
 
-int history_list(const char *path, const char *since, struct history_run **out, size_t *n,
+int history_list(const char *path, const struct history_filter *f, struct history_run **out, size_t *n,
 		 char *err, size_t errlen)
 {
 	static const char *const sql =
@@ -877,7 +894,7 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		" (SELECT COUNT(*) FROM cells c WHERE c.run_id = r.id),"
 		" k.status, k.verdict, k.summary"
 		" FROM runs r LEFT JOIN checks k ON k.id = " LATEST_CHECK
-		" WHERE r.started >= ?1 ORDER BY r.started, r.id";
+		" WHERE" RUN_FILTER " ORDER BY r.started, r.id";
 	sqlite3 *db = db_open(path, false, err, errlen);
 	sqlite3_stmt *st;
 
@@ -890,7 +907,7 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		sqlite3_close(db);
 		return -1;
 	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	bind_filter(st, f);
 	return collect(db, path, st, sizeof(**out), run_row, (void **)out, n, err, errlen);
 }
 
@@ -931,10 +948,10 @@ static const char *const sql_rows =
 	" FROM runs r JOIN cells c ON c.run_id = r.id"
 	" LEFT JOIN checks k ON k.id = " LATEST_CHECK
 	" LEFT JOIN check_cells x ON x.check_id = k.id AND x.cell = c.cell"
-	" WHERE r.started >= ?1"
+	" WHERE" RUN_FILTER
 	" ORDER BY r.started, r.id, c.cell";
 
-int history_write_csv(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+int history_write_csv(FILE *f, const char *path, const struct history_filter *flt, char *err, size_t errlen)
 {
 	sqlite3 *db = db_open(path, false, err, errlen);
 	sqlite3_stmt *st = NULL;
@@ -946,7 +963,7 @@ int history_write_csv(FILE *f, const char *path, const char *since, char *err, s
 		db_fail(db, path, err, errlen);
 		goto out;
 	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	bind_filter(st, flt);
 	fprintf(f, "# swstress %s history %s, latency us, MB/s = 10^6 bytes/s\n", SW_VERSION, path);
 	fputs("started,epoch_s,run,label,pattern,size_bytes,nodes,pairs,hops,n,"
 	      "lat_median_us,lat_lo_us,lat_hi_us,bw_median_MBps,bw_lo_MBps,bw_hi_MBps,"
@@ -1002,11 +1019,11 @@ struct trend {
 	double first, last, min, max;
 };
 
-int history_write_table(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+int history_write_table(FILE *f, const char *path, const struct history_filter *flt, char *err, size_t errlen)
 {
 	static const char *const sql_trend =
 		"SELECT c.pattern, c.size_bytes, c.nodes, c.lat_median_s, c.bw_median_Bps"
-		" FROM runs r JOIN cells c ON c.run_id = r.id WHERE r.started >= ?1"
+		" FROM runs r JOIN cells c ON c.run_id = r.id WHERE" RUN_FILTER
 		" ORDER BY c.pattern, c.size_bytes, c.nodes, r.started, r.id";
 	struct history_run *runs = NULL;
 	size_t nruns = 0;
@@ -1015,9 +1032,16 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 	struct trend t = { .runs = 0 };
 	int rc = -1, s;
 
-	if (history_list(path, since, &runs, &nruns, err, errlen))
+	if (history_list(path, flt, &runs, &nruns, err, errlen))
 		return -1;
-	fprintf(f, "runs in %s%s%s: %zu\n", path, since && since[0] ? " since " : "", since ? since : "", nruns);
+	fprintf(f, "runs in %s", path);
+	if (flt && flt->since && flt->since[0])
+		fprintf(f, " since %s", flt->since);
+	if (flt && flt->label)
+		fprintf(f, " with label %s", flt->label);
+	if (flt && flt->sw)
+		fprintf(f, " of switch %s", flt->sw);
+	fprintf(f, ": %zu\n", nruns);
 	if (nruns)
 		fprintf(f, "%-20s  %-36s  %5s  %5s  %-8s  %-8s  %s\n", "started", "run", "ranks", "cells",
 			"complete", "verdict", "summary");
@@ -1033,9 +1057,10 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 		db_fail(db, path, err, errlen);
 		goto out;
 	}
-	sqlite3_bind_text(st, 1, since ? since : "", -1, SQLITE_TRANSIENT);
+	bind_filter(st, flt);
 	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong, per-pair\n"
-	      "bandwidth in MB/s = 10^6 bytes/s otherwise):\n", f);
+	      "bandwidth in MB/s = 10^6 bytes/s otherwise; change from the first to the last run,\n"
+	      "positive = worse):\n", f);
 	fprintf(f, "%-9s  %8s  %5s  %4s  %12s  %12s  %8s  %12s  %12s\n", "pattern", "size", "nodes", "runs",
 		"first", "last", "change", "min", "max");
 	for (;;) {
@@ -1067,8 +1092,9 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 			snprintf(b, sizeof(b), "%.4g %s", t.last, lat ? "us" : "MB/s");
 			snprintf(mn, sizeof(mn), "%.4g", t.min);
 			snprintf(mx, sizeof(mx), "%.4g", t.max);
+			/* positive = worse, as everywhere: latency up, bandwidth down */
 			fprintf(f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t.pattern, sz, t.nodes,
-				t.runs, a, b, (t.last / t.first - 1) * 100, mn, mx);
+				t.runs, a, b, (lat ? t.last / t.first - 1 : 1 - t.last / t.first) * 100, mn, mx);
 			t.runs = 0;
 		}
 		if (s == SQLITE_DONE)
