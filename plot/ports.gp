@@ -102,5 +102,5 @@ plot $C using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid 1.0 border rgb '
 	$C using 1:2:($4 > 0 ? 0.44 : NaN):(0.44) with boxxyerror fillstyle empty lc rgb '#000000' lw 3 notitle, \
 	$C using 1:2:(show_values && $3 == $3 && !dark($3) ? vfmt($3) : '') with labels font ',10' tc rgb '#202020' notitle, \
 	$C using 1:2:(show_values && $3 == $3 && dark($3) ? vfmt($3) : '') with labels font ',10' tc rgb '#FFFFFF' notitle, \
-	NaN with boxes fillstyle empty lc rgb '#000000' lw 3 title 'flagged outlier (robust |z| > 3.5)', \
+	NaN with boxes fillstyle empty lc rgb '#000000' lw 3 title 'flagged: slower than the others (one-sided z, Bonferroni over the pairs at 1%, and at least suspect\_min\_effect slower)', \
 	NaN with boxes fillstyle pattern 4 lc rgb '#BDBDBD' title (overview ? 'no data' : 'pair not loaded at this level')

@@ -371,9 +371,13 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi);
 			continue;
 		}
-		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %.3g us, beta %.4g MB/s, n1/2 %.3g B, R^2 %.4f\n",
+		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %.3g us, beta %.4g MB/s, n1/2 %.3g B, ",
 			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi, ft->alpha * 1e6,
-			ft->beta / 1e6, ft->n_half, ft->r2);
+			ft->beta / 1e6, ft->n_half);
+		if (ft->npoints > 2)
+			fprintf(f, "R^2 %.4f\n", ft->r2);
+		else   /* a line through two points: R^2 = 1 says nothing */
+			fputs("exact by construction (2 sizes)\n", f);
 	}
 	fprintf(f, "\nmethod: %s\n", a->method);
 }
