@@ -164,7 +164,7 @@ b, a = drop("bolt-20261201-110000"), drop("acme-20261201-100000")
 assert b[1] <= 30 <= b[2] and b[3] == 1, b
 assert a[1] <= 0 <= a[2] and a[3] == 0, a
 page = open(glob.glob(sys.argv[2] + "/compare/acme-*--bolt-*.html")[0]).read()
-row = re.search(r"<tr data-a=\"[^\"]+\" data-b=\"[^\"]+\"><td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">1000</td><td class=\"num\">8</td>(.*?)</tr>", page).group(1)
+row = re.search(r"<tr data-a=\"[^\"]+\" data-b=\"[^\"]+\"><td>stream</td><td class=\"num\">64KiB</td><td class=\"num opt\">1000</td><td class=\"num\">8</td>(.*?)</tr>", page).group(1)
 worse = float(re.search(r"([+-][0-9.]+)% \[", row).group(1))
 assert 27 < worse < 33 and 'class="sig">yes' in row, row   # %worse of bandwidth: (A - B) / A, truth 30%
 print("drop bolt %.1f [%.1f, %.1f], acme %.1f [%.1f, %.1f], bolt worse by %.1f%%" % (b[0], b[1], b[2], a[0], a[1], a[2], worse))
@@ -228,7 +228,7 @@ import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 36, (len(pg), len(lite))
+assert len(pg) == len(lite) == 48, (len(pg), len(lite))   # 4 runs of 12 cells
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):
