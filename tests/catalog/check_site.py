@@ -8,6 +8,11 @@ protocol over a WebSocket on 127.0.0.1) and check it:
     has role=img with a title and a description; every table has headers;
   - the numbers on the pages equal the store's (an SQLite file, read here
     with Python's sqlite3, independently of the C code).
+  - at 1280 and 390 px: no table wider than its container (clipped or
+    behind a scrollbar), the answer columns (change vs baseline, B - A,
+    latency inflation, bandwidth drop) shown inside the screen, no chart
+    text under 10 px as drawn, no "0 hops" in a timed cell's legend
+    (SHOTS=DIR keeps a screenshot of every page at both widths).
     check_site.py SITE_DIR STORE.sqlite
 Prints one "ok - ..." or "not ok - ..." line per check; exits 1 on a failure.
 Needs chromium, python3-websocket and python3-pil (Debian).
