@@ -50,6 +50,7 @@ enum cli_option {
 	CLI_LIST,         /* help --list WHAT */
 	CLI_TIME_LIMIT,   /* guard --time-limit SECONDS */
 	CLI_VERBOSE,      /* --verbose */
+	CLI_SWITCH,       /* history --switch MODEL */
 	CLI_NOPTIONS
 };
 

@@ -134,10 +134,17 @@ struct history_run {
 	char summary[1024];    /* its summary, "" if none */
 };
 
-/* Runs started at or after since (NULL or "": all), oldest first, into
+/* Which runs history reads; NULL fields (or a NULL filter) take all. */
+struct history_filter {
+	const char *since;     /* started at or after: "YYYY-MM-DDTHH:MM:SSZ" */
+	const char *label;     /* the run's label */
+	const char *sw;        /* the switch: its [switch] model, or "VENDOR MODEL" */
+};
+
+/* The runs of filter f (NULL: all), oldest first, into
  * *out (malloc'ed, caller frees). 0 or -1 with "DB: reason" in err (a
  * missing database is an error: this never creates one). */
-int history_list(const char *db, const char *since, struct history_run **out, size_t *n,
+int history_list(const char *db, const struct history_filter *f, struct history_run **out, size_t *n,
 		 char *err, size_t errlen);
 
 /* The schema version of db (PRAGMA user_version). -1 with err. */
@@ -172,11 +179,12 @@ int history_prune(const char *db, const char *output, time_t cutoff, int *nfolde
  * chart raised WARNING, 0 not, -1 no check) when it was against a
  * baseline set (NaN otherwise). A
  * first "# swstress history ..." comment line. 0 or -1 with err. */
-int history_write_csv(FILE *f, const char *db, const char *since, char *err, size_t errlen);
+int history_write_csv(FILE *f, const char *db, const struct history_filter *flt, char *err, size_t errlen);
 
 /* The table: runs with their verdicts, then the trend of each cell (pattern,
- * size, nodes): runs, first and last median, change, min and max, of the
- * per-hop latency for pingpong and per-pair bandwidth otherwise. */
-int history_write_table(FILE *f, const char *db, const char *since, char *err, size_t errlen);
+ * size, nodes): runs, first and last median, change (positive = worse:
+ * latency up, bandwidth down), min and max, of the per-hop latency for
+ * pingpong and per-pair bandwidth otherwise. */
+int history_write_table(FILE *f, const char *db, const struct history_filter *flt, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,10 @@ struct judge_opts {
 	const char *history;            /* --history FILE; NULL: default */
 	bool json;                      /* --json */
 	bool no_history;                /* --no-history */
+	bool fresh;                     /* check: the run was just made, so even
+	                                 * a verdict without a judgement (baseline
+	                                 * unusable) is recorded as its verdict;
+	                                 * judge records only a judged run */
 	const char *const *sets;        /* key=value words: judge applies them
 	                                 * on top of the judged run's config
 	                                 * (crit_drop=20 alpha=0.01) */

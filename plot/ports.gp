@@ -7,7 +7,9 @@
 # pair's median over the level's median: bandwidth (bw_rel) for bandwidth
 # patterns, latency (lat_rel) for pingpong, drawn so that worse than typical
 # is always vermillion and better is blue. A bad port shows as a vermillion
-# row. Pairs the robust z test flagged are outlined in black; hatched cells
+# row. Pairs the slow-pair test flagged (one-sided z over the other pairs,
+# Bonferroni at 1%, and at least suspect_min_effect slower) are outlined in
+# black; hatched cells
 # are pairs not loaded at that level.
 #
 # Reads  in = pairs.csv, columns: nodes, pattern, size_bytes, hops, pair,
@@ -102,5 +104,5 @@ plot $C using 1:2:(0.5):(0.5):3 with boxxyerror fillstyle solid 1.0 border rgb '
 	$C using 1:2:($4 > 0 ? 0.44 : NaN):(0.44) with boxxyerror fillstyle empty lc rgb '#000000' lw 3 notitle, \
 	$C using 1:2:(show_values && $3 == $3 && !dark($3) ? vfmt($3) : '') with labels font ',10' tc rgb '#202020' notitle, \
 	$C using 1:2:(show_values && $3 == $3 && dark($3) ? vfmt($3) : '') with labels font ',10' tc rgb '#FFFFFF' notitle, \
-	NaN with boxes fillstyle empty lc rgb '#000000' lw 3 title 'flagged outlier (robust |z| > 3.5)', \
+	NaN with boxes fillstyle empty lc rgb '#000000' lw 3 title 'flagged slow pair (one-sided z, Bonferroni 1%)', \
 	NaN with boxes fillstyle pattern 4 lc rgb '#BDBDBD' title (overview ? 'no data' : 'pair not loaded at this level')

@@ -23,7 +23,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_CONFIG] = { "config", 'c', "FILE", "config file (INI); without one the built-in defaults "
 		"(swstress --help lists them); run, plan and check also take it as their one argument" },
 	[CLI_RANKS] = { "ranks", 'n', "N", "number of ranks to plan for (at least 2)" },
-	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name" },
+	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name; "
+		"history: only the runs of label L" },
 	[CLI_FORMAT] = { "format", 0, "F", "output format: table (default) or classic (mailing-list lines); "
 		"history: table or csv" },
 	[CLI_PROGRESS] = { "progress", 0, NULL, "progress on stderr even when it is not a terminal" },
@@ -48,6 +49,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_TIME_LIMIT] = { "time-limit", 0, "SECONDS", "end COMMAND (TERM, then KILL 5 s later) when it has not "
 		"ended after SECONDS, and report UNKNOWN (set it above the check's deadline + 30 s)" },
 	[CLI_VERBOSE] = { "verbose", 0, NULL, "the method in full (else one line)" },
+	[CLI_SWITCH] = { "switch", 0, "MODEL", "only the runs of this switch: its [switch] model, or vendor "
+		"and model" },
 };
 
 /* Values of getopt_long for options without a letter: above any char. */

@@ -25,6 +25,8 @@ static int history_main(const struct cli_args *a)
 		strftime(since_buf, sizeof(since_buf), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 		since = since_buf;
 	}
+	struct history_filter flt = { since, a->opt[CLI_LABEL], a->opt[CLI_SWITCH] };
+
 	if (strcmp(format, "table") && strcmp(format, "csv"))
 		return cli_usage_error(a, "option --format: '%s' is not table or csv", format);
 	if (!file) {
@@ -32,8 +34,8 @@ static int history_main(const struct cli_args *a)
 		file = def;
 	}
 	err[0] = '\0';
-	rc = !strcmp(format, "csv") ? history_write_csv(stdout, file, since, err, sizeof(err))
-				   : history_write_table(stdout, file, since, err, sizeof(err));
+	rc = !strcmp(format, "csv") ? history_write_csv(stdout, file, &flt, err, sizeof(err))
+				   : history_write_table(stdout, file, &flt, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "swstress: %s\n", err);
 		return SW_EXIT_FAIL;
@@ -43,11 +45,13 @@ static int history_main(const struct cli_args *a)
 
 const struct cli_command history_command = {
 	.name = "history",
-	.synopsis = "[--since DATE] [--format table|csv] [--history FILE]",
+	.synopsis = "[--since DATE] [--label L] [--switch MODEL] [--format table|csv] [--history FILE]",
 	.summary = "past runs and checks with their verdicts, and the trend of every cell",
 	.description = "From the history database that every run, check and judge appends to.\n"
-		       "DATE without a zone is UTC. --format csv: one row per run and cell, for\n"
-		       "plot/trend.gp.\n",
-	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_HISTORY),
+		       "DATE without a zone is UTC. --label and --switch keep the runs of one label\n"
+		       "or one switch ([switch] model, or vendor and model), so that a trend does not\n"
+		       "mix them. --format csv: one row per run and cell, for plot/trend.gp.\n",
+	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_SWITCH) | CLI_OPT(CLI_FORMAT) |
+		   CLI_OPT(CLI_HISTORY),
 	.fn = history_main,
 };

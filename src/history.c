@@ -686,6 +686,15 @@ int history_parse_time(const char *s, time_t *t)
 /* The latest check of each run: a subquery used by the readers. */
 #define LATEST_CHECK "(SELECT MAX(id) FROM checks k WHERE k.run_id = r.id)"
 
+/* The runs of a history_filter, its values (FILTER_VALS) as ?1 to ?3. */
+#define RUN_FILTER \
+	" r.started >= ?1 AND (?2 IS NULL OR r.label = ?2) AND (?3 IS NULL" \
+	" OR ?3 = json_extract(r.config, '$.model')" \
+	" OR ?3 = json_extract(r.config, '$.vendor') || ' ' || json_extract(r.config, '$.model'))"
+#define FILTER_VALS(f) \
+	SQL_VALS(sql_text((f) && (f)->since ? (f)->since : ""), sql_text((f) ? (f)->label : NULL), \
+		 sql_text((f) ? (f)->sw : NULL))
+
 static bool run_row(sqlite3_stmt *st, void *elem)
 {
 	struct history_run *h = elem;
@@ -704,7 +713,7 @@ static bool run_row(sqlite3_stmt *st, void *elem)
 	return true;
 }
 
-int history_list(const char *path, const char *since, struct history_run **out, size_t *n,
+int history_list(const char *path, const struct history_filter *flt, struct history_run **out, size_t *n,
 		 char *err, size_t errlen)
 {
 	static const char *const sql =
@@ -712,10 +721,9 @@ int history_list(const char *path, const char *since, struct history_run **out, 
 		" (SELECT COUNT(*) FROM cells c WHERE c.run_id = r.id),"
 		" k.status, k.verdict, k.summary"
 		" FROM runs r LEFT JOIN checks k ON k.id = " LATEST_CHECK
-		" WHERE r.started >= ?1 ORDER BY r.started, r.id";
+		" WHERE" RUN_FILTER " ORDER BY r.started, r.id";
 
-	return collect(path, sql, SQL_VALS(sql_text(since ? since : "")), sizeof(**out), run_row, (void **)out, n,
-		       err, errlen);
+	return collect(path, sql, FILTER_VALS(flt), sizeof(**out), run_row, (void **)out, n, err, errlen);
 }
 
 static void csv_num(FILE *f, sqlite3_stmt *st, int col, double k)
@@ -755,7 +763,7 @@ static const char *const sql_rows =
 	" FROM runs r JOIN cells c ON c.run_id = r.id"
 	" LEFT JOIN checks k ON k.id = " LATEST_CHECK
 	" LEFT JOIN check_cells x ON x.check_id = k.id AND x.cell = c.cell"
-	" WHERE r.started >= ?1"
+	" WHERE" RUN_FILTER
 	" ORDER BY r.started, r.id, c.cell";
 
 /* One row of sql_rows as a CSV line into the FILE arg. */
@@ -793,7 +801,7 @@ static int csv_row(sqlite3_stmt *st, void *arg)
 	return 0;
 }
 
-int history_write_csv(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+int history_write_csv(FILE *f, const char *path, const struct history_filter *flt, char *err, size_t errlen)
 {
 	sqlite3 *db = db_open(path, false, err, errlen);
 	int rc;
@@ -806,7 +814,7 @@ int history_write_csv(FILE *f, const char *path, const char *since, char *err, s
 	      "base_lat_median_us,base_lat_lo_us,base_lat_hi_us,"
 	      "base_bw_median_MBps,base_bw_lo_MBps,base_bw_hi_MBps,"
 	      "change_pct,cell_status,status,verdict,sigma,ewma,ewma_limit,drift\n", f);
-	rc = sql_run(db, path, sql_rows, SQL_VALS(sql_text(since ? since : "")), csv_row, f, err, errlen);
+	rc = sql_run(db, path, sql_rows, FILTER_VALS(flt), csv_row, f, err, errlen);
 	if (rc == 0 && ferror(f))
 		rc = sw_fail(err, errlen, "write failed: %s", strerror(errno));
 	sqlite3_close(db);
@@ -837,7 +845,7 @@ static void trend_print(struct trend *t)
 	snprintf(mn, sizeof(mn), "%.4g", t->min);
 	snprintf(mx, sizeof(mx), "%.4g", t->max);
 	fprintf(t->f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t->pattern, sz, t->nodes,
-		t->runs, a, b, (t->last / t->first - 1) * 100, mn, mx);
+		t->runs, a, b, (lat ? t->last / t->first - 1 : 1 - t->last / t->first) * 100, mn, mx);   /* > 0 worse */
 	t->runs = 0;
 }
 
@@ -871,11 +879,11 @@ static int trend_row(sqlite3_stmt *st, void *arg)
 	return 0;
 }
 
-int history_write_table(FILE *f, const char *path, const char *since, char *err, size_t errlen)
+int history_write_table(FILE *f, const char *path, const struct history_filter *flt, char *err, size_t errlen)
 {
 	static const char *const sql_trend =
 		"SELECT c.pattern, c.size_bytes, c.nodes, c.lat_median_s, c.bw_median_Bps"
-		" FROM runs r JOIN cells c ON c.run_id = r.id WHERE r.started >= ?1"
+		" FROM runs r JOIN cells c ON c.run_id = r.id WHERE" RUN_FILTER
 		" ORDER BY c.pattern, c.size_bytes, c.nodes, r.started, r.id";
 	struct history_run *runs = NULL;
 	size_t nruns = 0;
@@ -883,9 +891,16 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 	struct trend t = { .f = f };
 	int rc;
 
-	if (history_list(path, since, &runs, &nruns, err, errlen))
+	if (history_list(path, flt, &runs, &nruns, err, errlen))
 		return -1;
-	fprintf(f, "runs in %s%s%s: %zu\n", path, since && since[0] ? " since " : "", since ? since : "", nruns);
+	fprintf(f, "runs in %s", path);
+	if (flt && flt->since && flt->since[0])
+		fprintf(f, " since %s", flt->since);
+	if (flt && flt->label)
+		fprintf(f, " with label %s", flt->label);
+	if (flt && flt->sw)
+		fprintf(f, " of switch %s", flt->sw);
+	fprintf(f, ": %zu\n", nruns);
 	if (nruns)
 		fprintf(f, "%-20s  %-36s  %5s  %5s  %-8s  %-8s  %s\n", "started", "run", "ranks", "cells",
 			"complete", "verdict", "summary");
@@ -898,10 +913,11 @@ int history_write_table(FILE *f, const char *path, const char *since, char *err,
 	if (!db)
 		return -1;
 	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong, per-pair\n"
-	      "bandwidth in MB/s = 10^6 bytes/s otherwise):\n", f);
+	      "bandwidth in MB/s = 10^6 bytes/s otherwise; change from the first to the last run,\n"
+	      "positive = worse):\n", f);
 	fprintf(f, "%-9s  %8s  %5s  %4s  %12s  %12s  %8s  %12s  %12s\n", "pattern", "size", "nodes", "runs",
 		"first", "last", "change", "min", "max");
-	rc = sql_run(db, path, sql_trend, SQL_VALS(sql_text(since ? since : "")), trend_row, &t, err, errlen);
+	rc = sql_run(db, path, sql_trend, FILTER_VALS(flt), trend_row, &t, err, errlen);
 	if (rc == 0)
 		trend_print(&t);
 	sqlite3_close(db);

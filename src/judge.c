@@ -73,16 +73,18 @@ static void trail_lost(struct health_verdict *w, const char *what, const char *e
 	fprintf(stderr, "swstress: warning: %s: %s\n", what, err);
 }
 
-/* Record the history row and write --prom first, so that a failure of
- * either shows in the one status line; then print the verdict. Returns
- * the status printed. */
+/* Record the history row (when the run was judged, or is fresh: a judge
+ * that could not read its arguments or baseline says nothing about the
+ * run, and must not replace the verdict recorded for it) and write --prom
+ * first, so that a failure of either shows in the one status line; then
+ * print the verdict. Returns the status printed. */
 static int emit(const struct health_verdict *v, const struct judge_opts *o, const struct sw_run *r,
-		const struct sw_analysis *a, const char *result_dir, FILE *out)
+		const struct sw_analysis *a, bool judged, const char *result_dir, FILE *out)
 {
 	char err[1024], db[SW_PATH_MAX + 32];
 	struct health_verdict w = *v;   /* the cells and suspects stay v's */
 
-	if (!o->no_history && r) {
+	if (!o->no_history && r && (judged || o->fresh)) {
 		history_result_path(o->history, result_dir, db, sizeof(db));
 		if (history_record_check(db, r, a, v, err, sizeof(err)))
 			trail_lost(&w, "history row lost", err);
@@ -204,7 +206,7 @@ int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 	struct health_verdict *v = NULL;
 	char err[1024] = "", berr[1024] = "", db[SW_PATH_MAX + 32], after[32], notes[2][256];
 	int status = SW_NAGIOS_UNKNOWN, k = 0, nnotes = 0;
-	bool is_set = false;
+	bool is_set = false, judged = false;
 
 	stats_init();
 	r = results_load(result_dir, err, sizeof(err));
@@ -238,6 +240,7 @@ int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 			     is_set ? o->baseline : NULL);
 	if (!v)
 		goto out_emit;
+	judged = true;
 	snprintf(v->baseline_path, sizeof(v->baseline_path), "%s", o->baseline);
 	if (is_set) {
 		struct nights_ctx nc = { db, v->baseline, after, r };
@@ -256,7 +259,7 @@ out_emit:
 		status = SW_NAGIOS_UNKNOWN;
 	} else {
 		snprintf(v->run_path, sizeof(v->run_path), "%s", result_dir);
-		status = emit(v, o, r, a, result_dir, out);
+		status = emit(v, o, r, a, judged, result_dir, out);
 	}
 	health_verdict_free(v);
 	for (int j = 0; j < k; j++) {

@@ -288,6 +288,7 @@ static struct sw_plan *sweep_plan(struct sweep *s, const struct cli_args *a)
 	    (s->ctx.format = cmd_report_format(a, s->err, sizeof(s->err))) < 0)
 		return NULL;
 	judge_opts_from_args(a, &s->ho);
+	s->ho.fresh = s->check;
 	if (s->check && !s->ho.baseline) {
 		snprintf(s->err, sizeof(s->err), "check needs --baseline PATH|NAME (a results folder of a "
 			 "healthy run, or a baseline set)");

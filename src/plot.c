@@ -865,6 +865,8 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		for (const char *const *k = incast ? incast_kinds : kinds; *k; k++) {
 			if (strcmp(*k, "victims") == 0 && !pf->victims)
 				continue;
+			if (strcmp(*k, "size") == 0 && pf->nsizes < 2)
+				continue;   /* against size: one point per line says nothing */
 			if (draw(result_dir, script_dir, svg, pf, *k, p, 0, out, err, errlen) < 0)
 				goto out_free;
 			n++;

@@ -474,10 +474,14 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi);
 			continue;
 		}
-		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, R^2 %.4f\n",
+		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, ",
 			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi,
 			fmt_val(al, sizeof(al), FMT_TIME, ft->alpha), fmt_val(be, sizeof(be), FMT_BW, ft->beta),
-			fmt_num(nh, sizeof(nh), ft->n_half), ft->r2);
+			fmt_num(nh, sizeof(nh), ft->n_half));
+		if (ft->npoints > 2)
+			fprintf(f, "R^2 %.4f\n", ft->r2);
+		else   /* a line through two points: R^2 = 1 says nothing */
+			fputs("exact by construction (2 sizes)\n", f);
 	}
 	if (verbose)
 		fprintf(f, "\nmethod: %s\n", a->method);

@@ -189,17 +189,22 @@ static const char STYLE[] =
 	"line-height: 1.4; color: #111; background: #fff; }\n"
 	"nav { padding: 0.5em 0; border-bottom: 1px solid #ccc; }\n"
 	"footer { margin: 2em 0 1em; font-size: 0.85em; color: #444; }\n"
-	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; display: block; overflow-x: auto; }\n"
+	"table { border-collapse: collapse; margin: 0.5em 0 1.5em; max-width: 100%; }\n"
 	"caption { text-align: left; font-weight: bold; padding: 0.25em 0; }\n"
-	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }\n"
-	"td.num { text-align: right; white-space: nowrap; }\n"
+	"th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left; vertical-align: top; "
+	"overflow-wrap: break-word; }\n"
+	"td.wrap { overflow-wrap: anywhere; }\n"
+	"td.num { text-align: right; }\n"
 	"th[scope=row] { font-weight: normal; background: #f4f4f4; }\n"
 	"thead th { background: #e8e8e8; }\n"
 	"figure { margin: 1em 0; }\n"
 	"svg { max-width: 100%; height: auto; border: 1px solid #ddd; background: #fff; }\n"
 	"code { word-break: break-all; }\n"
 	"small { color: #444; }\n"
-	".sig { font-weight: bold; }\n";
+	".sig { font-weight: bold; }\n"
+	/* a phone: the secondary columns go, the answer columns stay */
+	"@media (max-width: 48em) { .opt { display: none; } table { font-size: 0.9em; } "
+	"th, td { padding: 0.2em 0.25em; } }\n";
 
 /* ---- numbers ---- */
 
@@ -407,8 +412,8 @@ static int write_index(FILE *f, const void *arg)
 		"the same run with one pair (the unloaded switch).</p>\n", st->nsw, t->n);
 	fputs("<table>\n<caption>Switches</caption>\n<thead><tr><th scope=\"col\">Switch</th>"
 	      "<th scope=\"col\">Ports tested</th><th scope=\"col\">Bandwidth drop at full load [CI]</th>"
-	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\">Runs</th>"
-	      "<th scope=\"col\">Newest run</th></tr></thead>\n<tbody>\n", f);
+	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\" class=\"opt\">Runs</th>"
+	      "<th scope=\"col\" class=\"opt\">Newest run</th></tr></thead>\n<tbody>\n", f);
 	for (size_t s = 0; s < st->nsw; s++) {
 		size_t r = st->sw[s].first;
 		char title[160];
@@ -422,7 +427,7 @@ static int write_index(FILE *f, const void *arg)
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
-		fprintf(f, "<td class=\"num\">%zu</td><td>", st->sw[s].count);
+		fprintf(f, "<td class=\"num opt\">%zu</td><td class=\"opt\">", st->sw[s].count);
 		esc(f, val(t, r, R_STARTED));
 		fputs("</td></tr>\n", f);
 	}
@@ -450,12 +455,16 @@ static int write_index(FILE *f, const void *arg)
 
 /* ---- charts ---- */
 
-#define CHART_W 640
-#define CHART_H 360
-#define PLOT_L 70
-#define PLOT_R 150
-#define PLOT_T 30
-#define PLOT_B 50
+/* Narrow enough that its 13 px text stays 10 px or more when shrunk to a
+ * phone's width (360 px: 0.8); the legend goes below the plot, a row per
+ * series. */
+#define CHART_W 420
+#define PLOT_H 240
+#define PLOT_L 64
+#define PLOT_R 16
+#define PLOT_T 16
+#define PLOT_B 56
+#define LEGEND_ROW 20
 
 static const char *const COLOURS[] = { "#1f5fa8", "#c0392b", "#1e8449", "#7d3c98", "#b9770e", "#17202a" };
 static const char *const DASHES[] = { "", "6 3", "2 3", "8 3 2 3", "12 4", "1 2" };
@@ -520,13 +529,14 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 	if (!nseries || !(xmax > 0) || !isfinite(ymax))
 		return;
 	double step = nice_step(ymax * 1.05), ytop = ceil(ymax * 1.05 / step) * step;
-	double pw = CHART_W - PLOT_L - PLOT_R, ph = CHART_H - PLOT_T - PLOT_B;
+	double pw = CHART_W - PLOT_L - PLOT_R, ph = PLOT_H;
+	int h = PLOT_T + PLOT_H + PLOT_B + LEGEND_ROW * nseries;
 #define X(v) (PLOT_L + (v) / xmax * pw)
 #define Y(v) (PLOT_T + ph - (v) / ytop * ph)
 	const char *what = lat ? "Per-hop latency" : "Per-pair bandwidth";
 
 	fprintf(f, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" "
-		"height=\"%d\" role=\"img\" aria-labelledby=\"%s-t %s-d\">\n", CHART_W, CHART_H, CHART_W, CHART_H,
+		"height=\"%d\" role=\"img\" aria-labelledby=\"%s-t %s-d\">\n", CHART_W, h, CHART_W, h,
 		id, id);
 	fprintf(f, "<title id=\"%s-t\">%s of %s against nodes, %% of one pair</title>\n<desc id=\"%s-d\">", id,
 		what, pattern, id);
@@ -542,20 +552,21 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 	fputs("</desc>\n<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
 	for (double y = 0; y <= ytop * 1.0001; y += step)
 		fprintf(f, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-			"<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%g%%</text>\n", PLOT_L,
+			"<text x=\"%d\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\">%g%%</text>\n", PLOT_L,
 			PLOT_L + pw, Y(y), Y(y), PLOT_L - 6, Y(y) + 4, y);
 	fprintf(f, "<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"4 4\"/>\n",
 		PLOT_L, PLOT_L + pw, Y(100.0), Y(100.0));
 	for (size_t i = first; i < first + n; i++)
 		if (in_series(c, i, pattern, series[0]))
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\">%s</text>\n",
 				X(num(c, i, C_NODES)), PLOT_T + ph + 18, val(c, i, C_NODES));
 	fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%.1f\" stroke=\"#000\"/>"
 		"<line x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#000\"/>\n",
 		PLOT_L, PLOT_L, PLOT_T, PLOT_T + ph, PLOT_L, PLOT_L + pw, PLOT_T + ph, PLOT_T + ph);
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">nodes (2 per pair)</text>\n"
-		"<text x=\"14\" y=\"%.1f\" font-size=\"13\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
-		"%s, %% of one pair</text>\n", PLOT_L + pw / 2, CHART_H - 10, PLOT_T + ph / 2, PLOT_T + ph / 2, what);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">nodes (2 per pair)</text>\n"
+		"<text x=\"14\" y=\"%.1f\" font-size=\"14\" text-anchor=\"middle\" transform=\"rotate(-90 14 %.1f)\">"
+		"%s, %% of one pair</text>\n", PLOT_L + pw / 2, PLOT_T + PLOT_H + 40, PLOT_T + ph / 2, PLOT_T + ph / 2,
+		lat ? "latency" : "bandwidth");
 	for (int s = 0; s < nseries; s++) {
 		char sz[32];
 		const char *dash = *DASHES[s] ? DASHES[s] : "none";
@@ -579,11 +590,18 @@ static void chart(FILE *f, const struct site *st, size_t first, size_t n, const 
 					x, x, Y(lo), Y(hi));
 			fputc('\n', f);
 		}
+		/* the legend: size and hops; a timed cell (hops 0) has no hop count */
+		int ly = PLOT_T + PLOT_H + PLOT_B + LEGEND_ROW * s + 4;
+
 		fmt_size_text(series[s][0], sz, sizeof(sz));
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>"
-			"<text x=\"%.1f\" y=\"%d\" font-size=\"12\" stroke=\"none\" fill=\"#000\">%s, %s hops</text>\n</g>\n",
-			PLOT_L + pw + 10, PLOT_L + pw + 34, PLOT_T + 10 + 20 * s, PLOT_T + 10 + 20 * s, dash,
-			PLOT_L + pw + 40, PLOT_T + 14 + 20 * s, sz, series[s][1]);
+		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" font-size=\"13\" stroke=\"none\" fill=\"#000\">%s, ", PLOT_L,
+			PLOT_L + 24, ly, ly, dash, PLOT_L + 30, ly + 4, sz);
+		if (strcmp(series[s][1], "0"))
+			fprintf(f, "%s hops", series[s][1]);
+		else
+			fputs("timed", f);
+		fputs("</text>\n</g>\n", f);
 	}
 #undef X
 #undef Y
@@ -608,7 +626,7 @@ static void prov_row(FILE *f, const char *name, const char *value)
 {
 	if (!*value)
 		return;
-	fprintf(f, "<tr><th scope=\"row\">%s</th><td>", name);
+	fprintf(f, "<tr><th scope=\"row\">%s</th><td class=\"wrap\">", name);
 	esc(f, value);
 	fputs("</td></tr>\n", f);
 }
@@ -620,10 +638,10 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 	fputs("<table>\n<caption>Every cell: median [CI]; change against the baseline level (one pair): "
 	      "latency inflation for pingpong, per-pair bandwidth drop for stream and bidir, with the "
 	      "CI and p-value of the change test (per-repetition medians, Bonett-Price)</caption>\n<thead><tr><th scope=\"col\">Pattern</th>"
-	      "<th scope=\"col\">Size</th><th scope=\"col\">Hops</th><th scope=\"col\">Nodes</th>"
-	      "<th scope=\"col\">Latency per hop, us</th><th scope=\"col\">Per-pair MB/s</th>"
-	      "<th scope=\"col\">Aggregate MB/s</th><th scope=\"col\">Change vs baseline</th>"
-	      "<th scope=\"col\">p</th><th scope=\"col\">Significant</th></tr></thead>\n<tbody>\n", f);
+	      "<th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Hops</th><th scope=\"col\">Nodes</th>"
+	      "<th scope=\"col\" class=\"opt\">Latency per hop, us</th><th scope=\"col\" class=\"opt\">Per-pair MB/s</th>"
+	      "<th scope=\"col\" class=\"opt\">Aggregate MB/s</th><th scope=\"col\">Change vs baseline</th>"
+	      "<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = first; i < first + n; i++) {
 		bool lat = is_latency(val(c, i, C_PATTERN));
 		int k = lat ? C_INFL : C_DROP;
@@ -636,9 +654,9 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 		fmt_ci(g, sizeof(g), num(c, i, C_AGG), num(c, i, C_AGG_LO), num(c, i, C_AGG_HI), false);
 		fmt_ci(ch, sizeof(ch), num(c, i, k), num(c, i, k + 1), num(c, i, k + 2), true);
 		stats_format_p(p, sizeof(p), num(c, i, k + 3));
-		fprintf(f, "<tr data-cell=\"%s/%s\"><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td><td class=\"num\">%s %s</td><td class=\"num\">", val(c, i, C_RUN),
+		fprintf(f, "<tr data-cell=\"%s/%s\"><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%s</td>"
+			"<td class=\"num\">%s</td><td class=\"num opt\">%s</td><td class=\"num opt\">%s</td>"
+			"<td class=\"num opt\">%s</td><td class=\"num\">%s %s</td><td class=\"num opt\">", val(c, i, C_RUN),
 			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g,
 			*sig ? (lat ? "inflation" : "drop") : "baseline", *sig ? ch : "");
 		esc(f, p);
@@ -773,10 +791,10 @@ static int write_compare(FILE *f, const void *arg)
 	}
 	fputs("<table>\n<caption>Degradation at the largest common load, each switch against its own "
 	      "unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
-	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\">Nodes</th>"
-	      "<th scope=\"col\">Switch</th><th scope=\"col\">Latency per hop, us</th>"
-	      "<th scope=\"col\">Aggregate MB/s</th><th scope=\"col\">Change vs own baseline</th>"
-	      "<th scope=\"col\">p</th><th scope=\"col\">B - A, points</th></tr></thead>\n<tbody>\n", f);
+	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Nodes</th>"
+	      "<th scope=\"col\">Switch</th><th scope=\"col\" class=\"opt\">Latency per hop, us</th>"
+	      "<th scope=\"col\" class=\"opt\">Aggregate MB/s</th><th scope=\"col\">Change vs own baseline</th>"
+	      "<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">B - A, points</th></tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->nsummary; i++) {
 		const struct compare_summary_row *row = &c->summary[i];
 		char sz[32];
@@ -799,9 +817,9 @@ static int write_compare(FILE *f, const void *arg)
 				fmt_ci(d, sizeof(d), l->diff, l->diff_lo, l->diff_hi, true);
 			else
 				snprintf(d, sizeof(d), "-");
-			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td><th scope=\"row\">%c</th>"
-				"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>"
-				"<td class=\"num\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x, lat, agg, ch);
+			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%c</th>"
+				"<td class=\"num opt\">%s</td><td class=\"num opt\">%s</td><td class=\"num\">%s</td>"
+				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x, lat, agg, ch);
 			esc(f, p);
 			fprintf(f, "</td><td class=\"num%s\">%s%s</td></tr>\n", l->diff_significant ? " sig" : "",
 				d, l->diff_significant ? " (significant)" : "");
@@ -810,9 +828,9 @@ static int write_compare(FILE *f, const void *arg)
 	fputs("</tbody>\n</table>\n", f);
 	fputs("<table>\n<caption>Every matched cell: A and B median [CI] (latency per hop in us for "
 	      "pingpong, per-pair MB/s otherwise), B worse than A in percent [CI], p</caption>\n"
-	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\">Hops</th>"
-	      "<th scope=\"col\">Nodes</th><th scope=\"col\">A</th><th scope=\"col\">B</th>"
-	      "<th scope=\"col\">B worse by [CI]</th><th scope=\"col\">p</th><th scope=\"col\">Significant</th>"
+	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Hops</th>"
+	      "<th scope=\"col\">Nodes</th><th scope=\"col\" class=\"opt\">A</th><th scope=\"col\" class=\"opt\">B</th>"
+	      "<th scope=\"col\">B worse by [CI]</th><th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th>"
 	      "</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->ncells; i++) {
 		const struct compare_cell *m = &c->cells[i];
@@ -833,8 +851,8 @@ static int write_compare(FILE *f, const void *arg)
 		else
 			snprintf(hops, sizeof(hops), "auto");
 		fprintf(f, "<tr data-a=\"%s/%d\" data-b=\"%s/%d\"><td>%s</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td><td class=\"num\">%d</td><td class=\"num\">%s</td>"
-			"<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">",
+			"<td class=\"num opt\">%s</td><td class=\"num\">%d</td><td class=\"num opt\">%s</td>"
+			"<td class=\"num opt\">%s</td><td class=\"num\">%s</td><td class=\"num opt\">",
 			val(&st->runs, pg->e->ra, R_NAME), m->cell[0], val(&st->runs, pg->e->rb, R_NAME), m->cell[1],
 			pattern_name(m->pattern), sz, hops, m->nodes, v[0], v[1], w);
 		esc(f, p);

@@ -8,6 +8,11 @@ protocol over a WebSocket on 127.0.0.1) and check it:
     has role=img with a title and a description; every table has headers;
   - the numbers on the pages equal the store's (an SQLite file, read here
     with Python's sqlite3, independently of the C code).
+  - at 1280 and 390 px: no table wider than its container (clipped or
+    behind a scrollbar), the answer columns (change vs baseline, B - A,
+    latency inflation, bandwidth drop) shown inside the screen, no chart
+    text under 10 px as drawn, no "0 hops" in a timed cell's legend
+    (SHOTS=DIR keeps a screenshot of every page at both widths).
     check_site.py SITE_DIR STORE.sqlite
 Prints one "ok - ..." or "not ok - ..." line per check; exits 1 on a failure.
 Needs chromium, python3-websocket and python3-pil (Debian).
@@ -205,8 +210,52 @@ try:
             ok = tds[4].startswith("%.4g" % ca[col]) and tds[5].startswith("%.4g" % cb[col])
             check(ok, "%s: compared cells %s and %s equal the store's medians" % (rel, ka, kb) + ("" if ok else " %r" % tds))
             numbers += 1
-    # a phone: 360 px wide, the page itself never scrolls sideways (wide
-    # tables scroll inside themselves, charts shrink)
+    # A desktop (1280 px) and a phone (390 px): no table wider than its
+    # container (nothing clipped or behind a scrollbar), the answer columns
+    # shown and inside the screen, no chart text under 10 px as drawn
+    # (font size times the chart's scale), no hop count in a timed legend.
+    # SHOTS=DIR keeps a full-page screenshot of each page at each width.
+    shots = os.environ.get("SHOTS")
+    for width, height in ((1280, 900), (390, 844)):
+        b.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+               mobile=width < 800)
+        for path in pages:
+            rel = os.path.relpath(path, site)
+            b.load("file://" + path)
+            m = b.js("""(() => {
+                const vw = document.documentElement.clientWidth;
+                const clipped = [...document.querySelectorAll('table')].filter(t =>
+                    t.scrollWidth > t.clientWidth + 1 || t.scrollWidth > t.parentElement.clientWidth + 1 ||
+                    t.getBoundingClientRect().right > vw + 1).map(t => t.caption ? t.caption.innerText.slice(0, 40) : '?');
+                const answers = [...document.querySelectorAll('th')].filter(h =>
+                    /^(Change vs (own )?baseline|B - A, points|Latency inflation|Bandwidth drop)/.test(h.innerText))
+                    .map(h => { const r = h.getBoundingClientRect();
+                                return [h.innerText, getComputedStyle(h).display !== 'none' && r.width > 0 && r.right <= vw + 1]; });
+                let small = [], legend = [];
+                for (const s of document.querySelectorAll('svg')) {
+                    const k = s.getBoundingClientRect().width / s.viewBox.baseVal.width;
+                    for (const t of s.querySelectorAll('text')) {
+                        const px = parseFloat(getComputedStyle(t).fontSize) * k;
+                        if (px < 10) small.push(t.textContent + ' ' + px.toFixed(1) + ' px');
+                        if (/(^|[^0-9])0 hops/.test(t.textContent)) legend.push(t.textContent);
+                    }
+                }
+                return {page: document.documentElement.scrollWidth, vw: vw, clipped: clipped,
+                        answers: answers, small: small, legend: legend,
+                        svgs: document.querySelectorAll('svg').length};
+            })()""")
+            check(m["page"] <= m["vw"] and not m["clipped"],
+                  "%s at %d px: no table clipped or scrolled (page %d px; clipped: %s)" % (rel, width, m["page"], m["clipped"][:3]))
+            hidden = [a[0] for a in m["answers"] if not a[1]]
+            check(not hidden, "%s at %d px: the answer columns are shown (%d; hidden: %s)" % (rel, width, len(m["answers"]), hidden))
+            if m["svgs"]:
+                check(not m["small"], "%s at %d px: chart text 10 px or more (%d charts; smaller: %s)" % (rel, width, m["svgs"], m["small"][:3]))
+                check(not m["legend"], "%s: no hop count in a timed cell's legend %s" % (rel, m["legend"][:2]))
+            if shots:
+                os.makedirs(shots, exist_ok=True)
+                shot = b.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
+                open(os.path.join(shots, "%s-%d.png" % (rel.replace("/", "_"), width)), "wb").write(base64.b64decode(shot["data"]))
+    # a small phone: 360 px wide, the page itself never scrolls sideways
     b.call("Emulation.setDeviceMetricsOverride", width=360, height=740, deviceScaleFactor=2, mobile=True)
     for path in pages:
         b.load("file://" + path)

@@ -7,6 +7,8 @@ stream, 8 B and 64 KiB, 1000 hops, 10 repetitions. At 4 pairs the per-pair
 bandwidth falls by DROP % and the per-hop latency grows by DROP %; at 2 pairs
 by DROP/4 %. Noise: lognormal, sd 1%. Writes OUT_DIR/NAME/{run.json,
 samples.csv}. NAME must look like LABEL-YYYYmmdd-HHMMSS.
+With TIMED=1 in the environment the stream cells are timed (hops = auto:
+each sample counts its own hops; the cell records hops 0).
 """
 import json, math, os, random, sys
 
@@ -20,7 +22,8 @@ patterns, sizes = ["pingpong", "stream"], [8, 65536]
 hosts = ["node%02d" % (i + 1) for i in range(N)]
 ts = name.rsplit("-", 2)
 started = "%s-%s-%sT%s:%s:%sZ" % (ts[1][:4], ts[1][4:6], ts[1][6:], ts[2][:2], ts[2][2:4], ts[2][4:])
-cfg = {"pairs": "1, 2, 4", "sizes": "8, 64KiB", "hops": "1000", "patterns": "pingpong, stream",
+timed = os.environ.get("TIMED") == "1"
+cfg = {"pairs": "1, 2, 4", "sizes": "8, 64KiB", "hops": "auto" if timed else "1000", "patterns": "pingpong, stream",
        "pairing": "adjacent", "repetitions": "10", "label": ts[0], "allow_shared_node": "no",
        "vendor": vendor, "model": model, "firmware": "1.2.3", "port_speed": "100GbE",
        "ports_used": "8", "topology": "single", "cabling": "3 m DAC", "nic": "ConnectX-6",
@@ -47,7 +50,8 @@ with open(os.path.join(d, "samples.csv"), "w") as f:
                             s / HOPS * 1e6, size * HOPS / s / 1e6))
                     t += lat * HOPS * 1.1
                 cells.append({"cell": ci, "level": lv, "nodes": 2 * k, "pairs": k, "pattern": pat,
-                              "size_bytes": size, "hops": HOPS, "reps": REPS, "stop": "fixed",
+                              "size_bytes": size, "hops": 0 if timed and pat == "stream" else HOPS,
+                              "reps": REPS, "stop": "fixed",
                               "wall_s": REPS * lat * HOPS * 1.2, "timed_s": REPS * lat * HOPS})
                 ci += 1
 run = {"schema_version": 1, "tool_version": "0.1.0", "name": name, "started": started,

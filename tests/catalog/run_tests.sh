@@ -53,6 +53,7 @@ for i in 1 2 3 4 5 6 7 8; do mk conc-20261202-00000$i Conc C 5 $((10 + i)); done
 mk late-20261201-130000 Late L1 0 5
 mk nomodel-20261201-130000 Nomodel "" 0 5
 mk bad-20261201-130000 Bad B 0 5
+TIMED=1 mk tick-20261201-140000 Tick T1 10 6   # timed stream cells (hops auto)
 mkdir -p "$R/other" && cp -r "$R/bolt-20261201-110000" "$R/other/"
 "$PY" - "$R" << 'EOF'
 import json, sys
@@ -123,6 +124,9 @@ store_tests() {
 		[ "$(cat "$T"/pub?.out | grep -c ': published')/$(cat "$T"/pub?.out | grep -c 'already in the store')" = 8/24 ]
 	check "$N: ... 8 runs with all 96 cells and 16 files in the store" \
 		[ "$(count "$S" "SELECT count(*) FROM runs WHERE name LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM cells WHERE run LIKE 'conc-%'")/$(count "$S" "SELECT count(*) FROM run_files WHERE run LIKE 'conc-%'")" = 8/96/16 ]
+	"$SW" publish "$R/tick-20261201-140000" --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: a run with timed cells (exit 0, stored with hops 0)" \
+		[ $? = 0 -a "$(count "$S" "SELECT count(*) FROM cells WHERE run = 'tick-20261201-140000' AND hops = 0")" = 6 ]
 }
 
 # ---------------------------------------------------------------- SQLite
@@ -160,7 +164,7 @@ b, a = drop("bolt-20261201-110000"), drop("acme-20261201-100000")
 assert b[1] <= 30 <= b[2] and b[3] == 1, b
 assert a[1] <= 0 <= a[2] and a[3] == 0, a
 page = open(glob.glob(sys.argv[2] + "/compare/acme-*--bolt-*.html")[0]).read()
-row = re.search(r"<tr data-a=\"[^\"]+\" data-b=\"[^\"]+\"><td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">1000</td><td class=\"num\">8</td>(.*?)</tr>", page).group(1)
+row = re.search(r"<tr data-a=\"[^\"]+\" data-b=\"[^\"]+\"><td>stream</td><td class=\"num\">64KiB</td><td class=\"num opt\">1000</td><td class=\"num\">8</td>(.*?)</tr>", page).group(1)
 worse = float(re.search(r"([+-][0-9.]+)% \[", row).group(1))
 assert 27 < worse < 33 and 'class="sig">yes' in row, row   # %worse of bandwidth: (A - B) / A, truth 30%
 print("drop bolt %.1f [%.1f, %.1f], acme %.1f [%.1f, %.1f], bolt worse by %.1f%%" % (b[0], b[1], b[2], a[0], a[1], a[2], worse))
@@ -224,7 +228,7 @@ import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 36, (len(pg), len(lite))
+assert len(pg) == len(lite) == 48, (len(pg), len(lite))   # 4 runs of 12 cells
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):

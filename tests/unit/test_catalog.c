@@ -179,7 +179,7 @@ Test(catalog, site_pages_escape_and_numbers)
 	free(html);
 	snprintf(path, sizeof(path), "%s/site/compare/fabric-9000--x-1-2-n8.html", fixture_dir);
 	html = slurp(path);
-	cr_assert(strstr(html, "<td>stream</td><td class=\"num\">64KiB</td><td class=\"num\">100</td>"
+	cr_assert(strstr(html, "<td>stream</td><td class=\"num\">64KiB</td><td class=\"num opt\">100</td>"
 			       "<td class=\"num\">8</td>"), "no 8-node stream row");
 	free(html);
 	snprintf(path, sizeof(path), "%s/site/runs/b-20260302-020000/samples.csv", fixture_dir);

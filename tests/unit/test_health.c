@@ -1112,3 +1112,29 @@ Test(health, cpu_bound_latency_cell_says_so_in_the_line)
 	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_CRITICAL, "%s", out);
 	cr_assert_null(strstr(out, "CPU-bound"), "%s", out);
 }
+
+/* The report's Hockney fit over two sizes: a line through two points,
+ * said to be exact, not given an R^2 of 1.0000 as if it fit well. */
+Test(health, report_two_size_fit_is_exact_not_r2)
+{
+	struct fx_spec s;
+	char path[512], err[512], out[1 << 16];
+	struct sw_run *r;
+	struct sw_analysis *a;
+	FILE *f;
+
+	healthy(&s, "fit-20260301-020000", 1);
+	make(&s, path, sizeof(path));
+	r = results_load(path, err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert(a->nfits > 0 && a->fit[0].npoints == 2, "the fixture has two sizes");
+	f = fmemopen(out, sizeof(out), "w");
+	report_print(f, r, a, report_format_find("table"));
+	fclose(f);
+	cr_assert_not_null(strstr(out, "exact by construction (2 sizes)"), "%s", out);
+	cr_assert_null(strstr(out, "R^2 1.0000"), "%s", out);
+	analysis_free(a);
+	run_free(r);
+}

@@ -97,7 +97,7 @@ Test(history, two_runs_appended_and_read_back)
 			   " WHERE r.name = 'health-20260301-020000' AND c.cell = 0"),
 		     (long long)llround(a1->cell[0].lat.median * 1e9));
 	/* --since */
-	cr_assert_eq(history_list(db, "2026-03-03", &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_list(db, &(struct history_filter){ .since = "2026-03-03" }, &runs, &n, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(n, 1);
 	cr_assert_str_eq(runs[0].name, "health-20260302-020000");
 	free(runs);
@@ -282,13 +282,14 @@ Test(history, command_table_csv_and_errors)
 	cr_assert_eq(history_cmd(table, 4, out, sizeof(out)), 0, "%s", out);
 	cr_assert_not_null(strstr(out, "health-20260301-020000"), "%s", out);
 	cr_assert_not_null(strstr(out, "CRITICAL"), "%s", out);
-	/* the trend of the dropped cell: first 927 MB/s-ish, last 30% lower */
+	/* the trend of the dropped cell: first 927 MB/s-ish, last 30% lower:
+	 * a change of +30% (positive = worse, as everywhere) */
 	const char *row = strstr(out, "\nstream        64KiB      8     2 ");
 	double first, last, change;
 
 	cr_assert_not_null(row, "%s", out);
 	cr_assert_eq(sscanf(row, " stream 64KiB 8 2 %lf MB/s %lf MB/s %lf%%", &first, &last, &change), 3, "%s", row);
-	cr_assert(change > -32 && change < -28 && fabs((last / first - 1) * 100 - change) < 0.1, "%g", change);
+	cr_assert(change > 28 && change < 32 && fabs((1 - last / first) * 100 - change) < 0.1, "%g", change);
 	cr_assert_eq(history_cmd(csv, 8, out, sizeof(out)), 0, "%s", out);
 	cr_assert_null(strstr(out, "health-20260301-020000"), "%s", out);
 	cr_assert_not_null(strstr(out, "health-20260302-020000"), "%s", out);
@@ -460,4 +461,78 @@ Test(history, retention_keeps_baselines_new_and_partial_runs)
 	analysis_free(a2);
 	run_free(r1);
 	run_free(r2);
+}
+
+/* history --label and --switch: a trend of one label or one switch only. */
+Test(history, label_and_switch_filters)
+{
+	char p1[512], p2[512], p3[512], err[512];
+	struct sw_analysis *a1, *a2, *a3;
+	struct sw_run *r1 = load_run("night-20260301-020000", 1, 0, p1, sizeof(p1), &a1);
+	struct sw_run *r2 = load_run("night-20260302-020000", 2, 0, p2, sizeof(p2), &a2);
+	struct sw_run *r3 = load_run("proc-20260303-020000", 3, 0, p3, sizeof(p3), &a3);
+	struct history_run *runs;
+	size_t n;
+
+	snprintf(r1->cfg.label, sizeof(r1->cfg.label), "night");
+	snprintf(r2->cfg.label, sizeof(r2->cfg.label), "night");
+	snprintf(r3->cfg.label, sizeof(r3->cfg.label), "proc");
+	snprintf(r1->cfg.vendor, sizeof(r1->cfg.vendor), "Acme");
+	snprintf(r1->cfg.model, sizeof(r1->cfg.model), "F9");
+	snprintf(r3->cfg.vendor, sizeof(r3->cfg.vendor), "Acme");
+	snprintf(r3->cfg.model, sizeof(r3->cfg.model), "F9");
+	cr_assert_eq(history_record_run(db, r1, a1, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r2, a2, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r3, a3, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_list(db, &(struct history_filter){ .label = "night" }, &runs, &n, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(runs[1].name, "night-20260302-020000");
+	free(runs);
+	cr_assert_eq(history_list(db, &(struct history_filter){ .sw = "F9" }, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(runs[1].name, "proc-20260303-020000");
+	free(runs);
+	cr_assert_eq(history_list(db, &(struct history_filter){ .label = "night", .sw = "Acme F9" }, &runs, &n, err,
+				  sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(runs[0].name, "night-20260301-020000");
+	free(runs);
+	cr_assert_eq(history_list(db, &(struct history_filter){ .sw = "nosuch" }, &runs, &n, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(n, 0);
+	free(runs);
+	for (int i = 0; i < 3; i++) {
+		analysis_free(i == 0 ? a1 : i == 1 ? a2 : a3);
+		run_free(i == 0 ? r1 : i == 1 ? r2 : r3);
+	}
+}
+
+/* judge with a baseline that cannot be read says UNKNOWN, but keeps the
+ * run's recorded verdict: the run was not judged. */
+Test(history, unusable_baseline_keeps_the_recorded_verdict)
+{
+	char base[512], now[512], err[512];
+	struct sw_analysis *ab, *an;
+	struct sw_run *rb = load_run("base", 1, 0, base, sizeof(base), &ab);
+	struct sw_run *rn = load_run("health-20260302-020000", 2, 0, now, sizeof(now), &an);
+	struct judge_opts o = { .baseline = base, .history = db };
+	struct history_run *runs;
+	size_t n;
+	struct capture c;
+
+	cr_assert_eq(capture_start(&c, false), 0);
+	cr_assert_eq(judge_dir(now, &o, stdout), SW_NAGIOS_OK);
+	o.baseline = "nosuch";
+	cr_assert_eq(judge_dir(now, &o, stdout), SW_NAGIOS_UNKNOWN);
+	capture_end(&c, NULL, 0);
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(runs[0].verdict, "OK", "%s: %s", runs[0].verdict, runs[0].summary);
+	free(runs);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks"), 1);
+	analysis_free(ab);
+	analysis_free(an);
+	run_free(rb);
+	run_free(rn);
 }
