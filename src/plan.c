@@ -324,7 +324,7 @@ bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c)
 
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 {
-	return estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
+	return PLAN_START_SECONDS + estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
 }
 
 /* The design and, for blocks, the order of the levels in each block. */
