@@ -97,7 +97,11 @@ int plan_nodes(const struct sw_plan *p, int cell);
 /* Rough length of the sweep in seconds: hops=auto cells take sample_time
  * per round (two rounds a repetition with victims: loaded and alone); fixed
  * hops use a simple model (2 us + size / 1 GB/s per hop); the baseline
- * level's re-run of drift control included. */
+ * level's re-run of drift control included, and PLAN_START_SECONDS of
+ * start-up, results and charts (measured: 2 ranks on loopback, quick.conf
+ * sizes=8,64KiB repetitions=3: sweep 2.4 s, start-up and files 1.5 s,
+ * 10 charts 7.5 s). */
+#define PLAN_START_SECONDS 4.0
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c);
 
 /* Drift control: whether the sweep measures its baseline level again

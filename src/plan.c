@@ -126,13 +126,19 @@ static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 }
 
 /* Resolve the level list to ascending, distinct pair counts in lv[].
- * Returns the count, or -1 with a message naming the key. */
+ * A list holding 'max' runs the levels up to max: entries above the pairs
+ * there are skipped, so '1, 2, 4, max' runs on any even rank count.
+ * Returns the count, or -1 with a message naming the key and the fix. */
 static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int *lv,
 			  char *err, size_t errlen)
 {
 	const char *besides = c->victims ? " besides the victims' pairs" : "";
 	const char *key = c->level_unit == CFG_LEVEL_NODES ? "nodes" : "pairs";
+	bool capped = false;
 	int n = 0;
+
+	for (int i = 0; i < c->nlevels; i++)
+		capped |= c->levels[i] == CFG_LEVEL_MAX;
 
 	if (c->levels_all) {
 		for (int k = 1; k <= npairs; k++)
@@ -148,20 +154,25 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 			if (v % 2)
 				return sw_fail(err, errlen, "%s: odd number of nodes %d (a level is a number of pairs)",
 					       config_where(c, key), v);
-			if (v > nranks)
-				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks%s",
+			if (v > nranks && !capped)
+				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks%s "
+					       "(nodes=2,max runs the levels up to the ranks there are)",
 					       config_where(c, key), v, nranks, besides);
 			k = v / 2;
 		} else {
-			if (2 * v > nranks)
-				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks%s",
+			if (2 * v > nranks && !capped)
+				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks%s "
+					       "(pairs=1,max runs the levels up to the ranks there are)",
 					       config_where(c, key), v, 2 * v, nranks, besides);
 			k = v;
 		}
 		if (k < 1)
 			return sw_fail(err, errlen, "%s: level must be at least one pair", config_where(c, key));
+		if (k > npairs && capped)
+			continue;
 		if (k > npairs)
-			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks%s",
+			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks%s "
+				       "(pairs=1,max runs the levels up to the pairs there are)",
 				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks,
 				       besides);
 		lv[n++] = k;
@@ -313,7 +324,7 @@ bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c)
 
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c)
 {
-	return estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
+	return PLAN_START_SECONDS + estimate(p, c, -1) + (plan_drift_check(p, c) ? estimate(p, c, 0) : 0.0);
 }
 
 /* The design and, for blocks, the order of the levels in each block. */

@@ -305,6 +305,10 @@ struct store *store_open(const char *url, bool create, char *err, size_t errlen)
 		int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
 
 		s->ops = &lite_ops;
+		if (!create && access(url, F_OK) != 0) {
+			sw_fail(err, errlen, "%s: no such store (swstress publish RUN --store %s makes one)", url, url);
+			goto fail;
+		}
 		if (sqlite3_open_v2(url, &s->db, flags, NULL) != SQLITE_OK) {
 			sw_fail(err, errlen, "%s: %s", url, s->db ? sqlite3_errmsg(s->db) : "cannot open");
 			goto fail;

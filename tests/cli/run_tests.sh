@@ -154,6 +154,27 @@ else
 	fail "make install" "$tmp/install.log"
 fi
 
+# --- the first local run ------------------------------------------------------
+# Every shipped config plans on the even rank counts it can run (its levels
+# up to 'max'); a level too big says how to fix it; run as a singleton (no
+# mpiexec) says to use mpiexec; site on a missing store says so.
+for conf in configs/*.conf; do
+	for n in 2 4 16; do
+		out=$("$SW" plan "$conf" -n "$n" 2>&1) &&
+			ok "plan $conf -n $n" || fail "plan $conf -n $n: $out"
+	done
+done
+out=$("$SW" plan configs/quick.conf -n 4 2>&1)
+check_eq "plan quick.conf -n 4: the levels up to max (1 and 2 pairs)" \
+	"$(echo "$out" | grep -c '^level [0-9]*: [12] pairs')" "2"
+out=$("$SW" plan pairs=1,2,4 -n 4 2>&1); rc=$?
+check_eq "plan pairs=1,2,4 -n 4: exit 2, the fix named" "$rc:$(echo "$out" | grep -c 'pairs=1,max')" "2:1"
+out=$(env -u PMI_RANK -u PMI_FD -u PMI_PORT "$SW" run configs/quick.conf --no-plot output="$tmp/single" 2>&1); rc=$?
+check_eq "run without mpiexec: exit 2, says to use mpiexec" "$rc:$(echo "$out" | grep -c 'start it as mpiexec -n 4 swstress run')" "2:1"
+out=$("$SW" site "$tmp/nosuch.db" "$tmp/site" 2>&1); rc=$?
+check_eq "site on a missing store: plainly, not SQLite's words" \
+	"$rc:$(echo "$out" | grep -c 'no such store'):$(echo "$out" | grep -c 'unable to open')" "1:1:0"
+
 # --- the crontab example, run as cron runs it ---------------------------------
 # make install PREFIX=$tmp/prefix; the crontab's variables and command with
 # its paths moved into $tmp and mpiexec on this machine; run under env -i
