@@ -792,8 +792,8 @@ static int write_compare(FILE *f, const void *arg)
 	fputs("<table>\n<caption>Degradation at the largest common load, each switch against its own "
 	      "unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
 	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Nodes</th>"
-	      "<th scope=\"col\">Switch</th><th scope=\"col\" class=\"opt\">Latency per hop, us</th>"
-	      "<th scope=\"col\" class=\"opt\">Aggregate MB/s</th><th scope=\"col\">Change vs own baseline</th>"
+	      "<th scope=\"col\">Switch</th><th scope=\"col\" class=\"opt\">Latency per hop</th>"
+	      "<th scope=\"col\" class=\"opt\">Aggregate</th><th scope=\"col\">Change vs own baseline</th>"
 	      "<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">B - A, points</th></tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->nsummary; i++) {
 		const struct compare_summary_row *row = &c->summary[i];
@@ -802,27 +802,23 @@ static int write_compare(FILE *f, const void *arg)
 		config_format_size(row->size, sz, sizeof(sz));
 		for (int x = 0; x < c->nruns; x++) {
 			const struct compare_level *l = &row->run[x];
-			char lat[96], agg[96], ch[96], p[32], d[96];
+			struct compare_row_text t;
 
 			if (!l->valid)
 				continue;
-			fmt_ci(lat, sizeof(lat), l->lat * 1e6, l->lat_lo * 1e6, l->lat_hi * 1e6, false);
-			fmt_ci(agg, sizeof(agg), l->agg * 1e-6, l->agg_lo * 1e-6, l->agg_hi * 1e-6, false);
-			if (l->change.valid)
-				fmt_ci(ch, sizeof(ch), l->change.pct, l->change.lo, l->change.hi, true);
-			else
-				snprintf(ch, sizeof(ch), "-");
-			stats_format_p(p, sizeof(p), l->change.valid ? l->change.p : NAN);
-			if (l->diff_valid)
-				fmt_ci(d, sizeof(d), l->diff, l->diff_lo, l->diff_hi, true);
-			else
-				snprintf(d, sizeof(d), "-");
+			compare_row(c, row, x, &t);   /* the strings of the text, Markdown and JSON rows */
 			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%c</th>"
-				"<td class=\"num opt\">%s</td><td class=\"num opt\">%s</td><td class=\"num\">%s</td>"
-				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x, lat, agg, ch);
-			esc(f, p);
-			fprintf(f, "</td><td class=\"num%s\">%s%s</td></tr>\n", l->diff_significant ? " sig" : "",
-				d, l->diff_significant ? " (significant)" : "");
+				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x);
+			esc(f, t.lat);
+			fputs("</td><td class=\"num opt\">", f);
+			esc(f, t.agg);
+			fputs("</td><td class=\"num\">", f);
+			esc(f, t.change);
+			fputs("</td><td class=\"num opt\">", f);
+			esc(f, t.p);
+			fprintf(f, "</td><td class=\"num%s\">", l->diff_significant ? " sig" : "");
+			esc(f, t.diff[0] ? t.diff : "-");
+			fputs("</td></tr>\n", f);
 		}
 	}
 	fputs("</tbody>\n</table>\n", f);
