@@ -336,6 +336,7 @@ static void drift(int n)
 		struct sw_config cfg = calib_cfg(m.reps);
 
 		cfg.min_effect = f[i].min_effect;
+		cfg.design = CFG_DESIGN_SEQUENTIAL;   /* the re-run is sequential's drift control */
 		figure(f[i].what, drifted_runs(&m, &cfg, n), n, f[i].lo, f[i].hi);
 	}
 }
