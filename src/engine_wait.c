@@ -202,7 +202,8 @@ void eng_notice_signal(const struct notice *n)
 
 /* Rank 0's one fatal path: record why (or, once a signal came, whatever
  * failed after it, "stopped by signal N (NAME)"), have the results
- * written (a block design's begun cells marked failed), print once,
+ * written (a block design's begun cells marked failed, but for a
+ * signal), print once,
  * abort the job with stop_code. why may be NULL
  * once a signal came. No MPI but the abort: the guard takes it too. */
 static _Noreturn void end_rank0(struct eng *e, const char *why)
@@ -216,9 +217,11 @@ static _Noreturn void end_rank0(struct eng *e, const char *why)
 		snprintf(r->failure, sizeof(r->failure), "%s", why);
 	r->complete = false;
 	fprintf(stderr, "swstress: %s\n", r->failure);
-	/* a block design cut short: every cell begun is unfinished, and the
-	 * samples of the block in progress go back into cell order */
-	for (int c = 0; c < e->plan->ncells && e->cfg->design == CFG_DESIGN_BLOCKS; c++)
+	/* a block design cut short by a failure: every cell begun is
+	 * unfinished (by a signal: not failed, as a sequential run's cell
+	 * cut by one; the run says it is incomplete); the samples of the
+	 * block in progress go back into cell order */
+	for (int c = 0; c < e->plan->ncells && e->cfg->design == CFG_DESIGN_BLOCKS && !eng_signal; c++)
 		if (r->cell[c].reps > 0 && r->cell[c].stop == SW_STOP_NOT_RUN)
 			r->cell[c].stop = SW_STOP_FAILED;
 	run_sort_samples(r);
