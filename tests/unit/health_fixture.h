@@ -132,13 +132,15 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 		snprintf(r->host[i], SW_HOST_MAX, "%s%02d", s->host_prefix ? s->host_prefix : "node", i + 1);
 		if (s->shared_cores > 0) {
 			struct hostid *h = &r->id[i];
+			char cpus[24];
 			int n;
 
 			snprintf(h->boot_id, HOSTID_ID_MAX, "6b1f3a0e-0c1d-4a52-9d0b-6a7c1e2f3a4b");
 			snprintf(h->machine_id, HOSTID_ID_MAX, "0123456789abcdef0123456789abcdef");
 			h->netns = 4026532000u + (uint64_t)i;
 			h->mpi_node = i;
-			hostid_parse_cpus(s->shared_cores > 1 ? "0-1" : "0", h->cpu, &n);
+			snprintf(cpus, sizeof(cpus), s->shared_cores > 1 ? "0-%d" : "0", s->shared_cores - 1);
+			hostid_parse_cpus(cpus, h->cpu, &n);
 			h->cores = n;
 		}
 	}
