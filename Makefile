@@ -42,7 +42,7 @@ CMD_OBJ  := $(CMD_SRC:src/%.c=$(BUILD)/obj/%.o)
 MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
-.PHONY: all setup run test unit-test hdr-check layers-test golden-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
+.PHONY: all setup run test unit-test hdr-check layers-test golden-test docs-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
 	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
@@ -102,7 +102,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test golden-test hdr-check layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
+	$(MAKE) unit-test golden-test docs-test hdr-check layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
 		monitoring-test
 
 unit-test: build/unit_tests
@@ -132,6 +132,11 @@ layers-test: $(CORE_OBJ) $(CMD_OBJ) $(MPI_OBJ)
 # (GOLDEN_UPDATE=1 sh tests/golden/run_tests.sh after one made on purpose).
 golden-test: build/swstress
 	sh tests/golden/run_tests.sh
+
+# The documentation: links resolve, every config key and command is
+# documented, the README stays a first page.
+docs-test: build/swstress
+	sh tests/docs/check.sh build/swstress
 
 mpi-test: build/swstress
 	sh tests/mpi/run_all.sh

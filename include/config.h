@@ -2,7 +2,7 @@
  * config.h - the sweep configuration: INI file plus command-line key=value.
  *
  * One option table (in config.c) serves the file, the command line, --help,
- * the README key list and run.json. The struct holds no pointers, so the
+ * the key list of configs/README.md and run.json. The struct holds no pointers, so the
  * engine can broadcast it as bytes and run.json can hold it whole.
  *
  * File format: INI as parsed by libinih. Sections ([sweep], [stats],

@@ -11,7 +11,7 @@
  * which is the watchdog; idle ranks give up on a silent rank 0 after
  * timeout + 10 s.
  *
- * Fault injection for tests (documented in the README):
+ * Fault injection for tests (documented in tests/README.md):
  *   SWSTRESS_FAULT_STALL=RANK[:LEVEL]  rank RANK stops answering at the first
  *                                      round of level LEVEL (default 1)
  *   SWSTRESS_FAULT_DELAY=RANK:USEC     rank RANK sleeps USEC microseconds

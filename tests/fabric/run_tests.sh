@@ -194,7 +194,7 @@ timeout 60 $FAB down >/dev/null 2>&1
 #     the shared kernel is named in run.json and the report, and refused
 #     with allow_shared_kernel = no.
 # Thresholds are set from repeated runs on a busy 2-core machine, with margin
-# (numbers in README.md, "Try it on an emulated switch").
+# (numbers in tests/README.md, "Try it on an emulated switch").
 # Runs when build/swstress exists and has the `run` command. Launch it only
 # through tests/fabric/mpirun.sh (the one place with the mpiexec line).
 if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then

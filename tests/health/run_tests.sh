@@ -313,7 +313,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "trend.gp: $(cat "$tmp/gp.log")"
 	fi
-	# the README's command: the first cell, each run at its exact second
+	# configs/README.md's command: the first cell, each run at its exact second
 	if (cd "$tmp" && gnuplot -e "in='h.csv'; out='trend1.png'; table='trend1.txt'" "$OLDPWD/plot/trend.gp") 2>"$tmp/gp3.log" &&
 		is_png "$tmp/trend1.png"; then
 		ok "trend.gp as the README shows it (no cell given: the first one) renders a PNG"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# tests/docs/check.sh [BIN] - the documentation against the tree (docs.py):
+# links and images resolve, every config key is in configs/README.md, every
+# command of --help is in the README's table, the README at most 450 lines.
+# Then the check's self-test: a copy of the docs with one planted defect
+# each must fail with the line that names it.
+set -u
+. tests/lib.sh
+t_begin docs
+BIN=${1:-build/swstress}
+t_tmpdir docs
+[ -x "$BIN" ] || t_bail "no $BIN (make build/swstress)"
+"$BIN" --help > "$T_TMP/help" 2>&1 || t_bail "$BIN --help failed" "$T_TMP/help"
+
+if python3 tests/docs/docs.py . "$T_TMP/help" > "$T_TMP/out" 2>&1; then
+	ok "links, config keys, commands and the README's length"
+else
+	fail "the documentation" "$T_TMP/out"
+fi
+
+# planted WHAT PATTERN SED-SCRIPT FILE: the docs with FILE edited by the sed
+# script must fail, with a line matching PATTERN.
+planted() {
+	rm -rf "$T_TMP/p"
+	mkdir -p "$T_TMP/p/src"
+	cp src/config.c "$T_TMP/p/src/"
+	find . -name '*.md' -not -path './.git/*' -not -path './build/*' -not -path './tests/fuzz/*' | while read -r f; do
+		mkdir -p "$T_TMP/p/$(dirname "$f")"
+		cp "$f" "$T_TMP/p/$f"
+	done
+	cp -r plot/examples "$T_TMP/p/plot/"
+	sed -i "$3" "$T_TMP/p/$4"
+	if python3 tests/docs/docs.py "$T_TMP/p" "$T_TMP/help" > "$T_TMP/pout" 2>&1; then
+		fail "planted: $1 passed"
+	elif grep -q "$2" "$T_TMP/pout"; then
+		ok "planted: $1"
+	else
+		fail "planted: $1: not named" "$T_TMP/pout"
+	fi
+}
+planted "a link to a missing file" "^README.md: link nosuch.md: no such file$" \
+	'1a [x](nosuch.md)' README.md
+planted "a link to a missing heading" "^README.md: link configs/README.md#nosuch: no heading #nosuch in configs/README.md$" \
+	'1a [x](configs/README.md#nosuch)' README.md
+planted "a link out of the repository" "^README.md: link ../README.md: outside the repository$" \
+	'1a [x](../README.md)' README.md
+planted "a config key not documented" "^configs/README.md: config key sample_time is not documented$" \
+	'/sample_time/d' configs/README.md
+planted "a command not in the README" "^README.md: command guard of --help has no row in the command table$" \
+	'/^| `guard /d' README.md
+planted "a README over 450 lines" "^README.md: [0-9]* lines, more than 450" \
+	'$ r configs/README.md' README.md
+t_end
