@@ -325,15 +325,12 @@ static bool flow_rx_done(const struct flow_rx *rx)
  * batch; at TAG_LAST (alone in its batch: the sender sends it after the
  * ack), the count at the deadline in the final ack. True when a message
  * was taken. */
-static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span, double t_stop, bool block)
+static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span, double t_stop)
 {
-	int (*some)(int, MPI_Request *, int *, int *, MPI_Status *) = block ? MPI_Waitsome : MPI_Testsome;
 	int flag, n, idx[WAIT_SLICE];
 	MPI_Status st[WAIT_SLICE];
 	bool busy = false;
 
-	if (rx->ack_out != MPI_REQUEST_NULL && block)
-		MPI_Wait(&rx->ack_out, MPI_STATUS_IGNORE);
 	if (rx->ack_out != MPI_REQUEST_NULL)
 		MPI_Test(&rx->ack_out, &flag, MPI_STATUS_IGNORE);
 	if (rx->last || rx->ack_out != MPI_REQUEST_NULL)
@@ -341,7 +338,7 @@ static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span
 	while (!rx->last && rx->slot < rx->batch) {
 		int s = rx->slot;
 
-		some(rx->batch - s < WAIT_SLICE ? rx->batch - s : WAIT_SLICE, &rx->ring[s], &n, idx, st);
+		MPI_Testsome(rx->batch - s < WAIT_SLICE ? rx->batch - s : WAIT_SLICE, &rx->ring[s], &n, idx, st);
 		for (int i = 0; i < n; i++) {
 			rx->last |= st[i].MPI_TAG == TAG_LAST;
 			rx->done += st[i].MPI_TAG != TAG_LAST;
@@ -383,14 +380,9 @@ static void flow_rx_cancel(const struct eng *e, struct flow_rx *rx)
 		}
 }
 
-/* Send and/or receive batches until t_stop (see above). Each pass posts
- * the next batch when the one before is through, takes the peer's batch
- * (and acks it), then completes the sends and takes the ack: in that
- * order, since with blocking_waits each of these waits in MPI
- * (MPI_Waitsome, MPI_Wait; the guard watches the sample), and bidir's two
- * ranks each ack the other's batch before waiting for their own ack.
- * *mine: this rank's receiving window (recv), *peer_ack: the peer's final
- * ack (send). 0, or -1 at the round deadline. */
+/* Send and/or receive batches until t_stop (see above). *mine: this
+ * rank's receiving window (recv), *peer_ack: the peer's final ack (send).
+ * 0, or -1 at the round deadline. */
 static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
 		      struct flow_ack *mine, struct flow_ack *peer_ack)
 {
@@ -403,15 +395,11 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 	double t0 = MPI_Wtime(), span = t_stop - t0;
 	unsigned polls = 0;
 	struct flow_rx rx;
-	bool block = e->cfg->blocking_waits;
-	int (*some)(int, MPI_Request *, int *, int *, MPI_Status *) = block ? MPI_Waitsome : MPI_Testsome;
 
 	memset(peer_ack, 0, sizeof(*peer_ack));
 	flow_rx_start(e, &rx, peer, e->ring + w, recv, cnt, t0);
 	for (int i = 0; i < w; i++)
 		sr[i] = MPI_REQUEST_NULL;
-	if (block)
-		eng_guard_arm(e, peer, t0);
 	while (!s_last || d_slot < batch || !peer_done || !flow_rx_done(&rx)) {
 		bool busy = false;
 
@@ -429,27 +417,24 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 			sent += s_last ? 0 : batch;
 			busy = true;
 		}
-		busy |= flow_rx_poll(e, &rx, cnt, span, t_stop, block);
 		while (d_slot < batch) {
-			some(batch - d_slot < WAIT_SLICE ? batch - d_slot : WAIT_SLICE, &sr[d_slot], &n, idx, st);
+			MPI_Testsome(batch - d_slot < WAIT_SLICE ? batch - d_slot : WAIT_SLICE, &sr[d_slot], &n, idx, st);
 			if (sr[d_slot] != MPI_REQUEST_NULL)
 				break;
 			while (d_slot < batch && sr[d_slot] == MPI_REQUEST_NULL)
 				d_slot++;
 			busy = true;
 		}
-		if (ack_in != MPI_REQUEST_NULL && d_slot == batch) {   /* the ack, once the sends are done */
-			if (block)
-				MPI_Wait(&ack_in, MPI_STATUS_IGNORE);
-			else
-				MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
-			if (ack_in == MPI_REQUEST_NULL) {
+		if (ack_in != MPI_REQUEST_NULL) {
+			MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
+			if (flag) {
 				busy = true;
 				acked = true;
 				peer_done = peer_ack->last > 0;
 				next = peer_ack->batch >= 1 && peer_ack->batch <= w ? (int)peer_ack->batch : 1;
 			}
 		}
+		busy |= flow_rx_poll(e, &rx, cnt, span, t_stop);
 		if (busy)
 			polls = 0;
 		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
@@ -457,8 +442,6 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 			break;
 		}
 	}
-	if (block)
-		eng_guard_disarm();
 	flow_rx_cancel(e, &rx);
 	*mine = rx.ack;
 	return rc;
@@ -485,7 +468,7 @@ static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, in
 
 		left = 0;
 		for (int i = 0; i < k; i++) {
-			busy |= flow_rx_poll(e, &e->rx[i], cnt, span, t_stop, false);
+			busy |= flow_rx_poll(e, &e->rx[i], cnt, span, t_stop);
 			left += !flow_rx_done(&e->rx[i]);
 		}
 		if (busy)
