@@ -208,18 +208,13 @@ struct flow_ack {
 /* A flow's first batch, before the receiver has seen a rate. */
 #define FLOW_FIRST_BATCH 2
 
-/* The next batch after one of batch messages that took d seconds (from
- * the end of the batch before): twice as many while those would still
- * drain within FLOW_DRAIN_SHARE of span, half as many when it took
- * longer than that, within 1..hi. (A size from the rate so far would feed
- * on itself: a late start or a slow round trip makes small batches, which
- * are slow.) */
-static int flow_batch(int batch, double d, double span, int hi)
+/* The next batch at n messages in elapsed seconds of a flow over span:
+ * the messages that drain in FLOW_DRAIN_SHARE of span, within 1..hi. */
+static int flow_batch(long n, double elapsed, double span, int hi)
 {
-	double share = span * FLOW_DRAIN_SHARE;
-	int b = 2 * d <= share ? 2 * batch : d > share ? batch / 2 : batch;
+	double m = elapsed > 0 ? (double)n / elapsed * span * FLOW_DRAIN_SHARE : 1;
 
-	return b < 1 ? 1 : b > hi ? hi : b;
+	return m < 1 ? 1 : m > (double)hi ? hi : (int)m;
 }
 
 static int first_batch(const struct eng *e)
@@ -318,14 +313,14 @@ static bool flow_rx_done(const struct flow_rx *rx)
 	return rx->last && rx->ack_out == MPI_REQUEST_NULL;
 }
 
-/* One poll of a receiving side (a flow over span seconds to t_stop, local
+/* One poll of a receiving side (a flow from t0 over span to t_stop, local
  * clock): take what has arrived of the batch (one MPI_Testsome tests the
  * next WAIT_SLICE receives, as eng_wait_reqs does). At the batch's end,
  * read the clock, ack (with the next batch's size) and post the next
  * batch; at TAG_LAST (alone in its batch: the sender sends it after the
  * ack), the count at the deadline in the final ack. True when a message
  * was taken. */
-static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span, double t_stop)
+static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
 {
 	int flag, n, idx[WAIT_SLICE];
 	MPI_Status st[WAIT_SLICE];
@@ -352,14 +347,12 @@ static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span
 	if (rx->last) {
 		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
 	} else {
-		double now = MPI_Wtime();
-
-		rx->ack.batch = flow_batch(rx->batch, now - rx->t_final, span, e->cfg->window);
-		rx->t_final = now;
-		if (now <= t_stop) {
+		rx->t_final = MPI_Wtime();
+		if (rx->t_final <= t_stop) {
 			rx->n1 = rx->done;
-			rx->t1 = now;
+			rx->t1 = rx->t_final;
 		}
+		rx->ack.batch = flow_batch(rx->done, rx->t_final - t0, span, e->cfg->window);
 	}
 	rx->ack.received = (double)rx->done;
 	rx->ack.last = rx->last;
@@ -434,7 +427,7 @@ static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t si
 				next = peer_ack->batch >= 1 && peer_ack->batch <= w ? (int)peer_ack->batch : 1;
 			}
 		}
-		busy |= flow_rx_poll(e, &rx, cnt, span, t_stop);
+		busy |= flow_rx_poll(e, &rx, cnt, t0, span, t_stop);
 		if (busy)
 			polls = 0;
 		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
@@ -468,7 +461,7 @@ static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, in
 
 		left = 0;
 		for (int i = 0; i < k; i++) {
-			busy |= flow_rx_poll(e, &e->rx[i], cnt, span, t_stop);
+			busy |= flow_rx_poll(e, &e->rx[i], cnt, t0, span, t_stop);
 			left += !flow_rx_done(&e->rx[i]);
 		}
 		if (busy)
