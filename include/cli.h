@@ -51,6 +51,7 @@ enum cli_option {
 	CLI_TIME_LIMIT,   /* guard --time-limit SECONDS */
 	CLI_VERBOSE,      /* --verbose */
 	CLI_SWITCH,       /* history --switch MODEL */
+	CLI_SHARED_NODE,  /* publish --shared-node */
 	CLI_NOPTIONS
 };
 

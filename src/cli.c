@@ -51,6 +51,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_VERBOSE] = { "verbose", 0, NULL, "the method in full (else one line)" },
 	[CLI_SWITCH] = { "switch", 0, "MODEL", "only the runs of this switch: its [switch] model, or vendor "
 		"and model" },
+	[CLI_SHARED_NODE] = { "shared-node", 0, NULL, "publish runs whose ranks shared a host (allow_shared_node "
+		"= yes): they measured the host, not a switch, and the site marks them" },
 };
 
 /* Values of getopt_long for options without a letter: above any char. */
