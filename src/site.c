@@ -328,12 +328,13 @@ static int group(struct site *st)
 	return 0;
 }
 
-/* The mark of a run whose ranks shared a host, between pre and post. */
-static void shared_mark(FILE *f, const struct site *st, size_t r, const char *pre, const char *post)
+/* The mark of a run whose ranks shared a host, between pre and post;
+ * brief for a table cell. */
+static void shared_mark(FILE *f, const struct site *st, size_t r, bool brief, const char *pre, const char *post)
 {
 	if (!strcmp(val(&st->runs, r, R_SHARED), "1"))
-		fprintf(f, "%sShared host: the ranks of this run shared a machine, so it measured the host, not a "
-			"switch%s", pre, post);
+		fprintf(f, "%sShared host: %s the host, not a switch%s", pre,
+			brief ? "measured" : "the ranks of this run shared a machine, so it measured", post);
 }
 
 static void switch_title(const struct site *st, size_t sw, char *buf, size_t len)
@@ -433,7 +434,7 @@ static int write_index(FILE *f, const void *arg)
 		fputs("</a>", f);
 		if (*val(t, r, R_FIRMWARE))
 			put(f, "<br><small>firmware ", val(t, r, R_FIRMWARE)), fputs("</small>", f);
-		shared_mark(f, st, r, "<br><small class=\"shared\">", "</small>");
+		shared_mark(f, st, r, true, "<br><small class=\"shared\">", "</small>");
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
@@ -710,7 +711,7 @@ static int write_switch(FILE *f, const void *arg)
 		int npats = 0;
 
 		fprintf(f, "<section id=\"%s\">\n<h2>Run %s</h2>\n", name, name);
-		shared_mark(f, st, r, "<p class=\"shared\">", ".</p>\n");
+		shared_mark(f, st, r, false, "<p class=\"shared\">", ".</p>\n");
 		fputs("<table>\n<caption>Provenance</caption>\n<tbody>\n", f);
 		for (size_t k = 0; k < sizeof(PROVENANCE) / sizeof(PROVENANCE[0]); k++) {
 			const char *v = val(t, r, PROVENANCE[k].col);
@@ -791,7 +792,7 @@ static int write_compare(FILE *f, const void *arg)
 		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
 		put(f, " (label ", c->label[i]);
 		fputs(")", f);
-		shared_mark(f, st, rr[i], " <span class=\"shared\">", "</span>");
+		shared_mark(f, st, rr[i], true, " <span class=\"shared\">", "</span>");
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Verdict</h2>\n", f);

@@ -173,10 +173,11 @@ check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compa
 import re, sys
 index = open(sys.argv[1] + "/index.html").read()
 rows = dict(re.findall(r'<tr><th scope="row"><a href="switch/([^"]+)\.html">(.*?)</tr>', index))
-mark = "Shared host: the ranks of this run shared a machine, so it measured the host, not a switch"
+mark = '<small class="shared">Shared host: measured the host, not a switch</small>'
 assert [s for s in rows if mark in rows[s]] == ["one-o1"], [s for s in rows if mark in rows[s]]
 one = open(sys.argv[1] + "/switch/one-o1.html").read()
-assert '<p class="shared">' + mark + '.</p>' in one, "no mark on the switch page"
+assert ('<p class="shared">Shared host: the ranks of this run shared a machine, so it measured the host, '
+        'not a switch.</p>') in one, "no mark on the switch page"
 assert "Given at publish time" not in one, "a supplied row on a run that supplied nothing"
 nomodel = open(sys.argv[1] + "/switch/nomodel-m-1.html").read()
 assert '<th scope="row">Given at publish time</th><td class="wrap">model</td>' in nomodel, "no supplied row"
