@@ -126,6 +126,13 @@
 #include "run.h"
 #include "analysis.h"
 
+/* The most bytes of a run.json that results_load reads; a bigger one is
+ * refused unread. The biggest honest run.json, configs/procurement.conf's
+ * sweep on 64 nodes with every pattern, 100 repetitions a cell, 2 victim
+ * pairs and the CPU control, is 39 MB (the victims' samples are 95% of it;
+ * tests/unit/test_results.c makes it): this holds it 4 times over. */
+#define RESULTS_MAX_JSON (160LL << 20)
+
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
 json_t *results_json_number(double x);
 

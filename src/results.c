@@ -20,7 +20,6 @@
 #include "pattern.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
-#define RESULTS_MAX_JSON (256LL << 20)      /* run.json bytes */
 #define RESULTS_MAX_CSV (4LL << 30)         /* samples.csv bytes */
 #define RESULTS_MAX_CELLS (1 << 22)
 #define RESULTS_MIN_SECONDS 1e-9            /* a sample: 1 ns .. */

@@ -236,6 +236,13 @@ drill_reads_bounded() {
 	truncate -s 2G "$d/fits.csv"
 	expect "6 publish with a 2 GB sparse fits.csv" 1 "fits.csv: 2147483648 bytes, more than the" \
 		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" publish "$d" --store "$T/sparse.sqlite"
+	# run.json's cap (results.h: 4 times the biggest honest one, 39 MB) is
+	# checked before a byte is read: a 200 MiB file is refused at once
+	d=$(run bigjson-20261201-100000)
+	truncate -s 200M "$d/run.json"
+	expect "6 report with a 200 MiB run.json (over the cap of 160 MiB)" 1 \
+		"run.json: 209715200 bytes, more than the 167772160 such a file may have" \
+		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" report "$d"
 }
 
 # 7. what run and plan take is valid UTF-8, so that run.json can be read back
