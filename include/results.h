@@ -162,6 +162,12 @@ int results_finish(const char *partial, char *out, size_t outlen, char *err, siz
  * (malloc'd); NULL on ENOMEM. A stored summary.csv is checked against it. */
 char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a);
 
+/* 0 when text, a folder's summary.csv (shown: its path), is what
+ * results_summary_text gives; else -1 with "SHOWN:LINE: ..." in err naming
+ * the first line that differs (a file that ends there was cut). */
+int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
+			  char *err, size_t errlen);
+
 struct sw_run *results_load(const char *path, char *err, size_t errlen);
 
 #endif
