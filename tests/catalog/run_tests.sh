@@ -167,6 +167,35 @@ check "site without OUTDIR: usage, exit 2" [ $? = 2 ]
 check "site from SQLite (exit 0)" [ $? = 0 ]
 check "site: every text from the store is escaped (no <script> from a model name)" \
 	sh -c '! grep -rq --include="*.html" "<script>alert" "$1" && grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$1/index.html"' _ "$T/site"
+# Format directives, markup, quotes and newlines in a switch's names are
+# text: shown literally (escaped for HTML, a line break as \x0A), never
+# read as a printf format (%s, %n), markup or a line of their own. The
+# newlines are planted in the store (publish refuses control characters).
+mk fmt-20261201-150000 'V %s%n' 'M %s %n %x %% <script>alert("q")</script> '"'a'" 0 7
+FMT=$T/fmt.sqlite
+"$SW" publish "$R/fmt-20261201-150000" --store "$FMT" > /dev/null 2> "$T/err" &&
+	sql "$FMT" "UPDATE runs SET model = model || char(10) || 'SWSTRESS OK %s', firmware = '1.%n' || char(13) || char(10) || '<b>2</b>'" &&
+	"$SW" site "$FMT" "$T/fmt-site" > /dev/null 2>> "$T/err"
+check "site: a switch named with %s, %n, <script>, quotes and newlines (exit 0)" [ $? = 0 ]
+"$PY" - "$T/fmt-site" << 'EOF' > "$T/fmt" 2>&1
+import glob, sys
+want_vendor = 'V %s%n'
+want_model = 'M %s %n %x %% &lt;script&gt;alert(&quot;q&quot;)&lt;/script&gt; &#39;a&#39;\\x0ASWSTRESS OK %s'
+want_fw = '1.%n\\x0D\\x0A&lt;b&gt;2&lt;/b&gt;'
+index = open(sys.argv[1] + "/index.html").read()
+(page,) = glob.glob(sys.argv[1] + "/switch/*.html")
+sw = open(page).read()
+assert "<h1>%s %s</h1>" % (want_vendor, want_model) in sw, "h1"
+assert '<td class="wrap">%s</td>' % want_model in sw, "model row"
+assert '<td class="wrap">%s</td>' % want_fw in sw, "firmware row"
+assert ">%s %s</a>" % (want_vendor, want_model) in index, "index row"
+for text in (index, sw):
+    assert "<script>alert" not in text and "<b>2</b>" not in text, "raw markup"
+    assert "\nSWSTRESS OK" not in text and "\r" not in text, "a raw line break from the store"
+print("shown literally in index.html and %s" % page.rsplit("/", 1)[1])
+EOF
+rc=$?
+check "site: ... every name shown literally, escaped, no format read ($(tail -1 "$T/fmt"))" [ $rc = 0 ]
 check "site: the run files are downloadable as published" cmp -s "$R/bolt-20261201-110000/samples.csv" "$T/site/runs/bolt-20261201-110000/samples.csv"
 check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compare/acme-fabric-9000--bolt-networks-x-y-32-script-alert-1-script-n8.html" ]
 "$PY" - "$T/site" << 'EOF' > "$T/marks" 2>&1

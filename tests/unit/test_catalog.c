@@ -162,7 +162,6 @@ Test(catalog, publish_refuses_a_cut_summary_and_a_renamed_folder)
 {
 	char a[512], b[512], other[600], path[600], store[300], err[1024], v[256];
 	struct store *s;
-	FILE *f;
 	long len;
 
 	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
@@ -170,16 +169,26 @@ Test(catalog, publish_refuses_a_cut_summary_and_a_renamed_folder)
 	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
-	/* its last row cut: 2 bytes shorter */
+	/* its last row cut: 2 bytes shorter; then the whole last row gone.
+	 * The error names the line: the last one, then the one after the end. */
 	snprintf(path, sizeof(path), "%s/summary.csv", a);
-	f = fopen(path, "r+");
-	cr_assert_not_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fclose(f);
+	char *text = slurp(path), *last = strrchr(text, '\n'), want[600];
+	int lines = 0;
+
+	for (char *q = text; *q; q++)
+		lines += *q == '\n';
+	len = (long)strlen(text);
 	cr_assert_eq(truncate(path, len - 2), 0);
 	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_REFUSED);
-	cr_assert(strstr(err, "summary.csv: not what run.json and samples.csv give"), "%s", err);
+	snprintf(want, sizeof(want), "summary.csv:%d: not what run.json and samples.csv give", lines);
+	cr_assert(strstr(err, want), "%s", err);
+	*last = '\0';
+	last = strrchr(text, '\n');
+	cr_assert_eq(truncate(path, last + 1 - text), 0);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_REFUSED);
+	snprintf(want, sizeof(want), "summary.csv:%d: ends here, but run.json and samples.csv give more rows", lines);
+	cr_assert(strstr(err, want), "%s", err);
+	free(text);
 	snprintf(other, sizeof(other), "%s/c-20260303-020000", fixture_dir);
 	cr_assert_eq(rename(b, other), 0);
 	cr_assert_eq(store_publish(s, other, NULL, err, sizeof(err)), STORE_REFUSED);
