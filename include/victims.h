@@ -25,10 +25,14 @@
  * repetition's p99, not one pooled p99: a pooled tail has no repetition
  * to replicate over.
  *
- * With the CPU control the median inflation splits in two, each by the
- * same test: the CPU part (the control round against alone) and the
- * network part (loaded against the control round), so that loaded /
- * alone = (control / alone) x (loaded / control), medians as printed.
+ * With the CPU control the median inflation splits in two, each within
+ * the repetition (change_blocks, the repetitions as blocks: the mean of
+ * the per-repetition log ratios, Student t over the repetitions that have
+ * both rounds): the CPU part (the control round against alone) and the
+ * network part (loaded against the control round of the same
+ * repetition). A slow spell of the machine that slows a repetition's
+ * rounds alike cancels. Over repetitions with all three rounds, (1 + CPU
+ * part) x (1 + network part) is the geometric mean of loaded / alone.
  */
 #ifndef VICTIMS_H
 #define VICTIMS_H
@@ -82,8 +86,9 @@ int victims_round_of(const struct sw_victim *v);
 int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n);
 
 /* The victims of one cell: loaded (beside the aggressors) against alone;
- * with a CPU control (ncpu > 0), the median's CPU part (control vs alone)
- * and network part (loaded vs control); not valid without one. */
+ * with a CPU control (ncpu > 0: repetitions with a control and an alone
+ * round), the median's CPU part (control vs alone) and network part
+ * (loaded vs control), paired by repetition; not valid without one. */
 struct sw_victim_stats {
 	int cell;
 	size_t nloaded, nalone, ncpu;    /* repetitions with values */
