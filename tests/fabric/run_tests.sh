@@ -11,13 +11,12 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. tests/fabric/lib.sh
 t_begin fabric
 F=tests/fabric
 FAB="sh $F/fabric.sh"
 export FABRIC_QUIET=1
 
-# in_range VALUE LO HI (decimals allowed)
-in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
 # want_sig NAME SIG WANT D LO HI: ok when a change's significance flag SIG is
 # WANT (0 or 1) and the change D is within LO..HI.
 want_sig() { if [ "$2" = "$3" ] && in_range "$4" "$5" "$6"; then ok "$1"; else fail "$1"; fi; }
@@ -218,22 +217,6 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 	min_effect = 5
 	EOC
 	mkdir -p "$TMP/res"
-	# sw NAME TIMEOUT [mpirun.sh options] -- KEY=VALUE...: swstress through the fabric;
-	# sets $rc and $res (the results folder); facts of the run in $TMP/NAME.facts
-	sw() {
-		n=$1 t=$2; shift 2
-		mo=""
-		while [ $# -gt 0 ] && [ "$1" != -- ]; do mo="$mo $1"; shift; done
-		[ $# -gt 0 ] && shift
-		timeout -k 5 $((t + 15)) sh $F/mpirun.sh --timeout "$t" $mo build/swstress run -c "$SWCFG" --no-plot \
-			label="$n" output="$TMP/res" "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
-		rc=$?
-		res=$(ls -td "$TMP/res/$n"-*/ 2>/dev/null | head -1)
-		res=${res%/}
-		: >"$TMP/$n.facts"
-		[ -n "$res" ] && python3 $F/swres.py "$res" >"$TMP/$n.facts" 2>>"$TMP/$n.err"
-		return 0
-	}
 	# fact NAME KEY: value of a run-wide fact;  cf NAME PAIRS KEY: of the cell with PAIRS pairs
 	fact() { sed -n "s/^$2=//p" "$TMP/$1.facts" | head -1; }
 	cf() { grep "^cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
@@ -492,7 +475,6 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		sw vlocal 100 -- pairs=2 victims=1 pairing=shift:3 sample_time=300ms repetitions=9
 		ran vlocal
 		timeout 30 $FAB fault trunk clear >/dev/null 2>&1
-		vl() { grep "^victims cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
 		for v in "vcross 1" "vcross 2" "vlocal 2"; do
 			vr=${v% *} vk=${v#* }
 			echo "  $vr, $vk aggressors: victim median $(vl $vr $vk p50) us (alone $(vl $vr $vk alone)):" \
