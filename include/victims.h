@@ -8,9 +8,12 @@
  * victims alone, then the level's aggressors (the cell's pattern and size)
  * with the victims beside them. With the CPU control (cpu_control: yes,
  * or auto when ranks share a kernel's cores, hostid.h) a third round
- * follows: the aggressors keep their CPUs busy for the same time,
- * polling as they do while they send, but send nothing. A victim slowed
- * in that round was slowed by CPUs, not by the switch. (Last, so that the
+ * follows: each aggressor initiator streams messages of the cell's size
+ * through a TCP connection to itself (loopback.h) at the rate it reached
+ * in the loaded round, and the aggressors poll between as they do while
+ * they send: the same kernel and user-space work on the shared cores,
+ * and nothing crosses the switch. A victim slowed in that round was
+ * slowed by CPUs, not by the switch. (Last, so that the
  * loaded round follows one idle round as without it: TCP's window after
  * idle.) A victim pair runs timed pingpong of
  * victim_size; its initiator puts every round trip / 2 into a histogram
@@ -73,7 +76,7 @@ bool victims_sample_ok(const struct sw_run *r, int cell, const struct sw_victim 
 enum victims_round {
 	VICTIMS_LOADED = 0,   /* beside the aggressors */
 	VICTIMS_ALONE,        /* the victims alone */
-	VICTIMS_CPU,          /* beside aggressors that only load their CPUs */
+	VICTIMS_CPU,          /* beside aggressors that send through their own loopback */
 };
 
 /* The round of a sample. */

@@ -4,11 +4,11 @@
 # On the two-leaf fabric (8 hosts as network namespaces of one kernel, trunk
 # slowed to 20 Mbit/s), RUNS times (default 5): a victim pair across the
 # trunk that 2 streaming aggressors oversubscribe (vcross), and a victim on
-# its own leaf beside the same aggressors (vlocal). Prints each run's CPU
-# part and network part (run.json, the CPU control round) and counts the
-# runs in which they separate: the trunk victim's network part significant,
-# the own-leaf victim's not significantly positive. Exit 1 unless all runs
-# separate.
+# its own leaf beside the same aggressors (vlocal). Prints each run's load
+# average, CPU part and network part (run.json, the CPU control round) and
+# counts the runs in which they separate: the trunk victim's network part
+# significant, the own-leaf victim's not significantly positive. Exit 1
+# unless all runs separate.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -45,6 +45,7 @@ timeout 60 $FAB up twoleaf 8 --port-rate 100mbit --trunk-rate 200mbit || t_bail 
 timeout 30 $FAB fault trunk rate 20mbit >/dev/null 2>&1
 good=0
 for i in $(seq "$RUNS"); do
+	echo "  run $i, load: $(uptime | sed 's/.*load average: //')"
 	for v in "vcross pairs=1,2" "vlocal pairs=2 pairing=shift:3"; do
 		n=${v%% *}
 		# shellcheck disable=SC2086 # the keys are words
