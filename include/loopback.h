@@ -11,7 +11,6 @@
 #define LOOPBACK_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 struct loopback {
 	int tx, rx;               /* the two ends, non-blocking; -1 when closed */
