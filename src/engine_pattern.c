@@ -683,7 +683,8 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
  * to itself (loopback.h) at the rate it reached in the loaded round
  * (aggr_rate), reading them back, and both poll the clock between as a
  * waiting sender does (yielding when it yields); nothing crosses the
- * switch. Without a rate or a connection: the polling only. The
+ * switch. Without a rate or a connection: the polling only (a warning,
+ * once). The
  * initiator's sample (no hops) goes to rank 0 like any. */
 static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct sample_msg *out)
 {
@@ -691,8 +692,18 @@ static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct samp
 	double t0, now, stop = c->t_stop + e->offset;
 	size_t size = (size_t)e->plan->cell[c->cell].size;
 	struct loopback lb;
-	bool pump = init && e->aggr_rate > 0 && !loopback_open(&lb, NULL, 0);
+	static bool warned;
+	char why[160];
+	bool pump = init && e->aggr_rate > 0;
 	uint64_t sent = 0;
+
+	if (pump && loopback_open(&lb, why, sizeof(why))) {
+		pump = false;
+		if (!warned)
+			fprintf(stderr, "swstress: rank %d: warning: %s: this aggressor only polls in the CPU control round\n",
+				e->env->rank, why);
+		warned = true;
+	}
 
 	wait_until(e->env->yield, c->t_go + e->offset);
 	t0 = MPI_Wtime();

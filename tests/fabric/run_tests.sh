@@ -462,8 +462,18 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		# (5 left the trunk victim's CI at [-5%, +24550%] once)
 		sw vcross 150 -- pairs=1,2 victims=1 sample_time=300ms repetitions=9
 		ran vcross
+		# lo_tx HOST...: bytes sent on the loopback of the hosts' namespaces
+		lo_tx() { t=0; for h in "$@"; do t=$((t + $(ip netns exec "$h" cat /sys/class/net/lo/statistics/tx_bytes))); done; echo $t; }
+		la=$(lo_tx swsN01 swsN02) lv=$(lo_tx swsN00 swsN03)
 		sw vlocal 100 -- pairs=2 victims=1 pairing=shift:3 sample_time=300ms repetitions=9
 		ran vlocal
+		la=$(($(lo_tx swsN01 swsN02) - la)) lv=$(($(lo_tx swsN00 swsN03) - lv)) b=$(fact vlocal bytes)
+		# the aggressor initiators 1 and 2 stream through their own loopback
+		# in the control round at their loaded rate: about the bytes they
+		# sent in the loaded rounds (TCP headers and acks add ~5%); the
+		# victims 0 and 3 send nothing there
+		check "victims vlocal: the control round's aggressors sent $la bytes on their own loopback (0.5..2 x the $b of their loaded rounds), the victims $lv" \
+			awk -v a="$la" -v b="${b:-0}" -v v="$lv" 'BEGIN { exit !(b > 1e6 && a >= 0.5 * b && a <= 2 * b && v < 0.01 * b) }'
 		timeout 30 $FAB fault trunk clear >/dev/null 2>&1
 		for v in "vcross 1" "vcross 2" "vlocal 2"; do
 			vr=${v% *} vk=${v#* }
