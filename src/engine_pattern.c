@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine_int.h"
+#include "loopback.h"
 #include "pattern.h"
 #include "victims.h"
 
@@ -677,19 +678,51 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
 	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
 }
 
-/* An aggressor's part of the CPU control round: from t_go to t_stop, poll
- * the clock as a waiting sender does (yielding when it yields), and send
- * nothing. The initiator's sample (no hops) goes to rank 0 like any. */
+/* An aggressor's part of the CPU control round: from t_go to t_stop, the
+ * initiator streams messages of the cell's size through a TCP connection
+ * to itself (loopback.h) at the rate it reached in the loaded round
+ * (aggr_rate), reading them back, and both poll the clock between as a
+ * waiting sender does (yielding when it yields); nothing crosses the
+ * switch. Without a rate or a connection: the polling only (a warning,
+ * once). The
+ * initiator's sample (no hops) goes to rank 0 like any. */
 static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct sample_msg *out)
 {
 	struct sample_msg m = { .p50 = NAN, .p99 = NAN, .t_ready = MPI_Wtime() - e->offset };
-	double t0, stop = c->t_stop + e->offset;
+	double t0, now, stop = c->t_stop + e->offset;
+	size_t size = (size_t)e->plan->cell[c->cell].size;
+	struct loopback lb;
+	static bool warned;
+	char why[160];
+	bool pump = init && e->aggr_rate > 0;
+	uint64_t sent = 0;
+
+	if (pump && loopback_open(&lb, why, sizeof(why))) {
+		pump = false;
+		if (!warned)
+			fprintf(stderr, "swstress: rank %d: warning: %s: this aggressor only polls in the CPU control round\n",
+				e->env->rank, why);
+		warned = true;
+	}
 
 	wait_until(e->env->yield, c->t_go + e->offset);
 	t0 = MPI_Wtime();
-	while (MPI_Wtime() < stop)
-		if (e->env->yield)
+	while ((now = MPI_Wtime()) < stop) {
+		long k = 0;
+
+		if (pump && (double)sent < e->aggr_rate * (now - t0)) {
+			k = loopback_send(&lb, e->sbuf, size - sent % size);
+			sent += k > 0 ? (uint64_t)k : 0;
+		}
+		if (pump && (k < 0 || loopback_drain(&lb, e->rbuf, size) < 0)) {
+			loopback_close(&lb);
+			pump = false;
+		}
+		if (k <= 0 && e->env->yield)
 			sched_yield();
+	}
+	if (pump)
+		loopback_close(&lb);
 	m.t_start = t0 - e->offset;
 	m.t_end = MPI_Wtime() - e->offset;
 	m.seconds = m.t_end - m.t_start;
@@ -744,6 +777,8 @@ int eng_do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, in
 		wait_until(e->env->yield, c->t_go + e->offset);
 		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
 			return -1;
+		if (init && idx < e->round_aggr)
+			e->aggr_rate = pattern_bandwidth(cell->pattern, cell->size, m.hops, m.seconds);
 	} else {
 		if (e->cfg->blocking_waits)
 			eng_guard_arm(e, peer, t0);
