@@ -53,16 +53,16 @@
 #include <stddef.h>
 #include "sw.h"
 
-#define BLAME_EVIDENCE 240   /* bytes of one claim's evidence line */
+#define BLAME_EVIDENCE 320   /* bytes of one claim's evidence line */
 
-/* Which way is better. */
-enum blame_dir {
-	BLAME_HIGHER = 0,   /* bandwidth: higher is better */
-	BLAME_LOWER,        /* latency: lower is better */
+/* The metric of a map, its unit and which way is better. */
+enum blame_metric {
+	BLAME_BANDWIDTH = 0,   /* bytes/s (CSV: MB/s); higher is better */
+	BLAME_LATENCY,         /* s (CSV: us); lower is better */
 };
 
-/* One measured pair: v[0..nblock) its value in each block (any unit,
- * > 0; NaN = not measured in that block). a initiates (the sender of a
+/* One measured pair: v[0..nblock) its value in each block (the
+ * metric's unit, > 0; NaN = not measured in that block). a initiates (the sender of a
  * stream); round: the round it ran in (-1: unknown; the capacity needs
  * it). Each unordered pair at most once. */
 struct blame_pair {
@@ -81,9 +81,7 @@ struct blame_input {
 	const struct blame_pair *pair;
 	size_t npair;
 	int nblock;
-	int dir;                        /* enum blame_dir */
-	const char *metric;             /* the metric's column name, as
-	                                 * "bandwidth_MBps" or "latency_us" */
+	int metric;                     /* enum blame_metric */
 	double floor;                   /* 0.10: claims need >= 10% slower */
 	double alpha;                   /* 0.05: family-wise, per family */
 	double confidence;              /* of the printed CIs: 0.95 */
@@ -154,21 +152,26 @@ struct blame_boundary {
 	int cap_pairs, cap_round;
 };
 
-/* A claim with its evidence (one line, printable). who: host or group
- * index (a boundary's g, with h in with; a link's index in link[]). */
+/* A claim with its element's name (blame_claim_name) and its evidence
+ * (one line, printable). who: host or group index (a boundary's g, with
+ * h in with; a link's index in link[]), in the map that made the claim:
+ * unloaded is true for a claim blame_contrast took from the unloaded
+ * map, whose indexes they are. rel, lo, hi: the metric's ratio against
+ * the reference (lo, hi NaN when the test has no CI). */
 struct blame_claim {
 	int kind, when;
 	int who, with;
+	bool unloaded;
 	double rel, lo, hi, p;
+	char name[2 * SW_HOST_MAX + 16];
 	char evidence[BLAME_EVIDENCE];
 };
 
 struct blame_result {
 	int nhost, ngroup;
 	bool inferred;                  /* groups inferred from the map */
-	int dir;
+	int metric;
 	double floor, alpha, confidence;
-	char metric[32];
 	struct blame_host *host;        /* nhost */
 	struct blame_group *group;      /* ngroup */
 	struct blame_link *link;        /* nlink, a < b, sorted by (a, b) */
@@ -188,8 +191,8 @@ int blame_run(const struct blame_input *in, struct blame_result *out, char *err,
 
 /* Loaded against unloaded, the same hosts (by name): each claim of
  * loaded gets when = BLAME_FAULT when unloaded makes the same claim
- * (same kind and element), else BLAME_CONGESTION; claims of unloaded
- * alone are appended to loaded's list as BLAME_FAULT. 0, or -1 with err
+ * (same kind and name), else BLAME_CONGESTION; claims of unloaded alone
+ * are appended to loaded's list as BLAME_FAULT (unloaded set). 0, or -1 with err
  * (different hosts, ENOMEM). */
 int blame_contrast(struct blame_result *loaded, const struct blame_result *unloaded, char *err,
 		   size_t errlen);
