@@ -8,7 +8,8 @@
  * 30% low with probability hiccup). Faults: a host port slower by
  * slow_host (factor), a group's uplink by slow_uplink, and a trunk of
  * capacity trunk (bytes/s) that the crossing pairs of one round and
- * direction share (0: none). Bandwidth near 117 MB/s, or latency near
+ * direction share (0: none), every crossing link slower by congest (an
+ * oversubscribed spine), one link alone slower by link_factor. Bandwidth near 117 MB/s, or latency near
  * 20 us (BLAME_LATENCY). Static functions: include once per test file.
  */
 #ifndef BLAME_SIM_H
@@ -35,6 +36,9 @@ struct sim {
 	int slow_uplink;            /* group, -1: none */
 	double uplink_factor;
 	double trunk;               /* bytes/s shared across groups, 0 */
+	double congest;             /* factor of every crossing link, 1 */
+	int slow_a, slow_b;         /* one link alone slower, -1: none */
+	double link_factor;
 	/* the map */
 	char names[SIM_MAX_HOSTS][16];
 	const char *host[SIM_MAX_HOSTS];
@@ -76,7 +80,8 @@ static void sim_init(struct sim *s, int n, int ng, int nb)
 	s->noise_sd = 0.03;
 	s->hiccup = 0.01;
 	s->slow_host = s->slow_uplink = -1;
-	s->slow_factor = s->uplink_factor = 1.0;
+	s->slow_a = s->slow_b = -1;
+	s->slow_factor = s->uplink_factor = s->congest = s->link_factor = 1.0;
 }
 
 /* Draw one map into s->pair (the circle method's rounds; n even). */
@@ -120,6 +125,10 @@ static void sim_draw(struct sim *s)
 				f *= s->slow_factor;
 			if (ga != gb && (ga == s->slow_uplink || gb == s->slow_uplink))
 				f *= s->uplink_factor;
+			if (ga != gb)
+				f *= s->congest;
+			if ((a == s->slow_a && b == s->slow_b) || (a == s->slow_b && b == s->slow_a))
+				f *= s->link_factor;
 			for (int bl = 0; bl < s->nb; bl++) {
 				double x = f * exp(bfx[bl] + rfx[bl][r] + s->noise_sd * sim_normal());
 

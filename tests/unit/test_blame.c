@@ -57,6 +57,73 @@ Test(blame, healthy_maps_flag_nothing)
 	}
 }
 
+/* Healthy maps at twice the noise (block drift 10%, round drift 5%,
+ * sample noise 8%, 3% hiccups) and 3 blocks: still at most 1% flag. */
+Test(blame, noisy_healthy_maps_flag_rarely)
+{
+	int flagged = 0;
+
+	for (int t = 0; t < 500; t++) {
+		struct blame_result r;
+
+		sim_init(&s, 16, 4, 3);
+		s.block_sd = 0.10;
+		s.round_sd = 0.05;
+		s.noise_sd = 0.08;
+		s.hiccup = 0.03;
+		sim_draw(&s);
+		run(&s, t % 2, &r);
+		flagged += r.nclaim > 0;
+		blame_free(&r);
+	}
+	cr_log_info("noisy healthy 16 hosts: %d of 500 maps flag something", flagged);
+	cr_expect_leq(flagged * 100, 500, "%d of 500 noisy healthy maps flag", flagged);
+}
+
+/* A spine that every crossing link finds 35% slower (4 leaves of 4,
+ * oversubscribed under load): boundaries flagged, but no uplink (none is
+ * slower than the others) and no host. */
+Test(blame, congested_spine_blames_no_uplink)
+{
+	int right = 0;
+
+	for (int t = 0; t < 100; t++) {
+		struct blame_result r;
+
+		sim_init(&s, 16, 4, 4);
+		s.congest = 0.65;
+		sim_draw(&s);
+		run(&s, true, &r);
+		right += count(&r, BLAME_BOUNDARY) == 6 && count(&r, BLAME_UPLINK) == 0 && count(&r, BLAME_HOST) == 0;
+		blame_free(&r);
+	}
+	cr_log_info("congested spine: 6 boundaries, no uplink, no host in %d of 100 maps", right);
+	cr_expect_geq(right, 95, "%d of 100", right);
+}
+
+/* One link 50% slower with 6 blocks, both hosts healthy otherwise: the
+ * link named alone in at least 90 of 100 maps. */
+Test(blame, slow_link_named_alone)
+{
+	int alone = 0;
+
+	for (int t = 0; t < 100; t++) {
+		struct blame_result r;
+
+		sim_init(&s, 16, 1, 6);
+		s.slow_a = 2;
+		s.slow_b = 11;
+		s.link_factor = 0.5;
+		sim_draw(&s);
+		run(&s, false, &r);
+		alone += r.nclaim == 1 && r.claim[0].kind == BLAME_LINK &&
+			 r.link[r.claim[0].who].a == 2 && r.link[r.claim[0].who].b == 11;
+		blame_free(&r);
+	}
+	cr_log_info("slow link: named alone in %d of 100 maps", alone);
+	cr_expect_geq(alone, 90, "%d of 100", alone);
+}
+
 /* One host 30% slower (bandwidth) or 40% slower (latency): named alone in
  * at least 95 of 100 maps, and its links' cause is that host. */
 Test(blame, slow_host_named_alone)
