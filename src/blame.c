@@ -339,33 +339,76 @@ static int set_groups(struct map *m, int ng, char *err, size_t errlen)
 	return 0;
 }
 
+/* For sorting one column of g: by group, then value. */
+struct col_item {
+	int grp;
+	double v;
+	int host;
+};
+
+static int col_cmp(const void *a, const void *b)
+{
+	const struct col_item *x = a, *y = b;
+
+	if (x->grp != y->grp)
+		return x->grp - y->grp;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
 /*
- * The slow host ports: d[i*n+j] = g_ij - median of g_kj over i's mates k
- * (its group, k != i, j); a sign test on how many partners put d beyond
- * the floor, Holm over the hosts tested.
+ * d[i*n+j] = g_ij - the median of g_kj over i's mates k (its group, k !=
+ * i, j), NaN when i has no mate that reached j. Column j is sorted once
+ * by (group, value), so each median skips i by its rank: n^2 log n.
+ */
+static void mate_contrast(const struct map *m, double *d, struct col_item *it, int *pos)
+{
+	int n = m->n;
+
+	for (int j = 0; j < n; j++) {
+		int c = 0;
+
+		for (int k = 0; k < n; k++)
+			if (k != j && isfinite(m->g[k * n + j]))
+				it[c++] = (struct col_item){ m->grp[k], m->g[k * n + j], k };
+		qsort(it, (size_t)c, sizeof(*it), col_cmp);
+		for (int s = 0, e; s < c; s = e) {
+			for (e = s; e < c && it[e].grp == it[s].grp; e++)
+				pos[it[e].host] = e - s;
+			for (int t = s; t < e; t++) {
+				int i = it[t].host, mc = e - s - 1, pi = pos[i], lo = (mc - 1) / 2, hi = mc / 2;
+				double a, b;
+
+				if (!mc)
+					continue;
+				/* rank q of the mates is rank q (q < pi) or q + 1 of the segment */
+				a = it[s + lo + (lo >= pi)].v;
+				b = it[s + hi + (hi >= pi)].v;
+				d[i * n + j] = m->g[i * n + j] - (a + b) / 2.0;
+			}
+		}
+	}
+}
+
+/*
+ * The slow host ports: d_ij against the floor (mate_contrast) for each
+ * partner, a sign test on how many partners put d beyond it, Holm over
+ * the hosts tested.
  */
 static int test_hosts(struct map *m)
 {
 	struct blame_result *r = m->r;
 	int n = m->n, ret = -1;
-	double *d = malloc((size_t)n * n * sizeof(*d)), *col = malloc(n * sizeof(*col));
+	size_t n2 = (size_t)n * n;
+	double *d = malloc(n2 * sizeof(*d)), *col = malloc(n * sizeof(*col));
 	double *raw = malloc(n * sizeof(*raw)), *p = malloc(n * sizeof(*p)), *adj = malloc(n * sizeof(*adj));
+	struct col_item *it = malloc(n * sizeof(*it));
+	int *pos = malloc(n * sizeof(*pos));
 
-	if (!d || !col || !raw || !p || !adj)
+	if (!d || !col || !raw || !p || !adj || !it || !pos)
 		goto out_free;
-	for (int j = 0; j < n; j++)
-		for (int i = 0; i < n; i++) {
-			size_t c = 0;
-
-			d[i * n + j] = NAN;
-			if (i == j || !isfinite(m->g[i * n + j]))
-				continue;
-			for (int k = 0; k < n; k++)
-				if (k != i && k != j && m->grp[k] == m->grp[i] && isfinite(m->g[k * n + j]))
-					col[c++] = m->g[k * n + j];
-			if (c)
-				d[i * n + j] = m->g[i * n + j] - median_inplace(col, c);
-		}
+	for (size_t k = 0; k < n2; k++)
+		d[k] = NAN;
+	mate_contrast(m, d, it, pos);
 	for (int i = 0; i < n; i++) {
 		struct blame_host *h = &r->host[i];
 		size_t c = 0, nr = 0;
@@ -397,6 +440,8 @@ static int test_hosts(struct map *m)
 	}
 	ret = 0;
 out_free:
+	free(pos);
+	free(it);
 	free(adj);
 	free(p);
 	free(raw);
