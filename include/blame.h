@@ -22,7 +22,8 @@
  *    k of i (same group, k != i, j) of ln v_kj. A sign test on how many
  *    partners have d_ij beyond the floor (the host is slower with almost
  *    every partner; one slow partner or a slow uplink moves the mates as
- *    much as the host, so it clears them). Named alone: the links of a
+ *    much as the host, so it clears them); or the same over the partners
+ *    in its own group alone (see struct blame_host). Named alone: the links of a
  *    slow host are caused by it, and its partners are cleared.
  *  - a slow uplink (3 groups or more): the links with one end in group
  *    G against the crossing links that do not touch G (Bonett-Price
@@ -117,14 +118,17 @@ struct blame_link {
 	int cause, by;
 };
 
-/* One host. score: the median over its partners of its link medians
+/* One host. score: the median over its n partners of its link medians
  * (unit), CI over partners. rel: the median over partners of its link
  * against its mates' links with the same partner (1 = as its mates);
- * slower: partners where it was slower than the floor; p: Holm-adjusted
- * sign test. */
+ * slower of tested partners (own_slower of the own in its group) where
+ * it was slower than that by more than the floor; p: the sign test over
+ * all tested partners or over those in its group (the smaller p, times
+ * 2; the group's alone find a slow port behind a trunk that holds every
+ * crossing link down), Holm-adjusted over the hosts. */
 struct blame_host {
 	char name[SW_HOST_MAX];
-	int group, n, slower;
+	int group, n, tested, slower, own, own_slower;
 	double score, lo, hi;
 	double rel, p;
 	bool flagged;

@@ -1,7 +1,7 @@
 /*
  * blame_out.h - the fabric map's outputs from a blame_result (blame.h):
- * links.csv and hosts.csv beside run.json, the report's map tables (80
- * columns), and the data file of the heat-map chart (plot/map.gp).
+ * links.csv, hosts.csv and groups.csv beside run.json, the report's map
+ * tables (80 columns), and the heat map's matrix (plot/fabric.gp).
  * MPI-free; prints only on the FILE it is given.
  */
 #ifndef BLAME_OUT_H
@@ -16,18 +16,27 @@
  * "uplink:G", "boundary:G|H", "link", "-"). 0 or -1 (write error). */
 int blame_write_links(FILE *f, const struct blame_result *r);
 
-/* hosts.csv: host,group,score,lo,hi,n,rel,slower,p,flagged. 0 or -1. */
+/* hosts.csv: host,group,order,metric,score,lo,hi,n,rel,slower,p,flagged
+ * (order: the host's place on the heat map's axes, hosts sorted by
+ * group; score: the median over partners with its CI; rel: against its
+ * group mates; slower: partners beyond the floor). 0 or -1. */
 int blame_write_hosts(FILE *f, const struct blame_result *r);
+
+/* groups.csv: one row per tested uplink ("uplink", its group, "-") and
+ * per boundary ("boundary", g, h):
+ * kind,group_a,group_b,n,median,lo,hi,rel,rel_lo,rel_hi,p,flagged,
+ * capacity,cap_lo,cap_hi,cap_pairs. 0 or -1. */
+int blame_write_groups(FILE *f, const struct blame_result *r);
 
 /* The map's tables for the report: the claims with their evidence, the
  * slowest hosts, the slowest links and the group boundaries, each with
  * its CI, at most top rows each, fitting 80 columns. */
 void blame_report(FILE *f, const struct blame_result *r, int top);
 
-/* The heat map's matrix as gnuplot reads it (plot/map.gp): hosts ordered
- * by group, one line per cell "x y value flag" with a blank line between
- * rows, value NaN where not measured, flag 1 on a flagged or blamed link.
- * 0 or -1. */
+/* fabric.csv, the heat map's matrix (plot/fabric.gp):
+ * x,y,host_x,host_y,value,mark, both ways round for every link, x and y
+ * hosts.csv's order; mark 1 on a link a claim explains, 2 on a link
+ * flagged alone. 0 or -1. */
 int blame_write_matrix(FILE *f, const struct blame_result *r);
 
 #endif

@@ -412,8 +412,9 @@ static int test_hosts(struct map *m)
 	for (int i = 0; i < n; i++) {
 		struct blame_host *h = &r->host[i];
 		size_t c = 0, nr = 0;
+		double p_all, p_own;
 
-		h->n = h->slower = 0;
+		h->slower = h->own = h->own_slower = 0;
 		for (int j = 0; j < n; j++) {
 			int l = m->li[i * n + j];
 
@@ -422,15 +423,25 @@ static int test_hosts(struct map *m)
 			if (isfinite(d[i * n + j])) {
 				col[c++] = d[i * n + j];
 				h->slower += d[i * n + j] < m->c;
+				if (m->grp[j] == m->grp[i]) {
+					h->own++;
+					h->own_slower += d[i * n + j] < m->c;
+				}
 			}
 		}
 		h->n = (int)nr;
+		h->tested = (int)c;
 		h->score = stats_median(raw, nr);
 		h->lo = h->hi = h->score;
 		if (nr >= 2 && stats_median_ci(raw, nr, r->confidence, &h->lo, &h->hi))
 			h->lo = h->hi = h->score;
 		h->rel = c ? rel_of(r->metric, median_inplace(col, c)) : NAN;
-		p[i] = c ? stats_sign_p((size_t)h->slower, c) : NAN;
+		/* all partners, or those of its own group (a trunk that holds
+		 * every crossing link down hides a slow port there): the
+		 * smaller p, twice (Bonferroni over the two) */
+		p_all = c ? stats_sign_p((size_t)h->slower, c) : NAN;
+		p_own = h->own ? stats_sign_p((size_t)h->own_slower, (size_t)h->own) : NAN;
+		p[i] = isnan(p_own) || h->own == (int)c ? p_all : fmin(1.0, 2.0 * fmin(p_all, p_own));
 	}
 	if (stats_holm(p, (size_t)n, adj))
 		goto out_free;
@@ -849,10 +860,11 @@ static int make_claims(struct blame_result *r)
 		add_claim(r, BLAME_HOST, i, -1, h->rel, NAN, NAN, h->p);
 		cl = &r->claim[r->nclaim - 1];
 		sw_appendf(cl->evidence, sizeof(cl->evidence),
-			 "%s: slower than its group mates by more than %s%% with %d of %d partners "
-			 "(median %sx their links; score %s; sign test, Holm over %d hosts: p %s); "
-			 "its partners cleared",
-			 cl->name, fmt_num(fl, sizeof(fl), pct), h->slower, h->n, fmt_num(a, sizeof(a), h->rel),
+			 "%s: slower than its group mates by more than %s%% with %d of %d partners, "
+			 "%d of %d in its group (median %sx their links; score %s; sign test, Holm over %d "
+			 "hosts: p %s); its partners cleared",
+			 cl->name, fmt_num(fl, sizeof(fl), pct), h->slower, h->tested, h->own_slower, h->own,
+			 fmt_num(a, sizeof(a), h->rel),
 			 fmt_ci(c, sizeof(c), u, h->score, h->lo, h->hi, true), r->nhost, pstr(ps, sizeof(ps), h->p));
 	}
 	for (int g = 0; g < r->ngroup; g++) {

@@ -4,6 +4,7 @@
  * inferred and its capacity measured; loaded against unloaded tells
  * congestion from a fault; bad input is refused. */
 #include <criterion/criterion.h>
+#include "blame_out.h"
 #include "blame_sim.h"
 
 static struct sim s;
@@ -270,4 +271,54 @@ Test(blame, bad_input_refused)
 	s.v[0][0] = -1;
 	cr_expect_eq(blame_run(&in, &r, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "not positive"), "%s", err);
+}
+
+/* The outputs of a map with a slow host on 4 leaves: links.csv has every
+ * link once with its path and the host as the cause of its links;
+ * hosts.csv flags it alone; the report names it and fits 80 columns. */
+Test(blame, outputs_name_the_host)
+{
+	struct blame_result r;
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rows = 0, caused = 0, flagged = 0;
+
+	sim_init(&s, 16, 4, 4);
+	s.slow_host = 5;
+	s.slow_factor = 0.7;
+	sim_draw(&s);
+	run(&s, true, &r);
+	f = open_memstream(&buf, &len);
+	cr_assert_eq(blame_write_links(f, &r), 0);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !strncmp(line, "host_a,", 7))
+			continue;
+		rows++;
+		caused += strstr(line, ",host:node06") != NULL;
+		if (!strncmp(line, "node01,node05,", 14))
+			cr_expect(strstr(line, ",g1|g2,bandwidth_MBps,"), "path and metric: %s", line);
+	}
+	cr_expect_eq(rows, 120, "every link once: %d", rows);
+	cr_expect_eq(caused, 15, "the slow host causes its 15 links: %d", caused);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	cr_assert_eq(blame_write_hosts(f, &r), 0);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '#' && strlen(line) > 2 && !strcmp(line + strlen(line) - 2, ",1")) {
+			flagged++;
+			cr_expect(!strncmp(line, "node06,g2,", 10), "the flagged host: %s", line);
+		}
+	cr_expect_eq(flagged, 1);
+	free(buf);
+	f = open_memstream(&buf, &len);
+	blame_report(f, &r, 10);
+	fclose(f);
+	cr_expect(strstr(buf, "SLOW: host node06: slower than its group mates"), "%s", buf);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		cr_expect_leq(strlen(line), 80, "over 80 columns: %s", line);
+	free(buf);
+	blame_free(&r);
 }
