@@ -39,6 +39,12 @@ int topology_hostlist(const char *list, char (**out)[SW_HOST_MAX], int *n, char 
  * named twice, a Switches= naming no switch, a cycle: errors. 0 or -1. */
 int topology_parse(FILE *f, const char *name, struct topology *t, char *err, size_t errlen);
 
+/* The [topology] section of the config file path (lines "NAME = HOST
+ * LIST", comments as in the config: '#' or ';' first or after a blank)
+ * into *t (topology_free it; no section: no switch). config.c leaves
+ * the section to this. 0, or -1 with err naming path:line. */
+int topology_read_config(const char *path, struct topology *t, char *err, size_t errlen);
+
 /* Add one [topology] line of a config: a group (switch) named name with
  * the hosts of list; where: "file:line" for errors. 0 or -1. */
 int topology_add(struct topology *t, const char *name, const char *list, const char *where, char *err,
