@@ -16,9 +16,10 @@
  * "uplink:G", "boundary:G|H", "link", "-"). 0 or -1 (write error). */
 int blame_write_links(FILE *f, const struct blame_result *r);
 
-/* hosts.csv: host,group,order,metric,score,lo,hi,n,rel,slower,p,flagged
+/* hosts.csv:
+ * host,group,order,group_start,metric,score,lo,hi,n,rel,slower,p,flagged
  * (order: the host's place on the heat map's axes, hosts sorted by
- * group; score: the median over partners with its CI; rel: against its
+ * group, group_start 1 on the first host of its group; score: the median over partners with its CI; rel: against its
  * group mates; slower: partners beyond the floor). 0 or -1. */
 int blame_write_hosts(FILE *f, const struct blame_result *r);
 
@@ -34,9 +35,10 @@ int blame_write_groups(FILE *f, const struct blame_result *r);
 void blame_report(FILE *f, const struct blame_result *r, int top);
 
 /* fabric.csv, the heat map's matrix (plot/fabric.gp):
- * x,y,host_x,host_y,value,mark, both ways round for every link, x and y
- * hosts.csv's order; mark 1 on a link a claim explains, 2 on a link
- * flagged alone. 0 or -1. */
+ * x,y,host_x,host_y,value,mark, every cell of the n x n grid, y then x
+ * (as gnuplot's image reads it), x and y hosts.csv's order, value NaN
+ * where no link was measured; mark 1 on a link a claim explains, 2 on a
+ * link flagged alone. 0 or -1. */
 int blame_write_matrix(FILE *f, const struct blame_result *r);
 
 #endif

@@ -106,11 +106,14 @@ int blame_write_hosts(FILE *f, const struct blame_result *r)
 		return -1;
 	host_order(r, order);
 	comment(f, r);
-	fputs("host,group,order,metric,score,lo,hi,n,rel,slower,p,flagged\n", f);
+	fputs("host,group,order,group_start,metric,score,lo,hi,n,rel,slower,p,flagged\n", f);
 	for (int i = 0; i < r->nhost; i++) {
 		const struct blame_host *h = &r->host[i];
+		bool start = true;
 
-		fprintf(f, "%s,%s,%d,%s,", h->name, r->group[h->group].name, order[i], metric_name(r));
+		for (int j = 0; j < i; j++)
+			start = start && r->host[j].group != h->group;
+		fprintf(f, "%s,%s,%d,%d,%s,", h->name, r->group[h->group].name, order[i], start, metric_name(r));
 		num(f, h->score * k, "%.6g");
 		fputc(',', f);
 		num(f, h->lo * k, "%.6g");
@@ -175,25 +178,27 @@ int blame_write_groups(FILE *f, const struct blame_result *r)
 int blame_write_matrix(FILE *f, const struct blame_result *r)
 {
 	double k = csv_scale(r);
-	int n = r->nhost, *order = malloc((size_t)n * sizeof(*order));
+	int n = r->nhost, *order = malloc((size_t)n * sizeof(*order)), *at = malloc((size_t)n * sizeof(*at));
 
-	if (!order)
+	if (!order || !at) {
+		free(at);
+		free(order);
 		return -1;
+	}
 	host_order(r, order);
+	for (int i = 0; i < n; i++)
+		at[order[i]] = i;
 	comment(f, r);
 	fputs("x,y,host_x,host_y,value,mark\n", f);
-	for (size_t i = 0; i < r->nlink; i++) {
-		const struct blame_link *l = &r->link[i];
-		int mark = l->cause == BLAME_LINK ? 2 : l->cause != BLAME_NONE;
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			const struct blame_link *l = x == y ? NULL : blame_link_of(r, at[x], at[y]);
 
-		for (int t = 0; t < 2; t++) {
-			int x = t ? l->b : l->a, y = t ? l->a : l->b;
-
-			fprintf(f, "%d,%d,%s,%s,", order[x], order[y], r->host[x].name, r->host[y].name);
-			num(f, l->median * k, "%.6g");
-			fprintf(f, ",%d\n", mark);
+			fprintf(f, "%d,%d,%s,%s,", x, y, r->host[at[x]].name, r->host[at[y]].name);
+			num(f, l ? l->median * k : NAN, "%.6g");
+			fprintf(f, ",%d\n", !l ? 0 : l->cause == BLAME_LINK ? 2 : l->cause != BLAME_NONE);
 		}
-	}
+	free(at);
 	free(order);
 	return ferror(f) ? -1 : 0;
 }
