@@ -61,7 +61,7 @@ edge = -0.5 - n * 0.015
 
 # host names as tics only where they fit
 TICS = (n <= 64 ? "hosts using 'order':(far):xtic(1) with dots, hosts using (far):'order':ytic(1) with dots," : "")
-plot in using 'x':'y':(num('value', NaN)) with image pixels, @TICS \
+plot in using 'x':'y':(num('value', NaN)) with image, @TICS \
 	hosts using (start('order')):(-0.5):(0):(n) with vectors nohead lc rgb '#ffffff' lw 1.5, \
 	hosts using (-0.5):(start('order')):(n):(0) with vectors nohead lc rgb '#ffffff' lw 1.5, \
 	hosts using (start('order') + 0.5):(-0.5 - n * 0.03):(strcol('group')) with labels left offset 0, 0.7 \
