@@ -4,8 +4,13 @@
  * inferred and its capacity measured; loaded against unloaded tells
  * congestion from a fault; bad input is refused. */
 #include <criterion/criterion.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "blame_out.h"
 #include "blame_sim.h"
+#include "fixture.h"
+#include "plot.h"
 
 static struct sim s;
 
@@ -320,5 +325,83 @@ Test(blame, outputs_name_the_host)
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		cr_expect_leq(strlen(line), 80, "over 80 columns: %s", line);
 	free(buf);
+	blame_free(&r);
+}
+
+/* Write one of the map's files into dir through fn. */
+static void write_file(const char *dir, const char *name, int (*fn)(FILE *, const struct blame_result *),
+		       const struct blame_result *r)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	cr_assert(f, "%s", path);
+	cr_assert_eq(fn(f, r), 0);
+	fclose(f);
+}
+
+/* gnuplot -e vars script, stderr into dir/err.txt: its exit status. */
+static int gnuplot(const char *dir, const char *vars, const char *script)
+{
+	char err[512];
+	int status;
+	pid_t pid;
+
+	snprintf(err, sizeof(err), "%s/err.txt", dir);
+	pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(err, "w", stderr))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "-e", vars, script, (char *)NULL);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* plot/fabric.gp and plot/fabric-hosts.gp over a 48-host map with a
+ * slow host, a slow uplink and a congested spine: a PNG each, and not a
+ * word from gnuplot. */
+Test(blame, charts_draw_quietly)
+{
+	char dir[256], vars[1536], path[600];
+	const char *script[] = { "plot/fabric.gp", "plot/fabric-hosts.gp" };
+	const char *png[] = { "fabric.png", "fabric-hosts.png" };
+	struct blame_result r;
+	struct stat st;
+
+	if (!plot_available())
+		cr_skip_test("gnuplot not on PATH");
+	fixture_mkdtemp(dir, sizeof(dir), "fabric");
+	sim_init(&s, 48, 4, 4);
+	s.slow_host = 5;
+	s.slow_factor = 0.7;
+	s.slow_uplink = 2;
+	s.uplink_factor = 0.6;
+	s.congest = 0.8;
+	sim_draw(&s);
+	run(&s, true, &r);
+	write_file(dir, "fabric.csv", blame_write_matrix, &r);
+	write_file(dir, "hosts.csv", blame_write_hosts, &r);
+	write_file(dir, "groups.csv", blame_write_groups, &r);
+	for (int k = 0; k < 2; k++) {
+		char said[512] = "";
+		FILE *f;
+
+		snprintf(vars, sizeof(vars), "in='%s/fabric.csv'; hosts='%s/hosts.csv'; groups='%s/groups.csv'; out='%s/%s'",
+			 dir, dir, dir, dir, png[k]);
+		cr_expect_eq(gnuplot(dir, vars, script[k]), 0, "%s failed", script[k]);
+		snprintf(path, sizeof(path), "%s/%s", dir, png[k]);
+		cr_expect(stat(path, &st) == 0 && st.st_size > 10000, "%s: no chart", path);
+		snprintf(path, sizeof(path), "%s/err.txt", dir);
+		f = fopen(path, "r");
+		cr_assert(f);
+		cr_expect_eq(fread(said, 1, sizeof(said) - 1, f), 0, "%s said: %s", script[k], said);
+		fclose(f);
+	}
+	fixture_rmtree(dir);
 	blame_free(&r);
 }
