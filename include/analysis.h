@@ -89,6 +89,13 @@ int analysis_block_values(const struct sw_run *r, int cell, int metric, double *
 int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric, double **x, double **b,
 			 size_t *n);
 
+/* The resolution of one repetition value of cell c on the log scale into
+ * *res: a timer tick over the median sample's time and, for a timed
+ * pattern, one message of its median count (stats_quantum_se); 0 when the
+ * run does not know its tick. A change's interval takes the resolution of
+ * both its cells (hypot). 0 or -1 (ENOMEM). */
+int analysis_cell_resolution(const struct sw_run *r, int c, double *res);
+
 /* The one cell-matching rule of health (a run against its baseline) and
  * compare (switches side by side): the cell of b that matches cell c of
  * r, or -1. A match has the same pattern, message size and load level

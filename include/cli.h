@@ -51,6 +51,9 @@ enum cli_option {
 	CLI_TIME_LIMIT,   /* guard --time-limit SECONDS */
 	CLI_VERBOSE,      /* --verbose */
 	CLI_SWITCH,       /* history --switch MODEL */
+	CLI_SHARED_NODE,  /* publish --shared-node */
+	CLI_HISTORY_LABEL,  /* history --label L (a filter, not a setting) */
+	CLI_HISTORY_FORMAT, /* history --format table|csv */
 	CLI_NOPTIONS
 };
 

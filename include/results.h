@@ -126,6 +126,13 @@
 #include "run.h"
 #include "analysis.h"
 
+/* The most bytes of a run.json that results_load reads; a bigger one is
+ * refused unread. The biggest honest run.json, configs/procurement.conf's
+ * sweep on 64 nodes with every pattern, 100 repetitions a cell, 2 victim
+ * pairs and the CPU control, is 39 MB (the victims' samples are 95% of it;
+ * tests/unit/test_results.c makes it): this holds it 4 times over. */
+#define RESULTS_MAX_JSON (160LL << 20)
+
 /* A JSON number, or null when x is not finite (JSON has no NaN). */
 json_t *results_json_number(double x);
 
@@ -154,6 +161,12 @@ int results_finish(const char *partial, char *out, size_t outlen, char *err, siz
 /* The summary.csv that results_write writes for r and a, as text
  * (malloc'd); NULL on ENOMEM. A stored summary.csv is checked against it. */
 char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a);
+
+/* 0 when text, a folder's summary.csv (shown: its path), is what
+ * results_summary_text gives; else -1 with "SHOWN:LINE: ..." in err naming
+ * the first line that differs (a file that ends there was cut). */
+int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
+			  char *err, size_t errlen);
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen);
 

@@ -53,7 +53,7 @@ struct sw_victim {
 	long hops;
 	double p50, p99;
 	bool cpu;      /* the CPU control round (victims.h): the aggressors
-	                * kept their CPUs busy without sending; alone false */
+	                * sent through their own loopback; alone false */
 };
 
 /* Why a cell stopped repeating. */

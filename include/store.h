@@ -10,7 +10,10 @@
  *   runs       one row per run: name (the results folder name, the key),
  *              started, published, tool and MPI version, command line,
  *              ranks, hosts, largest node count, and the [switch] and
- *              [host] keys of its config (vendor, model, firmware, ...)
+ *              [host] keys of its config (vendor, model, firmware, ...);
+ *              shared_node 1 when ranks shared a host (the run measured
+ *              the host, not a switch), supplied the [switch] keys given
+ *              at publish time ("vendor, model", or "")
  *   run_files  the run's files verbatim (run.json, samples.csv,
  *              summary.csv, pairs.csv, fits.csv, report.txt): run, file,
  *              content
@@ -35,7 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct store;
 
@@ -59,10 +62,22 @@ enum store_result {
 	STORE_FAILED = -2,    /* the store failed: err says how     */
 };
 
+/* What publish may add to a run. */
+struct store_publish_opts {
+	bool shared_node;        /* accept runs whose ranks shared a host */
+	const char *vendor, *model, *firmware; /* [switch] keys for a run that
+	                          * lacks them (NULL: none); recorded as
+	                          * supplied; a run that has another value is
+	                          * refused */
+};
+
 /* Publish the run in a results folder (or its run.json), read and
  * validated by results_load; also refused: incomplete runs, runs without
- * [switch] model, names other than letters, digits, '.', '_', '-'. */
-int store_publish(struct store *s, const char *path, char *err, size_t errlen);
+ * [switch] model (in the run or in o), runs whose ranks shared a host
+ * (allow_shared_node = yes) unless o->shared_node, names other than
+ * letters, digits, '.', '_', '-'. o may be NULL (nothing added). */
+int store_publish(struct store *s, const char *path, const struct store_publish_opts *o, char *err,
+		  size_t errlen);
 
 /* A query's rows, one call each: ncols values as text, NULL for SQL NULL.
  * Return nonzero to stop with an error. */

@@ -8,9 +8,12 @@
  * victims alone, then the level's aggressors (the cell's pattern and size)
  * with the victims beside them. With the CPU control (cpu_control: yes,
  * or auto when ranks share a kernel's cores, hostid.h) a third round
- * follows: the aggressors keep their CPUs busy for the same time,
- * polling as they do while they send, but send nothing. A victim slowed
- * in that round was slowed by CPUs, not by the switch. (Last, so that the
+ * follows: each aggressor initiator streams messages of the cell's size
+ * through a TCP connection to itself (loopback.h) at the rate it reached
+ * in the loaded round, and the aggressors poll between as they do while
+ * they send: the same kernel and user-space work on the shared cores,
+ * and nothing crosses the switch. A victim slowed in that round was
+ * slowed by CPUs, not by the switch. (Last, so that the
  * loaded round follows one idle round as without it: TCP's window after
  * idle.) A victim pair runs timed pingpong of
  * victim_size; its initiator puts every round trip / 2 into a histogram
@@ -25,10 +28,14 @@
  * repetition's p99, not one pooled p99: a pooled tail has no repetition
  * to replicate over.
  *
- * With the CPU control the median inflation splits in two, each by the
- * same test: the CPU part (the control round against alone) and the
- * network part (loaded against the control round), so that loaded /
- * alone = (control / alone) x (loaded / control), medians as printed.
+ * With the CPU control the median inflation splits in two, each within
+ * the repetition (change_blocks, the repetitions as blocks: the mean of
+ * the per-repetition log ratios, Student t over the repetitions that have
+ * both rounds): the CPU part (the control round against alone) and the
+ * network part (loaded against the control round of the same
+ * repetition). A slow spell of the machine that slows a repetition's
+ * rounds alike cancels. Over repetitions with all three rounds, (1 + CPU
+ * part) x (1 + network part) is the geometric mean of loaded / alone.
  */
 #ifndef VICTIMS_H
 #define VICTIMS_H
@@ -69,7 +76,7 @@ bool victims_sample_ok(const struct sw_run *r, int cell, const struct sw_victim 
 enum victims_round {
 	VICTIMS_LOADED = 0,   /* beside the aggressors */
 	VICTIMS_ALONE,        /* the victims alone */
-	VICTIMS_CPU,          /* beside aggressors that only load their CPUs */
+	VICTIMS_CPU,          /* beside aggressors that send through their own loopback */
 };
 
 /* The round of a sample. */
@@ -82,8 +89,9 @@ int victims_round_of(const struct sw_victim *v);
 int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n);
 
 /* The victims of one cell: loaded (beside the aggressors) against alone;
- * with a CPU control (ncpu > 0), the median's CPU part (control vs alone)
- * and network part (loaded vs control); not valid without one. */
+ * with a CPU control (ncpu > 0: repetitions with a control and an alone
+ * round), the median's CPU part (control vs alone) and network part
+ * (loaded vs control), paired by repetition; not valid without one. */
 struct sw_victim_stats {
 	int cell;
 	size_t nloaded, nalone, ncpu;    /* repetitions with values */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "config.h"
 #include "isolate.h"
 #include "pattern.h"
 #include "victims.h"
@@ -41,6 +42,7 @@ struct cell_data {
 	size_t n;
 	double *aggpp;      /* aggregate bandwidth / pairs, per complete rep */
 	double *agg;        /* aggregate bandwidth, per complete rep */
+	int *aggrep;        /* the rep (block) of each */
 	size_t nagg;
 	double *rlat, *rbw; /* per repetition: median over its pairs */
 	size_t nrlat, nrbw;
@@ -232,27 +234,23 @@ int analysis_block_values(const struct sw_run *r, int cell, int metric, double *
 	return rep_values_of(r, cell, r->sample + first, cnt, metric, out, block, n);
 }
 
-int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric, double **x, double **b,
-			 size_t *n)
+/* The values vx[0..nx) of blocks bx and vb[0..nb) of blocks bb (both
+ * ascending) in the blocks that have both, into new arrays *x and *b (*n
+ * of each). 0 or -1 (ENOMEM). */
+static int merge_blocks(const double *vx, const int *bx, size_t nx, const double *vb, const int *bb, size_t nb,
+			double **x, double **b, size_t *n)
 {
-	double *vx = NULL, *vb = NULL;
-	int *bx = NULL, *bb = NULL, rc = -1;
-	size_t nx, nb, m = 0;
+	size_t m = 0;
 
-	*x = *b = NULL;
 	*n = 0;
-	if (analysis_block_values(r, cell, metric, &vx, &bx, &nx) ||
-	    analysis_block_values(r, base, metric, &vb, &bb, &nb))
-		goto out;
 	*x = malloc((nx ? nx : 1) * sizeof(**x));
 	*b = malloc((nx ? nx : 1) * sizeof(**b));
 	if (!*x || !*b) {
 		free(*x);
 		free(*b);
 		*x = *b = NULL;
-		goto out;
+		return -1;
 	}
-	/* both in block order: merge on the block */
 	for (size_t i = 0, j = 0; i < nx && j < nb;) {
 		if (bx[i] < bb[j]) {
 			i++;
@@ -264,13 +262,51 @@ int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric,
 		}
 	}
 	*n = m;
-	rc = 0;
+	return 0;
+}
+
+int analysis_block_pairs(const struct sw_run *r, int cell, int base, int metric, double **x, double **b,
+			 size_t *n)
+{
+	double *vx = NULL, *vb = NULL;
+	int *bx = NULL, *bb = NULL, rc = -1;
+	size_t nx, nb;
+
+	*x = *b = NULL;
+	*n = 0;
+	if (analysis_block_values(r, cell, metric, &vx, &bx, &nx) ||
+	    analysis_block_values(r, base, metric, &vb, &bb, &nb))
+		goto out;
+	rc = merge_blocks(vx, bx, nx, vb, bb, nb, x, b, n);
 out:
 	free(vx);
 	free(vb);
 	free(bx);
 	free(bb);
 	return rc;
+}
+
+int analysis_cell_resolution(const struct sw_run *r, int c, double *res)
+{
+	size_t first = 0, n = run_cell_samples(r, c, &first);
+	double *t, tick = 0.0, msg = 0.0;
+
+	*res = 0.0;
+	if (!n)
+		return 0;
+	if (!(t = malloc(2 * n * sizeof(double))))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		t[i] = r->sample[first + i].seconds;
+		t[n + i] = (double)r->sample[first + i].hops;
+	}
+	if (isfinite(r->wtick) && r->wtick > 0)
+		tick = stats_quantum_se(stats_median(t, n), r->wtick);
+	if (config_pattern_timed(&r->cfg, r->plan->cell[c].pattern))
+		msg = stats_quantum_se(stats_median(t + n, n), 1.0);
+	*res = isfinite(tick) && isfinite(msg) ? hypot(tick, msg) : 0.0;
+	free(t);
+	return 0;
 }
 
 static bool same_shape(const struct sw_run *r, int c, const struct sw_run *b, int bc)
@@ -351,7 +387,8 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 	rep = calloc((size_t)(nreps ? nreps : 1), sizeof(*rep));
 	d->agg = malloc((size_t)(nreps ? nreps : 1) * sizeof(double));
 	d->aggpp = malloc((size_t)(nreps ? nreps : 1) * sizeof(double));
-	if (!rep || !d->agg || !d->aggpp)
+	d->aggrep = malloc((size_t)(nreps ? nreps : 1) * sizeof(int));
+	if (!rep || !d->agg || !d->aggpp || !d->aggrep)
 		goto out_free;
 	for (size_t i = first; i < first + cnt; i++) {
 		const struct sw_sample *s = &r->sample[i];
@@ -384,7 +421,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 		if (q->count == pairs && span > 0.0) {
 			d->agg[d->nagg] = q->sum / span;
 			d->aggpp[d->nagg] = q->sum / span / pairs;
-			d->nagg++;
+			d->aggrep[d->nagg++] = i;
 		}
 		if (q->count == 1 || !(span > 0.0))
 			ov = 1.0;
@@ -831,8 +868,9 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 		 cfg->confidence * 100.0,
 		 cfg->design == CFG_DESIGN_BLOCKS
 			 ? "within blocks (design blocks: repetition r of every level is block r), the mean of the "
-			   "per-block log ratios level / baseline, CI and p from Student t over the blocks (latency; "
-			   "per-pair bandwidth)"
+			   "per-block log ratios level / baseline, CI and p from Student t over the blocks, widened by "
+			   "both cells' timer and message-count resolution (latency, bandwidth per pair, aggregate, "
+			   "receiver)"
 			 : "ratio of the per-repetition medians, CI and p from one normal statistic on their logs "
 			   "(Bonett-Price)",
 		 cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
@@ -846,16 +884,37 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 }
 
 /* The block design's change of cell c against its baseline cell b:
- * within blocks (change_blocks). -1 on ENOMEM. */
+ * within blocks (change_blocks), with both cells' resolution. -1 on
+ * ENOMEM. */
 static int block_change(const struct sw_run *r, int c, int b, int metric, const struct sw_config *cfg,
 			struct sw_change *ch)
 {
-	double *x, *y;
+	double *x, *y, rc, rb;
 	size_t n;
 
-	if (analysis_block_pairs(r, c, b, metric, &x, &y, &n))
+	if (analysis_cell_resolution(r, c, &rc) || analysis_cell_resolution(r, b, &rb) ||
+	    analysis_block_pairs(r, c, b, metric, &x, &y, &n))
 		return -1;
-	change_blocks(x, y, n, 0.0, metric, cfg, ch);
+	change_blocks(x, y, n, hypot(rc, rb), metric, cfg, ch);
+	free(x);
+	free(y);
+	return 0;
+}
+
+/* The block design's change of an aggregate (vx of cell data dx against
+ * vb of the baseline's db, per complete repetition): within blocks, as
+ * block_change. -1 on ENOMEM. */
+static int block_agg_change(const struct sw_run *r, int c, int b, const struct cell_data *dx, const double *vx,
+			    const struct cell_data *db, const double *vb, const struct sw_config *cfg,
+			    struct sw_change *ch)
+{
+	double *x, *y, rc, rb;
+	size_t n;
+
+	if (analysis_cell_resolution(r, c, &rc) || analysis_cell_resolution(r, b, &rb) ||
+	    merge_blocks(vx, dx->aggrep, dx->nagg, vb, db->aggrep, db->nagg, &x, &y, &n))
+		return -1;
+	change_blocks(x, y, n, hypot(rc, rb), SW_METRIC_BANDWIDTH, cfg, ch);
 	free(x);
 	free(y);
 	return 0;
@@ -1019,19 +1078,22 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 			continue;
 		if (r->cfg.design == CFG_DESIGN_BLOCKS) {
 			if (block_change(r, c, b, SW_METRIC_LATENCY, cfg, &cs->inflation) ||
-			    block_change(r, c, b, SW_METRIC_BANDWIDTH, cfg, &cs->drop))
+			    block_change(r, c, b, SW_METRIC_BANDWIDTH, cfg, &cs->drop) ||
+			    block_agg_change(r, c, b, &d[c], d[c].aggpp, &d[b], d[b].aggpp, cfg, &cs->agg_drop) ||
+			    (pattern_info(p->cell[c].pattern)->incast &&
+			     block_agg_change(r, c, b, &d[c], d[c].agg, &d[b], d[b].agg, cfg, &cs->receiver_drop)))
 				goto out_nomem;
 		} else {
 			change_test(d[c].rlat, d[c].nrlat, d[b].rlat, d[b].nrlat, SW_METRIC_LATENCY, cfg,
 					&cs->inflation);
 			change_test(d[c].rbw, d[c].nrbw, d[b].rbw, d[b].nrbw, SW_METRIC_BANDWIDTH, cfg,
 					&cs->drop);
+			change_test(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+					&cs->agg_drop);
+			if (pattern_info(p->cell[c].pattern)->incast)
+				change_test(d[c].agg, d[c].nagg, d[b].agg, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
+						&cs->receiver_drop);
 		}
-		change_test(d[c].aggpp, d[c].nagg, d[b].aggpp, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
-				&cs->agg_drop);
-		if (pattern_info(p->cell[c].pattern)->incast)
-			change_test(d[c].agg, d[c].nagg, d[b].agg, d[b].nagg, SW_METRIC_BANDWIDTH, cfg,
-					&cs->receiver_drop);
 		if (cs->below_floor || a->cell[b].below_floor)
 			cs->inflation.significant = cs->drop.significant = cs->agg_drop.significant =
 				cs->receiver_drop.significant = false;
@@ -1068,6 +1130,7 @@ out_free:
 		free(d[c].bw);
 		free(d[c].agg);
 		free(d[c].aggpp);
+		free(d[c].aggrep);
 		free(d[c].rlat);
 		free(d[c].rbw);
 	}

@@ -23,10 +23,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_CONFIG] = { "config", 'c', "FILE", "config file (INI); without one the built-in defaults "
 		"(swstress --help lists them); run, plan and check also take it as their one argument" },
 	[CLI_RANKS] = { "ranks", 'n', "N", "number of ranks to plan for (at least 2)" },
-	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name; "
-		"history: only the runs of label L" },
-	[CLI_FORMAT] = { "format", 0, "F", "output format: table (default) or classic (mailing-list lines); "
-		"history: table or csv" },
+	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name" },
+	[CLI_FORMAT] = { "format", 0, "F", "output format: table (default) or classic (mailing-list lines)" },
 	[CLI_PROGRESS] = { "progress", 0, NULL, "progress on stderr even when it is not a terminal" },
 	[CLI_NO_PLOT] = { "no-plot", 0, NULL, "no charts" },
 	[CLI_SVG] = { "svg", 0, NULL, "SVG charts instead of PNG" },
@@ -51,6 +49,11 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_VERBOSE] = { "verbose", 0, NULL, "the method in full (else one line)" },
 	[CLI_SWITCH] = { "switch", 0, "MODEL", "only the runs of this switch: its [switch] model, or vendor "
 		"and model" },
+	[CLI_HISTORY_LABEL] = { "label", 0, "L", "only the runs of label L (the start of their folder names)" },
+	[CLI_HISTORY_FORMAT] = { "format", 0, "F", "table (default) or csv (one row per run and cell, for "
+		"plot/trend.gp)" },
+	[CLI_SHARED_NODE] = { "shared-node", 0, NULL, "publish runs whose ranks shared a host (allow_shared_node "
+		"= yes): they measured the host, not a switch, and the site marks them" },
 };
 
 /* Values of getopt_long for options without a letter: above any char. */

@@ -11,7 +11,7 @@
 static int history_main(const struct cli_args *a)
 {
 	const char *since = a->opt[CLI_SINCE], *file = a->opt[CLI_HISTORY];
-	const char *format = a->opt[CLI_FORMAT] ? a->opt[CLI_FORMAT] : "table";
+	const char *format = a->opt[CLI_HISTORY_FORMAT] ? a->opt[CLI_HISTORY_FORMAT] : "table";
 	char def[SW_PATH_MAX], err[1024], since_buf[32];
 	int rc;
 
@@ -25,7 +25,7 @@ static int history_main(const struct cli_args *a)
 		strftime(since_buf, sizeof(since_buf), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 		since = since_buf;
 	}
-	struct history_filter flt = { since, a->opt[CLI_LABEL], a->opt[CLI_SWITCH] };
+	struct history_filter flt = { since, a->opt[CLI_HISTORY_LABEL], a->opt[CLI_SWITCH] };
 
 	if (strcmp(format, "table") && strcmp(format, "csv"))
 		return cli_usage_error(a, "option --format: '%s' is not table or csv", format);
@@ -51,7 +51,7 @@ const struct cli_command history_command = {
 		       "DATE without a zone is UTC. --label and --switch keep the runs of one label\n"
 		       "or one switch ([switch] model, or vendor and model), so that a trend does not\n"
 		       "mix them. --format csv: one row per run and cell, for plot/trend.gp.\n",
-	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_SWITCH) | CLI_OPT(CLI_FORMAT) |
-		   CLI_OPT(CLI_HISTORY),
+	.options = CLI_OPT(CLI_SINCE) | CLI_OPT(CLI_HISTORY_LABEL) | CLI_OPT(CLI_SWITCH) |
+		   CLI_OPT(CLI_HISTORY_FORMAT) | CLI_OPT(CLI_HISTORY),
 	.fn = history_main,
 };

@@ -1083,8 +1083,8 @@ static const struct cfg_opt opts[] = {
 	{ "victim_size", "sweep", &T_SIZE, OFF(victim_size), 0, "8", 1, GiB, 0,
 	  "message size of the victims' pingpong" },
 	{ "cpu_control", "sweep", &T_AUTO, OFF(cpu_control), 0, "auto", 0, 0, 0,
-	  "victims: a third round in every repetition in which the aggressors keep their CPUs busy as long "
-	  "without sending, so that the victims' inflation splits into a CPU part and a network part: "
+	  "victims: a third round in every repetition in which the aggressors stream as fast through their own "
+	  "loopback, crossing no switch, so that the victims' inflation splits into a CPU part and a network part: "
 	  "auto (when ranks share a kernel's cores), yes, no" },
 	{ "isolate", "sweep", &T_AUTO, OFF(isolate), 0, "auto", 0, 0, 0,
 	  "after the sweep, re-pair each host of a flagged pair with 3 healthy hosts, one pair at a time, "

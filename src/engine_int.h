@@ -89,6 +89,9 @@ struct eng {
 	                                 * victims (victims.h) */
 	struct sw_pair *mix;            /* aggressors then victims, a round's */
 	struct victims_hist *hist;      /* a victim initiator's round trips */
+	double aggr_rate;               /* an aggressor initiator's bytes/s in
+	                                 * its last loaded round: the CPU
+	                                 * control's loopback rate */
 	struct sw_pair probe_pair;      /* a PROBE round's one pair */
 	int cell;
 	int stall_rank, stall_level;    /* fault injection, -1 if off */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine_int.h"
+#include "loopback.h"
 #include "pattern.h"
 #include "victims.h"
 
@@ -189,76 +190,65 @@ static int run_bidir(struct eng *e, int peer, bool initiator, uint64_t size, lon
 typedef int (*timed_fn)(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
 			struct sample_msg *m);
 
-/* What a receiver tells its sender, every so many messages and at the
- * end: messages received so far (flow control); at the end, the messages
- * received by the deadline and the window's end (flow_window), and when
- * this rank began sending (bidir; common clock). */
+/* What a receiver tells its sender after each batch and at the end:
+ * messages received so far and the size of the sender's next batch; at
+ * the end, the messages received by the deadline and the window's end
+ * (flow_window), and when this rank began sending (bidir; common clock). */
 struct flow_ack {
 	double received, in_window, t_last, t_start;
-	double chunk;      /* the receiver acks every chunk messages from now */
+	double batch;      /* the sender's next batch, in messages */
 	double last;       /* 1 in the final ack */
 };
 #define FLOW_ACK_DOUBLES 6
 
-/* Share of a timed sample that the messages in flight may take to drain
- * (enough to keep a link busy while a rank waits for the CPU; not so much
- * that a slow port's drain stretches every round). */
+/* Share of a timed sample that one batch may take to drain (the batch a
+ * slow port's sender posts just before the deadline must not stretch
+ * every round). */
 #define FLOW_DRAIN_SHARE 0.25
 
-/* Messages that drain in FLOW_DRAIN_SHARE of span at n messages in
- * elapsed seconds, within lo..hi. */
-static long flow_cap(long n, double elapsed, double span, long lo, long hi)
-{
-	double m = elapsed > 0 ? (double)n / elapsed * span * FLOW_DRAIN_SHARE : 0;
+/* A flow's first batch, before the receiver has seen a rate. */
+#define FLOW_FIRST_BATCH 2
 
-	return m < (double)lo ? lo : m > (double)hi ? hi : (long)m;
+/* The next batch after one of batch messages that took d seconds (from
+ * the end of the batch before): twice as many while those would still
+ * drain within FLOW_DRAIN_SHARE of span, half as many when it took
+ * longer than that, within 1..hi. (A size from the rate so far would feed
+ * on itself: a late start or a slow round trip makes small batches, which
+ * are slow.) */
+static int flow_batch(int batch, double d, double span, int hi)
+{
+	double share = span * FLOW_DRAIN_SHARE;
+	int b = 2 * d <= share ? 2 * batch : d > share ? batch / 2 : batch;
+
+	return b < 1 ? 1 : b > hi ? hi : b;
 }
 
-/* Share of a timed sample between two reads of the clock by a sender or a
- * receiver: MPI_Wtime costs ~276 ns here, more than a small message
- * (osu_bw moves 8 B in ~0.2 us), so it is read every so many messages. */
-#define FLOW_CLOCK_SHARE 0.001
-
-/* Messages until the next clock read, at n messages in elapsed seconds:
- * those that pass in FLOW_CLOCK_SHARE of span, within 1..hi. */
-static long clock_stride(long n, double elapsed, double span, long hi)
+static int first_batch(const struct eng *e)
 {
-	double m = elapsed > 0 ? (double)n / elapsed * span * FLOW_CLOCK_SHARE : 1;
-
-	return m < 1 ? 1 : m > (double)hi ? hi : (long)m;
+	return e->cfg->window < FLOW_FIRST_BATCH ? e->cfg->window : FLOW_FIRST_BATCH;
 }
 
 /*
- * Send and/or receive with messages in flight until t_stop; then the
- * sender sends an empty TAG_LAST and the receiver drains what is in
- * flight. In flight: what the receiver's acks have not yet counted (so a
- * hidden queue in MPI or socket buffers cannot grow), at most the window
- * and what drains in FLOW_DRAIN_SHARE of the sample at the rate seen so
- * far, but never below twice the receiver's ack interval (which it
- * announces in each ack: half of the same rule at half the window, so at
- * most a quarter of the window, since each ack is a message too; so
- * neither side waits for the other). The receiver counts what arrived by
- * t_stop (flow_window): bytes that arrive after the deadline load an
- * emptier switch and are not counted. Both sides read the clock every
- * clock_stride() messages, not at each (a read costs more than a small
- * message): the sender may send that many past t_stop, and the receiver's
- * counts go with the time of the same read, so they stay consistent; the
- * sender's flow control (once per ack) reads it afresh, the receiver's ack
- * interval uses its last read. Each receive slot is reposted as it fills,
- * with a wildcard tag; once TAG_LAST arrives, the rest of the ring is
- * cancelled (nothing else can match: the peer sends nothing more on
- * e->flow). *mine: this rank's receiving window (recv), *peer_ack: the
- * peer's final ack (send). 0, or -1 at the round deadline.
- */
-/*
+ * A timed flow goes a batch at a time, as osu_bw goes a window at a time.
+ * The sender reads the clock and posts a batch (at most the window: the
+ * receiver sets its size in each ack, flow_batch), then waits until the
+ * receiver has acked the whole batch; once the clock has reached t_stop
+ * it sends an empty TAG_LAST instead. So nothing can queue in MPI or
+ * socket buffers beyond one batch, and each side reads the clock once a
+ * batch (a read costs more than a small message). The receiver acks a
+ * batch, then posts the next batch's receives (wildcard tag), as osu_bw
+ * does (posting them first would delay the ack by the time it takes to
+ * post them, and the sender would idle), and counts what arrived by t_stop
+ * (flow_window): bytes that arrive after the deadline load an emptier
+ * switch and are not counted.
+ *
  * A receiver's count at the deadline: n1 messages had arrived by t1 <=
- * t_stop, n messages by t_final, the end of the drain. The messages in
- * flight move side by side (MPI over TCP), so they arrive in bursts; the
- * link was busy from t1 to t_final (the sender kept messages in flight
- * until t_stop), so the count at t_stop is n1 plus the share of the
- * n - n1 later messages that time gives, and the window ends at t_stop.
- * When nothing arrived after t_stop, it is n at t_final. Into *w (common
- * clock: minus offset).
+ * t_stop (the end of a batch), n by t_final (the end of the last batch).
+ * The sender posted that batch by t_stop, so the link was busy from t1 to
+ * t_final, at the pace of the batches before: the count at t_stop is n1
+ * plus the share of the n - n1 later messages that time gives, and the
+ * window ends at t_stop. When nothing arrived after t_stop, it is n at
+ * t_final. Into *w (common clock: minus offset).
  */
 static void flow_window(struct flow_ack *w, long n1, double t1, long n, double t_final, double t_stop,
 			double offset)
@@ -279,26 +269,33 @@ static char *ring_buf(const struct eng *e, int i)
 	return e->nslots == 1 ? e->rbuf : e->rbuf + (size_t)(i % e->nslots) * e->maxsize;
 }
 
-/* The receiving side of one timed flow (timed_flow, incast_receive): a
- * ring of window receives from peer on e->flow, each reposted as it fills,
- * taken in order (slot: the next); the acks to peer (ack: the last one
- * sent, its buffer while ack_out is in flight); the clock reads (read: the
- * count at the last, clock: the count due for the next) and the count at
- * the deadline (n1 by t1, flow_window). */
+/* The receiving side of one timed flow (timed_flow, incast_receive): the
+ * receives of the peer's current batch in ring (batch of them posted,
+ * slot: the first not yet complete), the acks to peer (ack: the last one
+ * sent, its buffer while ack_out is in flight), the messages taken and
+ * the count at the deadline (n1 by t1, flow_window). */
 struct flow_rx {
 	int peer;
 	MPI_Request *ring;
 	MPI_Request ack_out;
 	struct flow_ack ack;
-	long done, acked, chunk, n1, clock, read;
-	int slot, last_slot;  /* the next ring slot; the one TAG_LAST filled, or -1 */
-	double t1, t_final;
-	bool last;          /* the peer's TAG_LAST arrived */
+	long done, n1;
+	int batch, slot;
+	double t1, t_final;   /* the last end of a batch by t_stop; the last */
+	bool last;            /* the peer's TAG_LAST arrived */
 };
 
 struct flow_rx *eng_flow_rx_new(int n)
 {
 	return calloc((size_t)n, sizeof(struct flow_rx));
+}
+
+static void flow_rx_post(struct eng *e, struct flow_rx *rx, int batch, int cnt)
+{
+	for (int i = 0; i < batch; i++)
+		MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, rx->peer, MPI_ANY_TAG, e->flow, &rx->ring[i]);
+	rx->batch = batch;
+	rx->slot = 0;
 }
 
 /* A receiving side for a flow that started at t0 (ring: window requests).
@@ -307,15 +304,13 @@ struct flow_rx *eng_flow_rx_new(int n)
 static void flow_rx_start(struct eng *e, struct flow_rx *rx, int peer, MPI_Request *ring, bool post,
 			  int cnt, double t0)
 {
-	*rx = (struct flow_rx){ .peer = peer, .ring = ring, .ack_out = MPI_REQUEST_NULL, .chunk = 1,
-				.clock = 1, .last_slot = -1, .t1 = t0, .t_final = t0, .last = !post };
-	rx->ack.chunk = 1;
+	*rx = (struct flow_rx){ .peer = peer, .ring = ring, .ack_out = MPI_REQUEST_NULL, .t1 = t0,
+				.t_final = t0, .last = !post };
 	rx->ack.t_start = t0 - e->offset;
-	for (int i = 0; i < e->cfg->window; i++) {
+	for (int i = 0; i < e->cfg->window; i++)
 		ring[i] = MPI_REQUEST_NULL;
-		if (post)
-			MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &ring[i]);
-	}
+	if (post)
+		flow_rx_post(e, rx, first_batch(e), cnt);
 }
 
 /* The peer's last message arrived and the final ack is on its way. */
@@ -324,69 +319,54 @@ static bool flow_rx_done(const struct flow_rx *rx)
 	return rx->last && rx->ack_out == MPI_REQUEST_NULL;
 }
 
-/* Take the next message of a receiving side, which has arrived (see
- * flow_rx_poll). */
-static void flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
+/* One poll of a receiving side (a flow over span seconds to t_stop, local
+ * clock): take what has arrived of the batch (one MPI_Testsome tests the
+ * next WAIT_SLICE receives, as eng_wait_reqs does). At the batch's end,
+ * read the clock, ack (with the next batch's size) and post the next
+ * batch; at TAG_LAST (alone in its batch: the sender sends it after the
+ * ack), the count at the deadline in the final ack. True when a message
+ * was taken. */
+static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double span, double t_stop)
 {
-	int w = e->cfg->window, slot = rx->slot;
-
-	rx->last = slot == rx->last_slot;
-	if (!rx->last) {
-		rx->done++;
-		rx->slot = slot + 1 == w ? 0 : slot + 1;
-		MPI_Irecv(ring_buf(e, slot), cnt, MPI_BYTE, rx->peer, MPI_ANY_TAG, e->flow, &rx->ring[slot]);
-	}
-	if (rx->last ? rx->read < rx->done : rx->done >= rx->clock) {
-		rx->t_final = MPI_Wtime();
-		rx->read = rx->done;
-		if (rx->t_final <= t_stop) {
-			rx->n1 = rx->done;
-			rx->t1 = rx->t_final;
-		}
-		rx->clock = rx->done + clock_stride(rx->done, rx->t_final - t0, span, w);
-	}
-	if (rx->last)
-		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
-	if (rx->last || rx->done - rx->acked >= rx->chunk) {
-		long chunk = flow_cap(rx->read, rx->t_final - t0, span, 1, w / 2 > 1 ? w / 2 : 1) / 2;
-
-		rx->chunk = chunk > 1 ? chunk : 1;
-		rx->ack.received = (double)rx->done;
-		rx->ack.chunk = (double)rx->chunk;
-		rx->ack.last = rx->last;
-		rx->acked = rx->done;
-		MPI_Isend(&rx->ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, rx->peer, TAG_ACK, MPI_COMM_WORLD, &rx->ack_out);
-	}
-}
-
-/* One poll of a receiving side (a flow from t0 over span to t_stop, local
- * clock): take every message that has arrived, in order, until an ack is
- * due (one MPI_Testsome tests the next WAIT_SLICE slots, as eng_wait_reqs
- * does): repost each slot, read the clock every clock_stride() messages,
- * ack every chunk messages (never two acks in flight), and at TAG_LAST
- * the count at the deadline. True when a message was taken. */
-static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double t0, double span, double t_stop)
-{
-	int w = e->cfg->window, flag, n, idx[WAIT_SLICE];
+	int flag, n, idx[WAIT_SLICE];
 	MPI_Status st[WAIT_SLICE];
 	bool busy = false;
 
 	if (rx->ack_out != MPI_REQUEST_NULL)
 		MPI_Test(&rx->ack_out, &flag, MPI_STATUS_IGNORE);
-	while (!rx->last && rx->ack_out == MPI_REQUEST_NULL) {
-		int slot = rx->slot;
+	if (rx->last || rx->ack_out != MPI_REQUEST_NULL)
+		return false;
+	while (!rx->last && rx->slot < rx->batch) {
+		int s = rx->slot;
 
-		if (rx->ring[slot] != MPI_REQUEST_NULL) {
-			MPI_Testsome(w - slot < WAIT_SLICE ? w - slot : WAIT_SLICE, &rx->ring[slot], &n, idx, st);
-			for (int i = 0; i < n; i++)
-				if (st[i].MPI_TAG == TAG_LAST)
-					rx->last_slot = slot + idx[i];
-			if (rx->ring[slot] != MPI_REQUEST_NULL)
-				break;
+		MPI_Testsome(rx->batch - s < WAIT_SLICE ? rx->batch - s : WAIT_SLICE, &rx->ring[s], &n, idx, st);
+		for (int i = 0; i < n; i++) {
+			rx->last |= st[i].MPI_TAG == TAG_LAST;
+			rx->done += st[i].MPI_TAG != TAG_LAST;
 		}
-		flow_rx_take(e, rx, cnt, t0, span, t_stop);
-		busy = true;
+		busy |= n > 0;
+		if (rx->ring[s] != MPI_REQUEST_NULL)
+			return busy;
+		while (rx->slot < rx->batch && rx->ring[rx->slot] == MPI_REQUEST_NULL)
+			rx->slot++;
 	}
+	if (rx->last) {
+		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
+	} else {
+		double now = MPI_Wtime();
+
+		rx->ack.batch = flow_batch(rx->batch, now - rx->t_final, span, e->cfg->window);
+		rx->t_final = now;
+		if (now <= t_stop) {
+			rx->n1 = rx->done;
+			rx->t1 = now;
+		}
+	}
+	rx->ack.received = (double)rx->done;
+	rx->ack.last = rx->last;
+	MPI_Isend(&rx->ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, rx->peer, TAG_ACK, MPI_COMM_WORLD, &rx->ack_out);
+	if (!rx->last)
+		flow_rx_post(e, rx, (int)rx->ack.batch, cnt);
 	return busy;
 }
 
@@ -401,66 +381,61 @@ static void flow_rx_cancel(const struct eng *e, struct flow_rx *rx)
 		}
 }
 
+/* Send and/or receive batches until t_stop (see above). *mine: this
+ * rank's receiving window (recv), *peer_ack: the peer's final ack (send).
+ * 0, or -1 at the round deadline. */
 static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
 		      struct flow_ack *mine, struct flow_ack *peer_ack)
 {
 	int w = e->cfg->window, cnt = (int)size, flag, rc = 0, n, idx[WAIT_SLICE];
-	int s_slot = 0, d_slot = 0;   /* ring slots of the next send to post, to complete */
+	int batch = 0, d_slot = 0, next = first_batch(e);   /* posted, completed; the next batch */
 	MPI_Request *sr = e->ring, ack_in = MPI_REQUEST_NULL;
 	MPI_Status st[WAIT_SLICE];
-	long s_post = 0, s_done = 0, cap = 2;
-	long s_clock = 1;   /* the count at the next clock read */
-	bool s_last = !send, peer_done = !send;
-	double t0 = MPI_Wtime(), span = t_stop - t0, now;
+	long sent = 0;
+	bool s_last = !send, acked = true, peer_done = !send;
+	double t0 = MPI_Wtime(), span = t_stop - t0;
 	unsigned polls = 0;
 	struct flow_rx rx;
 
 	memset(peer_ack, 0, sizeof(*peer_ack));
-	peer_ack->chunk = 1;
 	flow_rx_start(e, &rx, peer, e->ring + w, recv, cnt, t0);
 	for (int i = 0; i < w; i++)
 		sr[i] = MPI_REQUEST_NULL;
-	if (send)
-		MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
-	while (!s_last || s_done < s_post || !peer_done || !flow_rx_done(&rx)) {
+	while (!s_last || d_slot < batch || !peer_done || !flow_rx_done(&rx)) {
 		bool busy = false;
 
-		while (!s_last && s_post - (long)peer_ack->received < cap && s_post - s_done < w) {
-			if (s_post >= s_clock) {    /* one data message at least */
-				now = MPI_Wtime();
-				s_last = now >= t_stop;
-				s_clock = s_post + clock_stride(s_post, now - t0, span, w);
-			}
-			if (!s_last && s_slot == 0)
+		if (!s_last && acked && d_slot == batch) {   /* the batch before is through */
+			s_last = sent > 0 && MPI_Wtime() >= t_stop;
+			batch = s_last ? 1 : next;
+			d_slot = 0;
+			acked = false;
+			MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+			if (!s_last)
 				eng_fault_message(e);
-			MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA, e->flow,
-				  &sr[s_slot]);
-			s_slot = s_slot + 1 == w ? 0 : s_slot + 1;
-			s_post++;
+			for (int i = 0; i < batch; i++)
+				MPI_Isend(e->sbuf, s_last ? 0 : cnt, MPI_BYTE, peer, s_last ? TAG_LAST : TAG_DATA,
+					  e->flow, &sr[i]);
+			sent += s_last ? 0 : batch;
 			busy = true;
 		}
-		while (s_done < s_post) {
-			MPI_Testsome(w - d_slot < WAIT_SLICE ? w - d_slot : WAIT_SLICE, &sr[d_slot], &n, idx, st);
+		while (d_slot < batch) {
+			MPI_Testsome(batch - d_slot < WAIT_SLICE ? batch - d_slot : WAIT_SLICE, &sr[d_slot], &n, idx, st);
 			if (sr[d_slot] != MPI_REQUEST_NULL)
 				break;
-			while (s_done < s_post && sr[d_slot] == MPI_REQUEST_NULL) {
-				d_slot = d_slot + 1 == w ? 0 : d_slot + 1;
-				s_done++;
-			}
+			while (d_slot < batch && sr[d_slot] == MPI_REQUEST_NULL)
+				d_slot++;
 			busy = true;
 		}
-		if (!peer_done) {
+		if (ack_in != MPI_REQUEST_NULL) {
 			MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
 			if (flag) {
 				busy = true;
+				acked = true;
 				peer_done = peer_ack->last > 0;
-				cap = flow_cap((long)peer_ack->received, MPI_Wtime() - t0, span,
-					       2 * (long)peer_ack->chunk, w);
-				if (!peer_done)
-					MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+				next = peer_ack->batch >= 1 && peer_ack->batch <= w ? (int)peer_ack->batch : 1;
 			}
 		}
-		busy |= flow_rx_poll(e, &rx, cnt, t0, span, t_stop);
+		busy |= flow_rx_poll(e, &rx, cnt, span, t_stop);
 		if (busy)
 			polls = 0;
 		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
@@ -494,7 +469,7 @@ static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, in
 
 		left = 0;
 		for (int i = 0; i < k; i++) {
-			busy |= flow_rx_poll(e, &e->rx[i], cnt, t0, span, t_stop);
+			busy |= flow_rx_poll(e, &e->rx[i], cnt, span, t_stop);
 			left += !flow_rx_done(&e->rx[i]);
 		}
 		if (busy)
@@ -677,19 +652,51 @@ static int incast_round(struct eng *e, const struct ctrl *c, int *peer_out)
 	return incast_receive(e, k, e->plan->cell[c->cell].size, c->t_stop + e->offset, peer_out);
 }
 
-/* An aggressor's part of the CPU control round: from t_go to t_stop, poll
- * the clock as a waiting sender does (yielding when it yields), and send
- * nothing. The initiator's sample (no hops) goes to rank 0 like any. */
+/* An aggressor's part of the CPU control round: from t_go to t_stop, the
+ * initiator streams messages of the cell's size through a TCP connection
+ * to itself (loopback.h) at the rate it reached in the loaded round
+ * (aggr_rate), reading them back, and both poll the clock between as a
+ * waiting sender does (yielding when it yields); nothing crosses the
+ * switch. Without a rate or a connection: the polling only (a warning,
+ * once). The
+ * initiator's sample (no hops) goes to rank 0 like any. */
 static int cpu_round(struct eng *e, const struct ctrl *c, bool init, struct sample_msg *out)
 {
 	struct sample_msg m = { .p50 = NAN, .p99 = NAN, .t_ready = MPI_Wtime() - e->offset };
-	double t0, stop = c->t_stop + e->offset;
+	double t0, now, stop = c->t_stop + e->offset;
+	size_t size = (size_t)e->plan->cell[c->cell].size;
+	struct loopback lb;
+	static bool warned;
+	char why[160];
+	bool pump = init && e->aggr_rate > 0;
+	uint64_t sent = 0;
+
+	if (pump && loopback_open(&lb, why, sizeof(why))) {
+		pump = false;
+		if (!warned)
+			fprintf(stderr, "swstress: rank %d: warning: %s: this aggressor only polls in the CPU control round\n",
+				e->env->rank, why);
+		warned = true;
+	}
 
 	wait_until(e->env->yield, c->t_go + e->offset);
 	t0 = MPI_Wtime();
-	while (MPI_Wtime() < stop)
-		if (e->env->yield)
+	while ((now = MPI_Wtime()) < stop) {
+		long k = 0;
+
+		if (pump && (double)sent < e->aggr_rate * (now - t0)) {
+			k = loopback_send(&lb, e->sbuf, size - sent % size);
+			sent += k > 0 ? (uint64_t)k : 0;
+		}
+		if (pump && (k < 0 || loopback_drain(&lb, e->rbuf, size) < 0)) {
+			loopback_close(&lb);
+			pump = false;
+		}
+		if (k <= 0 && e->env->yield)
 			sched_yield();
+	}
+	if (pump)
+		loopback_close(&lb);
 	m.t_start = t0 - e->offset;
 	m.t_end = MPI_Wtime() - e->offset;
 	m.seconds = m.t_end - m.t_start;
@@ -744,6 +751,8 @@ int eng_do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, in
 		wait_until(e->env->yield, c->t_go + e->offset);
 		if (pattern_ops[cell->pattern].timed(e, peer, init, cell->size, c->t_stop + e->offset, &m))
 			return -1;
+		if (init && idx < e->round_aggr)
+			e->aggr_rate = pattern_bandwidth(cell->pattern, cell->size, m.hops, m.seconds);
 	} else {
 		if (e->cfg->blocking_waits)
 			eng_guard_arm(e, peer, t0);

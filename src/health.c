@@ -149,33 +149,6 @@ static void ci_from_interval(struct health_cell *hc)
 	hc->hi = degradation_pct(hc, hc->iv.hi);
 }
 
-/* The resolution of one repetition value of cell c of r on the log scale
- * into *res: a timer tick over the median sample's time and, for a timed
- * pattern, one message of its median count (stats_quantum_se); 0 when
- * the run does not know its tick. 0 or -1 (ENOMEM). */
-static int cell_resolution(const struct sw_run *r, int c, double *res)
-{
-	size_t first = 0, n = run_cell_samples(r, c, &first);
-	double *t, tick = 0.0, msg = 0.0;
-
-	*res = 0.0;
-	if (!n)
-		return 0;
-	if (!(t = malloc(2 * n * sizeof(double))))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		t[i] = r->sample[first + i].seconds;
-		t[n + i] = (double)r->sample[first + i].hops;
-	}
-	if (isfinite(r->wtick) && r->wtick > 0)
-		tick = stats_quantum_se(stats_median(t, n), r->wtick);
-	if (config_pattern_timed(&r->cfg, r->plan->cell[c].pattern))
-		msg = stats_quantum_se(stats_median(t + n, n), 1.0);
-	*res = isfinite(tick) && isfinite(msg) ? hypot(tick, msg) : 0.0;
-	free(t);
-	return 0;
-}
-
 void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			const double *y, size_t ny, double res)
 {
@@ -685,7 +658,7 @@ static int judge_compare(struct judge_ctx *x, struct health_cell *hc, int c, boo
 	struct cell_work *w = &x->w;
 	double res, rb = 0.0;
 
-	if (cell_resolution(x->r, c, &res) || cell_resolution(x->base[w->first], hc->base_cell, &rb))
+	if (analysis_cell_resolution(x->r, c, &res) || analysis_cell_resolution(x->base[w->first], hc->base_cell, &rb))
 		return -1;
 	res = hypot(res, rb);   /* of the ratio tonight / baseline */
 	if (w->nruns >= HEALTH_MIN_NIGHTS)

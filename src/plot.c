@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <inttypes.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -249,10 +250,59 @@ static int cmp_key(const void *a, const void *b)
 	return (x->size > y->size) - (x->size < y->size);
 }
 
+/* The rows summary.csv must hold, in order: one per run.json cell with a
+ * summary (a cell that has samples), or, in a run.json whose cells carry
+ * none, one per cell with repetitions. known is false when run.json has
+ * no cells (a run too old to say): then any rows are taken. */
+struct summary_rows {
+	bool known;
+	size_t n;
+	struct summary_row {
+		long nodes, hops;
+		uint64_t size;
+		char pattern[32];
+	} *row;
+};
+
+/* The expected rows from run.json's cells (root), into *want. 0 or -1. */
+static int expected_rows(const json_t *root, const char *path, struct summary_rows *want, char *err, size_t errlen)
+{
+	const json_t *cells = json_object_get(root, "cells"), *cell;
+	bool summaries = false;
+	size_t i;
+
+	if (!json_is_array(cells) || !json_array_size(cells))
+		return 0;
+	want->known = true;
+	want->row = calloc(json_array_size(cells), sizeof(*want->row));
+	if (!want->row)
+		return sw_fail(err, errlen, "out of memory");
+	json_array_foreach(cells, i, cell)
+		summaries |= json_is_object(json_object_get(cell, "summary"));
+	json_array_foreach(cells, i, cell) {
+		const char *pat = json_string_value(json_object_get(cell, "pattern"));
+		struct summary_row *w = &want->row[want->n];
+
+		if (summaries ? !json_is_object(json_object_get(cell, "summary"))
+			      : json_integer_value(json_object_get(cell, "reps")) <= 0)
+			continue;
+		if (!pat || !json_is_integer(json_object_get(cell, "nodes")) ||
+		    !json_is_integer(json_object_get(cell, "size_bytes")) || !json_is_integer(json_object_get(cell, "hops")))
+			return sw_fail(err, errlen, "%s: cells[%zu]: nodes, pattern, size_bytes or hops missing", path, i);
+		w->nodes = (long)json_integer_value(json_object_get(cell, "nodes"));
+		w->size = (uint64_t)json_integer_value(json_object_get(cell, "size_bytes"));
+		w->hops = (long)json_integer_value(json_object_get(cell, "hops"));
+		snprintf(w->pattern, sizeof(w->pattern), "%s", pat);
+		want->n++;
+	}
+	return 0;
+}
+
 /* Read summary.csv: patterns in order of first appearance, sorted distinct
  * sizes and levels (nodes); when a (level, pattern, size) appears with
  * several hop counts, chart only the largest. */
-static int scan_summary(const char *path, struct plot_facts *pf, char *err, size_t errlen)
+static int scan_summary(const char *path, const struct summary_rows *want, struct plot_facts *pf, char *err,
+			size_t errlen)
 {
 	struct csv *c = csv_start(path, summary_columns, err, errlen);
 	struct cell_key *key = NULL;
@@ -277,8 +327,14 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 			rc = -1;
 			goto out_close;
 		}
-		if (r == 0)
+		if (r == 0) {
+			if (want->known && nkeys < want->n) {
+				rc = sw_fail(err, errlen, "%s:%ld: ends here, but run.json has %zu cells with results, "
+					     "not %zu (the file was cut)", path, c->lineno + 1, want->n, nkeys);
+				goto out_close;
+			}
 			break;
+		}
 		long nodes, hops;
 		uint64_t size;
 		const char *bad = sw_parse_long(field[i_nodes], 2, 1 << 20, &nodes) ? "nodes"
@@ -287,6 +343,20 @@ static int scan_summary(const char *path, struct plot_facts *pf, char *err, size
 		if (bad) {
 			rc = sw_fail(err, errlen, "%s:%ld: %s: '%.32s' is not a valid value", path, c->lineno, bad,
 				     field[csv_col(c, bad)]);
+			goto out_close;
+		}
+		const struct summary_row *w = nkeys < want->n ? &want->row[nkeys] : NULL;
+
+		if (want->known && !w) {
+			rc = sw_fail(err, errlen, "%s:%ld: a row after run.json's %zu cells with results (rows added)",
+				     path, c->lineno, want->n);
+			goto out_close;
+		}
+		if (want->known && (w->nodes != nodes || w->size != size || w->hops != hops ||
+				    strcmp(w->pattern, field[i_pat]))) {
+			rc = sw_fail(err, errlen, "%s:%ld: not run.json's next cell with results (nodes %ld, %s, "
+				     "size_bytes %" PRIu64 ", hops %ld): rows cut, added or changed", path, c->lineno,
+				     w->nodes, w->pattern, w->size, w->hops);
 			goto out_close;
 		}
 		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
@@ -395,7 +465,8 @@ static void copy_clean(char *dst, size_t len, const char *src)
 /* The title facts, and the run's config read back the one way
  * (config_from_json over the defaults, as results_load does): a value a
  * run cannot have is an error naming run.json, not a silent default. */
-static int read_run_json(const char *path, struct plot_facts *pf, char *err, size_t errlen)
+static int read_run_json(const char *path, struct plot_facts *pf, struct summary_rows *want, char *err,
+			 size_t errlen)
 {
 	json_error_t jerr;
 	FILE *jf = sfile_read(path, PLOT_MAX_BYTES, 0, err, errlen);
@@ -443,7 +514,7 @@ static int read_run_json(const char *path, struct plot_facts *pf, char *err, siz
 	 * too-short sample by it. */
 	pf->sample_us = cfg->sample_time * 1e6;
 	pf->victims = cfg->victims > 0;
-	rc = 0;
+	rc = expected_rows(root, path, want, err, errlen);
 out_free:
 	free(cfg);
 	json_decref(root);
@@ -788,12 +859,16 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 static int read_facts(const char *result_dir, struct plot_facts *pf, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64];
+	struct summary_rows want = { 0 };
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/run.json", result_dir);
-	if (read_run_json(path, pf, err, errlen) < 0)
-		return -1;
+	rc = read_run_json(path, pf, &want, err, errlen);
 	snprintf(path, sizeof(path), "%s/summary.csv", result_dir);
-	if (scan_summary(path, pf, err, errlen) < 0)
+	if (rc == 0)
+		rc = scan_summary(path, &want, pf, err, errlen);
+	free(want.row);
+	if (rc < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/pairs.csv", result_dir);
 	if (scan_pairs(path, pf, err, errlen) < 0)

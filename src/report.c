@@ -257,9 +257,9 @@ static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_a
 	char cpu[96], net[96], med[64];
 	const char *name = change_name(SW_METRIC_LATENCY, false);
 
-	fprintf(f, "victims' CPU control (a round in which the aggressors kept their CPUs busy as long, sending "
-		"nothing): median one-way latency us loaded / control / alone; loaded/alone = (control/alone) x "
-		"(loaded/control): the CPU part and the network part\n");
+	fprintf(f, "victims' CPU control (a round in which the aggressors streamed as fast through their own "
+		"loopback, crossing no switch): median one-way latency us loaded / control / alone; the CPU part "
+		"(control/alone) and the network part (loaded/control), within each repetition\n");
 	fprintf(f, "%5s %5s  %-30s %-52s %s\n", "nodes", "aggr.", "median loaded/control/alone", "CPU part",
 		"network part");
 	for (int l = 0; l < p->nlevels; l++) {

@@ -20,7 +20,6 @@
 #include "pattern.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
-#define RESULTS_MAX_JSON (256LL << 20)      /* run.json bytes */
 #define RESULTS_MAX_CSV (4LL << 30)         /* samples.csv bytes */
 #define RESULTS_MAX_CELLS (1 << 22)
 #define RESULTS_MIN_SECONDS 1e-9            /* a sample: 1 ns .. */
@@ -603,6 +602,32 @@ char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
 		return NULL;
 	}
 	return text;
+}
+
+int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
+			  char *err, size_t errlen)
+{
+	char *want = results_summary_text(r, a);
+	size_t i = 0;
+	long line = 1;
+
+	if (!want)
+		return sw_fail(err, errlen, "%s: out of memory", shown);
+	while (want[i] && want[i] == text[i])
+		if (want[i++] == '\n')
+			line++;
+	if (!want[i] && !text[i]) {
+		free(want);
+		return 0;
+	}
+	if (!text[i] && (i == 0 || text[i - 1] == '\n'))
+		sw_fail(err, errlen, "%s:%ld: ends here, but run.json and samples.csv give more rows (the file was cut)",
+			shown, line);
+	else
+		sw_fail(err, errlen, "%s:%ld: not what run.json and samples.csv give (rows cut or values changed)", shown,
+			line);
+	free(want);
+	return -1;
 }
 
 /* ---------------------------------------------------------------- */

@@ -100,13 +100,13 @@ static long inum(const struct rows *t, size_t r, int c)
 enum run_col {
 	R_NAME, R_STARTED, R_PUBLISHED, R_TOOL, R_MPI, R_CMD, R_NRANKS, R_MAXNODES, R_HOSTS,
 	R_VENDOR, R_MODEL, R_FIRMWARE, R_PORT_SPEED, R_PORTS_USED, R_TOPOLOGY, R_OVERSUB,
-	R_CABLING, R_NOTES, R_NIC, R_TRANSPORT,
+	R_CABLING, R_NOTES, R_NIC, R_TRANSPORT, R_SHARED, R_SUPPLIED,
 };
 
 static const char RUNS_SQL[] =
 	"SELECT name, started, published, tool_version, mpi_version, command_line, nranks, max_nodes,"
 	" hosts, vendor, model, firmware, port_speed, ports_used, topology, oversubscription, cabling,"
-	" notes, nic, transport FROM runs ORDER BY vendor, model, started DESC, name";
+	" notes, nic, transport, shared_node, supplied FROM runs ORDER BY vendor, model, started DESC, name";
 
 enum cell_col {
 	C_RUN, C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_PATTERN, C_SIZE, C_HOPS, C_REPS, C_N,
@@ -202,6 +202,7 @@ static const char STYLE[] =
 	"code { word-break: break-all; }\n"
 	"small { color: #444; }\n"
 	".sig { font-weight: bold; }\n"
+	".shared { color: #9a2500; font-weight: bold; }\n"
 	/* a phone: the secondary columns go, the answer columns stay */
 	"@media (max-width: 48em) { .opt { display: none; } table { font-size: 0.9em; } "
 	"th, td { padding: 0.2em 0.25em; } }\n";
@@ -327,6 +328,15 @@ static int group(struct site *st)
 	return 0;
 }
 
+/* The mark of a run whose ranks shared a host, between pre and post;
+ * brief for a table cell. */
+static void shared_mark(FILE *f, const struct site *st, size_t r, bool brief, const char *pre, const char *post)
+{
+	if (!strcmp(val(&st->runs, r, R_SHARED), "1"))
+		fprintf(f, "%sShared host: %s the host, not a switch%s", pre,
+			brief ? "measured" : "the ranks of this run shared a machine, so it measured", post);
+}
+
 static void switch_title(const struct site *st, size_t sw, char *buf, size_t len)
 {
 	const char *v = val(&st->runs, st->sw[sw].first, R_VENDOR), *m = val(&st->runs, st->sw[sw].first, R_MODEL);
@@ -424,6 +434,7 @@ static int write_index(FILE *f, const void *arg)
 		fputs("</a>", f);
 		if (*val(t, r, R_FIRMWARE))
 			put(f, "<br><small>firmware ", val(t, r, R_FIRMWARE)), fputs("</small>", f);
+		shared_mark(f, st, r, true, "<br><small class=\"shared\">", "</small>");
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
@@ -620,6 +631,7 @@ static const struct { const char *label; int col; } PROVENANCE[] = {
 	{ "Cabling", R_CABLING }, { "Notes", R_NOTES }, { "NIC", R_NIC }, { "MPI library", R_MPI },
 	{ "MPI transport", R_TRANSPORT }, { "swstress version", R_TOOL }, { "Ranks", R_NRANKS },
 	{ "Largest node count", R_MAXNODES }, { "Hosts", R_HOSTS }, { "Command line", R_CMD },
+	{ "Given at publish time", R_SUPPLIED },
 };
 
 static void prov_row(FILE *f, const char *name, const char *value)
@@ -699,6 +711,7 @@ static int write_switch(FILE *f, const void *arg)
 		int npats = 0;
 
 		fprintf(f, "<section id=\"%s\">\n<h2>Run %s</h2>\n", name, name);
+		shared_mark(f, st, r, false, "<p class=\"shared\">", ".</p>\n");
 		fputs("<table>\n<caption>Provenance</caption>\n<tbody>\n", f);
 		for (size_t k = 0; k < sizeof(PROVENANCE) / sizeof(PROVENANCE[0]); k++) {
 			const char *v = val(t, r, PROVENANCE[k].col);
@@ -778,7 +791,9 @@ static int write_compare(FILE *f, const void *arg)
 		esc(f, name[i]);
 		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
 		put(f, " (label ", c->label[i]);
-		fputs(")</li>\n", f);
+		fputs(")", f);
+		shared_mark(f, st, rr[i], true, " <span class=\"shared\">", "</span>");
+		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Verdict</h2>\n", f);
 	for (int i = 0; i < c->nverdicts; i++)

@@ -17,11 +17,13 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 #include "analysis.h"
+#include "config.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
 #include "sql.h"
 #include "store.h"
+#include "text.h"
 
 struct store;
 
@@ -207,6 +209,10 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" host TEXT NOT NULL, flagged INTEGER NOT NULL, cells INTEGER NOT NULL,"
 	" PRIMARY KEY (run, host));"
 	"CREATE INDEX runs_switch ON runs(vendor, model);",
+	/* 3: runs that measured a host (ranks that shared one), and the
+	 * [switch] keys given at publish time */
+	"ALTER TABLE runs ADD COLUMN shared_node INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE runs ADD COLUMN supplied TEXT NOT NULL DEFAULT '';",
 };
 
 /* The schema version: the one value of a row, -1 when it is not a whole
@@ -380,10 +386,56 @@ static const char *num(char *buf, size_t len, double x)
 	return buf;
 }
 
+/* Two ranks of r on one host, allowed by allow_shared_node = yes: the
+ * run measured the host, not a switch. false, or true with the ranks. */
+static bool shared_node(const struct sw_run *r, int *ra, int *rb)
+{
+	char h[SW_HOST_MAX], g[SW_HOST_MAX];
+
+	if (!r->cfg.allow_shared_node)
+		return false;
+	for (*ra = 0; *ra < r->nranks; (*ra)++) {
+		run_host_name(r, *ra, h);
+		for (*rb = *ra + 1; *rb < r->nranks; (*rb)++)
+			if (run_host_name(r, *rb, g), !strcmp(h, g))
+				return true;
+	}
+	return false;
+}
+
+/* The [switch] keys of o that r lacks into r's config, their names into
+ * supplied ("vendor, model"); a key that r has with another value is
+ * refused. "" in why, or why not. */
+static void supply(struct sw_run *r, const struct store_publish_opts *o, char *supplied, size_t slen, char *why,
+		   size_t len)
+{
+	const struct { const char *key, *value; const char *have; } keys[] = {
+		{ "vendor", o ? o->vendor : NULL, r->cfg.vendor },
+		{ "model", o ? o->model : NULL, r->cfg.model },
+		{ "firmware", o ? o->firmware : NULL, r->cfg.firmware },
+	};
+	char msg[256], hv[80], vv[80];
+
+	why[0] = supplied[0] = '\0';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && !why[0]; i++) {
+		if (!keys[i].value || !strcmp(keys[i].have, keys[i].value))
+			continue;
+		if (keys[i].have[0])
+			snprintf(why, len, "the run's [switch] %s is '%s', not '%s': %s= only fills in what a run lacks",
+				 keys[i].key, text_term(hv, sizeof(hv), keys[i].have),
+				 text_term(vv, sizeof(vv), keys[i].value), keys[i].key);
+		else if (config_set(&r->cfg, keys[i].key, keys[i].value, "publish", msg, sizeof(msg)))
+			snprintf(why, len, "%s", msg);
+		else
+			sw_appendf(supplied, slen, "%s%s", supplied[0] ? ", " : "", keys[i].key);
+	}
+}
+
 /* Why the run cannot go into the catalog, or "" when it can. */
-static void check_publishable(const struct sw_run *r, char *why, size_t len)
+static void check_publishable(const struct sw_run *r, const struct store_publish_opts *o, char *why, size_t len)
 {
 	size_t n = strlen(r->name);
+	int ra, rb;
 
 	why[0] = '\0';
 	if (!n || strspn(r->name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n ||
@@ -394,7 +446,10 @@ static void check_publishable(const struct sw_run *r, char *why, size_t len)
 			 r->failure[0] ? r->failure : "complete is false");
 	else if (!r->cfg.model[0])
 		snprintf(why, len, "no switch model: set [switch] model (and vendor, firmware, ...) in the "
-			 "config of the run");
+			 "config of the run, or publish it with model=MODEL (vendor=, firmware=)");
+	else if ((!o || !o->shared_node) && shared_node(r, &ra, &rb))
+		snprintf(why, len, "ranks %d and %d shared a host (allow_shared_node = yes): the run measured "
+			 "the host, not a switch; --shared-node publishes it, marked as such", ra, rb);
 	else if (r->nsamples == 0)
 		snprintf(why, len, "the run has no samples");
 }
@@ -425,13 +480,14 @@ static int same_file(struct store *s, const char *name, const char *file, const 
 	return 0;
 }
 
-static int insert_run(struct store *s, const struct sw_run *r, long *changes, char *err, size_t errlen)
+static int insert_run(struct store *s, const struct sw_run *r, const char *supplied, long *changes, char *err,
+		      size_t errlen)
 {
 	const struct sw_config *c = &r->cfg;
 	char nranks[16], nodes[16], ports[16], when[32], hosts[4096] = "";
 	time_t now = time(NULL);
 	struct tm tm;
-	int max_nodes = 0;
+	int max_nodes = 0, ra, rb;
 
 	for (int l = 0; l < r->plan->nlevels; l++)
 		if (2 * r->plan->level_pairs[l] > max_nodes)
@@ -451,13 +507,14 @@ static int insert_run(struct store *s, const struct sw_run *r, long *changes, ch
 		r->name, r->started, when, r->tool_version, r->mpi_version, r->command_line,
 		nranks, nodes, hosts, c->vendor, c->model, c->firmware, c->port_speed, ports,
 		c->topology, c->oversubscription, c->cabling, c->notes, c->nic, c->transport,
+		shared_node(r, &ra, &rb) ? "1" : "0", supplied,
 	};
 	return s->ops->exec(s, "INSERT INTO runs (name, started, published, tool_version, mpi_version,"
 			    " command_line, nranks, max_nodes, hosts, vendor, model, firmware, port_speed,"
-			    " ports_used, topology, oversubscription, cabling, notes, nic, transport)"
-			    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,"
-			    " $17, $18, $19, $20) ON CONFLICT (name) DO NOTHING",
-			    20, p, changes, err, errlen);
+			    " ports_used, topology, oversubscription, cabling, notes, nic, transport, shared_node,"
+			    " supplied) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
+			    " $16, $17, $18, $19, $20, $21, $22) ON CONFLICT (name) DO NOTHING",
+			    22, p, changes, err, errlen);
 }
 
 static int insert_cells(struct store *s, const struct sw_run *r, const struct sw_analysis *a,
@@ -535,29 +592,21 @@ static int consistent(const struct sw_run *r, const struct sw_analysis *a, const
 		      char *err, size_t errlen)
 {
 	const char *base = strrchr(dir, '/');
-	char *want;
-	int rc = 0;
+	char shown[SW_PATH_MAX + 16];
 
 	base = base ? base + 1 : dir;
 	if (strcmp(base, r->name) && strcmp(dir, "."))
 		return sw_fail(err, errlen, "%s: the folder is named '%s', but run.json says the run is '%s'", dir, base,
 			       r->name);
-	if (!summary)
-		return 0;
-	want = results_summary_text(r, a);
-	if (!want)
-		return sw_fail(err, errlen, "%s: out of memory", dir);
-	if (strcmp(want, summary))
-		rc = sw_fail(err, errlen, "%s/summary.csv: not what run.json and samples.csv give (rows cut or values "
-			     "changed)", dir);
-	free(want);
-	return rc;
+	snprintf(shown, sizeof(shown), "%s/summary.csv", dir);
+	return summary ? results_summary_check(r, a, summary, shown, err, errlen) : 0;
 }
 
-int store_publish(struct store *s, const char *path, char *err, size_t errlen)
+int store_publish(struct store *s, const char *path, const struct store_publish_opts *o, char *err,
+		  size_t errlen)
 {
 	enum { NFILES = sizeof(run_files) / sizeof(run_files[0]) };
-	char dir[SW_PATH_MAX], why[512], msg[512];
+	char dir[SW_PATH_MAX], why[512], msg[512], supplied[64];
 	char *text[NFILES] = { 0 };
 	struct sw_run *r;
 	struct sw_analysis *a = NULL;
@@ -567,7 +616,9 @@ int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 	r = results_load(path, err, errlen);
 	if (!r)
 		return STORE_REFUSED;
-	check_publishable(r, why, sizeof(why));
+	supply(r, o, supplied, sizeof(supplied), why, sizeof(why));
+	if (!why[0])
+		check_publishable(r, o, why, sizeof(why));
 	if (why[0]) {
 		sw_fail(err, errlen, "%s: %s", path, why);
 		goto out;
@@ -593,7 +644,7 @@ int store_publish(struct store *s, const char *path, char *err, size_t errlen)
 	rc = STORE_FAILED;
 	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
 		goto out;
-	if (insert_run(s, r, &added, err, errlen))
+	if (insert_run(s, r, supplied, &added, err, errlen))
 		goto rollback;
 	if (!added) {
 		bool same_json, same_samples;

@@ -56,22 +56,20 @@ int victims_round_of(const struct sw_victim *v)
 	return v->alone ? VICTIMS_ALONE : v->cpu ? VICTIMS_CPU : VICTIMS_LOADED;
 }
 
-int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n)
+/* Each repetition's value of round into by_rep[rep] (reps values): the
+ * median over its victim pairs of p99 (tail) or p50, NaN where it has
+ * none. 0 or -1 on ENOMEM. */
+static int values_by_rep(const struct sw_run *r, int cell, int round, bool tail, double *by_rep)
 {
 	int reps = r->cell[cell].reps, nv = r->plan->nvictims;
-	double *vals, *row;
-	int *cnt;
-	size_t k = 0;
+	double *row = malloc((size_t)reps * (size_t)nv * sizeof(*row));
+	int *cnt = calloc((size_t)reps, sizeof(*cnt));
 
-	*out = NULL;
-	*n = 0;
-	if (reps < 1 || nv < 1)
-		return 0;
-	vals = malloc((size_t)reps * sizeof(*vals));
-	row = malloc((size_t)reps * (size_t)nv * sizeof(*row));
-	cnt = calloc((size_t)reps, sizeof(*cnt));
-	if (!vals || !row || !cnt)
-		goto out_free;
+	if (!row || !cnt) {
+		free(row);
+		free(cnt);
+		return -1;
+	}
 	for (size_t i = 0; i < r->nvictims; i++) {
 		const struct sw_victim *v = &r->victim[i];
 
@@ -79,10 +77,30 @@ int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, d
 			row[(size_t)v->rep * (size_t)nv + (size_t)cnt[v->rep]++] = tail ? v->p99 : v->p50;
 	}
 	for (int rep = 0; rep < reps; rep++)
-		if (cnt[rep])
-			vals[k++] = stats_median(row + (size_t)rep * (size_t)nv, (size_t)cnt[rep]);
+		by_rep[rep] = cnt[rep] ? stats_median(row + (size_t)rep * (size_t)nv, (size_t)cnt[rep]) : NAN;
 	free(row);
 	free(cnt);
+	return 0;
+}
+
+int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, double **out, size_t *n)
+{
+	int reps = r->cell[cell].reps;
+	double *vals;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (reps < 1 || r->plan->nvictims < 1)
+		return 0;
+	vals = malloc((size_t)reps * sizeof(*vals));
+	if (!vals || values_by_rep(r, cell, round, tail, vals)) {
+		free(vals);
+		return -1;
+	}
+	for (int rep = 0; rep < reps; rep++)
+		if (!isnan(vals[rep]))
+			vals[k++] = vals[rep];
 	if (k) {
 		*out = vals;
 		*n = k;
@@ -90,12 +108,6 @@ int victims_rep_values(const struct sw_run *r, int cell, int round, bool tail, d
 		free(vals);
 	}
 	return 0;
-
-out_free:
-	free(vals);
-	free(row);
-	free(cnt);
-	return -1;
 }
 
 /* The change of the per-repetition values of round x against round base
@@ -117,6 +129,37 @@ static int change(const struct sw_run *r, int cell, int x_round, int base_round,
 	return 0;
 }
 
+/* The change of round x against round base within each repetition (the
+ * median p50s; change_blocks: the repetitions are the blocks) into *ch;
+ * *n gets the repetitions that have both. 0 or -1. */
+static int paired_change(const struct sw_run *r, int cell, int x_round, int base_round,
+			 const struct sw_config *cfg, struct sw_change *ch, size_t *n)
+{
+	int reps = r->cell[cell].reps;
+	double *x, *base;
+
+	*n = 0;
+	change_invalid(ch);
+	if (reps < 1 || r->plan->nvictims < 1)
+		return 0;
+	x = malloc(2 * (size_t)reps * sizeof(*x));
+	if (!x)
+		return -1;
+	base = x + reps;
+	if (values_by_rep(r, cell, x_round, false, x) || values_by_rep(r, cell, base_round, false, base)) {
+		free(x);
+		return -1;
+	}
+	for (int rep = 0; rep < reps; rep++)
+		if (!isnan(x[rep]) && !isnan(base[rep])) {
+			x[*n] = x[rep];
+			base[(*n)++] = base[rep];
+		}
+	change_blocks(x, base, *n, 0.0, SW_METRIC_LATENCY, cfg, ch);
+	free(x);
+	return 0;
+}
+
 int victims_analyse(const struct sw_run *r, int cell, const struct sw_config *cfg, struct sw_victim_stats *vs)
 {
 	size_t n;
@@ -125,8 +168,8 @@ int victims_analyse(const struct sw_run *r, int cell, const struct sw_config *cf
 	vs->cell = cell;
 	if (change(r, cell, VICTIMS_LOADED, VICTIMS_ALONE, false, cfg, &vs->p50, &vs->nloaded, &vs->nalone) ||
 	    change(r, cell, VICTIMS_LOADED, VICTIMS_ALONE, true, cfg, &vs->p99, &vs->nloaded, &vs->nalone) ||
-	    change(r, cell, VICTIMS_CPU, VICTIMS_ALONE, false, cfg, &vs->cpu, &vs->ncpu, &n) ||
-	    change(r, cell, VICTIMS_LOADED, VICTIMS_CPU, false, cfg, &vs->net, &n, &vs->ncpu))
+	    paired_change(r, cell, VICTIMS_CPU, VICTIMS_ALONE, cfg, &vs->cpu, &vs->ncpu) ||
+	    paired_change(r, cell, VICTIMS_LOADED, VICTIMS_CPU, cfg, &vs->net, &n))
 		return -1;
 	return 0;
 }

@@ -9,6 +9,7 @@ by DROP/4 %. Noise: lognormal, sd 1%. Writes OUT_DIR/NAME/{run.json,
 samples.csv}. NAME must look like LABEL-YYYYmmdd-HHMMSS.
 With TIMED=1 in the environment the stream cells are timed (hops = auto:
 each sample counts its own hops; the cell records hops 0).
+With SHARED=1 every rank is on one host, node01 (allow_shared_node = yes).
 """
 import json, math, os, random, sys
 
@@ -19,12 +20,14 @@ pairs = [(0, 1), (2, 3), (4, 5), (6, 7)]
 levels = [1, 2, 4]
 factor = {1: 1.0, 2: 1 + drop / 400.0, 4: 1 + drop / 100.0}   # latency growth
 patterns, sizes = ["pingpong", "stream"], [8, 65536]
-hosts = ["node%02d" % (i + 1) for i in range(N)]
+shared = os.environ.get("SHARED") == "1"
+hosts = ["node%02d" % (1 if shared else i + 1) for i in range(N)]
 ts = name.rsplit("-", 2)
 started = "%s-%s-%sT%s:%s:%sZ" % (ts[1][:4], ts[1][4:6], ts[1][6:], ts[2][:2], ts[2][2:4], ts[2][4:])
 timed = os.environ.get("TIMED") == "1"
 cfg = {"pairs": "1, 2, 4", "sizes": "8, 64KiB", "hops": "auto" if timed else "1000", "patterns": "pingpong, stream",
-       "pairing": "adjacent", "repetitions": "10", "label": ts[0], "allow_shared_node": "no",
+       "pairing": "adjacent", "repetitions": "10", "label": ts[0],
+       "allow_shared_node": "yes" if shared else "no",
        "vendor": vendor, "model": model, "firmware": "1.2.3", "port_speed": "100GbE",
        "ports_used": "8", "topology": "single", "cabling": "3 m DAC", "nic": "ConnectX-6",
        "transport": "ucx/rc"}

@@ -54,6 +54,7 @@ mk late-20261201-130000 Late L1 0 5
 mk nomodel-20261201-130000 Nomodel "" 0 5
 mk bad-20261201-130000 Bad B 0 5
 TIMED=1 mk tick-20261201-140000 Tick T1 10 6   # timed stream cells (hops auto)
+SHARED=1 mk one-20261201-150000 One O1 0 7     # every rank on one host
 mkdir -p "$R/other" && cp -r "$R/bolt-20261201-110000" "$R/other/"
 "$PY" - "$R" << 'EOF'
 import json, sys
@@ -127,6 +128,21 @@ store_tests() {
 	"$SW" publish "$R/tick-20261201-140000" --store "$S" > "$T/out" 2> "$T/err"
 	check "$N: a run with timed cells (exit 0, stored with hops 0)" \
 		[ $? = 0 -a "$(count "$S" "SELECT count(*) FROM cells WHERE run = 'tick-20261201-140000' AND hops = 0")" = 6 ]
+	# issue #27: ranks on one host measured the host, not a switch
+	refused "$N: a run whose ranks shared a host is refused" "$S" "$R/one-20261201-150000" \
+		"ranks 0 and 1 shared a host (allow_shared_node = yes): the run measured the host, not a switch"
+	"$SW" publish "$R/one-20261201-150000" --shared-node --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: ... published with --shared-node, stored as shared" \
+		[ $? = 0 -a "$(count "$S" "SELECT shared_node FROM runs WHERE name = 'one-20261201-150000'")" = 1 ]
+	"$SW" publish "$R/nomodel-20261201-130000" model="M 1" firmware=1.2.3 --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: a run without a model published with model=: stored, what was supplied recorded" \
+		[ $? = 0 -a "$(count "$S" "SELECT model || '/' || firmware || '/' || supplied || '/' || shared_node FROM runs WHERE name = 'nomodel-20261201-130000'")" = "M 1/1.2.3/model/0" ]
+	"$SW" publish "$R/acme-20261201-100000" model=X --store "$S" > "$T/out" 2> "$T/err"
+	rc=$?
+	grep -q "refused: .*the run's \[switch\] model is 'Fabric 9000', not 'X': model= only fills in" "$T/err"
+	check "$N: model= on a run that has another model: refused (exit 1), the run's model named" [ $rc = 1 -a $? = 0 ]
+	"$SW" publish "$R/acme-20261201-100000" sizes=8 --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: publish with a key other than vendor=, model=, firmware=: usage, exit 2" [ $? = 2 ]
 }
 
 # ---------------------------------------------------------------- SQLite
@@ -151,8 +167,52 @@ check "site without OUTDIR: usage, exit 2" [ $? = 2 ]
 check "site from SQLite (exit 0)" [ $? = 0 ]
 check "site: every text from the store is escaped (no <script> from a model name)" \
 	sh -c '! grep -rq --include="*.html" "<script>alert" "$1" && grep -q "&lt;script&gt;alert(1)&lt;/script&gt;" "$1/index.html"' _ "$T/site"
+# Format directives, markup, quotes and newlines in a switch's names are
+# text: shown literally (escaped for HTML, a line break as \x0A), never
+# read as a printf format (%s, %n), markup or a line of their own. The
+# newlines are planted in the store (publish refuses control characters).
+mk fmt-20261201-150000 'V %s%n' 'M %s %n %x %% <script>alert("q")</script> '"'a'" 0 7
+FMT=$T/fmt.sqlite
+"$SW" publish "$R/fmt-20261201-150000" --store "$FMT" > /dev/null 2> "$T/err" &&
+	sql "$FMT" "UPDATE runs SET model = model || char(10) || 'SWSTRESS OK %s', firmware = '1.%n' || char(13) || char(10) || '<b>2</b>'" &&
+	"$SW" site "$FMT" "$T/fmt-site" > /dev/null 2>> "$T/err"
+check "site: a switch named with %s, %n, <script>, quotes and newlines (exit 0)" [ $? = 0 ]
+"$PY" - "$T/fmt-site" << 'EOF' > "$T/fmt" 2>&1
+import glob, sys
+want_vendor = 'V %s%n'
+want_model = 'M %s %n %x %% &lt;script&gt;alert(&quot;q&quot;)&lt;/script&gt; &#39;a&#39;\\x0ASWSTRESS OK %s'
+want_fw = '1.%n\\x0D\\x0A&lt;b&gt;2&lt;/b&gt;'
+index = open(sys.argv[1] + "/index.html").read()
+(page,) = glob.glob(sys.argv[1] + "/switch/*.html")
+sw = open(page).read()
+assert "<h1>%s %s</h1>" % (want_vendor, want_model) in sw, "h1"
+assert '<td class="wrap">%s</td>' % want_model in sw, "model row"
+assert '<td class="wrap">%s</td>' % want_fw in sw, "firmware row"
+assert ">%s %s</a>" % (want_vendor, want_model) in index, "index row"
+for text in (index, sw):
+    assert "<script>alert" not in text and "<b>2</b>" not in text, "raw markup"
+    assert "\nSWSTRESS OK" not in text and "\r" not in text, "a raw line break from the store"
+print("shown literally in index.html and %s" % page.rsplit("/", 1)[1])
+EOF
+rc=$?
+check "site: ... every name shown literally, escaped, no format read ($(tail -1 "$T/fmt"))" [ $rc = 0 ]
 check "site: the run files are downloadable as published" cmp -s "$R/bolt-20261201-110000/samples.csv" "$T/site/runs/bolt-20261201-110000/samples.csv"
 check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compare/acme-fabric-9000--bolt-networks-x-y-32-script-alert-1-script-n8.html" ]
+"$PY" - "$T/site" << 'EOF' > "$T/marks" 2>&1
+import re, sys
+index = open(sys.argv[1] + "/index.html").read()
+rows = dict(re.findall(r'<tr><th scope="row"><a href="switch/([^"]+)\.html">(.*?)</tr>', index))
+mark = '<small class="shared">Shared host: measured the host, not a switch</small>'
+assert [s for s in rows if mark in rows[s]] == ["one-o1"], [s for s in rows if mark in rows[s]]
+one = open(sys.argv[1] + "/switch/one-o1.html").read()
+assert ('<p class="shared">Shared host: the ranks of this run shared a machine, so it measured the host, '
+        'not a switch.</p>') in one, "no mark on the switch page"
+assert "Given at publish time" not in one, "a supplied row on a run that supplied nothing"
+nomodel = open(sys.argv[1] + "/switch/nomodel-m-1.html").read()
+assert '<th scope="row">Given at publish time</th><td class="wrap">model</td>' in nomodel, "no supplied row"
+EOF
+check "site: the shared-host run marked (index and its page, no other), the model given at publish time said" \
+	[ $? = 0 ] || cat "$T/marks"
 # The known truth: Bolt loses 30% at 8 nodes, Acme nothing; the
 # comparison says Bolt is worse, significantly.
 "$PY" - "$LITE" "$T/site" << 'EOF' > "$T/truth" 2>&1
@@ -218,7 +278,7 @@ else
 		done
 		wait
 		check "postgresql: 3 first publishers at once on an empty database all succeed, schema migrated once" \
-			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/2 ]
+			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/3 ]
 		store_tests "$PG" postgresql pg_boom
 		# Round trip: the same runs give the same rows in both stores.
 		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
@@ -228,7 +288,7 @@ import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 48, (len(pg), len(lite))   # 4 runs of 12 cells
+assert len(pg) == len(lite) == 72, (len(pg), len(lite))   # 6 runs of 12 cells
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):

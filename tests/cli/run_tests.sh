@@ -37,6 +37,17 @@ for c in $cmds; do
 		check_eq "$c $v" "$?:$out" "0:swstress $("$SW" --version | cut -d' ' -f2)"
 	done
 done
+# An option's help is the command's own: report --help said "history:
+# table or csv" (issue #27); no command's options speak of another command.
+others=
+for c in $cmds; do
+	for o in $cmds; do
+		if [ "$o" != "$c" ] && "$SW" "$c" --help | sed -n '/^options:/,$p' | grep -q "$o: "; then
+			others="$others $c:$o"
+		fi
+	done
+done
+check_eq "no command's option help speaks of another command" "$others" ""
 
 # --- the library has no command line ------------------------------------------
 # libswstress.a is the core without its commands (commands.h): nothing in it

@@ -236,6 +236,13 @@ drill_reads_bounded() {
 	truncate -s 2G "$d/fits.csv"
 	expect "6 publish with a 2 GB sparse fits.csv" 1 "fits.csv: 2147483648 bytes, more than the" \
 		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" publish "$d" --store "$T/sparse.sqlite"
+	# run.json's cap (results.h: 4 times the biggest honest one, 39 MB) is
+	# checked before a byte is read: a 200 MiB file is refused at once
+	d=$(run bigjson-20261201-100000)
+	truncate -s 200M "$d/run.json"
+	expect "6 report with a 200 MiB run.json (over the cap of 160 MiB)" 1 \
+		"run.json: 209715200 bytes, more than the 167772160 such a file may have" \
+		sh -c 'ulimit -v 2000000; exec timeout 20 "$@"' _ "$SW" report "$d"
 }
 
 # 7. what run and plan take is valid UTF-8, so that run.json can be read back
@@ -347,6 +354,30 @@ drill_publish_whole() {
 		"$SW" publish "$(run whole-20261201-130000)" --store "$T/whole.sqlite"
 }
 
+# 8. plot charts no cut summary.csv: its last row gone, a row gone from the
+# middle, or cut inside a row; refused naming the file and the line, exit
+# 1, no chart and no plot.log written (compare: tests/unit/test_compare.c,
+# a run here has no summary.csv)
+drill_plot_cut_summary() {
+	if ! command -v gnuplot > /dev/null; then skip "8 plot a cut summary.csv" "gnuplot not installed"; return; fi
+	src=tests/data/fixture-run
+	n=$(wc -l < "$src/summary.csv")
+	for how in last middle inside; do
+		rm -rf "$T/cut-$how" && cp -r "$src" "$T/cut-$how"
+		case $how in
+		last) head -n $((n - 1)) "$src/summary.csv" > "$T/cut-$how/summary.csv"
+			want="summary.csv:$n: ends here, but run.json has 24 cells with results, not 23";;
+		middle) sed '5d' "$src/summary.csv" > "$T/cut-$how/summary.csv"
+			want="summary.csv:5: not run.json's next cell with results";;
+		inside) head -c 2500 "$src/summary.csv" > "$T/cut-$how/summary.csv"
+			want="summary.csv:11: 1 fields, the header has 42";;
+		esac
+		expect "8 plot with summary.csv cut ($how row)" 1 "$want" "$SW" plot "$T/cut-$how"
+		left=$(cd "$T/cut-$how" && ls | grep -v -x -e run.json -e samples.csv -e summary.csv -e pairs.csv -e fits.csv)
+		[ -z "$left" ] && ok "8 ... nothing written" || fail "8 ... written: $(echo $left)"
+	done
+}
+
 # 8. two runs of one name keep both rows of the history, or the second is refused
 drill_history_names() {
 	a=$(run same-20261201-140000)
@@ -377,7 +408,7 @@ drill_site_slugs() {
 }
 
 run_all() {
-	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_history_names drill_site_slugs}; do "$d"; done
+	for d in ${*:-drill_publish_links drill_forged_names drill_site_markup drill_site_links drill_output_names drill_reads_bounded drill_utf8_door drill_long_path drill_numbers_dates drill_consistency drill_baseline_whole drill_publish_whole drill_plot_cut_summary drill_history_names drill_site_slugs}; do "$d"; done
 }
 run_all "$@"
 t_end

@@ -23,11 +23,11 @@ KEY=VALUE, where the shell tests pick them up:
                                                      net and cpu: run.json's split by the CPU
                                                      control round, NaN without one; net_ratio:
                                                      the network part recomputed here from
-                                                     victim_samples, the median over repetitions
-                                                     of the victims' median p50, loaded against
-                                                     the control round)
+                                                     victim_samples: loaded against the control
+                                                     round of the same repetition (the victims'
+                                                     median p50), the geometric mean)
 """
-import csv, json, os, statistics, sys
+import csv, json, math, os, statistics, sys
 
 
 def rows(path):
@@ -41,18 +41,18 @@ def num(x):
 
 
 def network_ratio(j, cell):
-    """(loaded / CPU control) - 1 in %, of the median over repetitions of the
-    victims' median p50 in each round; None without control rounds."""
+    """(loaded / CPU control) - 1 in %, within each repetition: the geometric
+    mean over the repetitions that have both rounds of the ratio of the
+    victims' median p50 in each; None without control rounds."""
     per = {}
     for v in j.get("victim_samples", []):
         if v["cell"] != cell or v.get("alone") or v.get("p50_s") is None:
             continue
-        per.setdefault((bool(v.get("cpu")), v["rep"]), []).append(v["p50_s"])
-    loaded = [statistics.median(x) for (cpu, _), x in per.items() if not cpu]
-    control = [statistics.median(x) for (cpu, _), x in per.items() if cpu]
-    if not loaded or not control:
+        per.setdefault(v["rep"], ([], []))[1 if v.get("cpu") else 0].append(v["p50_s"])
+    logs = [math.log(statistics.median(l) / statistics.median(c)) for l, c in per.values() if l and c]
+    if not logs:
         return None
-    return 100.0 * (statistics.median(loaded) / statistics.median(control) - 1)
+    return 100.0 * (math.exp(statistics.mean(logs)) - 1)
 
 
 def main():

@@ -49,6 +49,7 @@ struct fx_spec {
 	                          * namespace of one kernel with this many
 	                          * cores (hostid.h); 0: identities unknown */
 	const char *run_to_run;  /* config run_to_run (default: the default) */
+	bool one_host;           /* every rank on host PREFIX01 (shared) */
 };
 
 static inline double fx_noise(uint64_t seed, int cell, int pair, int rep)
@@ -129,7 +130,8 @@ static inline int fx_make(const char *parent, const struct fx_spec *s, char *pat
 	snprintf(r->command_line, sizeof(r->command_line), "health_fixture %s", s->name);
 	r->wtick = 1e-9;
 	for (int i = 0; i < nranks; i++) {
-		snprintf(r->host[i], SW_HOST_MAX, "%s%02d", s->host_prefix ? s->host_prefix : "node", i + 1);
+		snprintf(r->host[i], SW_HOST_MAX, "%s%02d", s->host_prefix ? s->host_prefix : "node",
+			 s->one_host ? 1 : i + 1);
 		if (s->shared_cores > 0) {
 			struct hostid *h = &r->id[i];
 			char cpus[24];

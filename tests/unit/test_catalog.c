@@ -87,13 +87,13 @@ Test(catalog, publish_once_refuse_with_reason)
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	cr_assert_eq(store_version(s), STORE_SCHEMA_VERSION);
-	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
 	snprintf(path, sizeof(path), "%s/run.json", b);
-	cr_assert_eq(store_publish(s, path, err, sizeof(err)), STORE_ADDED, "%s", err);
-	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_PRESENT, "%s", err);
-	cr_assert_eq(store_publish(s, late, err, sizeof(err)), STORE_REFUSED);
+	cr_assert_eq(store_publish(s, path, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_PRESENT, "%s", err);
+	cr_assert_eq(store_publish(s, late, NULL, err, sizeof(err)), STORE_REFUSED);
 	cr_assert(strstr(err, "did not finish (watchdog: rank 7"), "%s", err);
-	cr_assert_eq(store_publish(s, bare, err, sizeof(err)), STORE_REFUSED);
+	cr_assert_eq(store_publish(s, bare, NULL, err, sizeof(err)), STORE_REFUSED);
 	cr_assert(strstr(err, "no switch model"), "%s", err);
 	query1(s, "SELECT count(*) FROM runs", NULL, v);
 	cr_assert_str_eq(v, "2");
@@ -109,7 +109,50 @@ Test(catalog, publish_once_refuse_with_reason)
 	s = store_open(store, false, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
 	query1(s, "SELECT count(*) FROM schema_migrations", NULL, v);
-	cr_assert_str_eq(v, "2");
+	cr_assert_eq(atoi(v), STORE_SCHEMA_VERSION);
+	store_close(s);
+}
+
+/* issue #27: a run whose ranks shared a host measured the host: refused
+ * unless asked, and marked; publish fills in the [switch] keys a run
+ * lacks, says so, and changes none that it has */
+Test(catalog, publish_shared_node_and_supplied_keys)
+{
+	struct fx_spec sp;
+	struct store_publish_opts o = { 0 };
+	char one[512], bare[512], store[300], err[1024], v[256];
+	struct store *s;
+
+	fx_defaults(&sp);
+	sp.name = "one-20260305-020000";
+	sp.model = "Fabric 9000";
+	sp.one_host = true;
+	cr_assert_eq(fx_make(fixture_dir, &sp, one, sizeof(one), err, sizeof(err)), 0, "%s", err);
+	make_run("bare-20260304-020000", NULL, 0, false, 4, bare, sizeof(bare));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, one, NULL, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "ranks 0 and 1 shared a host (allow_shared_node = yes): the run measured the host"),
+		  "%s", err);
+	o.shared_node = true;
+	cr_assert_eq(store_publish(s, one, &o, err, sizeof(err)), STORE_ADDED, "%s", err);
+	query1(s, "SELECT shared_node || '/' || supplied FROM runs WHERE name = $1", "one-20260305-020000", v);
+	cr_assert_str_eq(v, "1/");
+
+	o.model = "Other";
+	cr_assert_eq(store_publish(s, bare, &o, err, sizeof(err)), STORE_ADDED, "%s", err);
+	query1(s, "SELECT model || '/' || vendor || '/' || supplied || '/' || shared_node FROM runs WHERE name = $1",
+	       "bare-20260304-020000", v);
+	cr_assert_str_eq(v, "Other//model/0");
+	/* a run that has a model keeps it */
+	cr_assert_eq(store_publish(s, one, &o, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "the run's [switch] model is 'Fabric 9000', not 'Other'"), "%s", err);
+	o.model = NULL;
+	o.vendor = "Acme";
+	o.firmware = "1.0\x01";
+	cr_assert_eq(store_publish(s, bare, &o, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "firmware"), "%s", err);
 	store_close(s);
 }
 
@@ -119,7 +162,6 @@ Test(catalog, publish_refuses_a_cut_summary_and_a_renamed_folder)
 {
 	char a[512], b[512], other[600], path[600], store[300], err[1024], v[256];
 	struct store *s;
-	FILE *f;
 	long len;
 
 	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
@@ -127,22 +169,32 @@ Test(catalog, publish_refuses_a_cut_summary_and_a_renamed_folder)
 	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
-	/* its last row cut: 2 bytes shorter */
+	/* its last row cut: 2 bytes shorter; then the whole last row gone.
+	 * The error names the line: the last one, then the one after the end. */
 	snprintf(path, sizeof(path), "%s/summary.csv", a);
-	f = fopen(path, "r+");
-	cr_assert_not_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fclose(f);
+	char *text = slurp(path), *last = strrchr(text, '\n'), want[600];
+	int lines = 0;
+
+	for (char *q = text; *q; q++)
+		lines += *q == '\n';
+	len = (long)strlen(text);
 	cr_assert_eq(truncate(path, len - 2), 0);
-	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_REFUSED);
-	cr_assert(strstr(err, "summary.csv: not what run.json and samples.csv give"), "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_REFUSED);
+	snprintf(want, sizeof(want), "summary.csv:%d: not what run.json and samples.csv give", lines);
+	cr_assert(strstr(err, want), "%s", err);
+	*last = '\0';
+	last = strrchr(text, '\n');
+	cr_assert_eq(truncate(path, last + 1 - text), 0);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_REFUSED);
+	snprintf(want, sizeof(want), "summary.csv:%d: ends here, but run.json and samples.csv give more rows", lines);
+	cr_assert(strstr(err, want), "%s", err);
+	free(text);
 	snprintf(other, sizeof(other), "%s/c-20260303-020000", fixture_dir);
 	cr_assert_eq(rename(b, other), 0);
-	cr_assert_eq(store_publish(s, other, err, sizeof(err)), STORE_REFUSED);
+	cr_assert_eq(store_publish(s, other, NULL, err, sizeof(err)), STORE_REFUSED);
 	cr_assert(strstr(err, "but run.json says the run is 'b-20260302-020000'"), "%s", err);
 	cr_assert_eq(rename(other, b), 0);
-	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
 	query1(s, "SELECT count(*) FROM runs", NULL, v);
 	cr_assert_str_eq(v, "1");
 	store_close(s);
@@ -160,8 +212,8 @@ Test(catalog, site_pages_escape_and_numbers)
 	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
-	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
-	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
 	snprintf(path, sizeof(path), "%s/site", fixture_dir);
 	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(pages, 4, "index, 2 switches, 1 comparison: %d", pages);
@@ -221,8 +273,8 @@ Test(catalog, store_numbers_are_checked)
 	snprintf(path, sizeof(path), "%s/site", fixture_dir);
 	s = store_open(store, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
-	cr_assert_eq(store_publish(s, a, err, sizeof(err)), STORE_ADDED, "%s", err);
-	cr_assert_eq(store_publish(s, b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
 	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "the untouched store: %s", err);
 	store_close(s);
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s.good'", store, store);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "capture.h"
 #include "commands.h"
 #include "compare.h"
 #include "fixture.h"
@@ -689,6 +690,54 @@ Test(compare, command_exit_statuses, .init = quiet)
 	cr_expect_eq(rc, SW_EXIT_OK);
 	snprintf(path, sizeof(path), "%s/compare.md", out);
 	cr_expect_eq(access(path, R_OK), 0);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
+}
+
+/* Issue #32: a summary.csv cut at a line end (its last row gone) or in a
+ * row is never charted: compare refuses it with the file and the line,
+ * exits 1 and writes nothing, neither on stdout nor into --output. */
+Test(compare, a_cut_summary_is_refused_with_its_line_and_nothing_written)
+{
+	char a[64], b[64], out[96], path[160], err[1024], want[200];
+	struct capture cap;
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	snprintf(out, sizeof(out), "%s/out", a);
+	snprintf(path, sizeof(path), "%s/summary.csv", b);
+	char *text = slurp(path);
+	size_t size = strlen(text), last = size - 1;   /* where the last row starts */
+	int lines = 0;
+
+	for (size_t i = 0; i < size; i++)
+		lines += text[i] == '\n';
+	while (last > 0 && text[last - 1] != '\n')
+		last--;
+	for (int cut = 0; cut < 2; cut++) {
+		/* cut 0: the last row gone (the file ends before line `lines`); 1: 5 bytes of it left */
+		FILE *f = fopen(path, "w");
+
+		cr_assert_not_null(f);
+		cr_assert_eq(fwrite(text, 1, last + (cut ? 5 : 0), f), last + (cut ? 5 : 0));
+		fclose(f);
+		const char *paths[] = { a, b };
+
+		cr_expect_null(compare_load(paths, 2, err, sizeof(err)));
+		snprintf(want, sizeof(want), "%s:%d: %s", path, lines, cut ? "not what run.json" : "ends here, but");
+		cr_expect(strstr(err, want), "want '%s', got '%s'", want, err);
+		const char *argv[] = { "swstress", "compare", a, b, "--output", out, "--no-plot" };
+		char printed[4096];
+
+		cr_assert_eq(capture_start(&cap, false), 0);
+		int rc = run_cmd(7, argv);
+
+		capture_end(&cap, printed, sizeof(printed));
+		cr_expect_eq(rc, SW_EXIT_FAIL);
+		cr_expect_str_eq(printed, "");
+		cr_expect_neq(access(out, F_OK), 0, "%s was made", out);
+	}
+	free(text);
 	fixture_rmtree(a);
 	fixture_rmtree(b);
 }

@@ -206,8 +206,8 @@ Test(pattern, site_index_heads_latency_with_it)
 	snprintf(db, sizeof(db), "%s/catalog.sqlite", fixture_dir);
 	struct store *s = store_open(db, true, err, sizeof(err));
 	cr_assert_not_null(s, "%s", err);
-	cr_assert_eq(store_publish(s, p.a, err, sizeof(err)), STORE_ADDED, "%s", err);
-	cr_assert_eq(store_publish(s, p.b, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, p.a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, p.b, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
 	snprintf(site, sizeof(site), "%s/site", fixture_dir);
 	cr_assert_eq(site_write(s, site, NULL, err, sizeof(err)), 0, "%s", err);
 	store_close(s);

@@ -913,3 +913,66 @@ Test(results, blocks_design_and_order_are_recorded)
 	run_free(b);
 	run_free(r);
 }
+
+/* Issue #32: the biggest honest run.json fits the cap with room to spare.
+ * The biggest config is configs/procurement.conf's sweep (nodes 8..48 and
+ * max, sizes 4..4MiB x4, blocks) on 64 nodes, with every pattern, every
+ * cell at 100 repetitions (the most that config asks), 2 victim pairs and the CPU
+ * control (3 victims' rounds a repetition), and the analysis of every
+ * cell: RESULTS_MAX_JSON must hold it 4 times over, and it loads back. */
+Test(results, biggest_honest_run_json_fits_the_cap_4_times, .timeout = 120)
+{
+	const char *const kv[] = { "nodes=8,16,24,32,40,48,max", "sizes=4..4MiB x4",
+				   "patterns=pingpong,stream,bidir,incast", "repetitions=100", "victims=2",
+				   "cpu_control=yes", "design=blocks", "bootstrap=200", "label=unit", NULL };
+	struct sw_run *r = new_run(kv, 64), *b;
+	const struct sw_plan *p = r->plan;
+	char err[512], path[128];
+	struct stat st;
+
+	for (int ci = 0; ci < p->ncells; ci++) {
+		int k = p->level_pairs[p->cell[ci].level];
+
+		for (int rep = 0; rep < 100; rep++) {
+			double t = 100.0 * rep + ci * 1e-3;
+
+			for (int round = 0; round < 3; round++)
+				for (int pr = 0; pr < 2; pr++) {
+					double p50 = 1e-5 * (1 + 0.01 * rep + round);
+					struct sw_victim v = { ci, rep, pr, round == 1, t, t + 0.05, 0.05, 1000, p50,
+							       3 * p50, round == 2 };
+
+					cr_assert_eq(run_add_victim(r, &v), 0);
+				}
+			for (int pr = 0; pr < k; pr++) {
+				double secs = 1e-3 * (1 + 0.001 * rep + 0.01 * pr);
+				struct sw_sample s = { ci, rep, pr, t, t + secs, secs, 100 };
+
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		}
+		r->cell[ci].reps = 100;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	for (int l = 0; l < p->nlevels; l++)
+		for (int rank = 0; rank < 64; rank++) {
+			struct sw_cpu u = { l, rank, 1234.567891, 234.5678912 };
+
+			cr_assert_eq(run_add_cpu(r, &u), 0);
+		}
+	r->complete = true;
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_gt(r->nvictims, 180000);
+	cr_assert_lt(st.st_size * 4, RESULTS_MAX_JSON, "the biggest honest run.json is %lld bytes", (long long)st.st_size);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_assert_eq(b->nvictims, r->nvictims);
+	run_free(b);
+	analysis_free(a);
+	run_free(r);
+}

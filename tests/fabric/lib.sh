@@ -1,0 +1,27 @@
+# tests/fabric/lib.sh - the helpers of the fabric suites (run_tests.sh,
+# victims.sh), sourced after tests/lib.sh. sw uses $F (tests/fabric), $TMP
+# (the suite's folder) and $SWCFG (the sweep's config file).
+
+# in_range VALUE LO HI (decimals allowed)
+in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
+
+# sw NAME TIMEOUT [mpirun.sh options] -- KEY=VALUE...: swstress through the fabric;
+# sets $rc and $res (the results folder); facts of the run in $TMP/NAME.facts
+sw() {
+	n=$1 t=$2; shift 2
+	mo=""
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do mo="$mo $1"; shift; done
+	[ $# -gt 0 ] && shift
+	# shellcheck disable=SC2086 # the options are words
+	timeout -k 5 $((t + 15)) sh $F/mpirun.sh --timeout "$t" $mo build/swstress run -c "$SWCFG" --no-plot \
+		label="$n" output="$TMP/res" "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
+	rc=$?
+	res=$(ls -td "$TMP/res/$n"-*/ 2>/dev/null | head -1)
+	res=${res%/}
+	: >"$TMP/$n.facts"
+	[ -n "$res" ] && python3 $F/swres.py "$res" >"$TMP/$n.facts" 2>>"$TMP/$n.err"
+	return 0
+}
+
+# vl NAME PAIRS KEY: a fact of the victims line of NAME's cell with PAIRS pairs (swres.py)
+vl() { grep "^victims cell=.* pairs=$2 " "$TMP/$1.facts" | head -1 | sed -n "s/.* $3=\([^ ]*\).*/\1/p"; }
