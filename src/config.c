@@ -1382,8 +1382,8 @@ static int load_handler(void *user, const char *section, const char *name, const
 	char where[CFG_WHERE_MAX], v[TEXT_MAX];
 	char *hash;
 
-	(void)section;  /* sections only group keys */
-	if (x->err_line)
+	/* sections only group keys, but [topology] (topology.h reads it) */
+	if (x->err_line || !strcmp(section, "topology"))
 		return 1;
 	/* '#' after a blank starts a comment, as ';' does for inih */
 	snprintf(v, sizeof(v), "%s", value);
