@@ -1,0 +1,359 @@
+/*
+ * blame_out.c - the fabric map's files and tables; see blame_out.h.
+ * Prints only on the FILE given; values in the CSV units of results.c
+ * (MB/s = 10^6 bytes/s, us).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blame_out.h"
+#include "fmt.h"
+
+#define OUT_WIDTH 80
+
+static double csv_scale(const struct blame_result *r)
+{
+	return r->metric == BLAME_LATENCY ? 1e6 : 1e-6;
+}
+
+static const char *metric_name(const struct blame_result *r)
+{
+	return r->metric == BLAME_LATENCY ? "latency_us" : "bandwidth_MBps";
+}
+
+static enum fmt_unit unit_of(const struct blame_result *r)
+{
+	return r->metric == BLAME_LATENCY ? FMT_TIME : FMT_BW;
+}
+
+/* A number for CSV, NaN when not finite. */
+static void num(FILE *f, double x, const char *fmt)
+{
+	if (isfinite(x))
+		fprintf(f, fmt, x);
+	else
+		fputs("NaN", f);
+}
+
+static void comment(FILE *f, const struct blame_result *r)
+{
+	fprintf(f, "# swstress %s fabric map, %d hosts, groups %s, floor %g%%, alpha %g, MB/s = 10^6 bytes/s\n",
+		SW_VERSION, r->nhost, r->inferred ? "inferred" : "given", 100.0 * r->floor, r->alpha);
+}
+
+/* The element that explains link l, as links.csv's cause column. */
+static void cause_of(const struct blame_result *r, const struct blame_link *l, char *buf, size_t len)
+{
+	switch (l->cause) {
+	case BLAME_HOST:
+		snprintf(buf, len, "host:%s", r->host[l->by].name);
+		break;
+	case BLAME_UPLINK:
+		snprintf(buf, len, "uplink:%s", r->group[l->by].name);
+		break;
+	case BLAME_BOUNDARY:
+		snprintf(buf, len, "boundary:%s|%s", r->group[r->bound[l->by].g].name, r->group[r->bound[l->by].h].name);
+		break;
+	case BLAME_LINK:
+		snprintf(buf, len, "link");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+int blame_write_links(FILE *f, const struct blame_result *r)
+{
+	double k = csv_scale(r);
+	char cause[2 * SW_HOST_MAX + 16];
+
+	comment(f, r);
+	fputs("host_a,host_b,path,metric,median,lo,hi,n,flagged,cause\n", f);
+	for (size_t i = 0; i < r->nlink; i++) {
+		const struct blame_link *l = &r->link[i];
+
+		fprintf(f, "%s,%s,%s%s%s,%s,", r->host[l->a].name, r->host[l->b].name, r->group[l->ga].name,
+			l->ga == l->gb ? "" : "|", l->ga == l->gb ? "" : r->group[l->gb].name, metric_name(r));
+		num(f, l->median * k, "%.6g");
+		fputc(',', f);
+		num(f, l->lo * k, "%.6g");
+		fputc(',', f);
+		num(f, l->hi * k, "%.6g");
+		cause_of(r, l, cause, sizeof(cause));
+		fprintf(f, ",%d,%d,%s\n", l->n, l->flagged, cause);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* order[i]: host i's place when the hosts are sorted by group (then by
+ * index): the heat map's axis. */
+static void host_order(const struct blame_result *r, int *order)
+{
+	int k = 0;
+
+	for (int g = 0; g < r->ngroup; g++)
+		for (int i = 0; i < r->nhost; i++)
+			if (r->host[i].group == g)
+				order[i] = k++;
+}
+
+int blame_write_hosts(FILE *f, const struct blame_result *r)
+{
+	double k = csv_scale(r);
+	int *order = malloc((size_t)r->nhost * sizeof(*order));
+
+	if (!order)
+		return -1;
+	host_order(r, order);
+	comment(f, r);
+	fputs("host,group,order,group_start,metric,score,lo,hi,n,rel,slower,p,flagged\n", f);
+	for (int i = 0; i < r->nhost; i++) {
+		const struct blame_host *h = &r->host[i];
+		bool start = true;
+
+		for (int j = 0; j < i; j++)
+			start = start && r->host[j].group != h->group;
+		fprintf(f, "%s,%s,%d,%d,%s,", h->name, r->group[h->group].name, order[i], start, metric_name(r));
+		num(f, h->score * k, "%.6g");
+		fputc(',', f);
+		num(f, h->lo * k, "%.6g");
+		fputc(',', f);
+		num(f, h->hi * k, "%.6g");
+		fprintf(f, ",%d,", h->n);
+		num(f, h->rel, "%.4f");
+		fprintf(f, ",%d,", h->slower);
+		num(f, h->p, "%.4g");
+		fprintf(f, ",%d\n", h->flagged);
+	}
+	free(order);
+	return ferror(f) ? -1 : 0;
+}
+
+int blame_write_groups(FILE *f, const struct blame_result *r)
+{
+	double k = csv_scale(r);
+
+	comment(f, r);
+	fputs("kind,group_a,group_b,n,median,lo,hi,rel,rel_lo,rel_hi,p,flagged,capacity,cap_lo,cap_hi,cap_pairs\n", f);
+	for (int g = 0; g < r->ngroup; g++) {
+		const struct blame_group *gr = &r->group[g];
+
+		if (!isfinite(gr->rel))
+			continue;
+		fprintf(f, "uplink,%s,-,%d,NaN,NaN,NaN,", gr->name, gr->n);
+		num(f, gr->rel, "%.4f");
+		fputc(',', f);
+		num(f, gr->lo, "%.4f");
+		fputc(',', f);
+		num(f, gr->hi, "%.4f");
+		fputc(',', f);
+		num(f, gr->p, "%.4g");
+		fprintf(f, ",%d,NaN,NaN,NaN,0\n", gr->flagged);
+	}
+	for (size_t b = 0; b < r->nbound; b++) {
+		const struct blame_boundary *bd = &r->bound[b];
+		const double v[] = { bd->median * k, bd->lo * k, bd->hi * k };
+		const double rel[] = { bd->rel, bd->rel_lo, bd->rel_hi, bd->p };
+		const double cap[] = { bd->capacity * k, bd->cap_lo * k, bd->cap_hi * k };
+
+		fprintf(f, "boundary,%s,%s,%d", r->group[bd->g].name, r->group[bd->h].name, bd->n);
+		for (int i = 0; i < 3; i++) {
+			fputc(',', f);
+			num(f, v[i], "%.6g");
+		}
+		for (int i = 0; i < 4; i++) {
+			fputc(',', f);
+			num(f, rel[i], "%.4g");
+		}
+		fprintf(f, ",%d", bd->flagged);
+		for (int i = 0; i < 3; i++) {
+			fputc(',', f);
+			num(f, cap[i], "%.6g");
+		}
+		fprintf(f, ",%d\n", bd->cap_pairs);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int blame_write_matrix(FILE *f, const struct blame_result *r)
+{
+	double k = csv_scale(r);
+	int n = r->nhost, *order = malloc((size_t)n * sizeof(*order)), *at = malloc((size_t)n * sizeof(*at));
+
+	if (!order || !at) {
+		free(at);
+		free(order);
+		return -1;
+	}
+	host_order(r, order);
+	for (int i = 0; i < n; i++)
+		at[order[i]] = i;
+	comment(f, r);
+	fputs("x,y,host_x,host_y,value,mark\n", f);
+	for (int y = 0; y < n; y++)
+		for (int x = 0; x < n; x++) {
+			const struct blame_link *l = x == y ? NULL : blame_link_of(r, at[x], at[y]);
+
+			fprintf(f, "%d,%d,%s,%s,", x, y, r->host[at[x]].name, r->host[at[y]].name);
+			num(f, l ? l->median * k : NAN, "%.6g");
+			fprintf(f, ",%d\n", !l ? 0 : l->cause == BLAME_LINK ? 2 : l->cause != BLAME_NONE);
+		}
+	free(at);
+	free(order);
+	return ferror(f) ? -1 : 0;
+}
+
+/* s word-wrapped at OUT_WIDTH, the first line after lead, the others
+ * indented by indent. */
+static void wrap(FILE *f, const char *lead, int indent, const char *s)
+{
+	int col = fprintf(f, "%s", lead);
+
+	while (*s) {
+		size_t w = strcspn(s, " ");
+
+		if (col > indent && col + 1 + (int)w > OUT_WIDTH) {
+			col = fprintf(f, "\n%*s", indent, "") - 1;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)w, s);
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	fputc('\n', f);
+}
+
+static int cmp_host(const void *a, const void *b, void *arg)
+{
+	const struct blame_result *r = arg;
+	double x = r->host[*(const int *)a].rel, y = r->host[*(const int *)b].rel;
+
+	if (r->metric == BLAME_LATENCY) {
+		double t = x;
+
+		x = y;
+		y = t;
+	}
+	if (!isfinite(x) || !isfinite(y))
+		return isfinite(y) - isfinite(x);
+	return (x > y) - (x < y);
+}
+
+static int cmp_link(const void *a, const void *b, void *arg)
+{
+	const struct blame_result *r = arg;
+	double x = r->link[*(const size_t *)a].rel, y = r->link[*(const size_t *)b].rel;
+
+	if (r->metric == BLAME_LATENCY) {
+		double t = x;
+
+		x = y;
+		y = t;
+	}
+	if (!isfinite(x) || !isfinite(y))
+		return isfinite(y) - isfinite(x);
+	return (x > y) - (x < y);
+}
+
+static void print_hosts(FILE *f, const struct blame_result *r, int top)
+{
+	enum fmt_unit u = unit_of(r);
+	int *idx = malloc((size_t)r->nhost * sizeof(*idx));
+	char ci[64], rel[16], p[16];
+
+	if (!idx)
+		return;
+	for (int i = 0; i < r->nhost; i++)
+		idx[i] = i;
+	qsort_r(idx, (size_t)r->nhost, sizeof(*idx), cmp_host, (void *)r);
+	fprintf(f, "\nSlowest hosts (score: median over partners, %g%% CI; vs mates: against\n"
+		   "its group mates with the same partners)\n", 100.0 * r->confidence);
+	fprintf(f, "  %-14s %-8s %-28s %8s %7s\n", "host", "group", "score [CI]", "vs mates", "slower");
+	for (int k = 0; k < r->nhost && k < top; k++) {
+		const struct blame_host *h = &r->host[idx[k]];
+
+		fmt_ci(ci, sizeof(ci), u, h->score, h->lo, h->hi, h->n >= 2);
+		fmt_num(rel, sizeof(rel), h->rel);
+		snprintf(p, sizeof(p), "%d/%d", h->slower, h->tested);
+		fprintf(f, "  %-14.14s %-8.8s %-28.28s %7sx %7s%s\n", h->name, r->group[h->group].name, ci, rel, p,
+			h->flagged ? " SLOW" : "");
+	}
+	free(idx);
+}
+
+static void print_links(FILE *f, const struct blame_result *r, int top)
+{
+	enum fmt_unit u = unit_of(r);
+	size_t *idx = malloc((r->nlink ? r->nlink : 1) * sizeof(*idx));
+	char ci[64], rel[16], name[2 * SW_HOST_MAX + 2], cause[2 * SW_HOST_MAX + 16];
+
+	if (!idx)
+		return;
+	for (size_t i = 0; i < r->nlink; i++)
+		idx[i] = i;
+	qsort_r(idx, r->nlink, sizeof(*idx), cmp_link, (void *)r);
+	fprintf(f, "\nSlowest links (median over blocks, %g%% CI; vs typical: against the\n"
+		   "typical link of its group pair)\n", 100.0 * r->confidence);
+	fprintf(f, "  %-20s %-26s %10s %s\n", "link", "median [CI]", "vs typical", "cause");
+	for (size_t k = 0; k < r->nlink && k < (size_t)top; k++) {
+		const struct blame_link *l = &r->link[idx[k]];
+
+		snprintf(name, sizeof(name), "%s-%s", r->host[l->a].name, r->host[l->b].name);
+		fmt_ci(ci, sizeof(ci), u, l->median, l->lo, l->hi, l->n >= 2);
+		fmt_num(rel, sizeof(rel), l->rel);
+		cause_of(r, l, cause, sizeof(cause));
+		fprintf(f, "  %-20.20s %-26.26s %9sx %.19s\n", name, ci, rel, cause);
+	}
+	free(idx);
+}
+
+static void print_bounds(FILE *f, const struct blame_result *r, int top)
+{
+	enum fmt_unit u = unit_of(r);
+	char ci[64], rel[48], a[16], b[16], c[16], cap[64], name[2 * SW_HOST_MAX + 2];
+
+	if (!r->nbound)
+		return;
+	fprintf(f, "\nGroup boundaries (crossing links: median, CI; vs within: against the\n"
+		   "links within the two groups; carried: the most one round's crossing\n"
+		   "pairs moved one way)\n");
+	fprintf(f, "  %-11s %-25s %-24s %s\n", "boundary", "crossing [CI]", "vs within [CI]", "carried");
+	for (size_t k = 0; k < r->nbound && k < (size_t)top; k++) {
+		const struct blame_boundary *bd = &r->bound[k];
+
+		snprintf(name, sizeof(name), "%s|%s", r->group[bd->g].name, r->group[bd->h].name);
+		fmt_ci(ci, sizeof(ci), u, bd->median, bd->lo, bd->hi, bd->n >= 2);
+		snprintf(rel, sizeof(rel), "%sx [%s, %s]", fmt_num(a, sizeof(a), bd->rel),
+			 fmt_num(b, sizeof(b), bd->rel_lo), fmt_num(c, sizeof(c), bd->rel_hi));
+		if (isfinite(bd->capacity))
+			fmt_val(cap, sizeof(cap), u, bd->capacity);
+		else
+			snprintf(cap, sizeof(cap), "-");
+		fprintf(f, "  %-11.11s %-25.25s %-24.24s %.10s%s\n", name, ci, rel, cap, bd->flagged ? " SLOW" : "");
+	}
+}
+
+void blame_report(FILE *f, const struct blame_result *r, int top)
+{
+	char lead[OUT_WIDTH], head[160];
+
+	snprintf(head, sizeof(head), "%d hosts, %zu links, %d group%s %s", r->nhost, r->nlink, r->ngroup,
+		 r->ngroup == 1 ? "" : "s",
+		 r->inferred ? "inferred (ports that behave as one group, not known fact)" : "from the topology");
+	wrap(f, "Fabric map:", 4, head);
+	if (!r->nclaim)
+		fprintf(f, "No host, uplink, boundary or link is slower than %g%% beyond chance (Holm, alpha %g).\n",
+			100.0 * r->floor, r->alpha);
+	for (int i = 0; i < r->nclaim; i++) {
+		const struct blame_claim *c = &r->claim[i];
+
+		snprintf(lead, sizeof(lead), "%s:", c->when ? blame_when_name(c->when) : "SLOW");
+		wrap(f, lead, 4, c->evidence);
+	}
+	print_hosts(f, r, top);
+	print_links(f, r, top);
+	print_bounds(f, r, top);
+}
