@@ -579,11 +579,37 @@ EOF
 	else fail "wander between levels" "$TMP/err"; fi
 }
 
+# A flow of known rate reads its rate (issue 31): rank 0 sleeps 100 ms
+# before every 8 messages it sends (SWSTRESS_FAULT_DELAY: a timed flow's
+# sender sleeps once a round of its ring of window sends, window 8 here),
+# so at most 80 messages a second reach rank 1 (less by the sleep's
+# overshoot and, on a busy machine, each side's wait for a core). Every
+# 1 s sample must read at most 80.8 messages/s and their median at least
+# 40, over a window that ends at the deadline: the messages in flight
+# then are counted in part (median 0.9-1.02 s).
+test_known_rate_flow() {
+	c=$(conf rate "pairs = 1" "sizes = 8" "patterns = stream" "sample_time = 1s" "window = 8" \
+		"repetitions = 3")
+	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder rate)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder rate)" >> "$TMP/err" 2>&1 <<'EOF'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))]
+rate = [int(r["hops"]) / float(r["seconds"]) for r in rows]
+secs = [float(r["seconds"]) for r in rows]
+assert len(rows) == 3 and max(rate) <= 80.8 and statistics.median(rate) >= 40, rate
+assert 0.9 <= statistics.median(secs) <= 1.02, secs
+EOF
+	then ok "a timed stream of known rate (8 messages per 100 ms) reads it, over a window that ends at the deadline"
+	else fail "known-rate timed stream" "$TMP/err"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
-test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels}"
+test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
+test_known_rate_flow}"
 for t in $tests; do $t; done
 t_end
