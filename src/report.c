@@ -692,7 +692,7 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 						sw_appendf(line, sizeof(line), ", ");
 					sw_appendf(line, sizeof(line), "%s\t%s", sz, chg);
 					if (isfinite(ch->lo))
-						sw_appendf(line, sizeof(line), " [%+.1f, %+.1f]%s", ch->lo, ch->hi,
+						sw_appendf(line, sizeof(line), "\t[%+.1f,\t%+.1f]%s", ch->lo, ch->hi,
 							   ch->significant ? " *" : "");
 					else
 						sw_appendf(line, sizeof(line), " ~");

@@ -607,12 +607,28 @@ EOF
 	else fail "known-rate timed stream" "$TMP/err"; fi
 }
 
+# The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
+# on 4 ranks, start-up, calibration and charts included, against the wall
+# time of that run (mpiexec start to exit): within 0.5x to 2x.
+test_estimate_within_2x() {
+	est=$("$SW" plan -c configs/quick.conf -n 4 2>&1 | sed -n 's/^estimated time: \([0-9.]*\) s.*/\1/p')
+	[ -n "$est" ] || { fail "estimate: plan printed no estimated time"; return; }
+	t0=$(date +%s.%N)
+	timeout 300 $MPIEXEC -n 4 "$SW" run -c configs/quick.conf "output=$TMP/results" label=estimate \
+		> "$TMP/out" 2> "$TMP/err" || { fail "estimate: the quick.conf run failed" "$TMP/err"; return; }
+	wall=$(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}')
+	ratio=$(echo "$wall $est" | awk '{printf "%.2f", $1 / $2}')
+	if echo "$ratio" | awk '{exit !($1 >= 0.5 && $1 <= 2)}'; then
+		ok "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, within 0.5-2x)"
+	else fail "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, not within 0.5-2x)"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
-test_known_rate_flow}"
+test_known_rate_flow test_estimate_within_2x}"
 for t in $tests; do $t; done
 t_end
