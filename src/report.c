@@ -4,6 +4,7 @@
  * baseline level with their CI and Mann-Whitney p-value.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
@@ -14,6 +15,52 @@
 #include "victims.h"
 #include "hostid.h"
 #include "fmt.h"
+
+/* The width the report keeps to (its tables in their short form, its
+ * prose lines). */
+#define REPORT_WIDTH 80
+
+/* One line of prose, broken at blanks into lines of REPORT_WIDTH columns
+ * at most (a word longer than that stays whole), the lines after the
+ * first indented by indent; newlines that begin it are printed as they
+ * are. A tab is a blank that never breaks (printed
+ * as a space); a mark ~ or * stays with the word before it; blanks
+ * between words on one line are kept as they are (aligned columns). */
+static void __attribute__((format(printf, 3, 4)))
+print_wrapped(FILE *f, const char *indent, const char *fmt, ...)
+{
+	char text[2048];
+	const char *p = text;
+	int col = 0, lead = (int)strlen(indent), gap = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	while (*p == '\n')   /* blank lines before it */
+		fputc(*p++, f);
+	gap = (int)strspn(p, " ");   /* the text's own leading blanks stay */
+	for (p += gap; *p; ) {
+		int word = (int)strcspn(p, " ");
+
+		while (p[word] == ' ' && (p[word + 1] == '~' || p[word + 1] == '*') && strchr(" ,", p[word + 2]))
+			word += 2 + (p[word + 2] == ',');
+		if (col > lead && col + 1 + word > REPORT_WIDTH) {
+			fprintf(f, "\n%s", indent);
+			col = lead;
+		} else {
+			fprintf(f, "%*s", gap, "");
+			col += gap;
+		}
+		for (int i = 0; i < word; i++)
+			fputc(p[i] == '\t' ? ' ' : p[i], f);
+		col += word;
+		p += word;
+		gap = (int)strspn(p, " ");
+		p += gap;
+	}
+	fputc('\n', f);
+}
 
 int report_format_find(const char *name)
 {
@@ -51,12 +98,27 @@ static void fmt_change(char *buf, size_t len, const char *what, const struct sw_
 		 c->significant ? " *" : "");
 }
 
-static void cell_ci(char *buf, size_t len, enum fmt_unit u, const struct stats_summary *s)
+/* The change alone with its CI, for an 80-column table: "+19.1% [+17.8,
+ * +20.4] *", "+4.2% ~" when too few repetitions to test, "-". */
+static void fmt_change_short(char *buf, size_t len, const struct sw_change *c)
+{
+	if (!c->valid)
+		snprintf(buf, len, "-");
+	else if (!isfinite(c->lo))
+		snprintf(buf, len, "%+.1f%% ~", c->pct);
+	else
+		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", c->pct, c->lo, c->hi, c->significant ? " *" : "");
+}
+
+/* A cell's median, with its CI when ci. */
+static void cell_ci(char *buf, size_t len, enum fmt_unit u, const struct stats_summary *s, bool ci)
 {
 	if (s->n == 0)
 		snprintf(buf, len, "-");
-	else
+	else if (ci)
 		fmt_ci(buf, len, u, s->median, s->med_lo, s->med_hi, s->med_ci_ok);
+	else
+		fmt_val(buf, len, u, s->median);
 }
 
 /* The caution of a table of the cells of column ci (one a level) when
@@ -79,7 +141,7 @@ static void print_caution(FILE *f, const struct sw_run *r, int ci)
 	}
 	hostid_caution(&hs, most, most_cores, line, sizeof(line));
 	if (line[0])
-		fprintf(f, "%s\n", line);
+		print_wrapped(f, "  ", "%s", line);
 }
 
 /* " cpu" after a change of a cell whose busy ranks outnumbered the cores
@@ -113,7 +175,8 @@ static void fmt_rates(char *buf, size_t len, uint64_t size, const struct sw_cell
 #define REPORT_CELL 112
 typedef char report_row[REPORT_COLS][REPORT_CELL];
 
-static void print_rows(FILE *f, report_row *row, int nrows)
+/* Columns before right are right-aligned (numbers), the others left. */
+static void print_rows(FILE *f, report_row *row, int nrows, int right)
 {
 	int w[REPORT_COLS] = { 0 };
 
@@ -127,7 +190,7 @@ static void print_rows(FILE *f, report_row *row, int nrows)
 		while (last > 0 && !row[i][last][0])
 			last--;
 		for (int j = 0; j <= last; j++)
-			fprintf(f, j < 2 ? "%*s%s" : "%-*s%s", j < last ? w[j] : (j < 2 ? w[j] : 0), row[i][j],
+			fprintf(f, j < right ? "%*s%s" : "%-*s%s", j < last ? w[j] : (j < right ? w[j] : 0), row[i][j],
 				j < last ? "  " : "\n");
 	}
 }
@@ -175,9 +238,9 @@ static void print_dominant(FILE *f, const struct sw_run *r, const struct sw_anal
 		const struct sw_pair *pp = &p->pair[slow];
 		char rt[32], ha[SW_HOST_MAX * 4], hb[SW_HOST_MAX * 4];
 
-		fprintf(f, "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest pair and "
-			"dominates the level's value: a slow pair, not necessarily the switch (the slow-pair test "
-			"needs %d or more pairs)\n", a->cell[c].nodes, slow, pp->a, pp->b,
+		print_wrapped(f, "  ", "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest "
+			"pair and dominates the level's value: a slow pair, not necessarily the switch (the slow-pair "
+			"test needs %d or more pairs)", a->cell[c].nodes, slow, pp->a, pp->b,
 			text_term(ha, sizeof(ha), r->host[pp->a]), text_term(hb, sizeof(hb), r->host[pp->b]),
 			fmt_num(rt, sizeof(rt), ratio), ANALYSIS_SLOW_PAIR_MIN);
 	}
@@ -185,15 +248,17 @@ static void print_dominant(FILE *f, const struct sw_run *r, const struct sw_anal
 
 /* Cells with the same pattern, size and hops as cell ci, at every level.
  * Incast: senders for pairs, each sender's bandwidth, the aggregate at
- * the receiver and its drop against the baseline level (one sender). */
-static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+ * the receiver and its drop against the baseline level (one sender).
+ * Within 80 columns the medians go without their CIs and the change
+ * without its p; wide (report --verbose) has them all. */
+static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci, bool wide)
 {
 	const struct sw_plan *p = r->plan;
 	const struct sw_cell *c0 = &p->cell[ci];
 	int per = plan_cells_per_level(p), off = ci % per, n = 0;
 	char sz[32], ms[32];
 	bool latency = pattern_latency_metric(c0->pattern), incast = pattern_info(c0->pattern)->incast;
-	int chg_col = latency ? 5 : 6;   /* a bandwidth pattern's message rate before it */
+	int chg_col = wide && !latency ? 6 : 5;   /* wide: a bandwidth pattern's message rate before it */
 	report_row *row = calloc((size_t)p->nlevels + 1, sizeof(*row));
 
 	if (!row)
@@ -213,12 +278,16 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	print_caution(f, r, ci);
 	snprintf(row[0][0], REPORT_CELL, "nodes");
 	snprintf(row[0][1], REPORT_CELL, "%s", incast ? "senders" : "pairs");
-	snprintf(row[0][2], REPORT_CELL, "%s", latency ? "latency/hop [CI]" : "time/message [CI]");
-	snprintf(row[0][3], REPORT_CELL, "%s", incast ? "per sender [CI]" : "per pair [CI]");
-	snprintf(row[0][4], REPORT_CELL, "%s", incast ? "at receiver [CI]" : "aggregate [CI]");
-	if (!latency)
+	snprintf(row[0][2], REPORT_CELL, "%s%s", latency ? "latency/hop" : "time/message", wide ? " [CI]" : "");
+	snprintf(row[0][3], REPORT_CELL, "%s%s", incast ? "per sender" : "per pair", wide ? " [CI]" : "");
+	snprintf(row[0][4], REPORT_CELL, "%s%s", incast ? "at receiver" : "aggregate", wide ? " [CI]" : "");
+	if (wide && !latency)
 		snprintf(row[0][5], REPORT_CELL, "Mmsg/s %s", incast ? "sender/receiver" : "pair/aggr.");
-	snprintf(row[0][chg_col], REPORT_CELL, "vs baseline (+ = worse)");
+	if (wide)
+		snprintf(row[0][chg_col], REPORT_CELL, "vs baseline (+ = worse)");
+	else
+		snprintf(row[0][chg_col], REPORT_CELL, "%s [CI]", incast ? "receiver drop"
+			 : change_name(latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, false));
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
@@ -234,13 +303,15 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			snprintf(row[n][2], REPORT_CELL, "%s", r->cell[c].stop == SW_STOP_FAILED ? "failed" : "no samples");
 			continue;
 		}
-		cell_ci(row[n][2], REPORT_CELL, FMT_TIME, &cs->lat);
-		cell_ci(row[n][3], REPORT_CELL, FMT_BW, &cs->bw);
-		cell_ci(row[n][4], REPORT_CELL, FMT_BW, &cs->agg);
-		if (!latency)
+		cell_ci(row[n][2], REPORT_CELL, FMT_TIME, &cs->lat, wide);
+		cell_ci(row[n][3], REPORT_CELL, FMT_BW, &cs->bw, wide);
+		cell_ci(row[n][4], REPORT_CELL, FMT_BW, &cs->agg, wide);
+		if (wide && !latency)
 			fmt_rates(row[n][5], REPORT_CELL, c0->size, cs);
 		if (cs->baseline == c)
 			snprintf(chg, cl, "baseline");
+		else if (!wide)
+			fmt_change_short(chg, cl, incast ? &cs->receiver_drop : latency ? &cs->inflation : &cs->drop);
 		else if (incast)
 			fmt_change(chg, cl, "receiver drop", &cs->receiver_drop);
 		else if (latency)
@@ -252,7 +323,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (cs->baseline != c)
 			mark_cpu(chg, cl, r, c);
 	}
-	print_rows(f, row, n + 1);
+	print_rows(f, row, n + 1, wide ? 2 : 5);
 	free(row);
 	if (a)
 		print_dominant(f, r, a, ci);
@@ -265,18 +336,21 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 /* The victims' CPU control of print_table's column ci (victims.h): the
  * median beside the aggressors, beside the aggressors only busy, and
  * alone; the CPU part and the network part of the inflation. */
-static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci, bool wide)
 {
 	const struct sw_plan *p = r->plan;
 	int per = plan_cells_per_level(p), off = ci % per;
 	char cpu[96], net[96], med[64];
 	const char *name = change_name(SW_METRIC_LATENCY, false);
 
-	fprintf(f, "victims' CPU control (a round in which the aggressors streamed as fast through their own "
-		"loopback, crossing no switch): median one-way latency us loaded / control / alone; the CPU part "
-		"(control/alone) and the network part (loaded/control), within each repetition\n");
-	fprintf(f, "%5s %5s  %-30s %-52s %s\n", "nodes", "aggr.", "median loaded/control/alone", "CPU part",
-		"network part");
+	print_wrapped(f, "  ", "victims' CPU control (a round in which the aggressors streamed as fast through their "
+		      "own loopback, crossing no switch): median one-way latency us loaded / control / alone; the CPU "
+		      "part (control/alone) and the network part (loaded/control), within each repetition");
+	if (wide)
+		fprintf(f, "%5s %5s  %-30s %-52s %s\n", "nodes", "aggr.", "median loaded/control/alone", "CPU part",
+			"network part");
+	else
+		fprintf(f, "%5s %5s  %-24s %s\n", "nodes", "aggr.", "CPU part [CI]", "network part [CI]");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_victim_stats *vs = &a->victim[c];
@@ -285,6 +359,12 @@ static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_a
 			continue;
 		snprintf(med, sizeof(med), "%.*f / %.*f / %.*f", US_DIGITS(vs->net.level), vs->net.level * 1e6,
 			 US_DIGITS(vs->cpu.level), vs->cpu.level * 1e6, US_DIGITS(vs->cpu.base), vs->cpu.base * 1e6);
+		if (!wide) {
+			fmt_change_short(cpu, sizeof(cpu), &vs->cpu);
+			fmt_change_short(net, sizeof(net), &vs->net);
+			fprintf(f, "%5d %5d  %-24s %s\n", plan_nodes(p, c), p->level_pairs[l], cpu, net);
+			continue;
+		}
 		fmt_change(cpu, sizeof(cpu), name, &vs->cpu);
 		fmt_change(net, sizeof(net), name, &vs->net);
 		fprintf(f, "%5d %5d  %-30s %-52s %s\n", plan_nodes(p, c), p->level_pairs[l],
@@ -294,7 +374,7 @@ static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_a
 
 /* The victims beside the cells of print_table's column ci: their one-way
  * latency beside the aggressors and alone, and its inflation. */
-static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci)
+static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int ci, bool wide)
 {
 	const struct sw_plan *p = r->plan;
 	int per = plan_cells_per_level(p), off = ci % per;
@@ -304,13 +384,17 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 	config_format_size(r->cfg.victim_size, sz, sizeof(sz));
 	for (int i = 0; i < p->nvictims; i++)
 		sw_appendf(pairs, sizeof(pairs), "%s%d-%d", i ? ", " : "", p->victim[i].a, p->victim[i].b);
-	fprintf(f, "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone in the "
-		"same repetitions (median over repetitions of the victims' sample median, and of their p99); "
-		"nodes and aggr. (aggressor pairs or senders) as in the table above, the victims on top\n",
-		pairs, sz);
+	print_wrapped(f, "  ", "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone "
+		      "in the same repetitions (median over repetitions of the victims' sample median, and of their "
+		      "p99); nodes and aggr. (aggressor pairs or senders) as in the table above, the victims on top",
+		      pairs, sz);
 	print_caution(f, r, ci);
-	fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "aggr.", "median loaded/alone", "change",
-		"p99 loaded/alone", "change");
+	if (wide)
+		fprintf(f, "%5s %5s  %-22s %-52s %-22s %s\n", "nodes", "aggr.", "median loaded/alone", "change",
+			"p99 loaded/alone", "change");
+	else
+		fprintf(f, "%5s %5s  %-15s %-24s %s\n", "nodes", "aggr.", "median us l/a", "inflation [CI]",
+			"p99 inflation [CI]");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_victim_stats *vs = &a->victim[c];
@@ -322,16 +406,25 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 			 US_DIGITS(vs->p50.base), vs->p50.base * 1e6);
 		snprintf(lt, sizeof(lt), "%.*f / %.*f", US_DIGITS(vs->p99.level), vs->p99.level * 1e6,
 			 US_DIGITS(vs->p99.base), vs->p99.base * 1e6);
-		fmt_change(m, sizeof(m), change_name(SW_METRIC_LATENCY, false), &vs->p50);
-		fmt_change(t, sizeof(t), change_name(SW_METRIC_LATENCY, false), &vs->p99);
+		if (wide) {
+			fmt_change(m, sizeof(m), change_name(SW_METRIC_LATENCY, false), &vs->p50);
+			fmt_change(t, sizeof(t), change_name(SW_METRIC_LATENCY, false), &vs->p99);
+		} else {
+			fmt_change_short(m, sizeof(m), &vs->p50);
+			fmt_change_short(t, sizeof(t), &vs->p99);
+		}
 		mark_cpu(m, sizeof(m), r, c);
 		mark_cpu(t, sizeof(t), r, c);
-		fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", plan_nodes(p, c), p->level_pairs[l],
-			vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
+		if (wide)
+			fprintf(f, "%5d %5d  %-22s %-52s %-22s %s\n", plan_nodes(p, c), p->level_pairs[l],
+				vs->p50.valid ? lm : "-", m, vs->p99.valid ? lt : "-", t);
+		else
+			fprintf(f, "%5d %5d  %-15s %-24s %s\n", plan_nodes(p, c), p->level_pairs[l],
+				vs->p50.valid ? lm : "-", m, t);
 		ncpu += vs->ncpu > 0;
 	}
 	if (ncpu)
-		print_cpu_control(f, r, a, ci);
+		print_cpu_control(f, r, a, ci, wide);
 }
 
 static void print_classic(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
@@ -385,13 +478,13 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 	if (a->ndrift == 0)
 		return;
 	if (r->cfg.design == CFG_DESIGN_BLOCKS)
-		fprintf(f, "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first block to last "
-			"(alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
+		print_wrapped(f, "  ", "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first "
+			      "block to last (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
 			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
 			a->drift_alpha);
 	else
-		fprintf(f, "\ndrift control: the baseline level (%d pair%s) measured again after the last level, "
-			"against the first time (alpha %g / %d cell%s = %.3g):\n", r->plan->level_pairs[0],
+		print_wrapped(f, "  ", "\ndrift control: the baseline level (%d pair%s) measured again after the last "
+			"level, against the first time (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
 			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
 			a->drift_alpha);
 	for (int i = 0; i < a->ndrift; i++) {
@@ -403,11 +496,12 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
 	}
 	if (a->drifted && r->cfg.design == CFG_DESIGN_BLOCKS)
-		fprintf(f, "DRIFT: the speed changed significantly during the run; the changes against the "
-			"baseline level are computed within blocks, where a drift shared by a block's levels cancels\n");
+		print_wrapped(f, "  ", "DRIFT: the speed changed significantly during the run; the changes against the "
+			      "baseline level are computed within blocks, where a drift shared by a block's levels "
+			      "cancels");
 	else if (a->drifted)
-		fprintf(f, "DRIFT: the baseline level changed significantly during the run: its changes "
-			"against the baseline level may be drift, not load\n");
+		print_wrapped(f, "  ", "DRIFT: the baseline level changed significantly during the run: its changes "
+			      "against the baseline level may be drift, not load");
 	else
 		fprintf(f, "no significant drift\n");
 }
@@ -425,8 +519,8 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (!ps->flagged)
 			continue;
 		if (flagged++ == 0)
-			fprintf(f, "\nslow pairs (slower than the level's typical pair by more than %g%%, "
-				"z beyond the Bonferroni limit for its pairs at %g%% per cell):\n",
+			print_wrapped(f, "  ", "\nslow pairs (slower than the level's typical pair by more "
+				"than %g%%, z beyond the Bonferroni limit for its pairs at %g%% per cell):",
 				a->suspect_min_effect, a->suspect_alpha * 100);
 		config_format_size(c->size, sz, sizeof(sz));
 		fprintf(f, "  %d nodes %s %s: pair %d (ranks %d-%d, %s - %s) %+.1f%% slower, z = %.1f\n",
@@ -440,8 +534,8 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		char ev[512];
 
 		if (i == 0)
-			fprintf(f, "\nisolation (each host of a flagged pair with %d hosts in no flagged pair, one pair "
-				"at a time; a cleared host is no suspect):\n", ISOLATE_PARTNERS);
+			print_wrapped(f, "  ", "\nisolation (each host of a flagged pair with %d hosts in no "
+				"flagged pair, one pair at a time; a cleared host is no suspect):", ISOLATE_PARTNERS);
 		isolate_evidence(&a->isolated[i], ev, sizeof(ev));
 		fprintf(f, "  %s: %s\n", isolate_verdict_name(a->isolated[i].verdict), ev);
 	}
@@ -460,16 +554,16 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		}
 		if (r->cell[c].reps < CHANGE_MIN_REPS) {
 			if (blind++ == 0)
-				fprintf(f, "\nwarning: fewer than %d repetitions: no change of these cells can be "
-					"significant (estimates only; set repetitions >= %d):\n", CHANGE_MIN_REPS,
+				print_wrapped(f, "  ", "\nwarning: fewer than %d repetitions: no change of "
+					"these cells can be significant (estimates only; set repetitions >= %d):", CHANGE_MIN_REPS,
 					CHANGE_MIN_REPS);
 			fprintf(f, "  %d nodes %s %s: %d repetitions\n", cs->nodes, pattern_name(cell->pattern), sz,
 				r->cell[c].reps);
 		}
 		if (cs->pairs > 1 && isfinite(cs->overlap) && cs->overlap < 0.9) {
 			if (lowov++ == 0)
-				fprintf(f, "\nwarning: pairs did not fully overlap in time (overlap < 0.9), the switch "
-					"was not loaded as planned:\n");
+				print_wrapped(f, "  ", "\nwarning: pairs did not fully overlap in time (overlap "
+					"< 0.9), the switch was not loaded as planned:");
 			fprintf(f, "  %d nodes %s %s: overlap %.2f\n", cs->nodes, pattern_name(cell->pattern), sz,
 				cs->overlap);
 		}
@@ -478,7 +572,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	print_drift(f, r, a);
 	for (int i = 0; i < a->nfits; i++) {
 		const struct sw_fit *ft = &a->fit[i];
-		char lo[32], hi[32], al[32], be[32], nh[32];
+		char lo[32], hi[32], al[32], be[32], nh[32], r2[48];
 
 		if (i == 0)
 			fprintf(f, "\nHockney fit T(m) = alpha + m/beta of per-hop latency:\n");
@@ -489,21 +583,22 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 				2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi);
 			continue;
 		}
-		fprintf(f, "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, ",
-			2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi,
-			fmt_val(al, sizeof(al), FMT_TIME, ft->alpha), fmt_val(be, sizeof(be), FMT_BW, ft->beta),
-			fmt_num(nh, sizeof(nh), ft->n_half));
 		if (ft->npoints > 2)
-			fprintf(f, "R^2 %.4f\n", ft->r2);
+			snprintf(r2, sizeof(r2), "R^2\t%.4f", ft->r2);
 		else   /* a line through two points: R^2 = 1 says nothing */
-			fputs("exact by construction (2 sizes)\n", f);
+			snprintf(r2, sizeof(r2), "exact\tby\tconstruction\t(2\tsizes)");
+		print_wrapped(f, "      ", "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, %s",
+			      2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi,
+			      fmt_val(al, sizeof(al), FMT_TIME, ft->alpha), fmt_val(be, sizeof(be), FMT_BW, ft->beta),
+			      fmt_num(nh, sizeof(nh), ft->n_half), r2);
 	}
 	if (verbose)
 		fprintf(f, "\nmethod: %s\n", a->method);
-	else
-		fprintf(f, "\nmethod: medians of per-repetition values (the repetition is the unit), %g%% "
-			"Bonett-Price CIs, a change significant at p < %g and beyond %g%%; in full: report --verbose, "
-			"run.json \"method\"\n", r->cfg.confidence * 100, r->cfg.alpha, r->cfg.min_effect);
+	else {
+		print_wrapped(f, "  ", "\nmethod: medians of per-repetition values (the repetition is the unit), %g%%\t"
+			      "Bonett-Price\tCIs, a change significant at p < %g and beyond %g%%; in full: report "
+			      "--verbose, run.json \"method\"", r->cfg.confidence * 100, r->cfg.alpha, r->cfg.min_effect);
+	}
 }
 
 /* One "name value" item of a metadata line, when the value is given. */
@@ -532,7 +627,8 @@ static void print_setup(FILE *f, const struct sw_run *r)
 	add_item(line, sizeof(line), "oversubscription ", c->oversubscription);
 	add_item(line, sizeof(line), "cabling ", c->cabling);
 	add_item(line, sizeof(line), "notes: ", c->notes);
-	fprintf(f, "switch: %s\n", *line ? text_term(shown, sizeof(shown), line) : "not described (set the [switch] keys)");
+	fprintf(f, "switch: %s\n",
+		*line ? text_term(shown, sizeof(shown), line) : "not described (set the [switch] keys)");
 	line[0] = '\0';
 	add_item(line, sizeof(line), "NIC ", c->nic);
 	add_item(line, sizeof(line), "MPI transport ", c->transport);
@@ -594,9 +690,9 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 							   ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, false));
 					else
 						sw_appendf(line, sizeof(line), ", ");
-					sw_appendf(line, sizeof(line), "%s %s", sz, chg);
+					sw_appendf(line, sizeof(line), "%s\t%s", sz, chg);
 					if (isfinite(ch->lo))
-						sw_appendf(line, sizeof(line), " [%+.1f, %+.1f]%s", ch->lo, ch->hi,
+						sw_appendf(line, sizeof(line), "\t[%+.1f,\t%+.1f]%s", ch->lo, ch->hi,
 							   ch->significant ? " *" : "");
 					else
 						sw_appendf(line, sizeof(line), " ~");
@@ -605,7 +701,7 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 			}
 		}
 		if (line[0])
-			fprintf(f, "  %s at %d nodes (the highest load): %s\n", pattern_name(pat), top, line);
+			print_wrapped(f, "    ", "  %s at %d nodes (the highest load): %s", pattern_name(pat), top, line);
 	}
 	for (int l = 1; l < p->nlevels && knee < 0; l++)
 		for (int off = 0; off < per; off++) {
@@ -626,9 +722,9 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 		fprintf(f, "  suspect port: %s (flagged in %d of %d cells)\n",
 			text_term(host, sizeof(host), a->suspect[i].host), a->suspect[i].flagged, a->suspect[i].cells);
 	if (!a->nsuspects)
-		fprintf(f, "  slow ports: none flagged%s\n", !tested ? ", and none could be: the slow-pair test needs "
-			"3 or more pairs in a level" : untested ? " (levels of 2 pairs untested: the slow-pair test "
-			"needs 3 or more)" : "");
+		print_wrapped(f, "    ", "  slow ports: none flagged%s", !tested ? ", and none could be: the slow-pair "
+			      "test needs 3 or more pairs in a level" : untested ? " (levels of 2 pairs untested: the "
+			      "slow-pair test needs 3 or more)" : "");
 }
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
@@ -640,7 +736,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 	if (isfinite(r->round_trip))
 		fmt_val(rtt, sizeof(rtt), FMT_TIME, r->round_trip);
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
-	fprintf(f, "timer: MPI_Wtime, resolution %s%s, one-byte round trip %s; %s\n",
+	print_wrapped(f, "  ", "timer: MPI_Wtime, resolution %s%s, one-byte round trip %s; %s",
 		fmt_val(tick, sizeof(tick), FMT_TIME, r->wtick), r->wtime_global ? " (global clock)" : "", rtt,
 		r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)" : "ranks polled while waiting");
 	print_setup(f, r);
@@ -649,15 +745,17 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 	else {
 		if (a)
 			print_summary(f, r, a);
-		fprintf(f, "\nvalues: the median over repetitions of each repetition's median over its pairs [%g%% CI]; "
-			"MB/s = 10^6 bytes/s; Mmsg/s = 10^6 messages/s (both ways for bidir; at one size it falls off "
-			"as the bandwidth does); change: against the baseline level (inflation = level/baseline - 1, "
-			"drop = 1 - level/baseline); * significant, ~ CI needs more repetitions, short below the "
-			"sample floor (never significant)\n", r->cfg.confidence * 100);
+		print_wrapped(f, "  ", "\nvalues: the median over repetitions of each repetition's median over its "
+			      "pairs%s; MB/s = 10^6 bytes/s%s; change: against the baseline level (inflation = "
+			      "level/baseline - 1, drop = 1 - level/baseline) [%g%%\tCI]; * significant, ~ CI needs "
+			      "more repetitions, short below the sample floor (never significant)",
+			      verbose ? " [CI]" : " (their CIs and the message rates: report --verbose)",
+			      verbose ? "; Mmsg/s = 10^6 messages/s (both ways for bidir; at one size it falls off as the "
+			      "bandwidth does)" : "", r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++) {
-			print_table(f, r, a, c);
+			print_table(f, r, a, c, verbose);
 			if (a && a->victim)
-				print_victims(f, r, a, c);
+				print_victims(f, r, a, c, verbose);
 		}
 	}
 	if (a)

@@ -18,6 +18,26 @@ else
 	fail "the documentation" "$T_TMP/out"
 fi
 
+# Every estimate the docs quote as "`swstress plan configs/X.conf -n N`
+# estimates T s (up to U s)" is what plan prints (issue #27: the README
+# said 60 s where plan said 1 s). quotes DIR: the quotes that differ.
+quotes() {
+	grep -rhoE '`swstress plan configs/[a-z]+\.conf -n [0-9]+` estimates [0-9.]+ s( \(up to [0-9.]+ s\))?' \
+		--include='*.md' --include='*.conf' "$1/README.md" "$1/configs" "$1/results" "$1/plot" "$1/tests/README.md" |
+	sort -u | while read -r q; do
+		conf=$(echo "$q" | sed 's/^`swstress plan \([^ ]*\) -n \([0-9]*\)`.*/\1/')
+		n=$(echo "$q" | sed 's/^`swstress plan \([^ ]*\) -n \([0-9]*\)`.*/\2/')
+		want=$(echo "$q" | sed 's/.*` estimates //')
+		got=$("$BIN" plan -c "$1/$conf" -n "$n" 2>&1 | sed -n 's/^estimated time: //p')
+		[ "$got" = "$want" ] || echo "$conf -n $n: the docs say $want, plan says $got"
+	done
+}
+n=$(quotes . | tee "$T_TMP/quotes" | wc -l)
+nq=$(grep -rhoE '`swstress plan configs/[a-z]+\.conf -n [0-9]+` estimates' --include='*.md' --include='*.conf' \
+	README.md configs results plot tests/README.md | sort -u | wc -l)
+if [ "$n" = 0 ] && [ "$nq" -ge 3 ]; then ok "the $nq estimates the docs quote are what plan prints"
+else fail "quoted estimates ($nq found): $(cat "$T_TMP/quotes")"; fi
+
 # planted WHAT PATTERN SED-SCRIPT FILE: the docs with FILE edited by the sed
 # script must fail, with a line matching PATTERN.
 planted() {
@@ -50,4 +70,10 @@ planted "a command not in the README" "^README.md: command guard of --help has n
 	'/^| `guard /d' README.md
 planted "a README over 450 lines" "^README.md: [0-9]* lines, more than 450" \
 	'$ r configs/README.md' README.md
+mkdir -p "$T_TMP/q/configs"
+cp configs/*.conf "$T_TMP/q/configs/"
+: > "$T_TMP/q/README.md"
+sed -i 's/configs\/health.conf -n 16` estimates 5 s/configs\/health.conf -n 16` estimates 60 s/' "$T_TMP/q/configs/health.conf"
+check_eq "planted: a quoted estimate plan does not print" "$(quotes "$T_TMP/q" 2>/dev/null)" \
+	"configs/health.conf -n 16: the docs say 60 s (up to 7 s), plan says 5 s (up to 7 s)"
 t_end

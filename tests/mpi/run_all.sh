@@ -274,8 +274,10 @@ test_classic_format() {
 test_report_reanalysis() {
 	dir=$(folder two)
 	[ -n "$dir" ] || { fail "report: needs the two-rank run"; return; }
-	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && grep -q "over its pairs \[99% CI\]" "$TMP/rep" &&
-		grep -q "^method: .*99% Bonett-Price CIs" "$TMP/rep" &&
+	# (the report wraps its prose at 80 columns: read it as one line)
+	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && tr -s '\n ' '  ' < "$TMP/rep" > "$TMP/rep1" &&
+		grep -q "over its pairs (their CIs: report --verbose); .*\[99% CI\]" "$TMP/rep1" &&
+		grep -q " method: .*99% Bonett-Price CIs" "$TMP/rep1" &&
 		"$SW" report "$dir" confidence=0.99 --verbose 2>&1 | grep -q "99% CI from its Bonett-Price"; then
 		ok "report recomputes with confidence=0.99"
 	else fail "report confidence=0.99" "$TMP/rep"; fi
@@ -466,7 +468,7 @@ test_victims_beside_aggressors() {
 		"repetitions = 5")
 	if SWSTRESS_FAULT_DELAY=1:2000 timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
 		grep -q "^victims (pairs 0-1, pingpong 8B)" "$TMP/out" &&
-		"$SW" report "$(folder victims)" 2>> "$TMP/err" | grep -q "^    2     1  [0-9.]* / [0-9.]*  *latency inflation [-+]" &&
+		"$SW" report "$(folder victims)" 2>> "$TMP/err" | grep -q "^    2     1  [0-9.]* / [0-9.]*  *[-+][0-9.]*% " &&
 		python3 - "$(folder victims)" >> "$TMP/err" 2>&1 <<'EOF'
 import csv, json, sys
 d = sys.argv[1]
@@ -602,6 +604,25 @@ assert 0.9 <= statistics.median(secs) <= 1.02, secs
 EOF
 	then ok "a timed stream of known rate (8 messages per 100 ms) reads it, over a window that ends at the deadline"
 	else fail "known-rate timed stream" "$TMP/err"; fi
+}
+
+# The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
+# on 4 ranks, start-up, calibration and charts included, against the wall
+# time of that run (mpiexec start to exit): within 0.5x to 2x. Not in the
+# default list yet: it fails today (94.7 s against plan's 18 s on 4 ranks of
+# a loaded 2-core machine, 5.3x); run it by name once the estimate counts
+# oversubscribed ranks.
+test_estimate_within_2x() {
+	est=$("$SW" plan -c configs/quick.conf -n 4 2>&1 | sed -n 's/^estimated time: \([0-9.]*\) s.*/\1/p')
+	[ -n "$est" ] || { fail "estimate: plan printed no estimated time"; return; }
+	t0=$(date +%s.%N)
+	timeout 300 $MPIEXEC -n 4 "$SW" run -c configs/quick.conf "output=$TMP/results" label=estimate \
+		> "$TMP/out" 2> "$TMP/err" || { fail "estimate: the quick.conf run failed" "$TMP/err"; return; }
+	wall=$(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}')
+	ratio=$(echo "$wall $est" | awk '{printf "%.2f", $1 / $2}')
+	if echo "$ratio" | awk '{exit !($1 >= 0.5 && $1 <= 2)}'; then
+		ok "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, within 0.5-2x)"
+	else fail "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, not within 0.5-2x)"; fi
 }
 
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops

@@ -89,7 +89,7 @@ Test(pattern, report_judges_it_by_latency)
 	char a[512];
 	struct sw_analysis *an;
 	struct sw_run *r = make_run("b-20260302-020000", 1.3, 2, a, sizeof(a), &an);
-	char *text = report_string(r, an, 0), *sec;
+	char *text = report_string(r, an, REPORT_TABLE | REPORT_VERBOSE), *sec;
 
 	cr_assert_not_null(text);
 	sec = strstr(text, "\ndummy 8B, 100 hops");
