@@ -585,6 +585,7 @@ static void folder_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "%s", path);
 }
 
+
 /* The folder is the run's (named as run.json names it), and its
  * summary.csv, when there, is what its run.json and samples.csv give:
  * never a cut or changed copy. 0, or -1 with err. */
