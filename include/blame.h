@@ -23,24 +23,27 @@
  *    partners have d_ij beyond the floor (the host is slower with almost
  *    every partner; one slow partner or a slow uplink moves the mates as
  *    much as the host, so it clears them); or the same over the partners
- *    in its own group alone (see struct blame_host). Named alone: the links of a
- *    slow host are caused by it, and its partners are cleared.
+ *    in its own group alone (see struct blame_host). Named alone: the
+ *    links of a slow host are caused by it, and its partners are cleared.
  *  - a slow uplink (3 groups or more): the links with one end in group
  *    G against the crossing links that do not touch G (Bonett-Price
- *    ratio of medians, stats_log_median_se), slow hosts' links left out;
- *    with exactly 2 groups the trunk between them: crossing links against
- *    the links within the groups. Both flag with no host named.
- *  - a group bottleneck (each boundary g|h): the links crossing it
- *    against the links within g and h, as above. Under load this is the
- *    switch's inner structure (congestion); with the unloaded map beside
- *    it, blame_contrast tells a fault from congestion.
+ *    ratio of medians, stats_log_median_se), slow hosts' links left out.
+ *    Flags with no host named.
+ *  - a group bottleneck (each boundary g|h; with 2 groups it is named
+ *    the trunk): the links crossing it against the links within g and h,
+ *    as above. Under load this is the switch's inner structure
+ *    (congestion); with the unloaded map beside it, blame_contrast tells
+ *    a fault from congestion. A boundary that a slow uplink explains is
+ *    no claim of its own.
  *  - a link alone: its per-block values against its group pair's typical
- *    link (Student t on the block log ratios), links of slow hosts and
- *    across slow uplinks left out.
+ *    link (Student t on the block log ratios), slow hosts' links left
+ *    out; a link that a host, uplink or boundary claim explains is no
+ *    claim of its own.
  *
- * Inferred groups: average-linkage clustering of the hosts on their link
- * values (the fastest-joined hosts first), stopping where the best join
- * is slower than the floor; hosts slower with everyone (slow ports, not
+ * Inferred groups: average-linkage clustering of the hosts on how alike
+ * their links to everyone else are (mean |g_ik - g_jk|), joining two
+ * clusters only while their links between are no slower than the floor
+ * below their own within; hosts slower with everyone (slow ports, not
  * groups) join the group they are fastest with; then every boundary is
  * tested as above and groups with no flagged boundary between them are
  * merged. The capacity of a boundary (bandwidth only, rounds known): the

@@ -579,8 +579,8 @@ static int test_groups(struct map *m)
 	int ng = r->ngroup, ret = -1;
 	size_t nl = r->nlink, nbd = (size_t)ng * (ng - 1) / 2, k2;
 	double *x = malloc((nl ? nl : 1) * sizeof(*x)), *y = malloc((nl ? nl : 1) * sizeof(*y));
-	double *p = malloc((nbd > (size_t)ng ? nbd : (size_t)ng) * sizeof(*p) + 1);
-	double *adj = malloc((nbd > (size_t)ng ? nbd : (size_t)ng) * sizeof(*adj) + 1);
+	size_t np = nbd > (size_t)ng ? nbd : (size_t)ng;
+	double *p = malloc(np * sizeof(*p)), *adj = malloc(np * sizeof(*adj));
 
 	free(r->bound);
 	r->bound = calloc(nbd ? nbd : 1, sizeof(*r->bound));
@@ -606,16 +606,17 @@ static int test_groups(struct map *m)
 				if ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g)) {
 					x[nx++] = m->g[l->a * m->n + l->b];
 					if (isfinite(l->median))
-						y[nl - 1 - nr++] = l->median;   /* raw, from the end */
+						y[nr++] = l->median;
 				}
 			}
 			bd->n = (int)nx;
 			if (nr) {
-				bd->median = stats_median(y + nl - nr, nr);
+				bd->median = stats_median(y, nr);
 				bd->lo = bd->hi = bd->median;
-				if (nr >= 2 && stats_median_ci(y + nl - nr, nr, r->confidence, &bd->lo, &bd->hi))
+				if (nr >= 2 && stats_median_ci(y, nr, r->confidence, &bd->lo, &bd->hi))
 					bd->lo = bd->hi = bd->median;
 			}
+			/* y now takes the links within g and h */
 			for (size_t k = 0; k < nl; k++) {
 				const struct blame_link *l = &r->link[k];
 
