@@ -178,11 +178,15 @@ plot: build/swstress
 	./build/swstress plot $(R)
 
 # Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer, in
-# their own build folder.
+# their own build folder; then the binary so built takes paths near
+# PATH_MAX through every command (tests/drills/security.sh drill_long_paths).
 test-asan:
 	$(MAKE) BUILD=build/asan build/asan/unit_tests \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	ASAN_OPTIONS=detect_leaks=1 SWSTRESS_PLOT_DIR=$(CURDIR)/plot ./build/asan/unit_tests --jobs 1
+	$(MAKE) BUILD=build/asan build/asan/swstress \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	ASAN_OPTIONS=detect_leaks=1 SW=$(CURDIR)/build/asan/swstress sh tests/drills/security.sh drill_long_paths
 
 # Fuzzing with clang's libFuzzer (tests/fuzz/): `make fuzz` builds the
 # targets with ASan+UBSan in build/fuzz/ and runs each for FUZZ_SECONDS at

@@ -49,11 +49,36 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 struct run_ctx {
 	char dir[SW_PATH_MAX];     /* the .partial folder */
 	const struct judge_opts *check;   /* check: judge after the sweep */
-	const char *history;       /* run: the history database, "" for none */
+	const char *history;       /* the history database, "" for none */
 	int format;
 	struct sw_analysis *a;     /* the last analysis, owned */
 	char *report;              /* its text, owned */
 };
+
+/* The results folder could not be written (a full disk, most often): the
+ * run stops there. Its history row says why (the database may be on a
+ * healthy disk); a row that cannot be written either is said, never lost
+ * in silence. check prints its one status line, UNKNOWN with the reason,
+ * and exits 3 (no verdict could be had); run exits 1. */
+static _Noreturn void write_failed(struct sw_run *r, const struct run_ctx *ctx, const char *why)
+{
+	char err[512], line[1200];
+
+	fprintf(stderr, "swstress: %s\n", why);
+	snprintf(r->failure, sizeof(r->failure), "results not written: %.480s", why);
+	r->complete = false;
+	snprintf(line, sizeof(line), "SWSTRESS UNKNOWN - %s", r->failure);
+	if (ctx->history[0] &&
+	    history_record_run(ctx->history, r, ctx->a, ctx->check ? line : NULL, err, sizeof(err))) {
+		fprintf(stderr, "swstress: history: %s: this run's row is lost\n", err);
+		sw_appendf(line, sizeof(line), "; its history row is lost too");
+	}
+	if (ctx->check) {
+		printf("%s\n", line);
+		fflush(stdout);
+	}
+	engine_abort(ctx->check ? SW_NAGIOS_UNKNOWN : SW_EXIT_FAIL);
+}
 
 /*
  * After each level: write the raw samples and run.json, so a crash loses at
@@ -78,10 +103,8 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 			fprintf(stderr, "swstress: warning: statistics: %s (raw samples are still written)\n", err);
 		ctx->report = report_string(r, ctx->a, ctx->format);
 	}
-	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err))) {
-		fprintf(stderr, "swstress: %s\n", err);
-		engine_abort(ctx->check ? SW_NAGIOS_CRITICAL : SW_EXIT_FAIL);
-	}
+	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err)))
+		write_failed(r, ctx, err);
 	if (!r->failure[0])
 		return;
 	/* check, ended early by the watchdog, the deadline or a signal: the

@@ -178,6 +178,58 @@ drill_disk_full() {
 	else fail "disk full at a later flush leaves run.json and samples.csv disagreeing at:$bad"; fi
 }
 
+# A check or a run whose results folder is on a full disk (a tmpfs of
+# 8 KiB: the first flush fails). check prints one status line, UNKNOWN
+# naming the full disk, and exits 3, alone and under guard (whose reason
+# is then the check's, not "a rank died"); the history row, in a database
+# on a healthy disk, says why the run stopped; when the database is on the
+# full disk too, the lost row is said on stderr and in the status line.
+drill_check_disk_full() {
+	if [ "$(id -u)" != 0 ]; then skip "check on a full disk" "needs root to mount a tmpfs"; return; fi
+	fargs="pairs=1 sizes=8 patterns=pingpong hops=20 repetitions=3"
+	timeout 60 $MPIEXEC -n 2 "$SW" run $(sw_args) $fargs output="$TMP/fbase" label=fb > /dev/null 2>&1
+	base=$(ls -d "$TMP"/fbase/fb-* 2>/dev/null | head -n 1)
+	[ -n "$base" ] || { fail "check on a full disk: no baseline run"; return; }
+	for how in check guard lost run; do
+		mnt="$TMP/cfull-$how"
+		mkdir -p "$mnt" && mount -t tmpfs -o size=8192 tmpfs "$mnt" || { skip "check on a full disk" "mount failed"; return; }
+		MOUNTS="$MOUNTS $mnt"
+		hist="--history $TMP/cfull-$how.sqlite"
+		cmd="check"
+		case $how in lost) hist="";; run) cmd="run";; esac
+		set -- $MPIEXEC -n 2 "$SW" $cmd $(sw_args) $fargs output="$mnt" label=cf $hist
+		[ $cmd = check ] && set -- "$@" --baseline "$base"
+		[ $how = guard ] && set -- "$SW" guard --time-limit 60 -- "$@"
+		timeout 120 "$@" > "$TMP/out" 2> "$TMP/err"
+		rc=$?
+		line=$(head -n 1 "$TMP/out")
+		lines=$(grep -c '^SWSTRESS ' "$TMP/out")
+		name_=$(basename "$(ls -d "$mnt"/cf-* 2>/dev/null | head -n 1)" .partial)
+		row=$(history_row "$TMP/cfull-$how.sqlite" "$name_" 2>> "$TMP/err")
+		case $how in
+		check|guard)
+			if [ "$rc" = 3 ] && [ "$lines" = 1 ] && [ "$(wc -l < "$TMP/out")" = 1 ] &&
+				echo "$line" | grep -q '^SWSTRESS UNKNOWN - results not written: .*No space left on device' &&
+				case "$row" in "0|results not written: "*"No space left on device|3|UNKNOWN") true;; *) false;; esac; then
+				ok "$how on a full disk: exit 3, one line '$(echo "$line" | cut -c1-110)...'; history row: UNKNOWN, why"
+			else cat "$TMP/out" >> "$TMP/err"; fail "$how on a full disk: rc=$rc (want 3), $lines status lines, history row '$row'" "$TMP/err"; fi;;
+		lost)
+			if [ "$rc" = 3 ] && [ "$lines" = 1 ] && echo "$line" | grep -q 'No space left on device.*; its history row is lost too$' &&
+				grep -q "^swstress: history: .*: this run's row is lost$" "$TMP/err"; then
+				ok "check on a full disk that holds its history too: exit 3, the lost row said on stderr and in the status line"
+			else cat "$TMP/out" >> "$TMP/err"; fail "check, history on the full disk: rc=$rc, line '$line'" "$TMP/err"; fi;;
+		run)
+			case "$row" in
+			"0|results not written: "*"No space left on device")
+				[ "$rc" = 1 ] && ok "run on a full disk: exit 1; its history row on a healthy disk says why it stopped" ||
+					fail "run on a full disk: rc=$rc (want 1)" "$TMP/err";;
+			*) fail "run on a full disk: history row '$row' (want complete 0 and the write failure)" "$TMP/err";;
+			esac;;
+		esac
+		umount "$mnt" 2>/dev/null
+	done
+}
+
 # swstress guard: one Nagios status line and an exit 0-3 that agrees with
 # it, whatever happens to the ranks of a check: a rank killed; SIGINT to
 # the guard, forwarded to mpiexec (the check's own line says it was
@@ -396,4 +448,4 @@ drill_truncated_folder() {
 }
 
 run_drills drills "drill_stalled_rank drill_killed_rank drill_output_not_writable drill_output_path_too_long \
-	drill_disk_full drill_truncated_folder drill_guard drill_signal drill_history_row_when_stopped" "$@"
+	drill_disk_full drill_check_disk_full drill_truncated_folder drill_guard drill_signal drill_history_row_when_stopped" "$@"
