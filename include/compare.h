@@ -178,6 +178,8 @@ struct compare_row_text {
 	char run[160];           /* "B swA2" */
 	char lat[64];            /* "7.216 us [6.894, 8.189]", "-" */
 	char agg[64];            /* "2.181 MB/s [1.946, 2.303]", "-" */
+	char rate[64];           /* the aggregate's messages: "0.2726 Mmsg/s [0.2433,
+	                          * 0.2879]"; "-" for a latency pattern */
 	char change[64];         /* "+30.2% [+29.2, +31.1] *", "+371.3% ~", "baseline" */
 	char p[16];              /* of the change: "0.012", "< 0.001", "n/a" */
 	char diff[64];           /* against A: "-143.9", "+41.1 [+30.2, +52] *"; "" for A */

@@ -7,7 +7,7 @@
  * fraction dropped, -0 shown as 0, not-a-number as "n/a". A unit scales
  * up once a value reaches 1000 of it: times through us, ms and s (below
  * 1 us as a fraction of a us), bandwidth (MB/s = 10^6 bytes/s) through
- * MB/s, GB/s and TB/s; a CI is written in the unit of its median.
+ * MB/s, GB/s and TB/s, a message rate never (Mmsg/s); a CI is written in the unit of its median.
  */
 #ifndef FMT_H
 #define FMT_H
@@ -20,6 +20,7 @@ enum fmt_unit {
 	FMT_PLAIN = 0,   /* a bare number */
 	FMT_TIME,        /* seconds */
 	FMT_BW,          /* bytes per second */
+	FMT_RATE,        /* messages per second, always in Mmsg/s (10^6 messages/s) */
 };
 
 /* v with at most 4 significant digits, no exponent, into buf; returns buf. */

@@ -91,4 +91,9 @@ double pattern_latency(int id, long hops, double seconds);
 /* Bandwidth in bytes/s of one pair's sample: directions*size*hops/seconds. */
 double pattern_bandwidth(int id, uint64_t size, long hops, double seconds);
 
+/* The message rate (messages/s) that a bandwidth of bytes_per_s at size
+ * bytes a message is: directions*hops/seconds of the same samples (both
+ * ways for bidir), so a rate's CI and change are its bandwidth's. */
+double pattern_msgrate(uint64_t size, double bytes_per_s);
+
 #endif

@@ -104,6 +104,11 @@ void compare_row(const struct compare *c, const struct compare_summary_row *r, i
 	snprintf(t->run, sizeof(t->run), "%c %s", LETTER(i), c->label[i]);
 	fmt_est(t->lat, sizeof(t->lat), FMT_TIME, l->lat, l->lat_lo, l->lat_hi);
 	fmt_est(t->agg, sizeof(t->agg), FMT_BW, l->agg, l->agg_lo, l->agg_hi);
+	if (pattern_latency_metric(r->pattern))
+		snprintf(t->rate, sizeof(t->rate), "-");
+	else
+		fmt_est(t->rate, sizeof(t->rate), FMT_RATE, pattern_msgrate(r->size, l->agg),
+			pattern_msgrate(r->size, l->agg_lo), pattern_msgrate(r->size, l->agg_hi));
 	fmt_change(t->change, sizeof(t->change), &l->change);
 	if (l->valid)
 		mark_cpu(t->change, sizeof(t->change), c, i, l->cell, pattern_latency_metric(r->pattern));
@@ -184,13 +189,13 @@ void compare_print(FILE *f, const struct compare *c)
 		}
 	}
 	if (c->nsummary)
-		fprintf(f, "\nat the highest load every run reached: per-hop latency, aggregate bandwidth, "
-			"degradation from the run's own baseline level (%%) [CI], and its difference against A in "
+		fprintf(f, "\nat the highest load every run reached: per-hop latency, aggregate bandwidth "
+			"and its message rate (Mmsg/s = 10^6 messages/s), degradation from the run's own baseline level (%%) [CI], and its difference against A in "
 			"points [CI] (negative = degrades less)\n");
 	for (int k0 = 0, k1; k0 < c->nsummary; k0 = k1) {
 		int pat = c->summary[k0].pattern;
-		int w[4] = { 3, (int)strlen("time/message [CI]"), (int)strlen("aggregate [CI]"),
-			     (int)strlen("degradation [CI]") };
+		int w[5] = { 3, (int)strlen("time/message [CI]"), (int)strlen("aggregate [CI]"),
+			     (int)strlen("degradation [CI]"), (int)strlen("message rate [CI]") };
 		struct compare_row_text t;
 
 		/* the rows of one pattern share their column widths */
@@ -201,18 +206,19 @@ void compare_print(FILE *f, const struct compare *c)
 				w[1] = MAXI(w[1], (int)strlen(t.lat));
 				w[2] = MAXI(w[2], (int)strlen(t.agg));
 				w[3] = MAXI(w[3], (int)strlen(t.change));
+				w[4] = MAXI(w[4], (int)strlen(t.rate));
 			}
 		fprintf(f, "\n%s (degradation = %s)\n", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
-		fprintf(f, "%8s %5s  %-*s  %-*s  %-*s  %-*s  %s\n", "size", "nodes", w[0], "run", w[1],
+		fprintf(f, "%8s %5s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", "size", "nodes", w[0], "run", w[1],
 			pattern_latency_metric(pat) ? "latency/hop [CI]" : "time/message [CI]", w[2], "aggregate [CI]",
-			w[3], "degradation [CI]", "vs A, points [CI]");
+			w[4], "message rate [CI]", w[3], "degradation [CI]", "vs A, points [CI]");
 		for (int k = k0; k < k1; k++) {
 			config_format_size_spaced(c->summary[k].size, s, sizeof(s));
 			for (int i = 0; i < c->nruns; i++) {
 				compare_row(c, &c->summary[k], i, &t);
-				fprintf(f, "%8s %5d  %-*s  %-*s  %-*s  %-*s%s%s\n", i == 0 ? s : "", c->summary[k].nodes,
-					w[0], t.run, w[1], t.lat, w[2], t.agg, i ? w[3] : 0, t.change, i ? "  " : "",
-					t.diff);
+				fprintf(f, "%8s %5d  %-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", i == 0 ? s : "",
+					c->summary[k].nodes, w[0], t.run, w[1], t.lat, w[2], t.agg, w[4], t.rate,
+					i ? w[3] : 0, t.change, i ? "  " : "", t.diff);
 			}
 		}
 	}
@@ -287,7 +293,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 	}
 	if (c->nsummary) {
 		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
-			"(MB/s = 10⁶ bytes/s), degradation from the run's own baseline level (latency inflation "
+			"(MB/s = 10⁶ bytes/s) and its message rate (Mmsg/s = 10⁶ messages/s), degradation from the run's own baseline level (latency inflation "
 			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
 			"in degradation against A in percentage points (negative: degrades less). * marks a "
 			"significant change or difference.\n", c->confidence * 100);
@@ -297,7 +303,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 
 		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
 			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop [CI] | aggregate [CI] | "
-				"degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|\n",
+				"message rate [CI] | degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|---|\n",
 				pattern_name(r->pattern));
 		config_format_size_spaced(r->size, s, sizeof(s));
 		for (int i = 0; i < c->nruns; i++) {
@@ -310,6 +316,7 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			md_cell(f, t.run);
 			md_cell(f, t.lat);
 			md_cell(f, t.agg);
+			md_cell(f, t.rate);
 			md_cell(f, t.change);
 			md_cell(f, t.diff);
 			fputs("|\n", f);
@@ -469,9 +476,12 @@ json_t *compare_json(const struct compare *c)
 			struct compare_row_text t;
 
 			compare_row(c, r, i, &t);
-			json_object_set_new(o, "text", json_pack("{s:s,s:s,s:s,s:s,s:s}", "latency", t.lat, "aggregate",
-								 t.agg, "degradation", t.change, "p", t.p,
-								 "vs_reference", t.diff));
+			json_object_set_new(o, "text", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "latency", t.lat, "aggregate",
+								 t.agg, "message_rate", t.rate, "degradation", t.change,
+								 "p", t.p, "vs_reference", t.diff));
+			if (!pattern_latency_metric(r->pattern))
+				json_object_set_new(o, "aggregate_message_rate_per_s",
+						    results_json_number(pattern_msgrate(r->size, l->agg)));
 			if (i > 0)
 				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
 					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),

@@ -57,6 +57,10 @@ double fmt_scale(enum fmt_unit u, double v, const char **name)
 		*name = "";
 		return 1.0;
 	}
+	if (u == FMT_RATE) {   /* one unit: rates of one switch compare at a glance */
+		*name = "Mmsg/s";
+		return 1e-6;
+	}
 	/* the next unit once 4 digits round to 1000 of this one */
 	while (i < 2 && a * k[i] >= 999.95)
 		i++;

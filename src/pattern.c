@@ -76,3 +76,8 @@ double pattern_bandwidth(int id, uint64_t size, long hops, double seconds)
 		return 0.0;
 	return (double)dirs * (double)size * (double)hops / seconds;
 }
+
+double pattern_msgrate(uint64_t size, double bytes_per_s)
+{
+	return size ? bytes_per_s / (double)size : 0.0;
+}

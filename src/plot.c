@@ -45,6 +45,11 @@ static const char *const victims_columns[] = {
 	"victim_infl_pct", "victim_infl_lo", "victim_infl_hi", "victim_infl_sig",
 	"victim_p99_infl_pct", "victim_p99_infl_lo", "victim_p99_infl_hi", "victim_p99_infl_sig", NULL
 };
+/* and for rate.gp, in runs that have them (older runs: no rate chart) */
+static const char *const rate_columns[] = {
+	"rate_median_Mmsgps", "rate_lo_Mmsgps", "rate_hi_Mmsgps",
+	"agg_rate_median_Mmsgps", "agg_rate_lo_Mmsgps", "agg_rate_hi_Mmsgps", NULL
+};
 /* and for incast rows (incast.gp, drop.gp's metric 'rx') */
 static const char *const incast_columns[] = {
 	"receiver_drop_pct", "receiver_drop_lo", "receiver_drop_hi", "receiver_drop_sig", NULL
@@ -57,7 +62,7 @@ static const char *const fits_columns[] = {
 	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
 };
 static const char *const scripts[] = {
-	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", "incast.gp", NULL
+	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", "incast.gp", "rate.gp", NULL
 };
 
 /* What the charts of one folder need to know. */
@@ -68,6 +73,7 @@ struct plot_facts {
 	double min_effect;
 	double sample_us;      /* sample_time of timed cells (hops 0), or NaN */
 	bool victims;          /* the run has victims: victims.gp too */
+	bool rates;            /* summary.csv has the message rates: rate.gp too */
 	int npatterns;
 	char pattern[PLOT_MAX_PATTERNS][32];
 	int nsizes;
@@ -320,6 +326,11 @@ static int scan_summary(const char *path, const struct summary_rows *want, struc
 	int i_nodes = csv_col(c, "nodes"), i_pat = csv_col(c, "pattern");
 	int i_size = csv_col(c, "size_bytes"), i_hops = csv_col(c, "hops");
 
+	pf->rates = csv_col(c, rate_columns[0]) >= 0;
+	if (pf->rates && csv_require(c, rate_columns, err, errlen) < 0) {
+		rc = -1;
+		goto out_close;
+	}
 	for (;;) {
 		int r = csv_row(c, field, err, errlen), p, j;
 
@@ -362,6 +373,8 @@ static int scan_summary(const char *path, const struct summary_rows *want, struc
 		rc = csv_check_numbers(c, field, summary_columns, err, errlen);
 		if (rc == 0 && pf->victims)
 			rc = csv_check_numbers(c, field, victims_columns, err, errlen);
+		if (rc == 0 && pf->rates)
+			rc = csv_check_numbers(c, field, rate_columns, err, errlen);
 		const struct sw_pattern_info *pi = pattern_info(pattern_find(field[i_pat]));
 
 		if (rc == 0 && pi && pi->incast &&
@@ -806,7 +819,8 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	} else if (strcmp(kind, "falloff") == 0 || strcmp(kind, "size") == 0) {
 		c.width = 1500;
 		c.height = 680;
-	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "victims") == 0 || strcmp(kind, "incast") == 0) {
+	} else if (strcmp(kind, "drop") == 0 || strcmp(kind, "victims") == 0 || strcmp(kind, "incast") == 0 ||
+		   strcmp(kind, "rate") == 0) {
 		c.width = 1100;
 		c.height = 720;
 	} else if (strcmp(kind, "map") == 0) {
@@ -933,13 +947,16 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		/* incast charts: their own chart, and the drop of the receiver
 		 * (drop.gp's metric 'rx'); a sender's share of one port is no
 		 * per-pair story */
-		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims", NULL };
-		static const char *const incast_kinds[] = { "incast", "drop", "victims", NULL };
-		bool incast = pattern_info(pattern_find(pf->pattern[p]))->charts == PAT_CHARTS_INCAST;
+		static const char *const kinds[] = { "map", "falloff", "size", "drop", "ports", "victims", "rate", NULL };
+		static const char *const incast_kinds[] = { "incast", "drop", "victims", "rate", NULL };
+		int id = pattern_find(pf->pattern[p]);
+		bool incast = pattern_info(id)->charts == PAT_CHARTS_INCAST;
 
 		for (const char *const *k = incast ? incast_kinds : kinds; *k; k++) {
 			if (strcmp(*k, "victims") == 0 && !pf->victims)
 				continue;
+			if (strcmp(*k, "rate") == 0 && (!pf->rates || pattern_latency_metric(id)))
+				continue;   /* a message rate is a bandwidth pattern's */
 			if (strcmp(*k, "size") == 0 && pf->nsizes < 2)
 				continue;   /* against size: one point per line says nothing */
 			if (draw(result_dir, script_dir, svg, pf, *k, p, 0, out, err, errlen) < 0)

@@ -97,9 +97,19 @@ static void mark_cpu(char *buf, size_t len, const struct sw_run *r, int cell)
  * is then mostly that pair). */
 #define REPORT_DOMINANT_RATIO 2.0
 
+/* "1.234 / 4.936": the per-pair and aggregate message rates of cell cs
+ * at size, in 10^6 messages/s ("-" without samples). */
+static void fmt_rates(char *buf, size_t len, uint64_t size, const struct sw_cell_stats *cs)
+{
+	char pr[32], ag[32];
+
+	snprintf(buf, len, "%s / %s", cs->bw.n ? fmt_num(pr, sizeof(pr), pattern_msgrate(size, cs->bw.median) / 1e6) : "-",
+		 cs->agg.n ? fmt_num(ag, sizeof(ag), pattern_msgrate(size, cs->agg.median) / 1e6) : "-");
+}
+
 /* A table's columns, each as wide as its widest entry, the last one not
  * padded: rows of REPORT_COLS strings. */
-#define REPORT_COLS 6
+#define REPORT_COLS 7
 #define REPORT_CELL 112
 typedef char report_row[REPORT_COLS][REPORT_CELL];
 
@@ -183,6 +193,7 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	int per = plan_cells_per_level(p), off = ci % per, n = 0;
 	char sz[32], ms[32];
 	bool latency = pattern_latency_metric(c0->pattern), incast = pattern_info(c0->pattern)->incast;
+	int chg_col = latency ? 5 : 6;   /* a bandwidth pattern's message rate before it */
 	report_row *row = calloc((size_t)p->nlevels + 1, sizeof(*row));
 
 	if (!row)
@@ -205,11 +216,13 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 	snprintf(row[0][2], REPORT_CELL, "%s", latency ? "latency/hop [CI]" : "time/message [CI]");
 	snprintf(row[0][3], REPORT_CELL, "%s", incast ? "per sender [CI]" : "per pair [CI]");
 	snprintf(row[0][4], REPORT_CELL, "%s", incast ? "at receiver [CI]" : "aggregate [CI]");
-	snprintf(row[0][5], REPORT_CELL, "vs baseline (+ = worse)");
+	if (!latency)
+		snprintf(row[0][5], REPORT_CELL, "Mmsg/s %s", incast ? "sender/receiver" : "pair/aggr.");
+	snprintf(row[0][chg_col], REPORT_CELL, "vs baseline (+ = worse)");
 	for (int l = 0; l < p->nlevels; l++) {
 		int c = l * per + off;
 		const struct sw_cell_stats *cs = a ? &a->cell[c] : NULL;
-		char *chg = row[n + 1][5];
+		char *chg = row[n + 1][chg_col];
 		size_t cl = REPORT_CELL;
 
 		if (r->cell[c].stop == SW_STOP_NOT_RUN)
@@ -224,6 +237,8 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 		cell_ci(row[n][2], REPORT_CELL, FMT_TIME, &cs->lat);
 		cell_ci(row[n][3], REPORT_CELL, FMT_BW, &cs->bw);
 		cell_ci(row[n][4], REPORT_CELL, FMT_BW, &cs->agg);
+		if (!latency)
+			fmt_rates(row[n][5], REPORT_CELL, c0->size, cs);
 		if (cs->baseline == c)
 			snprintf(chg, cl, "baseline");
 		else if (incast)
@@ -635,7 +650,8 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 		if (a)
 			print_summary(f, r, a);
 		fprintf(f, "\nvalues: the median over repetitions of each repetition's median over its pairs [%g%% CI]; "
-			"MB/s = 10^6 bytes/s; change: against the baseline level (inflation = level/baseline - 1, "
+			"MB/s = 10^6 bytes/s; Mmsg/s = 10^6 messages/s (both ways for bidir; at one size it falls off "
+			"as the bandwidth does); change: against the baseline level (inflation = level/baseline - 1, "
 			"drop = 1 - level/baseline); * significant, ~ CI needs more repetitions, short below the "
 			"sample floor (never significant)\n", r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++) {

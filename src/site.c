@@ -652,24 +652,29 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 	      "CI and p-value of the change test (per-repetition medians, Bonett-Price)</caption>\n<thead><tr><th scope=\"col\">Pattern</th>"
 	      "<th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Hops</th><th scope=\"col\">Nodes</th>"
 	      "<th scope=\"col\" class=\"opt\">Latency per hop, us</th><th scope=\"col\" class=\"opt\">Per-pair MB/s</th>"
-	      "<th scope=\"col\" class=\"opt\">Aggregate MB/s</th><th scope=\"col\">Change vs baseline</th>"
+	      "<th scope=\"col\" class=\"opt\">Aggregate MB/s</th><th scope=\"col\" class=\"opt\">Aggregate "
+	      "Mmsg/s</th><th scope=\"col\">Change vs baseline</th>"
 	      "<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = first; i < first + n; i++) {
 		bool lat = is_latency(val(c, i, C_PATTERN));
 		int k = lat ? C_INFL : C_DROP;
-		char sz[32], a[96], b[96], g[96], ch[96], p[32];
+		char sz[32], a[96], b[96], g[96], m[96], ch[96], p[32];
 		const char *sig = val(c, i, k + 4);
+		double per = num(c, i, C_SIZE);   /* MB/s over bytes: 10^6 messages/s */
 
 		fmt_size_text(val(c, i, C_SIZE), sz, sizeof(sz));
 		fmt_ci(a, sizeof(a), num(c, i, C_LAT), num(c, i, C_LAT_LO), num(c, i, C_LAT_HI), false);
 		fmt_ci(b, sizeof(b), num(c, i, C_BW), num(c, i, C_BW_LO), num(c, i, C_BW_HI), false);
 		fmt_ci(g, sizeof(g), num(c, i, C_AGG), num(c, i, C_AGG_LO), num(c, i, C_AGG_HI), false);
+		fmt_ci(m, sizeof(m), lat ? NAN : num(c, i, C_AGG) / per, num(c, i, C_AGG_LO) / per,
+		       num(c, i, C_AGG_HI) / per, false);
 		fmt_ci(ch, sizeof(ch), num(c, i, k), num(c, i, k + 1), num(c, i, k + 2), true);
 		stats_format_p(p, sizeof(p), num(c, i, k + 3));
 		fprintf(f, "<tr data-cell=\"%s/%s\"><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%s</td>"
 			"<td class=\"num\">%s</td><td class=\"num opt\">%s</td><td class=\"num opt\">%s</td>"
-			"<td class=\"num opt\">%s</td><td class=\"num\">%s %s</td><td class=\"num opt\">", val(c, i, C_RUN),
-			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g,
+			"<td class=\"num opt\">%s</td><td class=\"num opt\">%s</td><td class=\"num\">%s %s</td>"
+			"<td class=\"num opt\">", val(c, i, C_RUN),
+			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g, m,
 			*sig ? (lat ? "inflation" : "drop") : "baseline", *sig ? ch : "");
 		esc(f, p);
 		fprintf(f, "</td><td%s>%s</td></tr>\n", *sig == '1' ? " class=\"sig\"" : "",
@@ -808,7 +813,8 @@ static int write_compare(FILE *f, const void *arg)
 	      "unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
 	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Nodes</th>"
 	      "<th scope=\"col\">Switch</th><th scope=\"col\" class=\"opt\">Latency per hop</th>"
-	      "<th scope=\"col\" class=\"opt\">Aggregate</th><th scope=\"col\">Change vs own baseline</th>"
+	      "<th scope=\"col\" class=\"opt\">Aggregate</th><th scope=\"col\" class=\"opt\">Message rate</th>"
+	      "<th scope=\"col\">Change vs own baseline</th>"
 	      "<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">B - A, points</th></tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->nsummary; i++) {
 		const struct compare_summary_row *row = &c->summary[i];
@@ -827,6 +833,8 @@ static int write_compare(FILE *f, const void *arg)
 			esc(f, t.lat);
 			fputs("</td><td class=\"num opt\">", f);
 			esc(f, t.agg);
+			fputs("</td><td class=\"num opt\">", f);
+			esc(f, t.rate);
 			fputs("</td><td class=\"num\">", f);
 			esc(f, t.change);
 			fputs("</td><td class=\"num opt\">", f);

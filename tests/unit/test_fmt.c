@@ -57,6 +57,9 @@ Test(fmt, units_scale)
 	val_is(FMT_BW, 0.8538e6, "0.8538 MB/s");
 	val_is(FMT_BW, 8056e6, "8.056 GB/s");
 	val_is(FMT_BW, 11.34e9, "11.34 GB/s");
+	val_is(FMT_RATE, 4.374e6, "4.374 Mmsg/s");    /* one unit, never scaled */
+	val_is(FMT_RATE, 2500e6, "2500 Mmsg/s");
+	val_is(FMT_RATE, 87420, "0.08742 Mmsg/s");
 	val_is(FMT_BW, 2.5e12, "2.5 TB/s");
 	val_is(FMT_PLAIN, 3.0, "3");
 	val_is(FMT_TIME, NAN, "n/a");

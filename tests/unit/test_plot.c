@@ -1041,7 +1041,7 @@ Test(plot, victims_chart)
 	analysis_free(a);
 	run_free(r);
 	int n = plot_render(tmpl, NULL, 0, &charts, err, sizeof(err));
-	cr_assert_eq(n, 5, "plot_render: %d: %s", n, err);   /* 4 kinds (one size: no size chart) + victims */
+	cr_assert_eq(n, 6, "plot_render: %d: %s", n, err);   /* 4 kinds (one size: no size chart) + victims + rate */
 	const struct plot_chart *vc = find_chart(&charts, "victims", "stream", 0);
 	cr_assert(vc, "no victims chart");
 	snprintf(want, sizeof(want), "%s/victims-stream.png", tmpl);

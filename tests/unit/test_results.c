@@ -762,7 +762,7 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 		;
 	fclose(f);
 	cr_assert(strstr(line, ",receiver_drop_pct,receiver_drop_lo,receiver_drop_hi,receiver_drop_p,"
-			 "receiver_drop_sig\n"), "%s", line);
+			 "receiver_drop_sig,"), "%s", line);
 	analysis_free(a);
 
 	b = results_load(fixture_dir, err, sizeof(err));
@@ -975,4 +975,85 @@ Test(results, biggest_honest_run_json_fits_the_cap_4_times, .timeout = 120)
 	run_free(b);
 	analysis_free(a);
 	run_free(r);
+}
+
+/* Field name of the CSV row line under header (both cut in place), or NULL. */
+static const char *csv_field(char *header, char *line, const char *name)
+{
+	char *hs, *ls, *h = strtok_r(header, ",\n", &hs), *v = strtok_r(line, ",\n", &ls);
+
+	for (; h && v; h = strtok_r(NULL, ",\n", &hs), v = strtok_r(NULL, ",\n", &ls))
+		if (!strcmp(h, name))
+			return v;
+	return NULL;
+}
+
+/* The message rate is the messages a second, whatever the size: 1000
+ * messages in 10 ms are 0.1 Mmsg/s a pair (stream), 0.2 (bidir: both
+ * ways), twice that in the aggregate of 2 pairs; summary.csv's last
+ * columns (so that readers by position keep theirs) and run.json. */
+Test(results, message_rate_is_messages_a_second)
+{
+	const char *const kv[] = { "pairs=1,2", "patterns=stream,bidir", "sizes=1KiB", "hops=1000", "timed=no",
+				   "repetitions=3", "label=unit", NULL };
+	struct sw_run *r = new_run(kv, 4);
+	const struct sw_plan *p = r->plan;
+	char err[512], header[2048], line[2048], path[128];
+	/* cell order: level, then pattern: stream 1 pair, bidir 1 pair, stream 2, bidir 2 */
+	const double want[4][2] = { { 0.1, 0.1 }, { 0.2, 0.2 }, { 0.1, 0.2 }, { 0.2, 0.4 } };
+
+	for (int ci = 0; ci < p->ncells; ci++) {
+		for (int rep = 0; rep < 3; rep++)
+			for (int q = 0; q < p->level_pairs[p->cell[ci].level]; q++) {
+				struct sw_sample x = { ci, rep, q, rep, rep + 0.01, 0.01, 1000 };
+
+				cr_assert_eq(run_add_sample(r, &x), 0);
+			}
+		r->cell[ci].reps = 3;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	struct sw_analysis *a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, a, "x", err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	run_free(r);
+
+	snprintf(path, sizeof(path), "%s/summary.csv", fixture_dir);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(header, sizeof(header), f) && header[0] == '#')
+		;
+	cr_assert(strstr(header, ",receiver_drop_sig,rate_median_Mmsgps,rate_lo_Mmsgps,rate_hi_Mmsgps,"
+			 "agg_rate_median_Mmsgps,agg_rate_lo_Mmsgps,agg_rate_hi_Mmsgps\n"), "%s", header);
+	for (int ci = 0; ci < 4; ci++) {
+		char h[2048];
+
+		cr_assert_not_null(fgets(line, sizeof(line), f));
+		for (int k = 0; k < 2; k++) {
+			char l[2048];
+
+			memcpy(h, header, sizeof(h));
+			memcpy(l, line, sizeof(l));
+			const char *v = csv_field(h, l, k ? "agg_rate_median_Mmsgps" : "rate_median_Mmsgps");
+
+			cr_assert_not_null(v);
+			cr_expect_float_eq(strtod(v, NULL), want[ci][k], 1e-6, "cell %d %s: %s", ci, k ? "agg" : "pair", v);
+		}
+	}
+	fclose(f);
+
+	snprintf(path, sizeof(path), "%s/run.json", fixture_dir);
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	cr_assert_not_null(root, "%s", je.text);
+	for (int ci = 0; ci < 4; ci++) {
+		json_t *sum = json_object_get(json_array_get(json_object_get(root, "cells"), (size_t)ci), "summary");
+
+		cr_expect_float_eq(json_real_value(json_object_get(json_object_get(sum, "message_rate_per_s"), "median")),
+				   want[ci][0] * 1e6, 1e-3, "cell %d", ci);
+		cr_expect_float_eq(json_real_value(json_object_get(json_object_get(sum, "aggregate_message_rate_per_s"),
+								    "median")), want[ci][1] * 1e6, 1e-3, "cell %d", ci);
+	}
+	json_decref(root);
 }
