@@ -51,7 +51,8 @@
  *   victim_alone_p99_us,victim_p99_infl_pct,victim_p99_infl_lo,
  *   victim_p99_infl_hi,victim_p99_infl_p,victim_p99_infl_sig,
  *   receiver_drop_pct,receiver_drop_lo,receiver_drop_hi,receiver_drop_p,
- *   receiver_drop_sig
+ *   receiver_drop_sig,rate_median_Mmsgps,rate_lo_Mmsgps,rate_hi_Mmsgps,
+ *   agg_rate_median_Mmsgps,agg_rate_lo_Mmsgps,agg_rate_hi_Mmsgps
  *   (n_short: samples below the sample floor, analysis.h; below_floor 1:
  *   more than half are, the cell is not trusted and no change of it or
  *   against it is significant: its _sig columns are 0)
@@ -66,7 +67,11 @@
  *   against the baseline level's, (1 - agg / baseline agg) * 100 on the
  *   per-repetition aggregates, the same change test as bw_drop; with levels
  *   from 1, the drop against one sender: incast collapse when positive and
- *   significant.
+ *   significant. The rate_ columns (bandwidth patterns, else NaN; added
+ *   last, so that readers by position keep theirs): bw and agg as message
+ *   rates, 10^6 messages/s = MBps / size_bytes (both ways for bidir);
+ *   run.json: "message_rate_per_s" and "aggregate_message_rate_per_s" of
+ *   a cell's summary, in messages/s.
  *
  * pairs.csv  one row per pair per cell (lat_rel/bw_rel: the pair's median
  *   over the cell's median; z: the slow-pair test's z, positive = slower,
