@@ -101,6 +101,7 @@ struct sw_config {
 	bool allow_shared_kernel;        /* ranks on one kernel in their own
 	                                  * network stacks (hostid.h) */
 	int yield;                       /* enum cfg_yield */
+	int ranks_per_node;              /* K ranks drive each node's port (plan.h) */
 	int victims;                     /* victim pairs (plan.h), 0: none */
 	uint64_t victim_size;            /* bytes, the victims' pingpong */
 	int cpu_control;                 /* enum cfg_auto: the victims' CPU

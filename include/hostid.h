@@ -70,6 +70,18 @@ struct hostid_share {
 };
 void hostid_share(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, struct hostid_share *s);
 
+/* The same with per ranks a node (config ranks_per_node): ranks
+ * per m .. per m + per - 1 are node m, and two ranks share a host only
+ * when they are of different nodes. */
+void hostid_share_nodes(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, int per,
+			struct hostid_share *s);
+
+/* The first node of per ranks whose ranks are not on one host (host
+ * name, MPI node or network stack), "ranks 2 and 3 are one node's 2
+ * ranks, but on hosts 'a' and 'b'", into buf; "" when every node is. */
+void hostid_node_split(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, int per, char *buf,
+		       size_t len);
+
 /* What s says, one phrase each without a newline: the shared host,
  * "ranks 0 and 1 share host 'a'" ("" when none), and the shared kernel,
  * "ranks 0-7 share one kernel and its 2 cores in their own network

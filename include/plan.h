@@ -7,6 +7,12 @@
  * at every level, which lets the charts follow one pair (one cable, two
  * ports) across levels. Pair member a initiates and times the sample.
  *
+ * Ranks per node (config ranks_per_node = K): ranks K n .. K n + K - 1
+ * are node n, and the pairing pairs nodes: pair i names each node by its
+ * first rank, and its K rank pairs (a + j, b + j) run side by side to one
+ * deadline, their sample summed into the pair's (the engine). Levels
+ * count node pairs, nodes and ports nodes.
+ *
  * Victims (config victims = V): the first V pairs of the pairing are the
  * victims, kept apart in victim[]; pair[] holds the rest, the aggressors,
  * and the levels count aggressor pairs. Every round of a cell runs the
@@ -50,6 +56,9 @@ struct sw_cell {
 
 struct sw_plan {
 	int nranks;
+	int per_node;            /* ranks a node (config ranks_per_node): pair
+	                          * a-b is the rank pairs a+j - b+j, j < per_node,
+	                          * a and b a node's first rank */
 	int npairs;              /* pairs the pairing made (less the victims):
 	                          * the largest level */
 	struct sw_pair *pair;

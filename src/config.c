@@ -1076,6 +1076,10 @@ static const struct cfg_opt opts[] = {
 	  "crosses the switch but they share the kernel's CPUs, which every table then says; no refuses them" },
 	{ "yield", "sweep", &T_AUTO, OFF(yield), 0, "auto", 0, 0, 0,
 	  "give up the CPU while waiting: auto (when ranks outnumber cores), yes, no" },
+	{ "ranks_per_node", "sweep", &T_INT, OFF(ranks_per_node), 0, "1", 1, 256, 0,
+	  "K ranks on each node drive its port (as osu_mbw_mr's pairs): a pair is two nodes with K rank pairs "
+	  "between them to one deadline, its value their sum; levels count node pairs; stream and bidir "
+	  "only; place exactly K ranks a node, in rank order (mpiexec -ppn K)" },
 	{ "victims", "sweep", &T_INT, OFF(victims), 0, "0", 0, 5e5, 0,
 	  "victim pairs: the first N pairs of the pairing run timed pingpong of victim_size beside every "
 	  "level's pairs (the aggressors, running the cells' pattern), and alone in every repetition; "
@@ -1556,6 +1560,16 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 	if (c->victims && (c->timed == CFG_NO || c->nhops))
 		return sw_fail(err, errlen, "%s: victims = %d: needs time-bounded samples (hops = auto, timed = auto or yes): "
 			       "victims and aggressors run to one deadline", where_of(c, "victims"), c->victims);
+	if (c->ranks_per_node > 1) {
+		for (int p = 0; p < c->npatterns; p++)
+			if (pattern_latency_metric(c->patterns[p]) || pattern_info(c->patterns[p])->incast)
+				return sw_fail(err, errlen, "%s: ranks_per_node = %d: stream and bidir only (%s: "
+					       "run it with ranks_per_node = 1)", where_of(c, "ranks_per_node"),
+					       c->ranks_per_node, pattern_name(c->patterns[p]));
+		if (c->victims)
+			return sw_fail(err, errlen, "%s: ranks_per_node = %d: victims need one rank a node",
+				       where_of(c, "victims"), c->ranks_per_node);
+	}
 	if (c->cpu_control == CFG_YES && !c->victims)
 		return sw_fail(err, errlen, "%s: cpu_control = yes: needs victims (the CPU control is a round of the "
 			       "victims beside aggressors that only load their CPUs)", where_of(c, "cpu_control"));

@@ -296,7 +296,7 @@ static long calibrate(struct eng *e, struct ctrl *c,
 		      struct sample_msg *res, MPI_Request *req, int *missing)
 {
 	const struct sw_cell *cell = &e->plan->cell[c->cell];
-	int k = e->plan->level_pairs[cell->level];
+	int k = e->plan->level_pairs[cell->level] * e->plan->per_node;
 	double target = fmax(e->cfg->sample_time, analysis_floor_seconds(e->run->wtick, e->run->round_trip));
 	long floor = fix_hops(cell->pattern, (double)analysis_floor_hops(cell->pattern, false, e->cfg->window));
 	double t, tr[3];
@@ -462,11 +462,25 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 	}
 }
 
-/* Pair i's sample of a recorded round of cell ci. */
-static struct sw_sample sample_of(const struct sample_msg *res, int ci, int rep, int i)
+/* Pair i's sample of a recorded round of cell ci: with per_node rank
+ * pairs (res[i per_node + j], plan.h) their messages summed over the span
+ * from the first start to the last end, as osu_mbw_mr counts its pairs. */
+static struct sw_sample sample_of(const struct eng *e, const struct sample_msg *res, int ci, int rep, int i)
 {
-	return (struct sw_sample){ .cell = ci, .rep = rep, .pair = i, .t_start = res[i].t_start,
-				   .t_end = res[i].t_end, .seconds = res[i].seconds, .hops = res[i].hops };
+	int per = e->plan->per_node;
+	const struct sample_msg *m = res + (size_t)i * per;
+	struct sw_sample s = { .cell = ci, .rep = rep, .pair = i, .t_start = m[0].t_start, .t_end = m[0].t_end,
+			       .seconds = m[0].seconds, .hops = m[0].hops };
+
+	for (int j = 1; j < per; j++) {
+		s.t_start = fmin(s.t_start, m[j].t_start);
+		s.t_end = fmax(s.t_end, m[j].t_end);
+		s.seconds = fmax(s.seconds, m[j].seconds);
+		s.hops += m[j].hops;
+	}
+	if (s.t_end - s.t_start > s.seconds)
+		s.seconds = s.t_end - s.t_start;
+	return s;
 }
 
 /*
@@ -489,7 +503,7 @@ static void leader_again(struct eng *e, struct sample_msg *res, MPI_Request *req
 			c.rep = rep;
 			leader_round(e, &c, res, req, missing);
 			for (int i = 0; i < k; i++) {
-				struct sw_sample s = sample_of(res, b, rep, i);
+				struct sw_sample s = sample_of(e, res, b, rep, i);
 
 				if (run_add_again(e->run, &s))
 					eng_fatal_rank0(e, "out of memory (drift control samples)");
@@ -594,12 +608,12 @@ static void leader_rep(struct eng *e, struct lead *l, int ci, int rep)
 	if (e->plan->nvictims)
 		record_victims(e, &c, l->res + k);
 	for (int i = 0; i < k; i++) {
-		struct sw_sample s = sample_of(l->res, ci, rep, i);
+		struct sw_sample s = sample_of(e, l->res, ci, rep, i);
 
 		if (run_add_sample(r, &s))
 			eng_fatal_rank0(e, "out of memory (samples)");
 	}
-	r->cell[ci].timed += max_seconds(l->res, k);
+	r->cell[ci].timed += max_seconds(l->res, k * e->plan->per_node);
 	/* the CPU control last: the loaded round follows one idle round
 	 * (alone), not two, so the aggressors' TCP windows are as in a
 	 * repetition without it */
@@ -741,7 +755,7 @@ static int leader(struct eng *e)
 {
 	struct sw_run *r = e->run;
 	const struct sw_config *cfg = e->cfg;
-	int maxk = e->plan->npairs + e->plan->nvictims, nr = e->env->nranks;
+	int maxk = e->plan->npairs * e->plan->per_node + e->plan->nvictims, nr = e->env->nranks;
 	struct lead l = { .res = calloc((size_t)maxk, sizeof(*l.res)),
 			  .req = calloc((size_t)(maxk + 2 * nr), sizeof(*l.req)),
 			  .missing = calloc((size_t)maxk, sizeof(*l.missing)), .t_sweep = MPI_Wtime() };
@@ -802,7 +816,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	e.rbuf = page_alloc((size_t)e.nslots * e.maxsize);
 	e.ring = calloc((size_t)(p->npairs > 2 ? p->npairs : 2) * (size_t)c->window, sizeof(*e.ring));
 	e.rx = eng_flow_rx_new(p->npairs);
-	e.mix = calloc((size_t)(p->npairs + p->nvictims), sizeof(*e.mix));
+	e.mix = calloc((size_t)(p->npairs * p->per_node + p->nvictims), sizeof(*e.mix));
 	e.hist = p->nvictims ? malloc(sizeof(*e.hist)) : NULL;
 	if (!e.sbuf || !e.rbuf || !e.ring || !e.rx || !e.mix || (p->nvictims && !e.hist)) {
 		fprintf(stderr, "swstress: rank %d: cannot allocate %llu bytes of message buffers\n",

@@ -15,7 +15,7 @@
 
 void eng_round_pairs(struct eng *e, const struct ctrl *c)
 {
-	int k, nv = e->plan->nvictims;
+	int k, nv = e->plan->nvictims, per = e->plan->per_node;
 
 	if (c->cmd == CMD_PROBE) {
 		e->probe_pair = (struct sw_pair){ c->a, c->b };
@@ -26,10 +26,14 @@ void eng_round_pairs(struct eng *e, const struct ctrl *c)
 	k = e->plan->level_pairs[e->plan->cell[c->cell].level];
 	e->round_pair = e->plan->pair;
 	e->round_k = e->round_aggr = k;
-	if (nv || pattern_info(e->plan->cell[c->cell].pattern)->incast) {
-		k = c->alone ? 0 : k;
-		for (int i = 0; i < k; i++)
-			e->mix[i] = plan_pair(e->plan, c->cell, i);
+	if (nv || per > 1 || pattern_info(e->plan->cell[c->cell].pattern)->incast) {
+		/* a pair's per rank pairs side by side (plan.h) */
+		k = c->alone ? 0 : k * per;
+		for (int i = 0; i < k; i++) {
+			struct sw_pair p = plan_pair(e->plan, c->cell, i / per);
+
+			e->mix[i] = (struct sw_pair){ p.a + i % per, p.b + i % per };
+		}
 		memcpy(e->mix + k, e->plan->victim, (size_t)nv * sizeof(*e->mix));
 		e->round_pair = e->mix;
 		e->round_aggr = k;

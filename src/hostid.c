@@ -141,25 +141,51 @@ static int most_crowded(const struct hostid *id, int n, const bool *busy, int *r
 	return best;
 }
 
-void hostid_share(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, struct hostid_share *s)
+/* What ranks i and j share that makes them one node: "host name", "MPI
+ * node", "network stack", or NULL. */
+static const char *same_node(const struct hostid *id, const char (*host)[SW_HOST_MAX], int i, int j)
+{
+	if (host && strcmp(host[i], host[j]) == 0)
+		return "host name";
+	if (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node)
+		return "MPI node";
+	if (hostid_same_stack(&id[i], &id[j]))
+		return "network stack";
+	return NULL;
+}
+
+void hostid_share_nodes(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, int per,
+			struct hostid_share *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->node_a = s->node_b = -1;
 	s->node_why = "";
 	for (int i = 0; i < n && s->node_a < 0; i++)
 		for (int j = i + 1; j < n && s->node_a < 0; j++) {
-			if (host && strcmp(host[i], host[j]) == 0)
-				s->node_why = "host name";
-			else if (id[i].mpi_node >= 0 && id[i].mpi_node == id[j].mpi_node)
-				s->node_why = "MPI node";
-			else if (hostid_same_stack(&id[i], &id[j]))
-				s->node_why = "network stack";
-			else
+			const char *why = i / per == j / per ? NULL : same_node(id, host, i, j);
+
+			if (!why)
 				continue;
+			s->node_why = why;
 			s->node_a = i;
 			s->node_b = j;
 		}
 	s->kernel = most_crowded(id, n, NULL, &s->kernel_ranks, &s->kernel_cores, &s->kernels);
+}
+
+void hostid_share(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, struct hostid_share *s)
+{
+	hostid_share_nodes(id, host, n, 1, s);
+}
+
+void hostid_node_split(const struct hostid *id, const char (*host)[SW_HOST_MAX], int n, int per, char *buf,
+		       size_t len)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < n && !buf[0]; i++)
+		if (i % per && !same_node(id, host, i - i % per, i))
+			snprintf(buf, len, "ranks %d and %d are one node's %d ranks, but on hosts '%s' and '%s'",
+				 i - i % per, i, per, host[i - i % per], host[i]);
 }
 
 void hostid_kernel_ranks(const struct hostid *id, int n, int i, char *buf, size_t len)

@@ -353,12 +353,21 @@ static void sweep_open(struct sweep *s)
 {
 	struct hostid_share hs;
 
-	hostid_share(s->r->id, s->r->host, s->nranks, &hs);
+	char split[256];
+
+	hostid_share_nodes(s->r->id, s->r->host, s->nranks, s->plan->per_node, &hs);
 	hostid_node_phrase(&hs, s->r->host, s->shared_msg, sizeof(s->shared_msg));
 	hostid_kernel_phrase(s->r->id, s->nranks, &hs, s->kernel_msg, sizeof(s->kernel_msg));
-	if (s->shared_msg[0] && !s->cfg.allow_shared_node) {
-		snprintf(s->err, sizeof(s->err), "%s: %s; place one rank per node (mpiexec -ppn 1) or set "
-			 "allow_shared_node = yes", config_where(&s->cfg, "allow_shared_node"), s->shared_msg);
+	hostid_node_split(s->r->id, s->r->host, s->nranks, s->plan->per_node, split, sizeof(split));
+	if (split[0]) {
+		snprintf(s->err, sizeof(s->err), "%s: %s; place exactly %d ranks a node, in rank order (mpiexec "
+			 "-ppn %d)", config_where(&s->cfg, "ranks_per_node"), split, s->plan->per_node,
+			 s->plan->per_node);
+		sweep_failed(s, s->bad);
+	} else if (s->shared_msg[0] && !s->cfg.allow_shared_node) {
+		snprintf(s->err, sizeof(s->err), "%s: %s; place %s per node (mpiexec -ppn %d) or set "
+			 "allow_shared_node = yes", config_where(&s->cfg, "allow_shared_node"), s->shared_msg,
+			 s->plan->per_node > 1 ? "ranks_per_node ranks" : "one rank", s->plan->per_node);
 		sweep_failed(s, s->bad);
 	} else if (!s->shared_msg[0] && s->kernel_msg[0] && !s->cfg.allow_shared_kernel) {
 		snprintf(s->err, sizeof(s->err), "%s: %s: their traffic crosses the switch, but a busy CPU can "

@@ -15,6 +15,7 @@ struct sw_plan *plan_alloc(int nranks, int npairs, int nlevels, int ncells)
 	if (!p)
 		return NULL;
 	p->nranks = nranks;
+	p->per_node = 1;
 	p->npairs = npairs;
 	p->nlevels = nlevels;
 	p->ncells = ncells;
@@ -188,13 +189,20 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, size_t errlen)
 {
 	struct sw_pair *pairs = NULL;
-	int *lv = NULL, np, nv, nl, per_level;
+	int *lv = NULL, np, nv, nl, per_level, per = c->ranks_per_node > 1 ? c->ranks_per_node : 1;
+	int nodes = nranks / per;
 	struct sw_plan *p = NULL;
 
-	if (nranks < 2) {
-		sw_fail(err, errlen, "need at least 2 ranks, got %d", nranks);
+	if (nranks % per) {
+		sw_fail(err, errlen, "%s: ranks_per_node = %d, but %d ranks are not a whole number of nodes",
+			config_where(c, "ranks_per_node"), per, nranks);
 		return NULL;
 	}
+	if (nodes < 2) {
+		sw_fail(err, errlen, "need at least 2 %s, got %d", per > 1 ? "nodes" : "ranks", nodes);
+		return NULL;
+	}
+	nranks = nodes;   /* pairs and levels are of nodes; scaled to ranks below */
 	pairs = calloc((size_t)nranks / 2 + 1, sizeof(*pairs));
 	lv = calloc((size_t)nranks / 2 + SW_MAX_LIST + 1, sizeof(*lv));
 	if (!pairs || !lv) {
@@ -216,13 +224,16 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 	if (nl < 0)
 		goto out;
 	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
-	p = plan_alloc(nranks, np - nv, nl, nl * per_level);
+	for (int i = 0; i < np; i++)   /* a node's first rank names it */
+		pairs[i] = (struct sw_pair){ pairs[i].a * per, pairs[i].b * per };
+	p = plan_alloc(nranks * per, np - nv, nl, nl * per_level);
 	if (!p || plan_set_victims(p, pairs, nv)) {
 		plan_free(p);
 		p = NULL;
 		sw_fail(err, errlen, "out of memory");
 		goto out;
 	}
+	p->per_node = per;
 	memcpy(p->pair, pairs + nv, (size_t)(np - nv) * sizeof(*pairs));
 	memcpy(p->level_pairs, lv, (size_t)nl * sizeof(*lv));
 	int k = 0;
@@ -368,11 +379,19 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing);
 	if (c->pairing == CFG_PAIRING_RANDOM)
 		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
-	fprintf(f, ", %d levels, %d cells\n\n", p->nlevels, p->ncells);
+	fprintf(f, ", %d levels, %d cells\n", p->nlevels, p->ncells);
+	if (p->per_node > 1)
+		fprintf(f, "ranks_per_node %d: %d nodes, each named by its first rank; a pair of nodes is %d rank "
+			"pairs to one deadline, its value their sum\n", p->per_node, p->nranks / p->per_node,
+			p->per_node);
+	fputc('\n', f);
 	for (int l = 0; l < p->nlevels; l++) {
 		int k = p->level_pairs[l];
 
-		fprintf(f, "level %d: %d pairs, %d nodes%s:", l, k, 2 * k, l == 0 ? " (baseline)" : "");
+		fprintf(f, "level %d: %d pairs, %d nodes", l, k, 2 * k);
+		if (p->per_node > 1)
+			fprintf(f, ", %d rank pairs", k * p->per_node);
+		fprintf(f, "%s:", l == 0 ? " (baseline)" : "");
 		for (int i = 0; i < k; i++)
 			fprintf(f, " %d-%d", p->pair[i].a, p->pair[i].b);
 		fputc('\n', f);

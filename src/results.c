@@ -847,7 +847,7 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 		bad = 4;
 	else if (sw_parse_double(fld[col[5]], RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s->seconds))
 		bad = 5;
-	else if (h = p->cell[v[0]].hops, sw_parse_long(fld[col[6]], h ? h : 1, h ? h : LONG_MAX, &hops))
+	else if (h = p->cell[v[0]].hops * p->per_node, sw_parse_long(fld[col[6]], h ? h : 1, h ? h : LONG_MAX, &hops))
 		bad = 6;
 	if (bad >= 0)
 		return sw_fail(err, errlen, "%s:%d: %s: '%.40s' %s", path, lineno, sample_cols[bad], fld[col[bad]],
@@ -1283,6 +1283,7 @@ static struct sw_plan *load_plan(json_t *root, const struct sw_config *cfg, cons
 		sw_fail(err, errlen, "%s: out of memory", jpath);
 		goto fail;
 	}
+	p->per_node = cfg->ranks_per_node > 1 ? cfg->ranks_per_node : 1;
 	if (load_pairs(p, pairs, nranks, used, jpath, err, errlen) ||
 	    load_victim_pairs(p, cfg, json_object_get(root, "victim_pairs"), used, jpath, err, errlen) ||
 	    load_plan_cells(p, cfg, levels, cells, nranks, jpath, err, errlen))

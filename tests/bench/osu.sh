@@ -4,6 +4,10 @@
 #   osu_bw       vs stream, 2 ranks, window 64 (MB/s)
 #   osu_bibw     vs bidir, 2 ranks, window 64  (MB/s, both directions)
 #   osu_mbw_mr   vs stream aggregate, 8 ranks, 4 pairs i <-> i+4 (pairing = halves)
+#   osu_mbw_mr   (test mbw_mr2) vs stream with ranks_per_node = 2, 4 ranks:
+#                one pair of nodes {0,1}-{2,3}, its 2 rank pairs 0-2 and 1-3
+#                as osu_mbw_mr's 2 pairs (MB/s; at one size the message
+#                rate's ratio is the same)
 # Both tools run under the same mpiexec, binding and niceness, one size per
 # run, and alternate size by size (OSU first in odd repetitions, swstress
 # first in even ones): this host switches between speeds every few seconds
@@ -19,7 +23,7 @@
 # printing 4 decimals instead of its 2) or a build or install tree. Nothing
 # is ever downloaded.
 # Env: REPS (5), SW (build/swstress), OUT (build/bench/osu), TESTS
-# ("latency bw bibw mbw_mr"), SAMPLE_TIME (20ms), SW_ARGS (more key=value
+# ("latency bw bibw mbw_mr mbw_mr2"), SAMPLE_TIME (20ms), SW_ARGS (more key=value
 # for swstress, e.g. distinct_buffers=yes), SIZES (bytes, 1 B..4 MiB),
 # MBW_SIZES (osu_mbw_mr's: 8 ranks on 2 cores make its full range take many minutes),
 # NICE ("nice -n -5" as root), BIND ("-bind-to core"), OSU_ARGS (more
@@ -31,7 +35,7 @@ REPS=${1:-${REPS:-5}}
 OSU=${OSU:-}
 SW=${SW:-$PWD/build/swstress}
 OUT=${OUT:-$PWD/build/bench/osu}
-TESTS=${TESTS:-latency bw bibw mbw_mr}
+TESTS=${TESTS:-latency bw bibw mbw_mr mbw_mr2}
 SAMPLE_TIME=${SAMPLE_TIME:-20ms}
 SW_ARGS=${SW_ARGS:-}
 OSU_ARGS=${OSU_ARGS:-}
@@ -104,8 +108,9 @@ runlog() {
 run_osu() {   # TEST:SIZE REP
 	t=${1%:*} s=${1#*:} np=2
 	[ "$t" = mbw_mr ] && np=8
+	[ "$t" = mbw_mr2 ] && np=4
 	# shellcheck disable=SC2086
-	runlog osu "$1" "$2" $MPIEXEC $BIND -n $np "$(osu_bin "osu_$t")" -m "$s:$s" $OSU_ARGS > "$OUT/osu-$t-$2-$s.txt" 2>&1
+	runlog osu "$1" "$2" $MPIEXEC $BIND -n $np "$(osu_bin "osu_${t%2}")" -m "$s:$s" $OSU_ARGS > "$OUT/osu-$t-$2-$s.txt" 2>&1
 }
 
 run_sw() {    # TEST:SIZE REP
@@ -115,6 +120,7 @@ run_sw() {    # TEST:SIZE REP
 	bw) args="pairs=1 patterns=stream";;
 	bibw) args="pairs=1 patterns=bidir";;
 	mbw_mr) np=8 args="pairs=4 pairing=halves patterns=stream";;
+	mbw_mr2) np=4 args="pairs=1 ranks_per_node=2 patterns=stream";;
 	esac
 	# shellcheck disable=SC2086
 	runlog swstress "$1" "$2" $MPIEXEC $BIND -n $np "$SW" run -c /dev/null allow_shared_node=yes sizes="$s" \
@@ -125,7 +131,7 @@ run_sw() {    # TEST:SIZE REP
 items=""
 for t in $TESTS; do
 	sizes=$SIZES
-	[ "$t" = mbw_mr ] && sizes=$MBW_SIZES
+	case $t in mbw_mr*) sizes=$MBW_SIZES;; esac
 	for s in $sizes; do items="$items $t:$s"; done
 done
 . "$(dirname "$0")/alternate.sh"

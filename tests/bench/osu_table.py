@@ -25,6 +25,7 @@ TESTS = [  # test, swstress column, unit, lower is better
     ("bw", "bw_median_MBps", "MB/s", False),
     ("bibw", "bw_median_MBps", "MB/s", False),
     ("mbw_mr", "agg_median_MBps", "MB/s", False),
+    ("mbw_mr2", "agg_median_MBps", "MB/s", False),   # ranks_per_node = 2: one pair of nodes
 ]
 LOW, HIGH = 8, 4 << 20
 

@@ -232,3 +232,36 @@ Test(hostid, this_machine)
 	cr_expect_eq(hostid_kernel_cores(&h, 1, 0), h.cores);
 	cr_expect_eq(h.mpi_node, -1);
 }
+
+/* ranks_per_node = 2: ranks 0-1 and 2-3 are two nodes. Two ranks of one
+ * node share its host; of two nodes, they must not; a node split over two
+ * hosts is named with them. */
+Test(hostid, ranks_per_node_share_their_node_only)
+{
+	struct hostid id[4];
+	struct hostid_share s;
+	char host[4][SW_HOST_MAX] = { "a", "a", "b", "b" }, buf[256];
+
+	ranks(id, 0, 2, BOOT_A, 100, 0, 8);   /* one stack each machine */
+	ranks(id, 2, 2, BOOT_B, 100, 0, 8);
+	hostid_share_nodes(id, host, 4, 2, &s);
+	cr_expect_eq(s.node_a, -1, "ranks %d and %d", s.node_a, s.node_b);
+	hostid_node_split(id, host, 4, 2, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "");
+	hostid_share(id, host, 4, &s);   /* one rank a node: 0 and 1 share host a */
+	cr_expect_eq(s.node_a, 0);
+	cr_expect_eq(s.node_b, 1);
+
+	/* ranks 1 and 2 swapped: node 0 is on a and b, and so is node 1 */
+	ranks(id, 0, 1, BOOT_A, 100, 0, 8);
+	ranks(id, 1, 2, BOOT_B, 100, 0, 8);
+	ranks(id, 3, 1, BOOT_A, 100, 0, 8);
+	snprintf(host[1], SW_HOST_MAX, "b");
+	snprintf(host[3], SW_HOST_MAX, "a");
+	hostid_node_split(id, host, 4, 2, buf, sizeof(buf));
+	cr_expect_str_eq(buf, "ranks 0 and 1 are one node's 2 ranks, but on hosts 'a' and 'b'");
+	hostid_share_nodes(id, host, 4, 2, &s);
+	cr_expect_eq(s.node_a, 0);
+	cr_expect_eq(s.node_b, 3);
+	cr_expect_str_eq(s.node_why, "host name");
+}

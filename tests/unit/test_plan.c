@@ -377,3 +377,52 @@ Test(plan, print_block_order)
 	free(buf);
 	plan_free(p);
 }
+
+/* ranks_per_node = 2 on 8 ranks: 4 nodes {0,1} {2,3} {4,5} {6,7}, paired
+ * as nodes and named by their first rank; levels count node pairs. */
+Test(plan, ranks_per_node_pairs_nodes)
+{
+	const char *kv[] = { "pairs=1,max", "patterns=stream,bidir", "sizes=8", "ranks_per_node=2", NULL };
+	const char *halves[] = { "pairs=1,max", "patterns=stream", "sizes=8", "ranks_per_node=2", "pairing=halves",
+				 NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 8, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_expect_eq(p->per_node, 2);
+	cr_expect_eq(p->nranks, 8);
+	cr_assert_eq(p->npairs, 2);
+	cr_expect(p->pair[0].a == 0 && p->pair[0].b == 2, "%d-%d", p->pair[0].a, p->pair[0].b);
+	cr_expect(p->pair[1].a == 4 && p->pair[1].b == 6, "%d-%d", p->pair[1].a, p->pair[1].b);
+	cr_expect_eq(p->nlevels, 2);
+	cr_expect_eq(p->level_pairs[1], 2);
+	cr_expect_eq(plan_nodes(p, p->ncells - 1), 4);
+	plan_free(p);
+	c = cfg(halves);
+	p = plan_create(&c, 8, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	cr_expect(p->pair[0].a == 0 && p->pair[0].b == 4, "%d-%d", p->pair[0].a, p->pair[0].b);
+	cr_expect(p->pair[1].a == 2 && p->pair[1].b == 6, "%d-%d", p->pair[1].a, p->pair[1].b);
+	plan_free(p);
+	c = cfg(kv);
+	cr_expect_null(plan_create(&c, 7, err, sizeof(err)));
+	cr_expect_str_eq(err, "command line: ranks_per_node = 2, but 7 ranks are not a whole number of nodes");
+}
+
+/* A latency, incast and victims are one rank pair's: refused with K > 1. */
+Test(plan, ranks_per_node_refuses_latency_incast_and_victims)
+{
+	struct sw_config c;
+	char err[512];
+
+	config_defaults(&c);
+	cr_assert_eq(config_set_arg(&c, "ranks_per_node=2", err, sizeof(err)), 0, "%s", err);
+	cr_expect_neq(config_validate(&c, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "ranks_per_node = 2: stream and bidir only (pingpong"), "%s", err);
+	cr_assert_eq(config_set_arg(&c, "patterns=stream,incast", err, sizeof(err)), 0, "%s", err);
+	cr_expect_neq(config_validate(&c, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "(incast:"), "%s", err);
+	cr_assert_eq(config_set_arg(&c, "patterns=stream", err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(config_validate(&c, err, sizeof(err)), 0, "%s", err);
+}
