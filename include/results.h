@@ -169,7 +169,9 @@ char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a);
 
 /* 0 when text, a folder's summary.csv (shown: its path), is what
  * results_summary_text gives; else -1 with "SHOWN:LINE: ..." in err naming
- * the first line that differs (a file that ends there was cut). */
+ * the first line that differs (a file that ends there was cut). A
+ * summary.csv of an older swstress, every row without the columns added
+ * since at its end, is the run's too. */
 int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
 			  char *err, size_t errlen);
 

@@ -1,12 +1,12 @@
 #!/bin/sh
 # mpirun.sh - run an MPI program with one rank on each host of the fabric.
 #
-#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload|--own-preload] [--np N|-n N] PROGRAM [ARGS...]
+#   tests/fabric/mpirun.sh [--timeout SECONDS] [--no-preload|--own-preload] [--np N|-n N] [--ppn K] PROGRAM [ARGS...]
 #
 # The one place that knows how to launch through the fabric. It runs:
 #
 #   mpiexec -hosts swsN00,...  -launcher ssh -launcher-exec tests/fabric/launcher.sh \
-#           -iface swbrM -n N -ppn 1 \
+#           -iface swbrM -n N -ppn K \
 #           -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES swd0 \
 #           -genv LD_PRELOAD build/fabric/finalize_preload.so  PROGRAM ARGS...
 #
@@ -19,28 +19,32 @@
 #                     (--no-preload: none, and SWSTRESS_PRELOAD=0 for swstress;
 #                     --own-preload: none given, swstress loads its own)
 #
+# K ranks on each host (--ppn, default 1: swstress's ranks_per_node), N
+# (default) K on every host of the fabric.
+#
 # Everything is under `timeout` (default 600 s); on timeout or failure the
 # ranks left in the fabric's namespaces are killed. Exit status: the program's,
 # 124 on timeout.
 set -u
 DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$DIR/../.." && pwd)
-tmo=600 preload=yes np=""
+tmo=600 preload=yes np="" ppn=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) tmo=$2; shift 2 ;;
 	--no-preload) preload=no; shift ;;
 	--own-preload) preload=own; shift ;;
 	--np | -n) np=$2; shift 2 ;;   # -n as mpiexec's, for scripts that take MPIEXEC
+	--ppn) ppn=$2; shift 2 ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
 done
 [ $# -ge 1 ] || { sed -n '4p' "$0" | sed 's/^# //' >&2; exit 2; }
 hosts=$(sh "$DIR/fabric.sh" hosts) || exit 1
-[ -n "$np" ] || np=$(echo "$hosts" | tr ',' '\n' | wc -l)
+[ -n "$np" ] || np=$(($(echo "$hosts" | tr ',' '\n' | wc -l) * ppn))
 set -- -hosts "$hosts" -launcher ssh -launcher-exec "$DIR/launcher.sh" -iface swbrM \
-	-n "$np" -ppn 1 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES swd0 \
+	-n "$np" -ppn "$ppn" -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES swd0 \
 	-genv UCX_WARN_UNUSED_ENV_VARS n "$@"
 if [ $preload = yes ]; then
 	sh "$DIR/build.sh" || { echo "mpirun.sh: cannot build finalize_preload.so" >&2; exit 1; }

@@ -625,12 +625,46 @@ test_estimate_within_2x() {
 	else fail "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, not within 0.5-2x)"; fi
 }
 
+# ranks_per_node = 2 on 4 ranks: nodes {0,1} and {2,3}, one pair of nodes
+# (named 0-2) whose sample is its 2 rank pairs' messages together: exactly
+# 2 x hops of an untimed stream; a timed one all to one deadline. The pair
+# of nodes on one host is refused without allow_shared_node, naming ranks
+# of the two nodes, not of one.
+test_ranks_per_node() {
+	c=$(conf rpn "pairs = 1" "sizes = 8, 64KiB" "patterns = stream, bidir" "ranks_per_node = 2" "repetitions = 3")
+	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" hops=1000 timed=no > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder rpn)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder rpn)" >> "$TMP/err" 2>&1 <<'EOF2'
+import csv, json, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+assert run["pairs"] == [[0, 2]], run["pairs"]
+assert [l["pairs"] for l in run["levels"]] == [1]
+rows = list(csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#")))
+assert rows and all(r["hops"] == "2000" for r in rows), {r["hops"] for r in rows}
+assert all((r["rank_a"], r["rank_b"]) == ("0", "2") for r in rows)
+EOF2
+	then ok "ranks_per_node = 2: one pair of nodes 0-2, its sample the messages of both rank pairs (2 x hops)"
+	else fail "ranks_per_node = 2, untimed" "$TMP/err"; fi
+	c=$(conf rpnt "pairs = 1" "sizes = 8" "patterns = stream" "ranks_per_node = 2" "repetitions = 3" "sample_time = 20ms")
+	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder rpnt)" >> "$TMP/err" 2>&1; then
+		ok "ranks_per_node = 2, timed: complete"
+	else fail "ranks_per_node = 2, timed" "$TMP/err"; fi
+	c=$(conf rpns "pairs = 1" "patterns = stream" "ranks_per_node = 2" "allow_shared_node = no")
+	timeout 30 $MPIEXEC -n 4 "$SW" run -c "$c" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 2 ] && grep -q "ranks 0 and 2 share host .*place ranks_per_node ranks per node (mpiexec -ppn 2)" \
+		"$TMP/err" && [ -z "$(folder rpns)" ]; then
+		ok "ranks_per_node = 2: two nodes on one host refused, naming ranks 0 and 2"
+	else fail "ranks_per_node = 2 on one host: rc=$rc" "$TMP/err"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
-test_known_rate_flow}"
+test_known_rate_flow test_ranks_per_node}"
 for t in $tests; do $t; done
 t_end
