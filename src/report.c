@@ -251,6 +251,8 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			sw_appendf(chg, cl, " short");
 		if (cs->baseline != c)
 			mark_cpu(chg, cl, r, c);
+		if (cs->drifted)
+			sw_appendf(chg, cl, " drift");
 	}
 	print_rows(f, row, n + 1);
 	free(row);
@@ -407,7 +409,7 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 			"baseline level are computed within blocks, where a drift shared by a block's levels cancels\n");
 	else if (a->drifted)
 		fprintf(f, "DRIFT: the baseline level changed significantly during the run: its changes "
-			"against the baseline level may be drift, not load\n");
+			"against the baseline level (marked drift) may be drift, not load\n");
 	else
 		fprintf(f, "no significant drift\n");
 }
@@ -600,6 +602,8 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 							   ch->significant ? " *" : "");
 					else
 						sw_appendf(line, sizeof(line), " ~");
+					if (cs->drifted)
+						sw_appendf(line, sizeof(line), " drift");
 				}
 				break;
 			}
