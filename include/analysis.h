@@ -142,6 +142,11 @@ struct sw_cell_stats {
 	bool converged;                /* per-hop latency median CI half-width
 	                                * within ci_target (analysis_converged on
 	                                * the per-repetition values) */
+	bool drifted;                  /* design sequential, the run drifted
+	                                * (struct sw_analysis): this cell's changes
+	                                * against the baseline level may be drift,
+	                                * not load; never at the baseline level nor
+	                                * in a block design */
 };
 
 /*

@@ -1107,6 +1107,9 @@ struct sw_analysis *analysis_run(const struct sw_run *r, const struct sw_config 
 	if (suspects_compute(r, a, nvalid) || fits_compute(r, a) || isolation_apply(r, cfg, a) ||
 	    drift_compute(r, cfg, a))
 		goto out_nomem;
+	for (int c = 0; c < ncells; c++)
+		a->cell[c].drifted = a->drifted && r->cfg.design != CFG_DESIGN_BLOCKS && a->cell[c].baseline >= 0 &&
+				     a->cell[c].baseline != c;
 	if (p->nvictims) {
 		a->victim = calloc((size_t)(ncells > 0 ? ncells : 1), sizeof(*a->victim));
 		if (!a->victim)

@@ -549,7 +549,16 @@ struct lead {
 	struct rusage ru0;
 	bool cpu_control;
 	bool overrun;                   /* the overrun warning was given */
+	double t_mark, mark_cost;       /* blocks: the end and the time of the
+	                                 * last clock resync and flush */
 };
+
+/* Design blocks: a block's end resyncs the clocks and flushes (about 0.1 s
+ * on 4 ranks of 2 shared cores) only once the sweep has run this many
+ * times as long as the last one took, so that they cost at most 1/this of
+ * the sweep, as one per level does in a sequential sweep; the last block
+ * always flushes. */
+#define ENG_MARK_FACTOR 50.0
 
 /* Once, while cells are left to run: a warning when the sweep has taken
  * ENGINE_OVERRUN x its estimate (and 1 s more). */
@@ -704,7 +713,7 @@ static int blocks_stop(struct eng *e, struct lead *l, int b)
  * before the first block; block b runs repetition b of every cell, the
  * levels in plan_block_order's order, each cell warmed up at its first
  * visit; CPU times at the end of every level's visit, the clocks and the
- * flush at the end of a block.
+ * flush at the end of a block (ENG_MARK_FACTOR: not of every block).
  */
 static void leader_blocks(struct eng *e, struct lead *l)
 {
@@ -745,7 +754,15 @@ static void leader_blocks(struct eng *e, struct lead *l)
 			r->duration = MPI_Wtime() - l->t_sweep;
 			if (stop >= 0 && e->o->isolate)
 				leader_isolate(e, l->res, l->req, l->missing);
-			leader_level_end(e, &l->ru0, l->req, stop >= 0, i + 1 == L);
+			bool mark = i + 1 == L &&
+				    (stop >= 0 || MPI_Wtime() - l->t_mark >= ENG_MARK_FACTOR * l->mark_cost);
+			double t0 = MPI_Wtime();
+
+			leader_level_end(e, &l->ru0, l->req, stop >= 0, mark);
+			if (mark) {
+				l->t_mark = MPI_Wtime();
+				l->mark_cost = l->t_mark - t0;
+			}
 		}
 	}
 	free(order);

@@ -322,6 +322,8 @@ static void print_table(FILE *f, const struct sw_run *r, const struct sw_analysi
 			sw_appendf(chg, cl, " short");
 		if (cs->baseline != c)
 			mark_cpu(chg, cl, r, c);
+		if (cs->drifted)
+			sw_appendf(chg, cl, " drift");
 	}
 	print_rows(f, row, n + 1, wide ? 2 : 5);
 	free(row);
@@ -501,7 +503,7 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 			      "cancels");
 	else if (a->drifted)
 		print_wrapped(f, "  ", "DRIFT: the baseline level changed significantly during the run: its changes "
-			      "against the baseline level may be drift, not load");
+			      "against the baseline level (marked drift) may be drift, not load");
 	else
 		fprintf(f, "no significant drift\n");
 }
@@ -696,6 +698,8 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 							   ch->significant ? " *" : "");
 					else
 						sw_appendf(line, sizeof(line), " ~");
+					if (cs->drifted)
+						sw_appendf(line, sizeof(line), " drift");
 				}
 				break;
 			}

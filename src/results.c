@@ -449,7 +449,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			const struct sw_cell_stats *cs = &a->cell[ci];
 
 			json_object_set_new(o, "summary", json_pack(
-				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:I,s:b}",
+				"{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:I,s:b,s:b}",
 				"latency_s", json_estimate(&cs->lat), "bandwidth_Bps", json_estimate(&cs->bw),
 				"latency_samples_s", json_estimate(&cs->lat_spread),
 				"bandwidth_samples_Bps", json_estimate(&cs->bw_spread),
@@ -457,7 +457,8 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 				"bandwidth_drop", results_json_change(&cs->drop), "aggregate_drop", results_json_change(&cs->agg_drop),
 				"receiver_drop", results_json_change(&cs->receiver_drop),
 				"overlap", results_json_number(cs->overlap), "converged", cs->converged, "baseline_cell", cs->baseline,
-				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor));
+				"short_samples", (json_int_t)cs->nshort, "below_floor", cs->below_floor,
+				"drifted", cs->drifted));
 			if (!pattern_latency_metric(c->pattern)) {
 				json_object_set_new(json_object_get(o, "summary"), "message_rate_per_s",
 						    json_rate(&cs->bw, c->size));

@@ -5,6 +5,7 @@
  * from the code's own output.
  */
 #include <criterion/criterion.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "analysis.h"
 #include "pattern.h"
 #include "plan.h"
+#include "report.h"
 
 /* Start time and duration of the sample of one pair in one repetition. */
 typedef void (*timing_fn)(int level, int size_index, int pair, int rep,
@@ -882,6 +884,36 @@ static void add_again(struct sw_run *r, double factor)
 	}
 }
 
+/* The report's table rows and summary lines that carry the drift mark:
+ * want table rows (every change against the baseline level of a drifted
+ * sequential run), and a mark on each summary line's change. */
+static void drift_marks_in_outputs(const struct sw_run *r, const struct sw_analysis *a, int want)
+{
+	struct sw_run rr = *r;
+	char *text, *line, *save;
+	int rows = 0, summary = 0, marked = 0;
+
+	rr.id = calloc((size_t)r->nranks, sizeof(*rr.id));   /* the report's caution reads the ranks' identity */
+	cr_assert(rr.id);
+	text = report_string(&rr, a, REPORT_TABLE);
+	free(rr.id);
+	cr_assert(text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+		bool mark = n > 6 && !strcmp(line + n - 6, " drift");
+
+		if (strstr(line, "(the highest load)")) {
+			summary++;
+			marked += mark;
+		} else if (isdigit((unsigned char)line[strspn(line, " ")])) {
+			rows += mark;   /* a table row: it starts with its nodes */
+		}
+	}
+	cr_assert_eq(rows, want, "table rows marked: %d", rows);
+	cr_assert(summary > 0 && marked == (want ? summary : 0), "summary lines %d, marked %d", summary, marked);
+	free(text);
+}
+
 Test(analysis, planted_drift_marks_the_run)
 {
 	const int lp[3] = { 1, 3, 4 };
@@ -916,6 +948,10 @@ Test(analysis, planted_drift_marks_the_run)
 		cr_assert_eq(a->drifted, planted == 1);
 		/* drift control does not touch the changes against the baseline */
 		cr_assert(a->cell[4].drop.significant && fabs(a->cell[4].drop.pct - 30.0) < 2.0);
+		/* but every one of them is marked, and no baseline cell */
+		for (int c = 0; c < 6; c++)
+			cr_assert_eq(a->cell[c].drifted, planted && c >= 2, "cell %d", c);
+		drift_marks_in_outputs(r, a, planted ? 4 : 0);
 		analysis_free(a);
 		synth_free(r);
 	}
