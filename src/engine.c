@@ -689,8 +689,9 @@ static int blocks_stop(struct eng *e, struct lead *l, int b)
  * Design blocks (plan.h): hops = auto calibrated at the baseline level
  * before the first block; block b runs repetition b of every cell, the
  * levels in plan_block_order's order, each cell warmed up at its first
- * visit; CPU times at the end of every level's visit, the clocks and the
- * flush at the end of a block.
+ * visit; CPU times at the end of every level's visit (a map's: of the
+ * block, recorded under its last step), the clocks and the flush at the
+ * end of a block.
  */
 static void leader_blocks(struct eng *e, struct lead *l)
 {
@@ -731,7 +732,11 @@ static void leader_blocks(struct eng *e, struct lead *l)
 			r->duration = MPI_Wtime() - l->t_sweep;
 			if (stop >= 0 && e->o->isolate)
 				leader_isolate(e, l->res, l->req, l->missing);
-			leader_level_end(e, &l->ru0, l->req, stop >= 0, i + 1 == L);
+			/* a map's CPU times once a block: its steps are many, and
+			 * a round trip to every rank after each would cost more
+			 * than the step */
+			if (!p->map || i + 1 == L)
+				leader_level_end(e, &l->ru0, l->req, stop >= 0, i + 1 == L);
 		}
 	}
 	free(order);

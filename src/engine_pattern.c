@@ -25,6 +25,10 @@ void eng_round_pairs(struct eng *e, const struct ctrl *c)
 	k = e->plan->level_pairs[e->plan->cell[c->cell].level];
 	e->round_pair = e->plan->pair;
 	e->round_k = e->round_aggr = k;
+	if (e->plan->map) {
+		eng_map_round_pairs(e, c);
+		return;
+	}
 	if (nv || pattern_info(e->plan->cell[c->cell].pattern)->incast) {
 		k = c->alone ? 0 : k;
 		for (int i = 0; i < k; i++)
