@@ -251,6 +251,10 @@ int stats_beyond(double lo, double hi, double allow);
  */
 int stats_holm(const double *p, size_t m, double *adj);
 
+/* The one-sided sign test: P(B >= k), B ~ Bin(n, 1/2) (1 when k is 0,
+ * 0 when k > n): k of n signs the same way by chance. */
+double stats_sign_p(size_t k, size_t n);
+
 /* The one-sided upper confidence bound of a standard deviation s
  * estimated on df degrees of freedom: s sqrt(df / chi2_{1 - confidence}
  * (df)) (a night-to-night SD from 3 baseline runs, 2 df, may be 4.4

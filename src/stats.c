@@ -529,32 +529,48 @@ int stats_beyond(double lo, double hi, double allow)
 	return 0;
 }
 
+struct holm_item {
+	double p;
+	size_t i;
+};
+
+static int holm_cmp(const void *a, const void *b)
+{
+	double x = ((const struct holm_item *)a)->p, y = ((const struct holm_item *)b)->p;
+
+	return (x > y) - (x < y);
+}
+
 int stats_holm(const double *p, size_t m, double *adj)
 {
-	size_t *idx = malloc((m ? m : 1) * sizeof(*idx)), k = 0;
+	struct holm_item *it = malloc((m ? m : 1) * sizeof(*it));
+	size_t k = 0;
 	double run = 0.0;
 
-	if (!idx)
+	if (!it)
 		return -1;
 	for (size_t i = 0; i < m; i++) {
 		adj[i] = NAN;
 		if (isfinite(p[i]))
-			idx[k++] = i;
+			it[k++] = (struct holm_item){ p[i], i };
 	}
-	/* insertion sort of the indices by p: families are a few dozen cells */
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
-			size_t t = idx[j];
-
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
+	/* tied p get the same adjusted value whatever their order */
+	qsort(it, k, sizeof(*it), holm_cmp);
 	for (size_t i = 0; i < k; i++) {
-		run = fmax(run, fmin(1.0, (double)(k - i) * p[idx[i]]));
-		adj[idx[i]] = run;
+		run = fmax(run, fmin(1.0, (double)(k - i) * it[i].p));
+		adj[it[i].i] = run;
 	}
-	free(idx);
+	free(it);
 	return 0;
+}
+
+double stats_sign_p(size_t k, size_t n)
+{
+	if (k == 0)
+		return 1.0;
+	if (k > n)
+		return 0.0;
+	return gsl_cdf_binomial_Q((unsigned int)(k - 1), 0.5, (unsigned int)n);
 }
 
 double stats_sd_upper(double s, double df, double confidence)

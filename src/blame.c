@@ -1,0 +1,1010 @@
+/*
+ * blame.c - the fabric map's statistics; see blame.h for the tests. Pure:
+ * allocates the result, prints nothing.
+ *
+ * Inside, every value is a "goodness" on the log scale: ln v for
+ * bandwidth, -ln v for latency, less the block's median over all links,
+ * so lower is slower whatever the metric and a shift of the whole block
+ * cancels. g[] is the N x N matrix of the links' goodness (median over
+ * blocks; NaN where no link was measured); the floor is c = ln(1 - floor)
+ * (bandwidth) or -ln(1 + floor) (latency) on that scale.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blame.h"
+#include "fmt.h"
+#include "stats.h"
+
+/* One run of the tests on one grouping. */
+struct map {
+	const struct blame_input *in;
+	struct blame_result *r;
+	const struct blame_pair **src;   /* nlink: the input pair of each link */
+	int n, nb;
+	double *y;                       /* nlink x nb block goodness */
+	double *g;                       /* n x n link goodness */
+	int *li;                         /* n x n link index, -1 */
+	int *grp;                        /* n: each host's group */
+	double c;                        /* the floor on the goodness scale */
+};
+
+static double goodness_of(int metric, double v)
+{
+	return metric == BLAME_LATENCY ? -log(v) : log(v);
+}
+
+/* A goodness difference as the metric's ratio (bandwidth 0.8: 20% less;
+ * latency 1.25: 25% more). */
+static double rel_of(int metric, double d)
+{
+	return exp(metric == BLAME_LATENCY ? -d : d);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median of the finite values of x[0..n) (sorted in place); NaN when
+ * none. */
+static double median_inplace(double *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			x[k++] = x[i];
+	if (!k)
+		return NAN;
+	qsort(x, k, sizeof(*x), cmp_double);
+	return k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2.0;
+}
+
+static int link_cmp(const void *a, const void *b)
+{
+	const struct blame_link *x = a, *y = b;
+
+	return x->a != y->a ? x->a - y->a : x->b - y->b;
+}
+
+static int check_input(const struct blame_input *in, char *err, size_t errlen)
+{
+	if (in->nhost < 2 || !in->host)
+		return sw_fail(err, errlen, "map: %d hosts (2 at least)", in->nhost);
+	if (in->nblock < 1)
+		return sw_fail(err, errlen, "map: no blocks");
+	if (!(in->floor >= 0.0 && in->floor < 1.0))
+		return sw_fail(err, errlen, "map: effect floor %g not in [0, 1)", in->floor);
+	if (!(in->alpha > 0.0 && in->alpha < 1.0) || !(in->confidence > 0.0 && in->confidence < 1.0))
+		return sw_fail(err, errlen, "map: alpha %g or confidence %g not in (0, 1)", in->alpha,
+			       in->confidence);
+	if (in->metric != BLAME_BANDWIDTH && in->metric != BLAME_LATENCY)
+		return sw_fail(err, errlen, "map: unknown metric %d", in->metric);
+	if (in->group && in->ngroup < 1)
+		return sw_fail(err, errlen, "map: groups given but ngroup is %d", in->ngroup);
+	for (int i = 0; in->group && i < in->nhost; i++)
+		if (in->group[i] < 0 || in->group[i] >= in->ngroup)
+			return sw_fail(err, errlen, "map: host '%s' in group %d (of %d)", in->host[i],
+				       in->group[i], in->ngroup);
+	for (size_t k = 0; k < in->npair; k++) {
+		const struct blame_pair *p = &in->pair[k];
+
+		if (p->a < 0 || p->b < 0 || p->a >= in->nhost || p->b >= in->nhost || p->a == p->b || !p->v)
+			return sw_fail(err, errlen, "map: pair %zu (%d, %d) is not two of the %d hosts", k, p->a,
+				       p->b, in->nhost);
+		for (int b = 0; b < in->nblock; b++)
+			if (!isnan(p->v[b]) && !(p->v[b] > 0.0 && isfinite(p->v[b])))
+				return sw_fail(err, errlen, "map: pair %s-%s, block %d: value %g not positive",
+					       in->host[p->a], in->host[p->b], b, p->v[b]);
+	}
+	return 0;
+}
+
+/* The links, their block goodness and their medians with CI. */
+static int load_links(struct map *m, char *err, size_t errlen)
+{
+	const struct blame_input *in = m->in;
+	struct blame_result *r = m->r;
+	size_t nl = in->npair, n2 = (size_t)m->n * (size_t)m->n;
+	double *col = NULL, *raw = NULL, *ref = NULL;
+	int ret = -1;
+
+	r->link = calloc(nl ? nl : 1, sizeof(*r->link));
+	m->src = calloc(nl ? nl : 1, sizeof(*m->src));
+	m->y = malloc((nl ? nl : 1) * (size_t)m->nb * sizeof(*m->y));
+	m->g = malloc(n2 * sizeof(*m->g));
+	m->li = malloc(n2 * sizeof(*m->li));
+	col = malloc((nl ? nl : 1) * sizeof(*col));
+	raw = malloc((size_t)m->nb * sizeof(*raw));
+	ref = malloc((size_t)m->nb * sizeof(*ref));
+	if (!r->link || !m->src || !m->y || !m->g || !m->li || !col || !raw || !ref) {
+		sw_fail(err, errlen, "map: out of memory");
+		goto out_free;
+	}
+	r->nlink = nl;
+	for (size_t k = 0; k < nl; k++) {
+		const struct blame_pair *p = &in->pair[k];
+
+		r->link[k].a = p->a < p->b ? p->a : p->b;
+		r->link[k].b = p->a < p->b ? p->b : p->a;
+		r->link[k].by = (int)k;   /* the input pair, until sorted */
+	}
+	qsort(r->link, nl, sizeof(*r->link), link_cmp);
+	for (size_t i = 0; i < n2; i++) {
+		m->li[i] = -1;
+		m->g[i] = NAN;
+	}
+	for (size_t k = 0; k < nl; k++) {
+		struct blame_link *l = &r->link[k];
+
+		if (k && l->a == l[-1].a && l->b == l[-1].b) {
+			sw_fail(err, errlen, "map: pair %s-%s measured twice", in->host[l->a], in->host[l->b]);
+			goto out_free;
+		}
+		m->src[k] = &in->pair[l->by];
+		m->li[l->a * m->n + l->b] = m->li[l->b * m->n + l->a] = (int)k;
+	}
+	/* each block's median over every link it measured */
+	for (int b = 0; b < m->nb; b++) {
+		size_t c = 0;
+
+		for (size_t k = 0; k < nl; k++)
+			if (!isnan(m->src[k]->v[b]))
+				col[c++] = goodness_of(in->metric, m->src[k]->v[b]);
+		ref[b] = median_inplace(col, c);
+	}
+	for (size_t k = 0; k < nl; k++) {
+		struct blame_link *l = &r->link[k];
+		int c = 0;
+
+		for (int b = 0; b < m->nb; b++) {
+			double v = m->src[k]->v[b];
+
+			m->y[k * m->nb + b] = isnan(v) ? NAN : goodness_of(in->metric, v) - ref[b];
+			if (!isnan(v))
+				raw[c++] = v;
+		}
+		l->n = c;
+		l->median = stats_median(raw, (size_t)c);
+		l->lo = l->hi = l->median;
+		if (c >= 2 && stats_median_ci(raw, (size_t)c, in->confidence, &l->lo, &l->hi))
+			l->lo = l->hi = l->median;
+		for (int b = 0; b < m->nb; b++)
+			col[b] = m->y[k * m->nb + b];
+		m->g[l->a * m->n + l->b] = m->g[l->b * m->n + l->a] = median_inplace(col, (size_t)m->nb);
+		l->p = l->rel = NAN;
+		l->cause = BLAME_NONE;
+		l->by = -1;
+	}
+	ret = 0;
+out_free:
+	free(ref);
+	free(raw);
+	free(col);
+	return ret;
+}
+
+/*
+ * Inferred groups: average linkage, the most alike hosts first. Two
+ * hosts are alike when their links to the others are: their distance is
+ * the mean of |g_ik - g_jk| over the hosts k both reached (a profile, so
+ * one lucky link does not join two groups). Clusters A and B may join
+ * only when their mean link is no slower than the floor below the slower
+ * of their own mean links within (a single host has none: two single
+ * hosts always may). Hosts left alone (slower with everyone: a slow
+ * port, not a group) join the cluster they are fastest with. grp[] gets
+ * the clusters numbered by their first host; returns how many, -1 on
+ * ENOMEM.
+ */
+static int infer_groups(const struct map *m, int *grp)
+{
+	int n = m->n, ng = 0, ret = -1;
+	size_t n2 = (size_t)n * n;
+	double *sum = calloc(n2, sizeof(*sum)), *dist = calloc(n2, sizeof(*dist));
+	int *cnt = calloc(n2, sizeof(*cnt)), *dcnt = calloc(n2, sizeof(*dcnt)), *size = malloc(n * sizeof(*size));
+	int *root = malloc(n * sizeof(*root)), *num = malloc(n * sizeof(*num));
+	const double *g = m->g;
+
+	if (!sum || !dist || !cnt || !dcnt || !size || !root || !num)
+		goto out_free;
+	for (int i = 0; i < n; i++) {
+		root[i] = i;
+		size[i] = 1;
+		for (int j = i + 1; j < n; j++) {
+			double d = 0.0;
+			int c = 0;
+
+			if (isfinite(g[i * n + j])) {
+				sum[i * n + j] = sum[j * n + i] = g[i * n + j];
+				cnt[i * n + j] = cnt[j * n + i] = 1;
+			}
+			for (int k = 0; k < n; k++)
+				if (k != i && k != j && isfinite(g[i * n + k]) && isfinite(g[j * n + k])) {
+					d += fabs(g[i * n + k] - g[j * n + k]);
+					c++;
+				}
+			if (c) {
+				dist[i * n + j] = dist[j * n + i] = d / c;
+				dcnt[i * n + j] = dcnt[j * n + i] = 1;
+			}
+		}
+	}
+	/* sum[a*n+a], cnt[a*n+a]: the links within cluster a */
+	for (;;) {
+		int ba = -1, bb = -1;
+		double best = INFINITY;
+
+		for (int a = 0; a < n; a++) {
+			if (root[a] != a)
+				continue;
+			for (int b = a + 1; b < n; b++) {
+				double d, wa, wb, floor_at;
+
+				if (root[b] != b || !cnt[a * n + b] || !dcnt[a * n + b])
+					continue;
+				d = dist[a * n + b] / dcnt[a * n + b];
+				wa = cnt[a * n + a] ? sum[a * n + a] / cnt[a * n + a] : NAN;
+				wb = cnt[b * n + b] ? sum[b * n + b] / cnt[b * n + b] : NAN;
+				floor_at = isnan(wa) ? wb : isnan(wb) ? wa : fmin(wa, wb);
+				if (!isnan(floor_at) && sum[a * n + b] / cnt[a * n + b] < floor_at + m->c)
+					continue;
+				if (d < best) {
+					best = d;
+					ba = a;
+					bb = b;
+				}
+			}
+		}
+		if (ba < 0)
+			break;
+		/* b joins a */
+		sum[ba * n + ba] += sum[bb * n + bb] + sum[ba * n + bb];
+		cnt[ba * n + ba] += cnt[bb * n + bb] + cnt[ba * n + bb];
+		for (int k = 0; k < n; k++) {
+			if (root[k] != k || k == ba || k == bb)
+				continue;
+			sum[ba * n + k] = sum[k * n + ba] = sum[ba * n + k] + sum[bb * n + k];
+			cnt[ba * n + k] = cnt[k * n + ba] = cnt[ba * n + k] + cnt[bb * n + k];
+			dist[ba * n + k] = dist[k * n + ba] = dist[ba * n + k] + dist[bb * n + k];
+			dcnt[ba * n + k] = dcnt[k * n + ba] = dcnt[ba * n + k] + dcnt[bb * n + k];
+		}
+		for (int k = 0; k < n; k++)
+			if (root[k] == bb)
+				root[k] = ba;
+		size[ba] += size[bb];
+	}
+	/* a host alone joins its fastest cluster */
+	for (int i = 0; i < n; i++) {
+		int best = -1;
+		double bv = -INFINITY;
+
+		if (size[root[i]] > 1)
+			continue;
+		for (int a = 0; a < n; a++)
+			if (root[a] == a && size[a] > 1 && cnt[i * n + a] && sum[i * n + a] / cnt[i * n + a] > bv) {
+				bv = sum[i * n + a] / cnt[i * n + a];
+				best = a;
+			}
+		if (best >= 0)
+			root[i] = best;
+	}
+	for (int i = 0; i < n; i++)
+		num[i] = -1;
+	for (int i = 0; i < n; i++) {
+		if (num[root[i]] < 0)
+			num[root[i]] = ng++;
+		grp[i] = num[root[i]];
+	}
+	ret = ng;
+out_free:
+	free(num);
+	free(root);
+	free(size);
+	free(dcnt);
+	free(cnt);
+	free(dist);
+	free(sum);
+	return ret;
+}
+
+/* Set r's groups (names, sizes) from m->grp with ng groups. */
+static int set_groups(struct map *m, int ng, char *err, size_t errlen)
+{
+	const struct blame_input *in = m->in;
+	struct blame_result *r = m->r;
+
+	free(r->group);
+	r->group = calloc((size_t)ng, sizeof(*r->group));
+	if (!r->group)
+		return sw_fail(err, errlen, "map: out of memory");
+	r->ngroup = ng;
+	for (int g = 0; g < ng; g++) {
+		if (in->group && in->group_name)
+			snprintf(r->group[g].name, sizeof(r->group[g].name), "%s", in->group_name[g]);
+		else
+			snprintf(r->group[g].name, sizeof(r->group[g].name), "g%d", g + 1);
+		r->group[g].rel = r->group[g].lo = r->group[g].hi = r->group[g].p = NAN;
+	}
+	for (int i = 0; i < m->n; i++) {
+		r->host[i].group = m->grp[i];
+		r->group[m->grp[i]].nhost++;
+	}
+	for (size_t k = 0; k < r->nlink; k++) {
+		r->link[k].ga = m->grp[r->link[k].a];
+		r->link[k].gb = m->grp[r->link[k].b];
+	}
+	return 0;
+}
+
+/*
+ * The slow host ports: d[i*n+j] = g_ij - median of g_kj over i's mates k
+ * (its group, k != i, j); a sign test on how many partners put d beyond
+ * the floor, Holm over the hosts tested.
+ */
+static int test_hosts(struct map *m)
+{
+	struct blame_result *r = m->r;
+	int n = m->n, ret = -1;
+	double *d = malloc((size_t)n * n * sizeof(*d)), *col = malloc(n * sizeof(*col));
+	double *raw = malloc(n * sizeof(*raw)), *p = malloc(n * sizeof(*p)), *adj = malloc(n * sizeof(*adj));
+
+	if (!d || !col || !raw || !p || !adj)
+		goto out_free;
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < n; i++) {
+			size_t c = 0;
+
+			d[i * n + j] = NAN;
+			if (i == j || !isfinite(m->g[i * n + j]))
+				continue;
+			for (int k = 0; k < n; k++)
+				if (k != i && k != j && m->grp[k] == m->grp[i] && isfinite(m->g[k * n + j]))
+					col[c++] = m->g[k * n + j];
+			if (c)
+				d[i * n + j] = m->g[i * n + j] - median_inplace(col, c);
+		}
+	for (int i = 0; i < n; i++) {
+		struct blame_host *h = &r->host[i];
+		size_t c = 0, nr = 0;
+
+		h->n = h->slower = 0;
+		for (int j = 0; j < n; j++) {
+			int l = m->li[i * n + j];
+
+			if (l >= 0 && isfinite(r->link[l].median))
+				raw[nr++] = r->link[l].median;
+			if (isfinite(d[i * n + j])) {
+				col[c++] = d[i * n + j];
+				h->slower += d[i * n + j] < m->c;
+			}
+		}
+		h->n = (int)nr;
+		h->score = stats_median(raw, nr);
+		h->lo = h->hi = h->score;
+		if (nr >= 2 && stats_median_ci(raw, nr, r->confidence, &h->lo, &h->hi))
+			h->lo = h->hi = h->score;
+		h->rel = c ? rel_of(r->metric, median_inplace(col, c)) : NAN;
+		p[i] = c ? stats_sign_p((size_t)h->slower, c) : NAN;
+	}
+	if (stats_holm(p, (size_t)n, adj))
+		goto out_free;
+	for (int i = 0; i < n; i++) {
+		r->host[i].p = adj[i];
+		r->host[i].flagged = adj[i] < r->alpha;
+	}
+	ret = 0;
+out_free:
+	free(adj);
+	free(p);
+	free(raw);
+	free(col);
+	free(d);
+	return ret;
+}
+
+/* x (nx goodness values) against y (ny): d = ln median x - ln median y,
+ * its CI and the one-sided p of "x is no slower than the floor below y".
+ * The goodness values go to stats_log_median_se as exp(); x and y are
+ * scratch. 0, or -1 when either has fewer than 2. */
+static int test_sets(const struct map *m, double *x, size_t nx, double *y, size_t ny, double *d, double *lo,
+		     double *hi, double *p)
+{
+	double lx, sx, ly, sy;
+	struct stats_interval iv;
+
+	for (size_t i = 0; i < nx; i++)
+		x[i] = exp(x[i]);
+	for (size_t i = 0; i < ny; i++)
+		y[i] = exp(y[i]);
+	if (stats_log_median_se(x, nx, &lx, &sx) || stats_log_median_se(y, ny, &ly, &sy))
+		return -1;
+	/* negated: p_above asks "at most", the claim is "below the floor" */
+	if (stats_interval_set(&iv, ly - lx, sqrt(sx * sx + sy * sy), INFINITY, 0.0, m->r->confidence))
+		return -1;
+	*d = lx - ly;
+	*lo = -iv.hi;
+	*hi = -iv.lo;
+	*p = stats_interval_p_above(&iv, -m->c);
+	return 0;
+}
+
+/* Whether link k is left out of the group tests: a slow host's. */
+static bool masked(const struct map *m, size_t k)
+{
+	return m->r->host[m->r->link[k].a].flagged || m->r->host[m->r->link[k].b].flagged;
+}
+
+/* Store a difference d with its CI as the metric's ratios. */
+static void set_rel(const struct map *m, double d, double lo, double hi, double *rel, double *rlo, double *rhi)
+{
+	int mt = m->r->metric;
+
+	*rel = rel_of(mt, d);
+	*rlo = mt == BLAME_LATENCY ? rel_of(mt, hi) : rel_of(mt, lo);
+	*rhi = mt == BLAME_LATENCY ? rel_of(mt, lo) : rel_of(mt, hi);
+}
+
+/* The most the crossing pairs of one round carried in one direction
+ * (bandwidth, rounds known): per block the sum of their values; the
+ * (round, direction) with the largest median over blocks. */
+static int boundary_capacity(const struct map *m, struct blame_boundary *bd)
+{
+	const struct blame_result *r = m->r;
+	int nround = 0, nb = m->nb, ret = -1;
+	double *sum = NULL, *col = NULL;
+	int *cnt = NULL;
+
+	bd->capacity = bd->cap_lo = bd->cap_hi = NAN;
+	bd->cap_pairs = 0;
+	bd->cap_round = -1;
+	if (r->metric != BLAME_BANDWIDTH)
+		return 0;
+	for (size_t k = 0; k < r->nlink; k++)
+		if (m->src[k]->round >= nround)
+			nround = m->src[k]->round + 1;
+	if (!nround)
+		return 0;
+	sum = calloc((size_t)nround * 2 * nb, sizeof(*sum));
+	cnt = calloc((size_t)nround * 2, sizeof(*cnt));
+	col = malloc((size_t)nb * sizeof(*col));
+	if (!sum || !cnt || !col)
+		goto out_free;
+	for (size_t k = 0; k < r->nlink; k++) {
+		const struct blame_pair *p = m->src[k];
+		int ga = m->grp[p->a], gb = m->grp[p->b], slot;
+
+		if (p->round < 0 || masked(m, k) || !((ga == bd->g && gb == bd->h) || (ga == bd->h && gb == bd->g)))
+			continue;
+		slot = p->round * 2 + (ga == bd->g);
+		cnt[slot]++;
+		for (int b = 0; b < nb; b++)
+			sum[(size_t)slot * nb + b] += p->v[b];   /* NaN: that block is out */
+	}
+	for (int s = 0; s < nround * 2; s++) {
+		size_t c = 0;
+		double med, lo, hi;
+
+		if (!cnt[s])
+			continue;
+		for (int b = 0; b < nb; b++)
+			if (isfinite(sum[(size_t)s * nb + b]))
+				col[c++] = sum[(size_t)s * nb + b];
+		if (!c)
+			continue;
+		med = stats_median(col, c);
+		if (isfinite(bd->capacity) && med <= bd->capacity)
+			continue;
+		lo = hi = med;
+		if (c >= 2 && stats_median_ci(col, c, r->confidence, &lo, &hi))
+			lo = hi = med;
+		bd->capacity = med;
+		bd->cap_lo = lo;
+		bd->cap_hi = hi;
+		bd->cap_pairs = cnt[s];
+		bd->cap_round = s / 2;
+	}
+	ret = 0;
+out_free:
+	free(col);
+	free(cnt);
+	free(sum);
+	return ret;
+}
+
+/* Group boundaries (crossing against within) and, with 3 groups or more,
+ * uplinks (crossing one group against crossing the others); Holm within
+ * each family. */
+static int test_groups(struct map *m)
+{
+	struct blame_result *r = m->r;
+	int ng = r->ngroup, ret = -1;
+	size_t nl = r->nlink, nbd = (size_t)ng * (ng - 1) / 2, k2;
+	double *x = malloc((nl ? nl : 1) * sizeof(*x)), *y = malloc((nl ? nl : 1) * sizeof(*y));
+	double *p = malloc((nbd > (size_t)ng ? nbd : (size_t)ng) * sizeof(*p) + 1);
+	double *adj = malloc((nbd > (size_t)ng ? nbd : (size_t)ng) * sizeof(*adj) + 1);
+
+	free(r->bound);
+	r->bound = calloc(nbd ? nbd : 1, sizeof(*r->bound));
+	r->nbound = nbd;
+	if (!x || !y || !p || !adj || !r->bound)
+		goto out_free;
+	k2 = 0;
+	for (int g = 0; g < ng; g++)
+		for (int h = g + 1; h < ng; h++) {
+			struct blame_boundary *bd = &r->bound[k2];
+			size_t nx = 0, ny = 0, nr = 0;
+			double d, lo, hi;
+
+			bd->g = g;
+			bd->h = h;
+			bd->rel = bd->rel_lo = bd->rel_hi = bd->median = bd->lo = bd->hi = NAN;
+			p[k2] = NAN;
+			for (size_t k = 0; k < nl; k++) {
+				const struct blame_link *l = &r->link[k];
+
+				if (masked(m, k) || !isfinite(m->g[l->a * m->n + l->b]))
+					continue;
+				if ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g)) {
+					x[nx++] = m->g[l->a * m->n + l->b];
+					if (isfinite(l->median))
+						y[nl - 1 - nr++] = l->median;   /* raw, from the end */
+				}
+			}
+			bd->n = (int)nx;
+			if (nr) {
+				bd->median = stats_median(y + nl - nr, nr);
+				bd->lo = bd->hi = bd->median;
+				if (nr >= 2 && stats_median_ci(y + nl - nr, nr, r->confidence, &bd->lo, &bd->hi))
+					bd->lo = bd->hi = bd->median;
+			}
+			for (size_t k = 0; k < nl; k++) {
+				const struct blame_link *l = &r->link[k];
+
+				if (!masked(m, k) && l->ga == l->gb && (l->ga == g || l->ga == h) &&
+				    isfinite(m->g[l->a * m->n + l->b]))
+					y[ny++] = m->g[l->a * m->n + l->b];
+			}
+			if (!test_sets(m, x, nx, y, ny, &d, &lo, &hi, &p[k2]))
+				set_rel(m, d, lo, hi, &bd->rel, &bd->rel_lo, &bd->rel_hi);
+			if (boundary_capacity(m, bd))
+				goto out_free;
+			k2++;
+		}
+	if (stats_holm(p, nbd, adj))
+		goto out_free;
+	for (size_t b = 0; b < nbd; b++) {
+		r->bound[b].p = adj[b];
+		r->bound[b].flagged = adj[b] < r->alpha;
+	}
+	for (int g = 0; g < ng; g++) {
+		struct blame_group *gr = &r->group[g];
+		size_t nx = 0, ny = 0;
+		double d, lo, hi;
+
+		gr->rel = gr->lo = gr->hi = gr->p = NAN;
+		gr->flagged = false;
+		p[g] = NAN;
+		if (ng < 3)
+			continue;
+		for (size_t k = 0; k < nl; k++) {
+			const struct blame_link *l = &r->link[k];
+			double v = m->g[l->a * m->n + l->b];
+
+			if (masked(m, k) || l->ga == l->gb || !isfinite(v))
+				continue;
+			if (l->ga == g || l->gb == g)
+				x[nx++] = v;
+			else
+				y[ny++] = v;
+		}
+		gr->n = (int)nx;
+		if (!test_sets(m, x, nx, y, ny, &d, &lo, &hi, &p[g]))
+			set_rel(m, d, lo, hi, &gr->rel, &gr->lo, &gr->hi);
+	}
+	if (stats_holm(p, (size_t)ng, adj))
+		goto out_free;
+	for (int g = 0; g < ng; g++) {
+		r->group[g].p = adj[g];
+		r->group[g].flagged = adj[g] < r->alpha;
+	}
+	ret = 0;
+out_free:
+	free(adj);
+	free(p);
+	free(y);
+	free(x);
+	return ret;
+}
+
+static const struct blame_boundary *boundary_of(const struct blame_result *r, int g, int h)
+{
+	if (g > h) {
+		int t = g;
+
+		g = h;
+		h = t;
+	}
+	for (size_t b = 0; b < r->nbound; b++)
+		if (r->bound[b].g == g && r->bound[b].h == h)
+			return &r->bound[b];
+	return NULL;
+}
+
+/*
+ * Links alone: each link's block goodness against its group pair's
+ * typical link (the median of their goodness, slow hosts' links left
+ * out), Student t on the blocks, Holm over the links tested; then each
+ * link's cause.
+ */
+static int test_links(struct map *m)
+{
+	struct blame_result *r = m->r;
+	int ng = r->ngroup, nb = m->nb, ret = -1;
+	size_t nl = r->nlink;
+	double *ref = malloc((size_t)ng * ng * sizeof(*ref)), *col = malloc((nl ? nl : 1) * sizeof(*col));
+	double *p = malloc((nl ? nl : 1) * sizeof(*p)), *adj = malloc((nl ? nl : 1) * sizeof(*adj));
+
+	if (!ref || !col || !p || !adj)
+		goto out_free;
+	for (int g = 0; g < ng; g++)
+		for (int h = g; h < ng; h++) {
+			size_t c = 0;
+
+			for (size_t k = 0; k < nl; k++) {
+				const struct blame_link *l = &r->link[k];
+
+				if (!masked(m, k) && ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g)))
+					col[c++] = m->g[l->a * m->n + l->b];
+			}
+			ref[g * ng + h] = ref[h * ng + g] = median_inplace(col, c);
+		}
+	for (size_t k = 0; k < nl; k++) {
+		struct blame_link *l = &r->link[k];
+		double rf = ref[l->ga * ng + l->gb], mean = 0.0, ss = 0.0;
+		struct stats_interval iv;
+		int c = 0;
+
+		p[k] = NAN;
+		l->rel = rel_of(r->metric, m->g[l->a * m->n + l->b] - rf);
+		if (masked(m, k) || !isfinite(rf))
+			continue;
+		for (int b = 0; b < nb; b++)
+			if (isfinite(m->y[k * nb + b])) {
+				double v = m->y[k * nb + b] - rf, dv = v - mean;
+
+				c++;
+				mean += dv / c;
+				ss += dv * (v - mean);
+			}
+		if (c < 2)
+			continue;
+		/* negated as in test_sets */
+		if (!stats_interval_set(&iv, -mean, sqrt(ss / (c - 1) / c), c - 1, 0.0, r->confidence))
+			p[k] = stats_interval_p_above(&iv, -m->c);
+	}
+	if (stats_holm(p, nl, adj))
+		goto out_free;
+	for (size_t k = 0; k < nl; k++) {
+		struct blame_link *l = &r->link[k];
+		const struct blame_host *ha = &r->host[l->a], *hb = &r->host[l->b];
+		const struct blame_boundary *bd = l->ga != l->gb ? boundary_of(r, l->ga, l->gb) : NULL;
+
+		l->p = adj[k];
+		l->flagged = adj[k] < r->alpha;
+		l->cause = BLAME_NONE;
+		l->by = -1;
+		if (ha->flagged || hb->flagged) {
+			l->cause = BLAME_HOST;
+			/* both slow: the slower of the two */
+			l->by = !hb->flagged || (ha->flagged && goodness_of(r->metric, ha->rel) <=
+							       goodness_of(r->metric, hb->rel)) ? l->a : l->b;
+		} else if (l->ga != l->gb && (r->group[l->ga].flagged || r->group[l->gb].flagged)) {
+			l->cause = BLAME_UPLINK;
+			l->by = r->group[l->ga].flagged ? l->ga : l->gb;
+		} else if (bd && bd->flagged) {
+			l->cause = BLAME_BOUNDARY;
+			l->by = (int)(bd - r->bound);
+		} else if (l->flagged) {
+			l->cause = BLAME_LINK;
+		}
+	}
+	ret = 0;
+out_free:
+	free(adj);
+	free(p);
+	free(col);
+	free(ref);
+	return ret;
+}
+
+/* Inferred groups with no flagged boundary between them become one
+ * (union over unflagged boundaries); returns the new count, or ng when
+ * nothing changed. */
+static int merge_unsupported(struct map *m, int ng)
+{
+	const struct blame_result *r = m->r;
+	int root[ng], num[ng], nn = 0;
+
+	for (int g = 0; g < ng; g++)
+		root[g] = g;
+	for (size_t b = 0; b < r->nbound; b++) {
+		int a = r->bound[b].g, c = r->bound[b].h;
+
+		if (r->bound[b].flagged)
+			continue;
+		while (root[a] != a)
+			a = root[a];
+		while (root[c] != c)
+			c = root[c];
+		if (a != c)
+			root[a > c ? a : c] = a < c ? a : c;
+	}
+	for (int g = 0; g < ng; g++) {
+		int a = g;
+
+		while (root[a] != a)
+			a = root[a];
+		num[g] = a == g ? nn++ : -1;
+	}
+	if (nn == ng)
+		return ng;
+	for (int i = 0; i < m->n; i++) {
+		int a = m->grp[i];
+
+		while (root[a] != a)
+			a = root[a];
+		m->grp[i] = num[a];
+	}
+	return nn;
+}
+
+static void add_claim(struct blame_result *r, int kind, int who, int with, double rel, double lo, double hi,
+		      double p)
+{
+	struct blame_claim *c = &r->claim[r->nclaim++];
+
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->who = who;
+	c->with = with;
+	c->rel = rel;
+	c->lo = lo;
+	c->hi = hi;
+	c->p = p;
+	blame_claim_name(r, c, c->name, sizeof(c->name));
+}
+
+static const char *pstr(char *buf, size_t len, double p)
+{
+	stats_format_p(buf, len, p);
+	return buf;
+}
+
+/* The claims, each with its evidence line. */
+static int make_claims(struct blame_result *r)
+{
+	size_t max = (size_t)r->nhost + r->ngroup + r->nbound + r->nlink;
+	enum fmt_unit u = r->metric == BLAME_LATENCY ? FMT_TIME : FMT_BW;
+	char a[48], b[48], c[48], fl[16], ps[16];
+	double pct = 100.0 * r->floor;
+
+	r->claim = calloc(max ? max : 1, sizeof(*r->claim));
+	if (!r->claim)
+		return -1;
+	r->nclaim = 0;
+	for (int i = 0; i < r->nhost; i++) {
+		const struct blame_host *h = &r->host[i];
+		struct blame_claim *cl;
+
+		if (!h->flagged)
+			continue;
+		add_claim(r, BLAME_HOST, i, -1, h->rel, NAN, NAN, h->p);
+		cl = &r->claim[r->nclaim - 1];
+		sw_appendf(cl->evidence, sizeof(cl->evidence),
+			 "%s: slower than its group mates by more than %s%% with %d of %d partners "
+			 "(median %sx their links; score %s; sign test, Holm over %d hosts: p %s); "
+			 "its partners cleared",
+			 cl->name, fmt_num(fl, sizeof(fl), pct), h->slower, h->n, fmt_num(a, sizeof(a), h->rel),
+			 fmt_ci(c, sizeof(c), u, h->score, h->lo, h->hi, true), r->nhost, pstr(ps, sizeof(ps), h->p));
+	}
+	for (int g = 0; g < r->ngroup; g++) {
+		const struct blame_group *gr = &r->group[g];
+		struct blame_claim *cl;
+
+		if (!gr->flagged)
+			continue;
+		add_claim(r, BLAME_UPLINK, g, -1, gr->rel, gr->lo, gr->hi, gr->p);
+		cl = &r->claim[r->nclaim - 1];
+		sw_appendf(cl->evidence, sizeof(cl->evidence),
+			 "%s: its %d crossing links at %sx [%s, %s] the crossing links of the other groups "
+			 "(beyond the %s%% floor; Holm over %d groups: p %s); no host of %s slower than its mates",
+			 cl->name, gr->n, fmt_num(a, sizeof(a), gr->rel), fmt_num(b, sizeof(b), gr->lo),
+			 fmt_num(c, sizeof(c), gr->hi), fmt_num(fl, sizeof(fl), pct), r->ngroup,
+			 pstr(ps, sizeof(ps), gr->p), gr->name);
+	}
+	for (size_t k = 0; k < r->nbound; k++) {
+		const struct blame_boundary *bd = &r->bound[k];
+		struct blame_claim *cl;
+		char cap[96] = "";
+
+		if (!bd->flagged || r->group[bd->g].flagged || r->group[bd->h].flagged)
+			continue;
+		add_claim(r, BLAME_BOUNDARY, bd->g, bd->h, bd->rel, bd->rel_lo, bd->rel_hi, bd->p);
+		cl = &r->claim[r->nclaim - 1];
+		if (isfinite(bd->capacity))
+			snprintf(cap, sizeof(cap), "; carried at most %s (%d pairs, one direction, round %d)",
+				 fmt_ci(c, sizeof(c), u, bd->capacity, bd->cap_lo, bd->cap_hi, true), bd->cap_pairs,
+				 bd->cap_round + 1);
+		sw_appendf(cl->evidence, sizeof(cl->evidence),
+			 "%s: its %d crossing links at %sx [%s, %s] the links within (Holm over %zu boundaries: "
+			 "p %s)%s",
+			 cl->name, bd->n, fmt_num(a, sizeof(a), bd->rel), fmt_num(b, sizeof(b), bd->rel_lo),
+			 fmt_num(c, sizeof(c), bd->rel_hi), r->nbound, pstr(ps, sizeof(ps), bd->p), cap);
+	}
+	for (size_t k = 0; k < r->nlink; k++) {
+		const struct blame_link *l = &r->link[k];
+		struct blame_claim *cl;
+
+		if (l->cause != BLAME_LINK)
+			continue;
+		add_claim(r, BLAME_LINK, (int)k, -1, l->rel, NAN, NAN, l->p);
+		cl = &r->claim[r->nclaim - 1];
+		sw_appendf(cl->evidence, sizeof(cl->evidence),
+			 "%s: %s, %sx its group pair's typical link in each of %d blocks (t, Holm over %zu links: "
+			 "p %s); neither host slower with its other partners",
+			 cl->name, fmt_ci(a, sizeof(a), u, l->median, l->lo, l->hi, l->n >= 2), fmt_num(b, sizeof(b), l->rel),
+			 l->n, r->nlink, pstr(ps, sizeof(ps), l->p));
+	}
+	return 0;
+}
+
+int blame_run(const struct blame_input *in, struct blame_result *out, char *err, size_t errlen)
+{
+	struct map m = { .in = in, .r = out, .n = in->nhost, .nb = in->nblock };
+	int ng, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (check_input(in, err, errlen))
+		return -1;
+	stats_init();
+	out->nhost = in->nhost;
+	out->metric = in->metric;
+	out->floor = in->floor;
+	out->alpha = in->alpha;
+	out->confidence = in->confidence;
+	out->inferred = !in->group;
+	m.c = in->metric == BLAME_LATENCY ? -log1p(in->floor) : log1p(-in->floor);
+	out->host = calloc((size_t)in->nhost, sizeof(*out->host));
+	m.grp = malloc((size_t)in->nhost * sizeof(*m.grp));
+	if (!out->host || !m.grp) {
+		sw_fail(err, errlen, "map: out of memory");
+		goto out_free;
+	}
+	for (int i = 0; i < in->nhost; i++)
+		snprintf(out->host[i].name, sizeof(out->host[i].name), "%s", in->host[i]);
+	if (load_links(&m, err, errlen))
+		goto out_free;
+	if (in->group) {
+		memcpy(m.grp, in->group, (size_t)in->nhost * sizeof(*m.grp));
+		ng = in->ngroup;
+	} else {
+		ng = infer_groups(&m, m.grp);
+	}
+	for (;;) {
+		int nn;
+
+		if (ng < 0 || set_groups(&m, ng, err, errlen) || test_hosts(&m) || test_groups(&m))
+			goto out_nomem;
+		if (!out->inferred || (nn = merge_unsupported(&m, ng)) == ng)
+			break;
+		ng = nn;
+	}
+	if (test_links(&m) || make_claims(out))
+		goto out_nomem;
+	ret = 0;
+	goto out_free;
+out_nomem:
+	sw_fail(err, errlen, "map: out of memory");
+out_free:
+	free(m.grp);
+	free(m.li);
+	free(m.g);
+	free(m.y);
+	free(m.src);
+	if (ret)
+		blame_free(out);
+	return ret;
+}
+
+const struct blame_link *blame_link_of(const struct blame_result *r, int a, int b)
+{
+	struct blame_link key = { .a = a < b ? a : b, .b = a < b ? b : a };
+
+	return bsearch(&key, r->link, r->nlink, sizeof(*r->link), link_cmp);
+}
+
+void blame_claim_name(const struct blame_result *r, const struct blame_claim *c, char *buf, size_t len)
+{
+	const struct blame_link *l;
+
+	switch (c->kind) {
+	case BLAME_HOST:
+		snprintf(buf, len, "host %s", r->host[c->who].name);
+		break;
+	case BLAME_UPLINK:
+		snprintf(buf, len, "uplink of %s", r->group[c->who].name);
+		break;
+	case BLAME_BOUNDARY:
+		snprintf(buf, len, "%s %s|%s", r->ngroup == 2 ? "trunk" : "boundary", r->group[c->who].name,
+			 r->group[c->with].name);
+		break;
+	case BLAME_LINK:
+		l = &r->link[c->who];
+		snprintf(buf, len, "link %s-%s", r->host[l->a].name, r->host[l->b].name);
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+const char *blame_kind_name(int kind)
+{
+	static const char *const name[] = { "-", "host", "uplink", "boundary", "link" };
+
+	return kind >= 0 && kind <= BLAME_LINK ? name[kind] : "-";
+}
+
+const char *blame_when_name(int when)
+{
+	return when == BLAME_FAULT ? "fault" : when == BLAME_CONGESTION ? "congestion" : "";
+}
+
+int blame_contrast(struct blame_result *loaded, const struct blame_result *unloaded, char *err, size_t errlen)
+{
+	struct blame_claim *c;
+	int n = loaded->nclaim;
+
+	if (loaded->nhost != unloaded->nhost)
+		return sw_fail(err, errlen, "map: the loaded map has %d hosts, the unloaded %d", loaded->nhost,
+			       unloaded->nhost);
+	for (int i = 0; i < loaded->nhost; i++)
+		if (strcmp(loaded->host[i].name, unloaded->host[i].name))
+			return sw_fail(err, errlen, "map: host %d is '%s' loaded but '%s' unloaded", i,
+				       loaded->host[i].name, unloaded->host[i].name);
+	c = realloc(loaded->claim, ((size_t)n + unloaded->nclaim + 1) * sizeof(*c));
+	if (!c)
+		return sw_fail(err, errlen, "map: out of memory");
+	loaded->claim = c;
+	for (int i = 0; i < n; i++)
+		c[i].when = BLAME_CONGESTION;
+	for (int j = 0; j < unloaded->nclaim; j++) {
+		const struct blame_claim *u = &unloaded->claim[j];
+		bool seen = false;
+
+		for (int i = 0; i < n; i++)
+			if (c[i].kind == u->kind && !strcmp(c[i].name, u->name)) {
+				c[i].when = BLAME_FAULT;
+				seen = true;
+			}
+		if (!seen) {
+			c[loaded->nclaim] = *u;
+			c[loaded->nclaim].when = BLAME_FAULT;
+			c[loaded->nclaim].unloaded = true;
+			loaded->nclaim++;
+		}
+	}
+	return 0;
+}
+
+void blame_free(struct blame_result *r)
+{
+	free(r->host);
+	free(r->group);
+	free(r->link);
+	free(r->bound);
+	free(r->claim);
+	memset(r, 0, sizeof(*r));
+}
