@@ -78,6 +78,10 @@ $(BUILD)/swstress.1: $(BUILD)/swstress
 $(BUILD)/calibrate: tests/calibration/calibrate.c $(BUILD)/libswstress.a
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswstress.a $(LDLIBS)
 
+# the fabric map's known answers read the statistics through this (tests/fabric)
+$(BUILD)/mapblame: tests/fabric/mapblame.c $(BUILD)/libswstress.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libswstress.a $(LDLIBS)
+
 $(BUILD)/unit_tests: $(TEST_SRC) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $(TEST_SRC) $(BUILD)/libswstress-cli.a $(BUILD)/libswstress.a \
 		-lcriterion $(LDLIBS)

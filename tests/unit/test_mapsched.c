@@ -2,11 +2,16 @@
  * a pass, each round a matching), steps, the seeded subset, the plan. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <time.h>
 #include "config.h"
+#include "fixture.h"
+#include "mapdata.h"
 #include "mapsched.h"
+#include "pattern.h"
 #include "plan.h"
+#include "results.h"
 
 static struct sw_config map_cfg(const char *const *kv)
 {
@@ -207,4 +212,68 @@ Test(mapsched, plan_of_4096_is_fast)
 	fclose(null);
 	plan_free(p);
 	cr_assert_lt((double)(clock() - t0) / CLOCKS_PER_SEC, 1.0);
+}
+
+/* A map run's samples as blame's input: every pair of the pass once, its
+ * round the one the circle method gives, its value per block the sample's
+ * bandwidth (bytes / seconds); written and loaded back through the
+ * results folder first. */
+Test(mapsched, run_samples_as_blame_input)
+{
+	const char *kv[] = { "patterns=stream", "sizes=1MiB", "repetitions=2", "label=map", NULL };
+	struct sw_config c = map_cfg(kv);
+	char err[512], dir[FIXTURE_DIR_MAX + 32], path[FIXTURE_DIR_MAX + 64];
+	struct sw_plan *p = plan_create(&c, 6, err, sizeof(err));
+	struct sw_run *r, *back;
+	struct mapdata d;
+
+	cr_assert_not_null(p, "%s", err);
+	r = run_create(&c, p, 6);
+	cr_assert_not_null(r);
+	for (int i = 0; i < 6; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "node%d", i);
+	snprintf(r->name, sizeof(r->name), "map-test");
+	for (int ci = 0; ci < p->ncells; ci++) {
+		for (int b = 0; b < 2; b++)
+			for (int i = 0; i < p->level_pairs[p->cell[ci].level]; i++) {
+				struct sw_pair q = plan_pair(p, ci, i);
+				/* 1 MiB in (a + b + 1) ms */
+				double t = (q.a + q.b + 1) * 1e-3;
+				struct sw_sample s = { .cell = ci, .rep = b, .pair = i, .t_start = b, .t_end = b + t,
+						       .seconds = t, .hops = 1 };
+
+				s.seconds *= b ? 2 : 1;   /* block 1 at half the speed */
+				s.t_end = s.t_start + s.seconds;
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		r->cell[ci].reps = 2;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	fixture_mkdtemp(dir, sizeof(dir), "map");
+	snprintf(path, sizeof(path), "%s/run", dir);
+	cr_assert_eq(mkdir(path, 0755), 0);
+	cr_assert_eq(results_write(path, r, NULL, "", err, sizeof(err)), 0, "%s", err);
+	back = results_load(path, err, sizeof(err));
+	cr_assert_not_null(back, "%s", err);
+	cr_assert_not_null(back->plan->map);
+	cr_assert_eq(mapdata_fill(back, pattern_find("stream"), 1 << 20, &d, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(d.in.nhost, 6);
+	cr_assert_str_eq(d.in.host[3], "node3");
+	cr_assert_eq(d.in.npair, 15);
+	cr_assert_eq(d.in.nblock, 2);
+	cr_assert_eq(d.in.metric, BLAME_BANDWIDTH);
+	for (size_t k = 0; k < d.in.npair; k++) {
+		const struct blame_pair *q = &d.in.pair[k];
+		double want = (double)(1 << 20) / ((q->a + q->b + 1) * 1e-3);
+
+		cr_assert_eq(q->round, mapsched_round_of(6, q->a, q->b));
+		cr_assert_float_eq(q->v[0], want, want * 1e-9);
+		cr_assert_float_eq(q->v[1], want / 2, want * 1e-9);
+	}
+	mapdata_free(&d);
+	cr_assert_neq(mapdata_fill(back, pattern_find("pingpong"), 1 << 20, &d, err, sizeof(err)), 0);
+	run_free(back);
+	run_free(r);
+	cr_assert_eq(fixture_rmtree(dir), 0);
 }
