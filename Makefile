@@ -164,8 +164,8 @@ health-test: build/swstress
 monitoring-test: all build/libswstress.a build/libswstress-cli.a
 	sh tests/monitoring/run_tests.sh
 
-fabric-test: build/swstress
-	sh tests/fabric/run_tests.sh
+fabric-test: build/swstress build/mapblame
+	sh tests/fabric/run_tests.sh; r=$$?; sh tests/fabric/map.sh || exit 1; exit $$r
 
 # publish into SQLite and a PostgreSQL server the test starts; the site in
 # headless Chromium (installs postgresql, chromium when root; SKIP otherwise)
