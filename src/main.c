@@ -298,8 +298,7 @@ static struct sw_plan *sweep_plan(struct sweep *s, const struct cli_args *a)
 		return NULL;
 	if (s->nranks == 1) {
 		snprintf(s->err, sizeof(s->err), "1 rank (started without mpiexec?): start it as "
-			 "mpiexec -n 4 swstress %s ... (2 ranks or more, in pairs)",
-			 s->check ? "check" : "run");
+			 "mpiexec -n 4 swstress %s ... (2 ranks or more, in pairs)", a->cmd->name);
 		return NULL;
 	}
 	return plan_create(&s->cfg, s->nranks, s->err, sizeof(s->err));
