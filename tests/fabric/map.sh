@@ -4,7 +4,9 @@
 # with the reason otherwise. Ends with "map: N passed, N failed, N skipped".
 #
 # `swstress map` (every pair of the 16 hosts once a block: 15 rounds of 8
-# pairs at once, stream 64 KiB, 1-s timed samples, 4 blocks) through
+# pairs at once, stream 64 KiB, 1-s timed samples, 4 blocks; the trunk's
+# capacity with 8 KiB messages and 2-s samples, so that a pair's count at
+# the deadline is fine-grained and the tbf burst a small share) through
 #   tree 16: 4 leaves x 4 hosts under one spine, 20 Mbit/s ports, 80 Mbit/s
 #     uplinks (non-blocking: a leaf's 4 ports fill its uplink), the leaves
 #     given as the groups:
@@ -19,7 +21,8 @@
 #         a 10 Mbit/s port, tests/bench/fabric48.sh).
 # The statistics are read through build/mapblame (one fact a line). Ports
 # are shaped low so that the network, not the 2 cores, limits 16 ranks.
-# T_KEEP=1 keeps the results folders.
+# T_KEEP=1 keeps the results folders. Arguments: the fabrics to run (tree,
+# trunk; default both).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -43,8 +46,8 @@ map() {
 	n=$1; shift
 	t0=$(date +%s)
 	timeout -k 5 900 sh $F/mpirun.sh --timeout 880 build/swstress map --no-plot --no-history label="$n" \
-		output="$TMP/$n" patterns=stream sizes=64KiB sample_time=1s repetitions=4 warmup=1 timeout=60s \
-		allow_shared_node=no "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
+		output="$TMP/$n" patterns=stream sizes="$SIZE" sample_time="$SAMPLE" repetitions=4 warmup=1 \
+		timeout=60s allow_shared_node=no "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
 	rc=$?
 	RES=$(ls -d "$TMP/$n/$n"-*/ 2>/dev/null | head -1)
 	echo "# $n: exit $rc, $(($(date +%s) - t0)) s wall"
@@ -64,12 +67,15 @@ for r in rows:
 hosts = {r["host_a"] for r in rows} | {r["host_b"] for r in rows}
 sys.exit(not (len(hosts) == 16 and len(seen) == 4 * 120 and set(seen.values()) == {1}))
 PY
-	build/mapblame "${RES%/}" stream 65536 ${GROUPS:-} >"$TMP/$n.blame" 2>"$TMP/$n.blame.err" ||
+	build/mapblame "${RES%/}" stream "$SIZE" ${GROUPS:-} >"$TMP/$n.blame" 2>"$TMP/$n.blame.err" ||
 		fail "$n: mapblame read the folder" "$TMP/$n.blame.err"
 	sed 's/^/#   /' "$TMP/$n.blame" | grep -v '^#   host .*flagged=0$'
 }
 claims() { grep -c '^claim' "$TMP/$1.blame"; }
+FABRICS=${*:-tree trunk}
+SIZE=65536 SAMPLE=1s
 
+case " $FABRICS " in *" tree "*)
 echo "== tree 16: 4 leaves of 4 hosts, 20 Mbit/s ports, 80 Mbit/s uplinks"
 if ! timeout 120 $FAB up tree 16 --port-rate 20mbit --trunk-rate 80mbit; then
 	fail "up tree 16"
@@ -96,7 +102,10 @@ else
 	GROUPS=
 fi
 timeout 60 $FAB down >/dev/null 2>&1
+esac
 
+case " $FABRICS " in *" trunk "*)
+SIZE=8192 SAMPLE=2s
 echo "== twoleaf 16: two bridges of 8 hosts, 20 Mbit/s ports, a 20 Mbit/s trunk not declared"
 if ! timeout 120 $FAB up twoleaf 16 --port-rate 20mbit --trunk-rate 20mbit; then
 	fail "up twoleaf 16"
@@ -114,4 +123,5 @@ elif map trunk; then
 	fi
 	check "(d) the boundary flagged" grep -q '^boundary .* flagged=1 ' "$TMP/trunk.blame"
 fi
+esac
 t_end
