@@ -12,9 +12,9 @@
  * written with a < b; a initiates (plan.h).
  *
  * A schedule runs a chosen set of the pass's rounds (all, or a seeded
- * subset that plan.c draws), each cut into steps of at most K pairs
- * (config map_concurrency: all pairs of a round at once, the loaded map;
- * 1, the unloaded map; or K). A step is what the engine runs as one
+ * subset that plan.c draws), each cut into ceil(n/2 / K) steps of at
+ * most K pairs, as even as they go (config map_concurrency: all pairs of
+ * a round at once, the loaded map; 1, the unloaded map; or K). A step is what the engine runs as one
  * level: its pairs at once, to one deadline. Nothing is stored per pair:
  * pairs are computed when asked, so the schedule of 4096 ranks is a few
  * kilobytes.

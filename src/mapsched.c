@@ -107,16 +107,20 @@ int mapsched_step_round(const struct mapsched *m, int s)
 	return m->round[s / m->steps_per_round];
 }
 
+/* A round's pairs split evenly over its steps: the first per % steps
+ * steps one pair more than the others. */
 int mapsched_step_size(const struct mapsched *m, int s)
 {
-	int first = s % m->steps_per_round * m->conc;
+	int j = s % m->steps_per_round;
 
-	return m->per_round - first < m->conc ? m->per_round - first : m->conc;
+	return m->per_round / m->steps_per_round + (j < m->per_round % m->steps_per_round);
 }
 
 struct sw_pair mapsched_step_pair(const struct mapsched *m, int s, int i)
 {
-	return mapsched_pair(m->n, mapsched_step_round(m, s), s % m->steps_per_round * m->conc + i);
+	int j = s % m->steps_per_round, q = m->per_round / m->steps_per_round, rem = m->per_round % m->steps_per_round;
+
+	return mapsched_pair(m->n, mapsched_step_round(m, s), j * q + (j < rem ? j : rem) + i);
 }
 
 double mapsched_cover(const struct mapsched *m)

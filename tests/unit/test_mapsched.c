@@ -74,7 +74,7 @@ Test(mapsched, every_pair_once_and_every_round_a_matching)
 }
 
 /* Steps of K pairs: a round's steps hold its pairs, each once, none
- * larger than K, ceil((n/2) / K) of them. */
+ * larger than K, ceil((n/2) / K) of them, their sizes within one. */
 Test(mapsched, steps_cut_rounds_into_concurrency)
 {
 	const int n = 22, rounds[] = { 3, 0, 17 }, ks[] = { 1, 3, 4, 11, 0, 50 };
@@ -91,11 +91,13 @@ Test(mapsched, steps_cut_rounds_into_concurrency)
 		cr_assert_eq(m->round[0], 0);
 		cr_assert_eq(m->round[2], 17);
 		for (int r = 0; r < 3; r++) {
-			int seen = 0;
+			int seen = 0, lo = 11, hi = 0;
 
 			for (int s = r * m->steps_per_round; s < (r + 1) * m->steps_per_round; s++) {
 				cr_assert_eq(mapsched_step_round(m, s), m->round[r]);
 				cr_assert(mapsched_step_size(m, s) >= 1 && mapsched_step_size(m, s) <= k);
+				lo = mapsched_step_size(m, s) < lo ? mapsched_step_size(m, s) : lo;
+				hi = mapsched_step_size(m, s) > hi ? mapsched_step_size(m, s) : hi;
 				for (int i = 0; i < mapsched_step_size(m, s); i++) {
 					struct sw_pair q = mapsched_step_pair(m, s, i), w = mapsched_pair(n, m->round[r], seen++);
 
@@ -103,6 +105,7 @@ Test(mapsched, steps_cut_rounds_into_concurrency)
 				}
 			}
 			cr_assert_eq(seen, 11, "K %d round %d: %d pairs in its steps", k, r, seen);
+			cr_assert_leq(hi - lo, 1, "K %d: steps of %d to %d pairs", k, lo, hi);
 		}
 		mapsched_free(m);
 	}
