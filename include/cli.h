@@ -73,6 +73,9 @@ struct cli_command {
 	bool nagios;              /* a plugin: bad usage is UNKNOWN (3) on stdout */
 	bool mpi;                 /* calls MPI_Init: gets bad usage in args->error and
 	                           * reports it itself, once, from rank 0 */
+	const char *preset;       /* "key=value" the command sets over the config
+	                           * file, under the command line's (map:
+	                           * schedule=map); NULL: none */
 	int (*fn)(const struct cli_args *a);
 };
 

@@ -50,6 +50,13 @@ enum cfg_design {
 	CFG_DESIGN_SEQUENTIAL,
 };
 
+/* What the run measures: the sweep's load levels, or the fabric map's
+ * rounds (mapsched.h: every pair of ranks once a pass). */
+enum cfg_schedule {
+	CFG_SCHEDULE_SWEEP = 0,
+	CFG_SCHEDULE_MAP,
+};
+
 /* Keys that take auto, yes or no (yield, timed). */
 enum cfg_auto {
 	CFG_AUTO = 0,
@@ -66,7 +73,7 @@ enum cfg_yield {
 /* Where each key got its value, for error messages after parsing:
  * "configs/quick.conf:12", "command line", "run.json" or "default". */
 #define CFG_WHERE_MAX 300
-#define CFG_MAX_OPTIONS 56  /* rows of where[]: at least the option count */
+#define CFG_MAX_OPTIONS 64  /* rows of where[]: at least the option count */
 
 struct sw_config {
 	/* [sweep] */
@@ -95,6 +102,9 @@ struct sw_config {
 	uint64_t seed;
 	int rep_min, rep_max;            /* repetitions = N or MIN..MAX */
 	int design;                      /* enum cfg_design */
+	int schedule;                    /* enum cfg_schedule */
+	int map_rounds;                  /* rounds of the map's pass, 0: all */
+	int map_concurrency;             /* pairs of a map round at once, 0: all */
 	int warmup;                      /* untimed rounds before each cell */
 	double timeout;                  /* s, per cell watchdog */
 	bool allow_shared_node;
@@ -187,7 +197,7 @@ const char *config_where(const struct sw_config *c, const char *key);
 /* Whether cells of a pattern run time-bounded samples under c: every pair
  * of a level sends until one common deadline and counts its hops (timed =
  * yes, or auto for a bandwidth pattern with hops = auto; every pattern
- * when there are victims; incast always, config_validate refusing it with
+ * when there are victims or schedule = map; incast always, config_validate refusing it with
  * a hop list or timed = no). */
 bool config_pattern_timed(const struct sw_config *c, int pattern);
 

@@ -24,6 +24,13 @@
  * sender is pair 0 streaming alone, and a level of k senders loads k + 1
  * ports, k of them into the receiver's one egress port.
  *
+ * The map (config schedule = map, mapsched.h): the levels are the steps
+ * of the map's schedule, each a round of the circle method or a part of
+ * one (map_concurrency), and level l's pairs are step l's; the cells,
+ * blocks and timed samples are as in a sweep, so a block visits every
+ * step once in a seeded order. The chosen rounds (map_rounds) are the
+ * first of a seeded shuffle of the pass (config seed), in ascending order.
+ *
  * Cells are ordered level by level, then pattern, size and hops as given
  * in the config. The order they run in is the design (config design):
  * sequential runs every repetition of a cell, then the next cell, level
@@ -43,6 +50,8 @@
 struct sw_pair {
 	int a, b;
 };
+
+struct mapsched;
 
 struct sw_cell {
 	int level;         /* index into plan levels */
@@ -68,7 +77,15 @@ struct sw_plan {
 	int *level_pairs;        /* pairs at each level, ascending */
 	int ncells;
 	struct sw_cell *cell;
+	struct mapsched *map;    /* schedule = map: level l is the schedule's
+	                          * step l, its pairs mapsched_step_pair's
+	                          * (pair[] holds step 0's); NULL for a sweep.
+	                          * Owned. */
 };
+
+/* The most cells a map's plan may have (each is a struct sw_cell on every
+ * rank and per-cell facts on rank 0). */
+#define PLAN_MAX_CELLS (1 << 22)
 
 /* Build the plan. Returns NULL with "WHERE: message" in err, WHERE naming
  * the key at fault (levels larger than the ranks, odd node counts, a shift
@@ -96,7 +113,10 @@ void plan_block_order(const struct sw_plan *p, const struct sw_config *c, int bl
 int plan_level_first_cell(const struct sw_plan *p, int level);
 int plan_cells_per_level(const struct sw_plan *p);
 
-/* Pair i of cell's level: the plan's pair i, or for an incast cell sender
+/* Pair i of a level: the plan's pair i, or in a map the step's pair i. */
+struct sw_pair plan_level_pair(const struct sw_plan *p, int level, int i);
+
+/* Pair i of cell's level: plan_level_pair, or for an incast cell sender
  * i (pair i's initiator) with the receiver (pair 0's partner) as b. */
 struct sw_pair plan_pair(const struct sw_plan *p, int cell, int i);
 

@@ -91,7 +91,11 @@
  *   runs before schema 3 load as sequential), block_order [[levels]...]
  *   (the levels of each block in the order they ran, plan_block_order; []
  *   when sequential), ranks [{rank, host}], pairs [[a, b]...],
- *   levels [{pairs, nodes}], cells [{cell, level, nodes, pairs, pattern,
+ *   levels [{pairs, nodes, round (schedule = map: the step's round of the
+ *   pass, mapsched.h)}], map (schedule = map only: {method "circle", pass,
+ *   per_round, rounds [the rounds run], concurrency, steps_per_round,
+ *   cover}; a map's plan is rebuilt from the config when it is loaded and
+ *   checked against levels and cells), cells [{cell, level, nodes, pairs, pattern,
  *   size_bytes, hops, hops_auto, timed, receiver (incast cells: the
  *   receiver's rank, checked against the plan), reps, stop, wall_s, timed_s, summary
  *   {latency_s, bandwidth_Bps, aggregate_Bps (per-repetition values),

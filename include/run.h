@@ -167,6 +167,12 @@ bool run_cell_cpu_bound(const struct sw_run *r, int cell, int *ranks, int *cores
 /* Pairs (k) and nodes (2k) of a cell's level. */
 int run_cell_pairs(const struct sw_run *r, int cell);
 
+/* Bytes rank 0 holds for a run of plan p under c at its most (rep_max
+ * repetitions): the samples, the per-cell facts and CPU records, the
+ * hosts and the plan's cells. The statistics and the files written at
+ * each flush take about as much again while they run. */
+double run_memory_bytes(const struct sw_plan *p, const struct sw_config *c);
+
 /* "converged", "max-reps", ... and back (-1 if unknown). */
 const char *run_stop_name(int stop);
 int run_stop_find(const char *name);

@@ -663,14 +663,14 @@ static int suspects_compute(const struct sw_run *r, struct sw_analysis *a, const
 			memset(npin, 0, (size_t)nh * sizeof(int));
 			for (int p = 0; p < pairs; p++) {
 				const struct sw_pair_stats *q = &a->pair[ps + (size_t)p];
-				const struct sw_pair *pr;
+				struct sw_pair pr;
 				int ranks[2];
 
 				if (isnan(q->lat_median) || p >= r->plan->npairs)
 					continue;
-				pr = &r->plan->pair[p];
-				ranks[0] = pr->a;
-				ranks[1] = pr->b;
+				pr = plan_level_pair(r->plan, r->plan->cell[c].level, p);
+				ranks[0] = pr.a;
+				ranks[1] = pr.b;
 				nv++;
 				for (int e = 0; e < 2; e++) {
 					int h;

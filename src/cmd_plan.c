@@ -7,6 +7,8 @@
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
+#include "run.h"
+#include "fmt.h"
 
 int cmd_config(const struct cli_args *a, struct sw_config *c, char *err, size_t errlen)
 {
@@ -19,6 +21,8 @@ int cmd_config(const struct cli_args *a, struct sw_config *c, char *err, size_t 
 		file = a->args[0];
 	if (file && config_load_file(c, file, err, errlen))
 		return -1;
+	if (a->cmd->preset && config_set_arg(c, a->cmd->preset, err, errlen))
+		return -1;
 	if (config_set_args(c, a->sets, a->nsets, err, errlen))
 		return -1;
 	if (a->opt[CLI_LABEL] && config_set(c, "label", a->opt[CLI_LABEL], "option --label", err, errlen))
@@ -30,7 +34,7 @@ static int plan_main(const struct cli_args *a)
 {
 	struct sw_config cfg;
 	struct sw_plan *p;
-	char err[1024];
+	char err[1024], mem[32];
 	long n;
 
 	if (!a->opt[CLI_RANKS])
@@ -44,6 +48,9 @@ static int plan_main(const struct cli_args *a)
 	if (!p)
 		return cli_usage_error(a, "%s", err);
 	plan_print(stdout, p, &cfg);
+	fmt_num(mem, sizeof(mem), run_memory_bytes(p, &cfg) / (1024.0 * 1024.0));
+	printf("rank 0's memory: about %s MiB for the run (samples, per-cell facts, CPU times, hosts), as much again "
+	       "while the statistics and files are written\n", mem);
 	plan_free(p);
 	return SW_EXIT_OK;
 }

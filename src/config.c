@@ -763,6 +763,41 @@ static void design_format(const struct sw_config *c, const struct cfg_opt *o, ch
 	snprintf(buf, len, "%s", c->design == CFG_DESIGN_SEQUENTIAL ? "sequential" : "blocks");
 }
 
+static int schedule_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+{
+	if (strcasecmp(v, "sweep") && strcasecmp(v, "map"))
+		return sw_fail(msg, len, "%s: unknown schedule '%s' (sweep, map)", o->name, v);
+	c->schedule = strcasecmp(v, "map") == 0 ? CFG_SCHEDULE_MAP : CFG_SCHEDULE_SWEEP;
+	return 0;
+}
+
+static void schedule_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
+{
+	(void)o;
+	snprintf(buf, len, "%s", c->schedule == CFG_SCHEDULE_MAP ? "map" : "sweep");
+}
+
+/* all (0) or a count in the option's range. */
+static int count_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
+{
+	int64_t x = 0;
+
+	if (strcasecmp(v, "all") && parse_int64(o, v, &x, msg, len))
+		return -1;
+	*(int *)field(c, o) = (int)x;
+	return 0;
+}
+
+static void count_format(const struct sw_config *c, const struct cfg_opt *o, char *buf, size_t len)
+{
+	int v = *(const int *)cfield(c, o);
+
+	if (v)
+		snprintf(buf, len, "%d", v);
+	else
+		snprintf(buf, len, "all");
+}
+
 static int reps_parse(struct sw_config *c, const struct cfg_opt *o, const char *v, char *msg, size_t len)
 {
 	const char *dots = strstr(v, "..");
@@ -1003,6 +1038,8 @@ static const struct cfg_type T_PATTERNS = { patterns_parse, patterns_format };
 static const struct cfg_type T_PAIRING = { pairing_parse, pairing_format };
 static const struct cfg_type T_REPS = { reps_parse, reps_format };
 static const struct cfg_type T_DESIGN = { design_parse, design_format };
+static const struct cfg_type T_SCHEDULE = { schedule_parse, schedule_format };
+static const struct cfg_type T_COUNT = { count_parse, count_format };
 static const struct cfg_type T_INT = { int_parse, int_format };
 static const struct cfg_type T_U64 = { u64_parse, u64_format };
 static const struct cfg_type T_SIZE = { size_parse, size_format };
@@ -1043,7 +1080,8 @@ static const struct cfg_opt opts[] = {
 	  "length of one sample when hops = auto (s, ms, us): a timed sample's window, else the hop count's target" },
 	{ "timed", "sweep", &T_AUTO, OFF(timed), 0, "auto", 0, 0, 0,
 	  "time-bounded samples: every pair sends until one common deadline and counts its messages; "
-	  "auto = stream and bidir when hops = auto, yes = pingpong too, no = hop counts" },
+	  "auto = stream and bidir when hops = auto (every pattern with victims or schedule = map), yes = "
+	  "pingpong too, no = hop counts" },
 	{ "patterns", "sweep", &T_PATTERNS, OFF(patterns), 0, "pingpong, stream, bidir", 0, 0, 0,
 	  "what each pair does: pingpong (latency), stream (one-way bandwidth), bidir (both ways), "
 	  "incast (k senders to one receiver, timed; levels count senders)" },
@@ -1065,6 +1103,14 @@ static const struct cfg_opt opts[] = {
 	  "from block to block (plan prints it), and changes are computed within blocks; sequential = all "
 	  "repetitions of a level, then the next (the classic order: a change of speed during the sweep "
 	  "reads as load)" },
+	{ "schedule", "sweep", &T_SCHEDULE, OFF(schedule), 0, "sweep", 0, 0, 0,
+	  "sweep = the load levels; map = the fabric map (swstress map): every pair of ranks once a pass, "
+	  "in rounds of disjoint pairs (the circle method), levels and pairing unused" },
+	{ "map_rounds", "sweep", &T_COUNT, OFF(map_rounds), 0, "all", 1, SW_MAX_RANKS, 0,
+	  "map: rounds of the pass to run, all (N-1 for N ranks, N if odd) or a seeded subset of this many "
+	  "(seed): a given pair is measured with chance rounds / pass, a slow host in every round" },
+	{ "map_concurrency", "sweep", &T_COUNT, OFF(map_concurrency), 0, "all", 1, SW_MAX_RANKS, 0,
+	  "map: pairs of a round that run at once: all (the loaded map), 1 (the unloaded map) or K" },
 	{ "warmup", "sweep", &T_INT, OFF(warmup), 0, "1", 0, 1000, 0,
 	  "untimed rounds before each cell" },
 	{ "timeout", "sweep", &T_DURATION, OFF(timeout), 0, "60s", 0, 86400, OPEN_MIN,
@@ -1570,6 +1616,24 @@ int config_validate(const struct sw_config *c, char *err, size_t errlen)
 			return sw_fail(err, errlen, "%s: ranks_per_node = %d: victims need one rank a node",
 				       where_of(c, "victims"), c->ranks_per_node);
 	}
+	if (c->schedule == CFG_SCHEDULE_MAP) {
+		for (int p = 0; p < c->npatterns; p++)
+			if (pattern_info(c->patterns[p])->incast)
+				return sw_fail(err, errlen, "%s: schedule = map runs pairs; incast is not a pair pattern",
+					       where_of(c, "patterns"));
+		if (c->victims)
+			return sw_fail(err, errlen, "%s: victims = %d: not with schedule = map (every rank is in a "
+				       "round's pairs)", where_of(c, "victims"), c->victims);
+		if (c->design == CFG_DESIGN_SEQUENTIAL)
+			return sw_fail(err, errlen, "%s: design = sequential: not with schedule = map (its repetitions are "
+				       "blocks that visit every round)", where_of(c, "design"));
+		if (c->isolate == CFG_YES)
+			return sw_fail(err, errlen, "%s: isolate = yes: not with schedule = map (the map meets every "
+				       "host with every partner already)", where_of(c, "isolate"));
+		if (c->ranks_per_node > 1)
+			return sw_fail(err, errlen, "%s: ranks_per_node = %d: not with schedule = map (one rank a node "
+				       "meets every partner)", where_of(c, "ranks_per_node"), c->ranks_per_node);
+	}
 	if (c->cpu_control == CFG_YES && !c->victims)
 		return sw_fail(err, errlen, "%s: cpu_control = yes: needs victims (the CPU control is a round of the "
 			       "victims beside aggressors that only load their CPUs)", where_of(c, "cpu_control"));
@@ -1595,7 +1659,7 @@ bool config_pattern_timed(const struct sw_config *c, int pattern)
 		return true;
 	if (c->nhops || c->timed == CFG_NO || !p)
 		return false;
-	return c->timed == CFG_YES || c->victims > 0 || p->timed;
+	return c->timed == CFG_YES || c->victims > 0 || c->schedule == CFG_SCHEDULE_MAP || p->timed;
 }
 
 const char *config_where(const struct sw_config *c, const char *key)

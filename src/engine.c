@@ -712,8 +712,9 @@ static int blocks_stop(struct eng *e, struct lead *l, int b)
  * Design blocks (plan.h): hops = auto calibrated at the baseline level
  * before the first block; block b runs repetition b of every cell, the
  * levels in plan_block_order's order, each cell warmed up at its first
- * visit; CPU times at the end of every level's visit, the clocks and the
- * flush at the end of a block (ENG_MARK_FACTOR: not of every block).
+ * visit; CPU times at the end of every level's visit (a map's: of the
+ * block, recorded under its last step), the clocks and the flush at the
+ * end of a block (ENG_MARK_FACTOR: not of every block).
  */
 static void leader_blocks(struct eng *e, struct lead *l)
 {
@@ -758,7 +759,11 @@ static void leader_blocks(struct eng *e, struct lead *l)
 				    (stop >= 0 || MPI_Wtime() - l->t_mark >= ENG_MARK_FACTOR * l->mark_cost);
 			double t0 = MPI_Wtime();
 
-			leader_level_end(e, &l->ru0, l->req, stop >= 0, mark);
+			/* a map's CPU times once a block: its steps are many, and
+			 * a round trip to every rank after each would cost more
+			 * than the step */
+			if (!p->map || i + 1 == L)
+				leader_level_end(e, &l->ru0, l->req, stop >= 0, mark);
 			if (mark) {
 				l->t_mark = MPI_Wtime();
 				l->mark_cost = l->t_mark - t0;

@@ -9,7 +9,8 @@
  *                     injection
  *   engine_pattern.c  one round of one rank: its pair, the handshake, the
  *                     untimed and timed patterns (the pattern_ops table)
- * MPI: only these three and main.c include mpi.h.
+ *   engine_map.c      the fabric map's rounds (plan.h, mapsched.h)
+ * MPI: only these files and main.c include mpi.h.
  */
 #ifndef ENGINE_INT_H
 #define ENGINE_INT_H
@@ -231,6 +232,13 @@ int eng_pair_of_rank(const struct eng *e, int rank, int *partner, bool *initiato
  * if this rank initiated, 0 if not, -1 on timeout (*peer_out gets the
  * peer). */
 int eng_do_round(struct eng *e, const struct ctrl *c, struct sample_msg *out, int *peer_out);
+
+/* ---------------------------------------------------------------- */
+/* engine_map.c: the fabric map (schedule = map).                     */
+
+/* The pairs of a map's round c into e: the step's (the cell's level's)
+ * pairs, computed from the schedule, into e->mix. */
+void eng_map_round_pairs(struct eng *e, const struct ctrl *c);
 
 /* n receiving sides of timed flows (e->rx), zeroed; NULL when out of
  * memory. free() frees them. */

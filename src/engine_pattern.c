@@ -26,6 +26,10 @@ void eng_round_pairs(struct eng *e, const struct ctrl *c)
 	k = e->plan->level_pairs[e->plan->cell[c->cell].level];
 	e->round_pair = e->plan->pair;
 	e->round_k = e->round_aggr = k;
+	if (e->plan->map) {
+		eng_map_round_pairs(e, c);
+		return;
+	}
 	if (nv || per > 1 || pattern_info(e->plan->cell[c->cell].pattern)->incast) {
 		/* a pair's per rank pairs side by side (plan.h) */
 		k = c->alone ? 0 : k * per;

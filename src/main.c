@@ -321,8 +321,7 @@ static struct sw_plan *sweep_plan(struct sweep *s, const struct cli_args *a)
 		return NULL;
 	if (s->nranks == 1) {
 		snprintf(s->err, sizeof(s->err), "1 rank (started without mpiexec?): start it as "
-			 "mpiexec -n 4 swstress %s ... (2 ranks or more, in pairs)",
-			 s->check ? "check" : "run");
+			 "mpiexec -n 4 swstress %s ... (2 ranks or more, in pairs)", a->cmd->name);
 		return NULL;
 	}
 	return plan_create(&s->cfg, s->nranks, s->err, sizeof(s->err));
@@ -508,7 +507,8 @@ static int sweep(const struct cli_args *a, bool check)
 		.progress = a->opt[CLI_PROGRESS] || isatty(2), .level_done = level_done, .ctx = &s.ctx,
 		.fail_code = s.failed, .signal_code = check ? SW_NAGIOS_UNKNOWN : 0,
 		.deadline = check ? s.cfg.deadline : 0,
-		.isolate = s.cfg.isolate == CFG_YES || (check && s.cfg.isolate == CFG_AUTO),
+		.isolate = s.cfg.schedule != CFG_SCHEDULE_MAP &&
+			   (s.cfg.isolate == CFG_YES || (check && s.cfg.isolate == CFG_AUTO)),
 		.estimate = plan_estimate_seconds(s.plan, &s.cfg),
 	};
 	engine_sweep(s.r, &s.cfg, s.plan, &s.env, &eo);
@@ -550,6 +550,32 @@ static const struct cli_command run_command = {
 	.fn = cmd_run,
 };
 
+static const struct cli_command map_command = {
+	.name = "map",
+	.synopsis = "[CONFIG] [options] [key=value ...]",
+	.summary = "the fabric map (under mpiexec or srun): every pair of ranks, round by round",
+	.description =
+		"As run with schedule = map: instead of load levels, the rounds of a round-robin\n"
+		"tournament (the circle method: N-1 rounds of N/2 disjoint pairs for N ranks, every\n"
+		"pair of ranks exactly once), each round's pairs at once to one deadline\n"
+		"(map_concurrency = all; 1 for the unloaded map, one pair at a time; or K), all\n"
+		"rounds or map_rounds of them drawn with the seed, the repetitions as blocks that\n"
+		"visit every round in a seeded order. plan -n N schedule=map prints the rounds,\n"
+		"the time and rank 0's memory. Writes the results folder as run does (samples.csv:\n"
+		"one row a pair, its hosts and block; run.json: the map's rounds), e.g.\n"
+		"\n"
+		"  mpiexec -f hosts -ppn 1 -n 48 swstress map -c configs/map.conf --label fabric\n"
+		"\n"
+		"Exit status: 0 success, 1 the measurement failed, 2 usage or config error.\n",
+	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_PROGRESS) |
+		   CLI_OPT(CLI_NO_PLOT) | CLI_OPT(CLI_HISTORY) | CLI_OPT(CLI_NO_HISTORY),
+	.max_args = 1,
+	.keys = true,
+	.mpi = true,
+	.preset = "schedule=map",
+	.fn = cmd_run,
+};
+
 static const struct cli_command check_command = {
 	.name = "check",
 	.synopsis = "[CONFIG] --baseline PATH|NAME [options] [key=value ...]",
@@ -571,7 +597,7 @@ static const struct cli_command check_command = {
 
 /* Every command; each is defined beside its function. */
 static const struct cli_command *const commands[] = {
-	&run_command, &plan_command, &report_command, &plot_command, &compare_command,
+	&run_command, &map_command, &plan_command, &report_command, &plot_command, &compare_command,
 	&judge_command, &check_command, &history_command, &publish_command, &site_command,
 	&baseline_command, &guard_command,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "plan.h"
 #include "pattern.h"
+#include "mapsched.h"
 
 struct sw_plan *plan_alloc(int nranks, int npairs, int nlevels, int ncells)
 {
@@ -37,6 +38,7 @@ void plan_free(struct sw_plan *p)
 	free(p->victim);
 	free(p->level_pairs);
 	free(p->cell);
+	mapsched_free(p->map);
 	free(p);
 }
 
@@ -186,6 +188,69 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 	return m;
 }
 
+/* The cells of nl levels: patterns x sizes x hops at each. */
+static void fill_cells(struct sw_plan *p, const struct sw_config *c, int nl)
+{
+	int k = 0;
+
+	for (int l = 0; l < nl; l++)
+		for (int pi = 0; pi < c->npatterns; pi++)
+			for (int s = 0; s < c->nsizes; s++)
+				for (int h = 0; h < (c->nhops ? c->nhops : 1); h++)
+					p->cell[k++] = (struct sw_cell){
+						.level = l, .pattern = c->patterns[pi], .size = c->sizes[s],
+						.hops = c->nhops ? c->hops[h] : 0, .size_index = s,
+						.timed = config_pattern_timed(c, c->patterns[pi]),
+					};
+}
+
+/* schedule = map: the rounds map_rounds asks for (the first of a seeded
+ * shuffle of the pass, or all), cut into steps; a level per step. */
+static struct sw_plan *map_plan(const struct sw_config *c, int nranks, char *err, size_t errlen)
+{
+	int pass = mapsched_pass(nranks), nr = c->map_rounds ? c->map_rounds : pass;
+	int *round = malloc((size_t)pass * sizeof(*round));
+	struct mapsched *m = NULL;
+	struct sw_plan *p = NULL;
+	int per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
+
+	if (!round) {
+		sw_fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (nr > pass) {
+		sw_fail(err, errlen, "%s: map_rounds = %d, but a pass of %d ranks has %d rounds (all runs them all)",
+			config_where(c, "map_rounds"), nr, nranks, pass);
+		goto out;
+	}
+	shuffle(round, pass, (c->seed ^ 0x3A95C0DEULL) * 0x9E3779B97F4A7C15ULL + 1);
+	m = mapsched_create(nranks, round, nr, c->map_concurrency, err, errlen);
+	if (!m)
+		goto out;
+	if ((long)m->nsteps * per_level > PLAN_MAX_CELLS) {
+		sw_fail(err, errlen, "%s: the map of %d ranks has %d steps of %d cells, more than %d cells: fewer "
+			"map_rounds, a larger map_concurrency or fewer patterns and sizes",
+			config_where(c, "map_rounds"), nranks, m->nsteps, per_level, PLAN_MAX_CELLS);
+		goto out;
+	}
+	p = plan_alloc(nranks, m->conc, m->nsteps, m->nsteps * per_level);
+	if (!p) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int l = 0; l < m->nsteps; l++)
+		p->level_pairs[l] = mapsched_step_size(m, l);
+	for (int i = 0; i < m->conc; i++)
+		p->pair[i] = mapsched_step_pair(m, 0, i);
+	fill_cells(p, c, m->nsteps);
+	p->map = m;
+	m = NULL;
+out:
+	mapsched_free(m);
+	free(round);
+	return p;
+}
+
 struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, size_t errlen)
 {
 	struct sw_pair *pairs = NULL;
@@ -198,6 +263,8 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 			config_where(c, "ranks_per_node"), per, nranks);
 		return NULL;
 	}
+	if (c->schedule == CFG_SCHEDULE_MAP)
+		return map_plan(c, nranks, err, errlen);
 	if (nodes < 2) {
 		sw_fail(err, errlen, "need at least 2 %s, got %d", per > 1 ? "nodes" : "ranks", nodes);
 		return NULL;
@@ -236,16 +303,7 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 	p->per_node = per;
 	memcpy(p->pair, pairs + nv, (size_t)(np - nv) * sizeof(*pairs));
 	memcpy(p->level_pairs, lv, (size_t)nl * sizeof(*lv));
-	int k = 0;
-	for (int l = 0; l < nl; l++)
-		for (int pi = 0; pi < c->npatterns; pi++)
-			for (int s = 0; s < c->nsizes; s++)
-				for (int h = 0; h < (c->nhops ? c->nhops : 1); h++)
-					p->cell[k++] = (struct sw_cell){
-						.level = l, .pattern = c->patterns[pi], .size = c->sizes[s],
-						.hops = c->nhops ? c->hops[h] : 0, .size_index = s,
-						.timed = config_pattern_timed(c, c->patterns[pi]),
-					};
+	fill_cells(p, c, nl);
 out:
 	free(pairs);
 	free(lv);
@@ -282,11 +340,16 @@ int plan_level_first_cell(const struct sw_plan *p, int level)
 	return level * plan_cells_per_level(p);
 }
 
+struct sw_pair plan_level_pair(const struct sw_plan *p, int level, int i)
+{
+	return p->map ? mapsched_step_pair(p->map, level, i) : p->pair[i];
+}
+
 struct sw_pair plan_pair(const struct sw_plan *p, int cell, int i)
 {
 	if (pattern_info(p->cell[cell].pattern)->incast)
 		return (struct sw_pair){ p->pair[i].a, p->pair[0].b };
-	return p->pair[i];
+	return plan_level_pair(p, p->cell[cell].level, i);
 }
 
 int plan_nodes(const struct sw_plan *p, int cell)
@@ -366,6 +429,46 @@ static void print_design(FILE *f, const struct sw_plan *p, const struct sw_confi
 	free(order);
 }
 
+/* PLAN_PRINT_PAIRS ranks or fewer: the map's plan lists every round's
+ * pairs; more: the rounds' numbers only. */
+#define PLAN_PRINT_PAIRS 64
+
+/* The map's schedule: the pass, the chosen rounds and their steps. */
+static void print_map(FILE *f, const struct sw_plan *p, const struct sw_config *c)
+{
+	const struct mapsched *m = p->map;
+
+	fprintf(f, "ranks %d, schedule map: a pass of %d rounds of %d pairs (the circle method: every pair of ranks "
+		"once a pass%s), %ld pairs in all\n", p->nranks, m->pass, m->per_round,
+		p->nranks % 2 ? ", a bye for one rank each round" : "", (long)p->nranks * (p->nranks - 1) / 2);
+	if (m->nrounds == m->pass)
+		fprintf(f, "rounds: all %d\n", m->nrounds);
+	else
+		fprintf(f, "rounds: %d of %d, drawn with seed %llu: a given pair is measured with chance %.1f%%, a "
+			"host with every partner of its %d rounds\n", m->nrounds, m->pass, (unsigned long long)c->seed,
+			100.0 * mapsched_cover(m), m->nrounds);
+	fprintf(f, "concurrency: %d pairs at once (%s), %d step%s a round, %d steps (the levels), %d cells\n\n",
+		m->conc, m->conc == m->per_round ? "the loaded map: a whole round" : m->conc == 1 ?
+		"the unloaded map: one pair at a time" : "part of a round", m->steps_per_round,
+		m->steps_per_round == 1 ? "" : "s", m->nsteps, p->ncells);
+	if (p->nranks > PLAN_PRINT_PAIRS) {
+		fprintf(f, "rounds run:");
+		for (int r = 0; r < m->nrounds; r++)
+			fprintf(f, " %d", m->round[r]);
+		fprintf(f, "\n(pairs of each round: plan with %d ranks or fewer lists them)\n", PLAN_PRINT_PAIRS);
+		return;
+	}
+	for (int s = 0; s < m->nsteps; s++) {
+		fprintf(f, "step %d: round %d, %d pairs:", s, mapsched_step_round(m, s), p->level_pairs[s]);
+		for (int i = 0; i < p->level_pairs[s]; i++) {
+			struct sw_pair q = mapsched_step_pair(m, s, i);
+
+			fprintf(f, " %d-%d", q.a, q.b);
+		}
+		fputc('\n', f);
+	}
+}
+
 void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 {
 	char buf[32], pairing[64];
@@ -376,16 +479,20 @@ void plan_print(FILE *f, const struct sw_plan *p, const struct sw_config *c)
 	for (int i = 0; i < c->npatterns; i++)
 		incast |= pattern_info(c->patterns[i])->incast;
 	config_format_value(c, "pairing", pairing, sizeof(pairing));
-	fprintf(f, "ranks %d, pairing %s", p->nranks, pairing);
-	if (c->pairing == CFG_PAIRING_RANDOM)
-		fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
-	fprintf(f, ", %d levels, %d cells\n", p->nlevels, p->ncells);
-	if (p->per_node > 1)
-		fprintf(f, "ranks_per_node %d: %d nodes, each named by its first rank; a pair of nodes is %d rank "
-			"pairs to one deadline, its value their sum\n", p->per_node, p->nranks / p->per_node,
-			p->per_node);
-	fputc('\n', f);
-	for (int l = 0; l < p->nlevels; l++) {
+	if (p->map)
+		print_map(f, p, c);
+	else {
+		fprintf(f, "ranks %d, pairing %s", p->nranks, pairing);
+		if (c->pairing == CFG_PAIRING_RANDOM)
+			fprintf(f, " (seed %llu)", (unsigned long long)c->seed);
+		fprintf(f, ", %d levels, %d cells\n", p->nlevels, p->ncells);
+		if (p->per_node > 1)
+			fprintf(f, "ranks_per_node %d: %d nodes, each named by its first rank; a pair of nodes is %d "
+				"rank pairs to one deadline, its value their sum\n", p->per_node, p->nranks / p->per_node,
+				p->per_node);
+		fputc('\n', f);
+	}
+	for (int l = 0; !p->map && l < p->nlevels; l++) {
 		int k = p->level_pairs[l];
 
 		fprintf(f, "level %d: %d pairs, %d nodes", l, k, 2 * k);

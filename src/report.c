@@ -235,7 +235,8 @@ static void print_dominant(FILE *f, const struct sw_run *r, const struct sw_anal
 		ratio = pair_ratio(a, c, &slow);
 		if (!(ratio >= REPORT_DOMINANT_RATIO))
 			continue;
-		const struct sw_pair *pp = &p->pair[slow];
+		struct sw_pair pq = plan_level_pair(p, l, slow);
+		const struct sw_pair *pp = &pq;
 		char rt[32], ha[SW_HOST_MAX * 4], hb[SW_HOST_MAX * 4];
 
 		print_wrapped(f, "  ", "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest "
@@ -516,7 +517,8 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	for (size_t i = 0; i < a->npairstats; i++) {
 		const struct sw_pair_stats *ps = &a->pair[i];
 		const struct sw_cell *c = &r->plan->cell[ps->cell];
-		const struct sw_pair *pp = &r->plan->pair[ps->pair];
+		struct sw_pair pq = plan_level_pair(r->plan, c->level, ps->pair);
+		const struct sw_pair *pp = &pq;
 
 		if (!ps->flagged)
 			continue;

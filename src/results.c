@@ -18,6 +18,7 @@
 #include "victims.h"
 #include "hostid.h"
 #include "pattern.h"
+#include "mapsched.h"
 
 /* Caps on what the reader accepts (issue #11: nothing read back unchecked). */
 #define RESULTS_MAX_CSV (4LL << 30)         /* samples.csv bytes */
@@ -361,6 +362,18 @@ json_t *results_json_change(const struct sw_change *c)
 			 "p", results_json_number(c->p), "significant", c->significant);
 }
 
+/* The map's design for run.json (schedule = map). */
+static json_t *json_map(const struct mapsched *m)
+{
+	json_t *rounds = json_array();
+
+	for (int i = 0; i < m->nrounds; i++)
+		json_array_append_new(rounds, json_integer(m->round[i]));
+	return json_pack("{s:s,s:i,s:i,s:o,s:i,s:i,s:o}", "method", "circle", "pass", m->pass, "per_round",
+			 m->per_round, "rounds", rounds, "concurrency", m->conc, "steps_per_round", m->steps_per_round,
+			 "cover", results_json_number(mapsched_cover(m)));
+}
+
 /* The levels of each block in the order they ran ([] when sequential). */
 static json_t *json_block_order(const struct sw_run *r)
 {
@@ -429,10 +442,16 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 			json_object_set_new(json_array_get(vs, i), "cpu", json_true());
 	}
 	json_object_set_new(root, "victim_samples", vs);
-	for (int l = 0; l < p->nlevels; l++)
+	for (int l = 0; l < p->nlevels; l++) {
 		json_array_append_new(levels, json_pack("{s:i,s:i}", "pairs", p->level_pairs[l],
 							"nodes", 2 * p->level_pairs[l]));
+		if (p->map)
+			json_object_set_new(json_array_get(levels, (size_t)l), "round",
+					    json_integer(mapsched_step_round(p->map, l)));
+	}
 	json_object_set_new(root, "levels", levels);
+	if (p->map)
+		json_object_set_new(root, "map", json_map(p->map));
 	for (int ci = 0; ci < p->ncells; ci++) {
 		const struct sw_cell *c = &p->cell[ci];
 		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:b,s:i,s:s,s:o,s:o}",
@@ -535,9 +554,10 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 
 			if (!ps->flagged)
 				continue;
+			struct sw_pair q = plan_level_pair(p, p->cell[ps->cell].level, ps->pair);
+
 			json_array_append_new(out, json_pack("{s:i,s:i,s:s,s:s,s:o,s:o}", "cell", ps->cell, "pair", ps->pair,
-							     "host_a", r->host[p->pair[ps->pair].a],
-							     "host_b", r->host[p->pair[ps->pair].b],
+							     "host_a", r->host[q.a], "host_b", r->host[q.b],
 							     "slower_pct", results_json_number(ps->effect),
 							     "z", results_json_number(ps->z)));
 		}
@@ -1213,8 +1233,11 @@ static int load_plan_cells(struct sw_plan *p, const struct sw_config *cfg, json_
 	long long x, y;
 
 	for (int l = 0; l < p->nlevels; l++) {
+		/* a map's steps are its plan's (rebuilt from the config), any size */
+		int lo = p->map ? p->level_pairs[l] : l ? p->level_pairs[l - 1] + 1 : 1;
+
 		snprintf(where, sizeof(where), "levels[%d].", l);
-		if (jint(json_array_get(levels, (size_t)l), "pairs", l ? p->level_pairs[l - 1] + 1 : 1, p->npairs, &x,
+		if (jint(json_array_get(levels, (size_t)l), "pairs", lo, p->map ? lo : p->npairs, &x,
 			 jpath, where, err, errlen))
 			return -1;
 		p->level_pairs[l] = (int)x;
@@ -1255,6 +1278,32 @@ static int load_plan_cells(struct sw_plan *p, const struct sw_config *cfg, json_
 	return 0;
 }
 
+/* A map's plan: rebuilt from its config (schedule, map_rounds,
+ * map_concurrency, seed), its levels and cells checked against run.json's
+ * and the cells' hops read. */
+static struct sw_plan *load_map_plan(const struct sw_config *cfg, int nranks, json_t *levels, json_t *cells,
+				     const char *jpath, char *err, size_t errlen)
+{
+	char why[256];
+	struct sw_plan *p = plan_create(cfg, nranks, why, sizeof(why));
+
+	if (!p) {
+		sw_fail(err, errlen, "%s: the map's plan of %d ranks: %s", jpath, nranks, why);
+		return NULL;
+	}
+	if (json_array_size(levels) != (size_t)p->nlevels || json_array_size(cells) != (size_t)p->ncells) {
+		sw_fail(err, errlen, "%s: %zu levels and %zu cells, but the map's config makes %d steps and %d cells",
+			jpath, json_array_size(levels), json_array_size(cells), p->nlevels, p->ncells);
+		goto fail;
+	}
+	if (load_plan_cells(p, cfg, levels, cells, nranks, jpath, err, errlen))
+		goto fail;
+	return p;
+fail:
+	plan_free(p);
+	return NULL;
+}
+
 /* The plan of run.json: pairs, victim pairs, levels, cells; NULL with the
  * field named. */
 static struct sw_plan *load_plan(json_t *root, const struct sw_config *cfg, const char *jpath, char *err,
@@ -1272,12 +1321,15 @@ static struct sw_plan *load_plan(json_t *root, const struct sw_config *cfg, cons
 		return NULL;
 	}
 	if (json_array_size(ranks) > SW_MAX_RANKS || json_array_size(cells) > RESULTS_MAX_CELLS ||
-	    json_array_size(pairs) > json_array_size(ranks) / 2 || json_array_size(levels) > json_array_size(pairs)) {
+	    json_array_size(pairs) > json_array_size(ranks) / 2 ||
+	    (cfg->schedule != CFG_SCHEDULE_MAP && json_array_size(levels) > json_array_size(pairs))) {
 		sw_fail(err, errlen, "%s: %zu ranks, %zu pairs, %zu levels, %zu cells: more than a run can have", jpath,
 			json_array_size(ranks), json_array_size(pairs), json_array_size(levels), json_array_size(cells));
 		return NULL;
 	}
 	nranks = (int)json_array_size(ranks);
+	if (cfg->schedule == CFG_SCHEDULE_MAP)
+		return load_map_plan(cfg, nranks, levels, cells, jpath, err, errlen);
 	p = plan_alloc(nranks, (int)json_array_size(pairs), (int)json_array_size(levels), (int)json_array_size(cells));
 	used = calloc((size_t)nranks, 1);
 	if (!p || !used) {

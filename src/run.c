@@ -107,6 +107,20 @@ int run_add_cpu(struct sw_run *r, const struct sw_cpu *c)
 	return 0;
 }
 
+double run_memory_bytes(const struct sw_plan *p, const struct sw_config *c)
+{
+	double samples = 0, blocks = c->rep_max;
+	/* CPU records: every level and rank; a map's under each block's last step */
+	double cpu_levels = p->map ? fmin(blocks, p->nlevels) : p->nlevels;
+
+	for (int ci = 0; ci < p->ncells; ci++)
+		samples += p->level_pairs[p->cell[ci].level];
+	return samples * blocks * sizeof(struct sw_sample) +
+	       (double)p->ncells * (sizeof(struct sw_cell_run) + sizeof(struct sw_cell)) +
+	       cpu_levels * p->nranks * sizeof(struct sw_cpu) +
+	       (double)p->nranks * (SW_HOST_MAX + sizeof(struct hostid));
+}
+
 int run_add_probe(struct sw_run *r, const struct sw_probe *p)
 {
 	if (grow((void **)&r->probe, &r->cap_probes, r->nprobes + 1, sizeof(*p)))

@@ -8,6 +8,7 @@
 #   fabric.sh down
 #   fabric.sh fault HOST delay|loss|rate|clear [VALUE]
 #   fabric.sh fault trunk rate|clear [VALUE]   (twoleaf: both ends of the trunk)
+#   fabric.sh fault uplinkX rate|clear [VALUE] (tree: leaf X's uplink, X = A..D)
 #   fabric.sh status
 #   fabric.sh hosts            host names, comma-separated
 #   fabric.sh data-ifs         root-side data port names (swpNN, swtA, swtB)
@@ -17,6 +18,9 @@
 #   single    every host on bridge swbrA (a non-blocking switch)
 #   twoleaf   hosts 0..N/2-1 on leaf swbrA, the rest on leaf swbrB; the leaves
 #             are joined by one veth trunk swtA<->swtB
+#   tree      4 leaves swbrA..swbrD of N/4 hosts each (host i on leaf i / (N/4)),
+#             each joined to the spine bridge swbrS by an uplink veth swuX (on
+#             the leaf) <-> swvX (on the spine) at --trunk-rate
 #
 # Host i (0-based) is network namespace swsNii. Inside it:
 #   swd0  data port, 10.77.0.(i+1)/24, cable to swpii on its leaf bridge
@@ -90,6 +94,7 @@ data_ifs() {
 		out="$out $(printf 'swp%02d' "$i")"; i=$((i + 1))
 	done
 	[ "$TOPO" = twoleaf ] && out="$out swtA swtB"
+	[ "$TOPO" = tree ] && out="$out swuA swuB swuC swuD"
 	echo $out
 }
 
@@ -123,7 +128,7 @@ do_down() {
 		$T ip netns del "$ns" 2>/dev/null
 	done
 	for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' |
-		grep -E '^(swp[0-9]+|swm[0-9]+|swtA|swtB|swbrA|swbrB|swbrM)$'); do
+		grep -E '^(swp[0-9]+|swm[0-9]+|swtA|swtB|swu[A-D]|swv[A-D]|swbr[A-DSM])$'); do
 		$T ip link del "$l" 2>/dev/null
 	done
 	if grep -q "$MARK" /etc/hosts 2>/dev/null; then
@@ -140,7 +145,7 @@ leftovers() {
 	{
 		ip netns list 2>/dev/null | awk '{print $1}' | grep "^$PFX_NS[0-9]"
 		ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' |
-			grep -E '^(swp[0-9]+|swm[0-9]+|swtA|swtB|swbrA|swbrB|swbrM)$'
+			grep -E '^(swp[0-9]+|swm[0-9]+|swtA|swtB|swu[A-D]|swv[A-D]|swbr[A-DSM])$'
 		grep "$MARK" /etc/hosts 2>/dev/null
 	} | tr '\n' ' '
 }
@@ -162,7 +167,12 @@ build() {
 	if [ "$topo" = twoleaf ]; then
 		$T ip link add swbrB type bridge || return 1
 	fi
-	for br in swbrA swbrB swbrM; do
+	if [ "$topo" = tree ]; then
+		for br in swbrB swbrC swbrD swbrS; do
+			$T ip link add $br type bridge || return 1
+		done
+	fi
+	for br in swbrA swbrB swbrC swbrD swbrS swbrM; do
 		ip link show "$br" >/dev/null 2>&1 || continue
 		# No IPv6 on the bridges (no router solicitations, DAD chatter).
 		[ -w /proc/sys/net/ipv6/conf/$br/disable_ipv6 ] && echo 1 >/proc/sys/net/ipv6/conf/$br/disable_ipv6
@@ -177,6 +187,7 @@ build() {
 		h=$(host_name "$i"); p=$(printf 'swp%02d' "$i"); m=$(printf 'swm%02d' "$i")
 		leaf=swbrA
 		[ "$topo" = twoleaf ] && [ "$i" -ge "$half" ] && leaf=swbrB
+		[ "$topo" = tree ] && leaf=swbr$(echo ABCD | cut -c$((i / (n / 4) + 1)))
 		$T ip netns add "$h" || return 1
 		$T ip netns exec "$h" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6; echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
 		$T ip link add "$p" type veth peer name swd0 netns "$h" || return 1
@@ -204,6 +215,18 @@ build() {
 		$T ip link set swtB master swbrB up || return 1
 		shape "" swtA "$trate" || return 1     # A -> B
 		shape "" swtB "$trate" || return 1     # B -> A
+	fi
+	if [ "$topo" = tree ]; then
+		for x in A B C D; do
+			$T ip link add swu$x type veth peer name swv$x || return 1
+			for d in swu$x swv$x; do
+				[ -w /proc/sys/net/ipv6/conf/$d/disable_ipv6 ] && echo 1 >/proc/sys/net/ipv6/conf/$d/disable_ipv6
+			done
+			$T ip link set swu$x master swbr$x up || return 1
+			$T ip link set swv$x master swbrS up || return 1
+			shape "" swu$x "$trate" || return 1   # leaf -> spine
+			shape "" swv$x "$trate" || return 1   # spine -> leaf
+		done
 	fi
 	# /etc/hosts: host names -> data addresses (marked lines).
 	[ -s /etc/hosts ] && [ "$(tail -c1 /etc/hosts | od -An -c | tr -d ' ')" != '\n' ] && echo >>/etc/hosts
@@ -242,16 +265,17 @@ do_up() {
 		*) usage ;;
 		esac
 	done
-	case $topo in single | twoleaf) ;; *) die "unknown topology '$topo' (single, twoleaf)" ;; esac
+	case $topo in single | twoleaf | tree) ;; *) die "unknown topology '$topo' (single, twoleaf, tree)" ;; esac
 	case $n in '' | *[!0-9]*) die "N must be a number" ;; esac
 	[ "$n" -ge 2 ] && [ "$n" -le 64 ] || die "N must be 2..64"
 	[ "$topo" = twoleaf ] && [ $((n % 2)) -ne 0 ] && die "twoleaf needs an even N"
+	[ "$topo" = tree ] && [ $((n % 4)) -ne 0 ] && die "tree needs N a multiple of 4"
 	if complete "$topo" "$n" "$prate" "$trate"; then
 		log "already up: $topo, $n hosts"
 		return 0
 	fi
 	# Refuse to shadow an address range someone else uses.
-	if ip -o addr show 2>/dev/null | grep -v -E ' (swbrM|swbrA|swbrB) ' | grep -q -E "inet ($DATA_NET|$MGMT_NET)\."; then
+	if ip -o addr show 2>/dev/null | grep -v -E ' (swbrM|swbr[A-DS]) ' | grep -q -E "inet ($DATA_NET|$MGMT_NET)\."; then
 		die "10.77.0.0/24 or 10.77.1.0/24 is already in use on this machine"
 	fi
 	do_down
@@ -261,7 +285,7 @@ do_up() {
 		die "building the fabric failed; cleaned up"
 	fi
 	trap - INT TERM HUP
-	log "up: $topo, $n hosts ($(hosts_list)), ports $prate, trunk $([ "$topo" = twoleaf ] && echo "$trate" || echo none)"
+	log "up: $topo, $n hosts ($(hosts_list)), ports $prate, trunk $([ "$topo" != single ] && echo "$trate" || echo none)"
 }
 
 # ---------------------------------------------------------------- fault
@@ -286,6 +310,18 @@ do_fault() {
 		log "trunk: rate $val"
 		return 0
 	fi
+	case $host in uplink[A-D])
+		[ "$TOPO" = tree ] || die "no uplinks in topology '$TOPO'"
+		x=${host#uplink}
+		case $kind in
+		clear) val=$TRUNK_RATE ;;
+		rate) [ -n "$val" ] || usage ;;
+		*) usage ;;
+		esac
+		shape "" swu$x "$val" && shape "" swv$x "$val" || die "tc failed"
+		log "uplink of leaf $x: rate $val"
+		return 0
+	esac
 	i=${host#"$PFX_NS"}
 	case $i in '' | *[!0-9]*) die "unknown host '$host'" ;; esac
 	i=$(echo "$i" | sed 's/^0*//;s/^$/0/')
@@ -344,7 +380,7 @@ do_status() {
 		if [ -n "$l" ]; then echo "fabric: down, but leftovers: $l"; return 1; fi
 		echo "fabric: down"; return 0
 	fi
-	echo "fabric: up: topology $TOPO, $N hosts, ports $PORT_RATE, trunk $([ "$TOPO" = twoleaf ] && echo "$TRUNK_RATE" || echo none)"
+	echo "fabric: up: topology $TOPO, $N hosts, ports $PORT_RATE, trunk $([ "$TOPO" != single ] && echo "$TRUNK_RATE" || echo none)"
 	echo "management: mpiexec -iface swbrM ($MGMT_ROOT)"
 	i=0
 	while [ "$i" -lt "$N" ]; do
@@ -360,10 +396,16 @@ do_status() {
 		printf 'trunk swtA(swbrA)<->swtB(swbrB)  A->B %s bytes  B->A %s bytes\n' \
 			"$(cat /sys/class/net/swtA/statistics/tx_bytes)" "$(cat /sys/class/net/swtB/statistics/tx_bytes)"
 	fi
+	if [ "$TOPO" = tree ]; then
+		for x in A B C D; do
+			printf 'uplink swu%s(swbr%s)<->swv%s(swbrS)  up %s bytes  down %s bytes\n' $x $x $x \
+				"$(cat /sys/class/net/swu$x/statistics/tx_bytes)" "$(cat /sys/class/net/swv$x/statistics/tx_bytes)"
+		done
+	fi
 }
 
 usage() {
-	sed -n '7,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '7,16p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 

@@ -46,7 +46,7 @@ sum_counters() { # STAT IF...
 leftovers() {
 	{
 		ip netns list 2>/dev/null | awk '{print $1}' | grep '^swsN'
-		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^(swp[0-9]+|swm[0-9]+|swt[AB]|swbr[ABM])$'
+		ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^(swp[0-9]+|swm[0-9]+|swt[AB]|swu[A-D]|swv[A-D]|swbr[A-DSM])$'
 		grep 'swstress-fabric' /etc/hosts
 		[ -e /run/swstress-fabric ] && echo /run/swstress-fabric
 	} 2>/dev/null | tr '\n' ' '

@@ -659,12 +659,56 @@ EOF2
 	else fail "ranks_per_node = 2 on one host: rc=$rc" "$TMP/err"; fi
 }
 
+# The fabric map (schedule = map): 7 ranks (odd: one idle each round), all
+# rounds at once, and 6 ranks 2 pairs a step. Every unordered pair of ranks
+# once in each block and cell, no rank twice in a step, the step's size,
+# its overlap recorded (summary.csv; how well the pairs of a step met
+# their one deadline is the fabric's to check: 5-ms windows on 2 loaded
+# cores do not), the map in run.json, and the folder loads back (report).
+test_map_every_pair_once() {
+	for m in "7 all" "6 2"; do
+		set -- $m
+		c=$(conf "map$1" "patterns = stream, pingpong" "sizes = 1KiB" "sample_time = 5ms" "repetitions = 2" \
+			"map_concurrency = $2" "allow_shared_kernel = yes")
+		timeout 120 $MPIEXEC -n "$1" "$SW" map -c "$c" --no-plot --no-history > "$TMP/out" 2> "$TMP/err" ||
+			{ fail "map of $1 ranks ran" "$TMP/err"; return; }
+		"$SW" report "$(folder "map$1")" > "$TMP/report" 2>> "$TMP/err" || { fail "map of $1 ranks: report loads it" "$TMP/err"; return; }
+		python3 - "$(folder "map$1")" "$1" "$2" > "$TMP/err" 2>&1 <<'EOF' || { fail "map of $1 ranks, $2 pairs a step" "$TMP/err"; return; }
+import csv, itertools, json, sys
+d, n, k = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+run = json.load(open(d + "/run.json"))
+m = run["map"]
+assert m["pass"] == (n if n % 2 else n - 1) and m["rounds"] == list(range(m["pass"])), m
+k = n // 2 if k == "all" else int(k)
+assert m["concurrency"] == k and len(run["levels"]) == m["pass"] * -(-(n // 2) // k), (m, len(run["levels"]))
+rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
+want = {frozenset(p) for p in itertools.combinations(range(n), 2)}
+for b in ("0", "1"):
+    for pat in ("stream", "pingpong"):
+        got = [frozenset((int(r["rank_a"]), int(r["rank_b"]))) for r in rows if r["block"] == b and r["pattern"] == pat]
+        assert len(got) == len(want) and set(got) == want, (b, pat, len(got))
+steps = {}
+for r in rows:
+    steps.setdefault((r["cell"], r["block"]), []).append(r)
+for s in steps.values():
+    ranks = [int(r["rank_a"]) for r in s] + [int(r["rank_b"]) for r in s]
+    assert len(ranks) == len(set(ranks)) and len(s) <= k, s
+    lv = run["levels"][int(s[0]["level"])]
+    assert all(int(r["rank_a"]) < int(r["rank_b"]) for r in s) and lv["pairs"] == len(s), (lv, len(s))
+ov = [float(r["overlap"]) for r in csv.DictReader(l for l in open(d + "/summary.csv") if not l.startswith("#"))]
+assert len(ov) == len(run["cells"]) and all(0 <= x <= 1 for x in ov), ov
+EOF
+	done
+	ok "the map: every pair once a block at 7 ranks (a bye) and 6 ranks in steps of 2, overlap recorded, report loads it"
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
-test_known_rate_flow test_ranks_per_node}"
+test_known_rate_flow test_ranks_per_node
+test_map_every_pair_once}"
 for t in $tests; do $t; done
 t_end

@@ -970,7 +970,7 @@ Test(config, print_keys_aligned_table)
 {
 	static const char *const keys[] = {
 		"nodes", "pairs", "sizes", "hops", "sample_time", "timed", "patterns", "window", "distinct_buffers",
-		"blocking_waits", "pairing", "seed", "repetitions", "design", "warmup", "timeout", "allow_shared_node", "allow_shared_kernel", "yield", "ranks_per_node", "victims", "victim_size", "cpu_control", "isolate", "drift_check", "label",
+		"blocking_waits", "pairing", "seed", "repetitions", "design", "schedule", "map_rounds", "map_concurrency", "warmup", "timeout", "allow_shared_node", "allow_shared_kernel", "yield", "ranks_per_node", "victims", "victim_size", "cpu_control", "isolate", "drift_check", "label",
 		"output", "keep_days", "confidence", "alpha", "min_effect", "run_to_run", "suspect_min_effect", "ci_target", "cell_budget",
 		"bootstrap", "warn_drop", "crit_drop", "warn_inflation", "crit_inflation", "deadline",
 		"nightly_sigma", "baseline_window", "ewma_lambda", "ewma_limit",
