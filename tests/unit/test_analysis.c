@@ -892,6 +892,7 @@ static void drift_marks_in_outputs(const struct sw_run *r, const struct sw_analy
 	struct sw_run rr = *r;
 	char *text, *line, *save;
 	int rows = 0, summary = 0, marked = 0;
+	bool in_summary = false;
 
 	rr.id = calloc((size_t)r->nranks, sizeof(*rr.id));   /* the report's caution reads the ranks' identity */
 	cr_assert(rr.id);
@@ -899,14 +900,20 @@ static void drift_marks_in_outputs(const struct sw_run *r, const struct sw_analy
 	free(rr.id);
 	cr_assert(text);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t n = strlen(line);
+		size_t n = strlen(line), lead = strspn(line, " "), digits = strspn(line + lead, "0123456789");
 		bool mark = n > 6 && !strcmp(line + n - 6, " drift");
 
 		if (strstr(line, "(the highest load)")) {
+			/* a summary line, wrapped: its sizes go on indented lines */
 			summary++;
-			marked += mark;
-		} else if (isdigit((unsigned char)line[strspn(line, " ")])) {
-			rows += mark;   /* a table row: it starts with its nodes */
+			in_summary = true;
+			marked += strstr(line, " drift") != NULL;
+		} else if (in_summary && lead >= 4) {
+			marked += strstr(line, " drift") != NULL;
+		} else {
+			in_summary = false;
+			if (digits && line[lead + digits] == ' ')
+				rows += mark;   /* a table row: it starts with its nodes */
 		}
 	}
 	cr_assert_eq(rows, want, "table rows marked: %d", rows);
