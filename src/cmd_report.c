@@ -5,9 +5,12 @@
  * report, run and check.
  */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include "analysis.h"
 #include "commands.h"
 #include "config.h"
+#include "mapout.h"
 #include "report.h"
 #include "results.h"
 
@@ -51,6 +54,21 @@ static int report_main(const struct cli_args *a)
 		goto out;
 	}
 	r->cfg = cfg;
+	if (cfg.schedule == CFG_SCHEDULE_MAP) {
+		char dir[SW_PATH_MAX];
+		struct stat st;
+
+		/* RESULT is the folder or its run.json */
+		snprintf(dir, sizeof(dir), "%s", a->args[0]);
+		if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			char *slash = strrchr(dir, '/');
+
+			snprintf(slash ? slash : dir, sizeof(dir) - (size_t)(slash ? slash - dir : 0), "%s",
+				 slash ? "" : ".");
+		}
+		if (mapout_write(dir, r, err, sizeof(err)))
+			fprintf(stderr, "swstress: warning: %s: map files: %s\n", a->args[0], err);
+	}
 	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
 	analysis_free(an);
 	rc = SW_EXIT_OK;
