@@ -55,8 +55,9 @@ static int report_main(const struct cli_args *a)
 	}
 	r->cfg = cfg;
 	if (cfg.schedule == CFG_SCHEDULE_MAP) {
-		char dir[SW_PATH_MAX];
+		char dir[SW_PATH_MAX], hosts[SW_PATH_MAX + 16], line[256] = "";
 		struct stat st;
+		FILE *hf;
 
 		/* RESULT is the folder or its run.json */
 		snprintf(dir, sizeof(dir), "%s", a->args[0]);
@@ -66,7 +67,18 @@ static int report_main(const struct cli_args *a)
 			snprintf(slash ? slash : dir, sizeof(dir) - (size_t)(slash ? slash - dir : 0), "%s",
 				 slash ? "" : ".");
 		}
-		if (mapout_write(dir, r, err, sizeof(err)))
+		/* run.json keeps no config path: files the run wrote with its
+		 * [topology] stay, the report's groups are inferred */
+		snprintf(hosts, sizeof(hosts), "%s/hosts.csv", dir);
+		if ((hf = fopen(hosts, "r"))) {
+			if (!fgets(line, sizeof(line), hf))
+				line[0] = '\0';
+			fclose(hf);
+		}
+		if (strstr(line, "groups given"))
+			fprintf(stderr, "swstress: note: %s: the run's map files kept (groups from its [topology]; "
+				"the report's inferred)\n", dir);
+		else if (mapout_write(dir, r, err, sizeof(err)))
 			fprintf(stderr, "swstress: warning: %s: map files: %s\n", a->args[0], err);
 	}
 	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
