@@ -54,6 +54,7 @@ enum cli_option {
 	CLI_SHARED_NODE,  /* publish --shared-node */
 	CLI_HISTORY_LABEL,  /* history --label L (a filter, not a setting) */
 	CLI_HISTORY_FORMAT, /* history --format table|csv */
+	CLI_CORES,        /* plan --cores N */
 	CLI_NOPTIONS
 };
 

@@ -77,6 +77,9 @@ struct sw_plan {
 	int *level_pairs;        /* pairs at each level, ascending */
 	int ncells;
 	struct sw_cell *cell;
+	int cores;               /* cores all ranks share on one kernel, for
+	                          * the estimate (plan_set_cores); 0: a core
+	                          * each */
 	struct mapsched *map;    /* schedule = map: level l is the schedule's
 	                          * step l, its pairs mapsched_step_pair's
 	                          * (pair[] holds step 0's); NULL for a sweep.
@@ -123,15 +126,26 @@ struct sw_pair plan_pair(const struct sw_plan *p, int cell, int i);
 /* Ports a cell's level loads: 2k for k pairs, k + 1 for k incast senders. */
 int plan_nodes(const struct sw_plan *p, int cell);
 
-/* Rough length of the sweep in seconds: hops=auto cells take sample_time
- * per round (two rounds a repetition with victims: loaded and alone); fixed
- * hops use a simple model (2 us + size / 1 GB/s per hop); the baseline
- * level's re-run of drift control included, and PLAN_START_SECONDS of
- * start-up, results and charts (measured: 2 ranks on loopback, quick.conf
- * sizes=8,64KiB repetitions=3: sweep 2.4 s, start-up and files 1.5 s,
- * 10 charts 7.5 s). */
+/* Rough length of the sweep in seconds: a timed round takes sample_time,
+ * a hops=auto round sample_time at the baseline level's load; fixed hops
+ * use a simple model (2 us + size / 1 GB/s per hop); two rounds a
+ * repetition with victims (loaded and alone), one more for warm-up; each
+ * round PLAN_ROUND_SECONDS more (its control messages and sample
+ * gathering; measured: 4 ranks on 2 cores, quick.conf, 4.3 ms); the
+ * baseline level's re-run of drift control included, and
+ * PLAN_START_SECONDS of start-up, results and charts (measured: 4 ranks
+ * on 2 cores, quick.conf: start-up 1.3 s, files and 10 charts 2.2 s).
+ * With p->cores set, the untimed rounds of a level whose busy ranks (2
+ * per pair, victims included) outnumber the cores take busy / cores times
+ * as long (a rank waits for a CPU between its messages), relative to the
+ * baseline level's load for hops = auto, whose calibration ran there. */
 #define PLAN_START_SECONDS 4.0
+#define PLAN_ROUND_SECONDS 0.005
 double plan_estimate_seconds(const struct sw_plan *p, const struct sw_config *c);
+
+/* The cores all ranks share (ranks on one kernel); 0 or cores at least
+ * the ranks: no oversubscription in the estimate. */
+void plan_set_cores(struct sw_plan *p, int cores);
 
 /* Drift control: whether the sweep measures its baseline level again
  * after the last level (engine) and tests it against the first time

@@ -23,6 +23,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_CONFIG] = { "config", 'c', "FILE", "config file (INI); without one the built-in defaults "
 		"(swstress --help lists them); run, plan and check also take it as their one argument" },
 	[CLI_RANKS] = { "ranks", 'n', "N", "number of ranks to plan for (at least 2)" },
+	[CLI_CORES] = { "cores", 0, "N", "the ranks share N cores of one machine: the estimate counts busy ranks "
+		"waiting for a CPU (a run finds this out itself)" },
 	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name" },
 	[CLI_FORMAT] = { "format", 0, "F", "output format: table (default) or classic (mailing-list lines)" },
 	[CLI_PROGRESS] = { "progress", 0, NULL, "progress on stderr even when it is not a terminal" },

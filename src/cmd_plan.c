@@ -35,18 +35,22 @@ static int plan_main(const struct cli_args *a)
 	struct sw_config cfg;
 	struct sw_plan *p;
 	char err[1024], mem[32];
-	long n;
+	long n, cores = 0;
 
 	if (!a->opt[CLI_RANKS])
 		return cli_usage_error(a, "plan needs -n RANKS");
 	if (sw_parse_long(a->opt[CLI_RANKS], 2, SW_MAX_RANKS, &n))
 		return cli_usage_error(a, "option --ranks: '%s' is not a rank count from 2 to %d", a->opt[CLI_RANKS],
 				       SW_MAX_RANKS);
+	if (a->opt[CLI_CORES] && sw_parse_long(a->opt[CLI_CORES], 1, SW_MAX_RANKS, &cores))
+		return cli_usage_error(a, "option --cores: '%s' is not a core count from 1 to %d", a->opt[CLI_CORES],
+				       SW_MAX_RANKS);
 	if (cmd_config(a, &cfg, err, sizeof(err)))
 		return cli_usage_error(a, "%s", err);
 	p = plan_create(&cfg, (int)n, err, sizeof(err));
 	if (!p)
 		return cli_usage_error(a, "%s", err);
+	plan_set_cores(p, (int)cores);
 	plan_print(stdout, p, &cfg);
 	fmt_num(mem, sizeof(mem), run_memory_bytes(p, &cfg) / (1024.0 * 1024.0));
 	printf("rank 0's memory: about %s MiB for the run (samples, per-cell facts, CPU times, hosts), as much again "
@@ -57,11 +61,11 @@ static int plan_main(const struct cli_args *a)
 
 const struct cli_command plan_command = {
 	.name = "plan",
-	.synopsis = "[CONFIG] -n RANKS [key=value ...]",
+	.synopsis = "[CONFIG] -n RANKS [--cores N] [key=value ...]",
 	.summary = "levels, pairs, cells and an estimate of the time, without MPI",
 	.description = "What a run of the config (the defaults without one) on RANKS ranks will do:\n"
 		       "the load levels, the rank pairs of each level, the cells, and how long it takes.\n",
-	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_RANKS),
+	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_RANKS) | CLI_OPT(CLI_CORES),
 	.max_args = 1,
 	.keys = true,
 	.fn = plan_main,

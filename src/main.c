@@ -372,6 +372,18 @@ static void sweep_record(struct sweep *s, int argc, char **argv)
 	join_args(argc, argv, s->r->command_line, sizeof(s->r->command_line));
 }
 
+/* Rank 0: all ranks on one kernel share its cores (the estimate counts
+ * busy ranks beyond them). */
+static void estimate_cores(struct sweep *s)
+{
+	int same = 0;
+
+	for (int i = 0; i < s->nranks; i++)
+		same += hostid_same_kernel(&s->r->id[0], &s->r->id[i]);
+	if (same == s->nranks)
+		plan_set_cores(s->plan, hostid_kernel_cores(s->r->id, s->nranks, 0));
+}
+
 /* Rank 0, once every rank's identity is known: refuse ranks on one host
  * unless allowed, and ranks on one kernel when asked; open the .partial
  * folder. A failure is printed and in s->status. */
@@ -385,6 +397,7 @@ static void sweep_open(struct sweep *s)
 	hostid_node_phrase(&hs, s->r->host, s->shared_msg, sizeof(s->shared_msg));
 	hostid_kernel_phrase(s->r->id, s->nranks, &hs, s->kernel_msg, sizeof(s->kernel_msg));
 	hostid_node_split(s->r->id, s->r->host, s->nranks, s->plan->per_node, split, sizeof(split));
+	estimate_cores(s);
 	if (split[0]) {
 		snprintf(s->err, sizeof(s->err), "%s: %s; place exactly %d ranks a node, in rank order (mpiexec "
 			 "-ppn %d)", config_where(&s->cfg, "ranks_per_node"), split, s->plan->per_node,

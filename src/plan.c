@@ -359,15 +359,26 @@ int plan_nodes(const struct sw_plan *p, int cell)
 	return pattern_info(p->cell[cell].pattern)->incast ? k + 1 : 2 * k;
 }
 
+/* Busy ranks over the cores they share, at least 1 (plan.h). */
+static double cpu_factor(const struct sw_plan *p, int level)
+{
+	double busy = 2.0 * (p->level_pairs[level] + p->nvictims) * p->per_node;
+
+	return p->cores > 0 && busy > p->cores ? busy / p->cores : 1.0;
+}
+
 /* Seconds of one round of a cell under the simple model of plan.h. */
-static double round_seconds(const struct sw_cell *cell, const struct sw_config *c)
+static double round_seconds(const struct sw_plan *p, const struct sw_cell *cell, const struct sw_config *c)
 {
 	const struct sw_pattern_info *pi = pattern_info(cell->pattern);
 	double hop = 2e-6 + (double)cell->size / 1e9;
 
-	if (cell->hops == 0)
-		return c->sample_time;
-	return (double)cell->hops * hop * (pi ? pi->directions : 1) + 50e-6;
+	if (cell->timed)
+		return c->sample_time + PLAN_ROUND_SECONDS;
+	if (cell->hops == 0)   /* hops calibrated to sample_time at the baseline level's load */
+		return c->sample_time * cpu_factor(p, cell->level) / cpu_factor(p, 0) + PLAN_ROUND_SECONDS;
+	return ((double)cell->hops * hop * (pi ? pi->directions : 1) + 50e-6) * cpu_factor(p, cell->level) +
+	       PLAN_ROUND_SECONDS;
 }
 
 /* The sweep without drift control's re-run (level < 0: every level). */
@@ -377,15 +388,19 @@ static double estimate(const struct sw_plan *p, const struct sw_config *c, int l
 
 	for (int i = 0; i < p->ncells; i++) {
 		const struct sw_cell *cell = &p->cell[i];
-		double r = round_seconds(cell, c);
 
 		if (level >= 0 && cell->level != level)
 			continue;
-		t += r * (c->warmup + c->rep_min * (p->nvictims ? 2 : 1));
+		t += round_seconds(p, cell, c) * (c->warmup + c->rep_min * (p->nvictims ? 2 : 1));
 		if (cell->hops == 0 && !cell->timed && cell->level == 0 && level < 0)
 			t += 2.0 * c->sample_time;  /* calibration */
 	}
 	return t;
+}
+
+void plan_set_cores(struct sw_plan *p, int cores)
+{
+	p->cores = cores > 0 && cores < p->nranks ? cores : 0;
 }
 
 bool plan_drift_check(const struct sw_plan *p, const struct sw_config *c)

@@ -85,6 +85,9 @@ if [ "$c" != "$a" ] && echo "$c" | grep -q '^ranks 8,.* 18 cells' && echo "$c" |
 "$SW" plan -n 4 >/dev/null 2>&1 && ok "plan without a config: the defaults" || fail "plan -n 4 without config"
 out=$("$SW" plan -n 4 --bogus 2>&1); rc=$?
 check_eq "plan --bogus: exit 2, one line" "$rc:$out" "2:swstress: unknown option '--bogus' (see swstress plan --help)"
+out=$("$SW" plan -n 4 --cores 0 2>&1); rc=$?
+check_eq "plan --cores 0: exit 2, the option named" "$rc:$out" \
+	"2:swstress: option --cores: '0' is not a core count from 1 to 65536"
 out=$("$SW" report 2>&1); rc=$?
 check_eq "report without RESULT: exit 2" "$rc:$(echo "$out" | wc -l)" "2:1"
 out=$("$SW" judge --bogus 2>/dev/null); rc=$?

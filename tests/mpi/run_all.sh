@@ -276,7 +276,7 @@ test_report_reanalysis() {
 	[ -n "$dir" ] || { fail "report: needs the two-rank run"; return; }
 	# (the report wraps its prose at 80 columns: read it as one line)
 	if "$SW" report "$dir" confidence=0.99 > "$TMP/rep" 2>&1 && tr -s '\n ' '  ' < "$TMP/rep" > "$TMP/rep1" &&
-		grep -q "over its pairs (their CIs: report --verbose); .*\[99% CI\]" "$TMP/rep1" &&
+		grep -q "over its pairs (their CIs[^)]*: report --verbose); .*\[99% CI\]" "$TMP/rep1" &&
 		grep -q " method: .*99% Bonett-Price CIs" "$TMP/rep1" &&
 		"$SW" report "$dir" confidence=0.99 --verbose 2>&1 | grep -q "99% CI from its Bonett-Price"; then
 		ok "report recomputes with confidence=0.99"
@@ -429,7 +429,7 @@ EOF2
 	else fail "floor: hops = auto and drift control" "$TMP/err"; cat "$TMP/out" | tail -5; fi
 	c=$(conf short "pairs = 1, 2" "sizes = 16" "patterns = stream" "hops = 2" "window = 64" "repetitions = 5" "design = sequential")
 	if timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
-		grep -Eq "^ +4 +2 .*bandwidth drop .* short( cpu)?$" "$TMP/out" &&
+		grep -Eq "^ +4 +2 .*\] short( cpu)?$" "$TMP/out" &&
 		grep -q "^warning: samples below the floor" "$TMP/out" &&
 		python3 - "$(folder short)" >> "$TMP/err" 2>&1 <<'EOF2'
 import csv, json, sys
@@ -543,8 +543,10 @@ test_slow_pair_of_two() {
 	if [ "$rc" = 0 ] && grep -q "swstress: warning: .* so far, more than 2x the estimate of about .*: a slow pair or port" "$TMP/err"
 	then ok "slow pair of two: the overrun of the estimate warned while it ran"
 	else fail "slow pair of two: no overrun warning (rc=$rc)" "$TMP/err"; fi
-	if grep -q "note: at 4 nodes pair 1 (ranks 2-3, [^)]*) is [0-9.]*x slower than the fastest pair" "$TMP/out" &&
-		grep -q "slow-pair test needs 3 or more" "$TMP/out"
+	# (the report wraps its prose at 80 columns: read it as one line)
+	tr -s '\n ' '  ' < "$TMP/out" > "$TMP/out1"
+	if grep -q "note: at 4 nodes pair 1 (ranks 2-3, [^)]*) is [0-9.]*x slower than the fastest pair" "$TMP/out1" &&
+		grep -q "slow-pair test needs 3 or more" "$TMP/out1"
 	then ok "slow pair of two: named with its ratio; the slow-pair test needs 3 or more pairs"
 	else fail "slow pair of two: not named" "$TMP/out"; fi
 }
@@ -607,22 +609,23 @@ EOF
 }
 
 # The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
-# on 4 ranks, start-up, calibration and charts included, against the wall
-# time of that run (mpiexec start to exit): within 0.5x to 2x. Not in the
-# default list yet: it fails today (94.7 s against plan's 18 s on 4 ranks of
-# a loaded 2-core machine, 5.3x); run it by name once the estimate counts
-# oversubscribed ranks.
+# on 4 ranks of this machine (plan --cores: the ranks share its cores, as the
+# run finds out itself), start-up, calibration and charts included, against
+# the wall time of that run (mpiexec start to exit): within 0.5x to 2x.
 test_estimate_within_2x() {
-	est=$("$SW" plan -c configs/quick.conf -n 4 2>&1 | sed -n 's/^estimated time: \([0-9.]*\) s.*/\1/p')
+	cores=$(nproc)
+	est=$("$SW" plan -c configs/quick.conf -n 4 --cores "$cores" 2>&1 | sed -n 's/^estimated time: \([0-9.]*\) s.*/\1/p')
 	[ -n "$est" ] || { fail "estimate: plan printed no estimated time"; return; }
 	t0=$(date +%s.%N)
 	timeout 300 $MPIEXEC -n 4 "$SW" run -c configs/quick.conf "output=$TMP/results" label=estimate \
 		> "$TMP/out" 2> "$TMP/err" || { fail "estimate: the quick.conf run failed" "$TMP/err"; return; }
 	wall=$(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}')
+	said=$(sed -n 's/.* cells, about \([0-9]*\) s;.*/\1/p' "$TMP/err")
+	[ "$said" = "$est" ] || fail "estimate: the run said about '$said' s, plan --cores $cores $est s" "$TMP/err"
 	ratio=$(echo "$wall $est" | awk '{printf "%.2f", $1 / $2}')
 	if echo "$ratio" | awk '{exit !($1 >= 0.5 && $1 <= 2)}'; then
-		ok "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, within 0.5-2x)"
-	else fail "estimate: quick.conf on 4 ranks took $wall s against plan's $est s ($ratio x, not within 0.5-2x)"; fi
+		ok "estimate: quick.conf on 4 ranks, $cores cores took $wall s against plan's $est s ($ratio x, within 0.5-2x)"
+	else fail "estimate: quick.conf on 4 ranks, $cores cores took $wall s against plan's $est s ($ratio x, not within 0.5-2x; load: $(cut -d' ' -f1-3 /proc/loadavg))"; fi
 }
 
 # ranks_per_node = 2 on 4 ranks: nodes {0,1} and {2,3}, one pair of nodes
@@ -709,6 +712,6 @@ test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck te
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
 test_known_rate_flow test_ranks_per_node
-test_map_every_pair_once}"
+test_map_every_pair_once test_estimate_within_2x}"
 for t in $tests; do $t; done
 t_end

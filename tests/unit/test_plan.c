@@ -183,6 +183,63 @@ Test(plan, estimate_grows_with_repetitions)
 	plan_free(p);
 }
 
+/* The estimate's parts, by hand: a timed round is sample_time plus the
+ * round's overhead, (1 warm-up + 10) rounds, and the start-up. */
+Test(plan, estimate_of_timed_rounds)
+{
+	const char *kv[] = { "pairs=1", "patterns=stream", "sizes=8", "sample_time=100ms", "repetitions=10",
+			     "warmup=1", NULL };
+	struct sw_config c = cfg(kv);
+	char err[512];
+	struct sw_plan *p = plan_create(&c, 2, err, sizeof(err));
+
+	cr_assert_not_null(p, "%s", err);
+	cr_assert_float_eq(plan_estimate_seconds(p, &c), PLAN_START_SECONDS + 11 * (0.1 + PLAN_ROUND_SECONDS), 1e-9);
+	plan_free(p);
+}
+
+/* Busy ranks beyond the cores they share: 2 pairs (4 busy ranks) on 2
+ * cores take twice as long a fixed-hops round, 1 pair not longer; a
+ * hops = auto round was calibrated at 1 pair, so 2 pairs on 1 core take
+ * 4 / 2 times sample_time; timed rounds stay sample_time; cores enough
+ * for every rank change nothing. */
+Test(plan, estimate_counts_busy_ranks_beyond_cores)
+{
+	const char *fixed[] = { "pairs=1,2", "patterns=pingpong", "sizes=8", "hops=1000", "repetitions=10",
+				"warmup=1", "drift_check=no", NULL };
+	const char *autoh[] = { "pairs=1,2", "patterns=pingpong", "sizes=8", "hops=auto", "timed=no",
+				"sample_time=100ms", "repetitions=10", "warmup=1", "drift_check=no", NULL };
+	const char *timed[] = { "pairs=1,2", "patterns=stream", "sizes=8", "sample_time=100ms", NULL };
+	struct sw_config cf = cfg(fixed), ca = cfg(autoh), ct = cfg(timed);
+	char err[512];
+	struct sw_plan *p = plan_create(&cf, 4, err, sizeof(err));
+	double round = 1000 * (2e-6 + 8e-9) + 50e-6, alone;
+
+	cr_assert_not_null(p, "%s", err);
+	alone = plan_estimate_seconds(p, &cf);
+	cr_assert_float_eq(alone, PLAN_START_SECONDS + 2 * 11 * (round + PLAN_ROUND_SECONDS), 1e-9);
+	plan_set_cores(p, 4);
+	cr_assert_eq(p->cores, 0);
+	cr_assert_float_eq(plan_estimate_seconds(p, &cf), alone, 1e-12);
+	plan_set_cores(p, 2);
+	cr_assert_float_eq(plan_estimate_seconds(p, &cf) - alone, 11 * round, 1e-9);
+	plan_free(p);
+
+	p = plan_create(&ca, 4, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	alone = plan_estimate_seconds(p, &ca);
+	plan_set_cores(p, 1);   /* 2 busy on 1 core at calibration, 4 at 2 pairs: 2x */
+	cr_assert_float_eq(plan_estimate_seconds(p, &ca) - alone, 11 * 0.1, 1e-9);
+	plan_free(p);
+
+	p = plan_create(&ct, 4, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	alone = plan_estimate_seconds(p, &ct);
+	plan_set_cores(p, 1);
+	cr_assert_float_eq(plan_estimate_seconds(p, &ct), alone, 1e-12);
+	plan_free(p);
+}
+
 /* Which cells are time-bounded: timed = auto makes the bandwidth patterns
  * timed when hops = auto, yes makes pingpong timed too, no none; a hop
  * list (the classic format) keeps every pattern on hop counts. */
