@@ -31,8 +31,9 @@ n = int(STATS_records)
 stats hosts using (num('hi', 0)) nooutput
 ytop = STATS_max * 1.08
 stats groups using (strcol('kind') eq 'boundary' ? 1 : 0) nooutput
-nb = int(STATS_sum)
-nu = int(STATS_records) - nb   # the uplink rows come first
+# one group: no uplink or boundary row, and stats leaves its results unset
+nb = (exists("STATS_sum") ? int(STATS_sum) : 0)
+nu = (exists("STATS_records") ? int(STATS_records) : 0) - nb   # the uplink rows come first
 unit = (metric eq 'lat' ? 'latency (us)' : 'bandwidth (MB/s = 10^6 bytes/s)')
 slow(c) = (column('flagged') > 0 ? column(c) : NaN)
 fast(c) = (column('flagged') > 0 ? NaN : column(c))

@@ -297,7 +297,7 @@ static void print_links(FILE *f, const struct blame_result *r, int top)
 	qsort_r(idx, r->nlink, sizeof(*idx), cmp_link, (void *)r);
 	fprintf(f, "\nSlowest links (median over blocks, %g%% CI; vs typical: against the\n"
 		   "typical link of its group pair)\n", 100.0 * r->confidence);
-	fprintf(f, "  %-20s %-26s %10s %s\n", "link", "median [CI]", "vs typical", "cause");
+	fprintf(f, "  %-18s %-30s %10s %s\n", "link", "median [CI]", "vs typical", "cause");
 	for (size_t k = 0; k < r->nlink && k < (size_t)top; k++) {
 		const struct blame_link *l = &r->link[idx[k]];
 
@@ -305,7 +305,7 @@ static void print_links(FILE *f, const struct blame_result *r, int top)
 		fmt_ci(ci, sizeof(ci), u, l->median, l->lo, l->hi, l->n >= 2);
 		fmt_num(rel, sizeof(rel), l->rel);
 		cause_of(r, l, cause, sizeof(cause));
-		fprintf(f, "  %-20.20s %-26.26s %9sx %.19s\n", name, ci, rel, cause);
+		fprintf(f, "  %-18.18s %-30.30s %9sx %.17s\n", name, ci, rel, cause);
 	}
 	free(idx);
 }

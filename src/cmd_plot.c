@@ -24,13 +24,17 @@ int cmd_charts(const char *dir, unsigned flags, bool after_run)
 		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
 		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
 	}
-	bool victims = false, incast = false;
+	bool victims = false, incast = false, fabric = false;
 	for (size_t i = 0; i < charts.n; i++) {
 		victims |= strcmp(charts.chart[i].kind, "victims") == 0;
 		incast |= strcmp(charts.chart[i].kind, "incast") == 0;
+		fabric |= strcmp(charts.chart[i].kind, "fabric") == 0;
 	}
-	fprintf(stderr, "swstress: %d charts in %s/ (map-*, falloff-*, drop-*, size-*, ports-*%s%s)\n", n, dir,
-		victims ? ", victims-*" : "", incast ? ", incast-*" : "");
+	if (fabric)
+		fprintf(stderr, "swstress: %d charts in %s/ (fabric-*, fabric-hosts-*)\n", n, dir);
+	else
+		fprintf(stderr, "swstress: %d charts in %s/ (map-*, falloff-*, drop-*, size-*, ports-*%s%s)\n", n,
+			dir, victims ? ", victims-*" : "", incast ? ", incast-*" : "");
 	plot_charts_free(&charts);
 	return SW_EXIT_OK;
 }

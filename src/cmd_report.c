@@ -5,9 +5,12 @@
  * report, run and check.
  */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include "analysis.h"
 #include "commands.h"
 #include "config.h"
+#include "mapout.h"
 #include "report.h"
 #include "results.h"
 
@@ -51,6 +54,33 @@ static int report_main(const struct cli_args *a)
 		goto out;
 	}
 	r->cfg = cfg;
+	if (cfg.schedule == CFG_SCHEDULE_MAP) {
+		char dir[SW_PATH_MAX], hosts[SW_PATH_MAX + 16], line[256] = "";
+		struct stat st;
+		FILE *hf;
+
+		/* RESULT is the folder or its run.json */
+		snprintf(dir, sizeof(dir), "%s", a->args[0]);
+		if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			char *slash = strrchr(dir, '/');
+
+			snprintf(slash ? slash : dir, sizeof(dir) - (size_t)(slash ? slash - dir : 0), "%s",
+				 slash ? "" : ".");
+		}
+		/* run.json keeps no config path: files the run wrote with its
+		 * [topology] stay, the report's groups are inferred */
+		snprintf(hosts, sizeof(hosts), "%s/hosts.csv", dir);
+		if ((hf = fopen(hosts, "r"))) {
+			if (!fgets(line, sizeof(line), hf))
+				line[0] = '\0';
+			fclose(hf);
+		}
+		if (strstr(line, "groups given"))
+			fprintf(stderr, "swstress: note: %s: the run's map files kept (groups from its [topology]; "
+				"the report's inferred)\n", dir);
+		else if (mapout_write(dir, r, err, sizeof(err)))
+			fprintf(stderr, "swstress: warning: %s: map files: %s\n", a->args[0], err);
+	}
 	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
 	analysis_free(an);
 	rc = SW_EXIT_OK;

@@ -30,6 +30,7 @@
 #include "judge.h"
 #include "history.h"
 #include "hostid.h"
+#include "mapout.h"
 #include "plan.h"
 #include "report.h"
 #include "results.h"
@@ -105,6 +106,9 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 	}
 	if (results_write(ctx->dir, r, ctx->a, ctx->report, err, sizeof(err)))
 		write_failed(r, ctx, err);
+	if ((r->complete || r->failure[0]) && r->cfg.schedule == CFG_SCHEDULE_MAP &&
+	    mapout_write(ctx->dir, r, err, sizeof(err)))
+		fprintf(stderr, "swstress: warning: map files: %s\n", err);
 	if (!r->failure[0])
 		return;
 	/* check, ended early by the watchdog, the deadline or a signal: the

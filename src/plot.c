@@ -62,7 +62,8 @@ static const char *const fits_columns[] = {
 	"nodes", "pattern", "size_lo", "size_hi", "alpha_us", "beta_MBps", NULL
 };
 static const char *const scripts[] = {
-	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", "incast.gp", "rate.gp", NULL
+	"common.gp", "map.gp", "falloff.gp", "size.gp", "drop.gp", "ports.gp", "victims.gp", "incast.gp", "rate.gp",
+	"fabric.gp", "fabric-hosts.gp", NULL
 };
 
 /* What the charts of one folder need to know. */
@@ -73,6 +74,8 @@ struct plot_facts {
 	double min_effect;
 	double sample_us;      /* sample_time of timed cells (hops 0), or NaN */
 	bool victims;          /* the run has victims: victims.gp too */
+	bool fabric;           /* a map run: fabric.gp and fabric-hosts.gp alone */
+	double floor;          /* a map's effect floor, a fraction */
 	bool rates;            /* summary.csv has the message rates: rate.gp too */
 	int npatterns;
 	char pattern[PLOT_MAX_PATTERNS][32];
@@ -527,6 +530,8 @@ static int read_run_json(const char *path, struct plot_facts *pf, struct summary
 	 * too-short sample by it. */
 	pf->sample_us = cfg->sample_time * 1e6;
 	pf->victims = cfg->victims > 0;
+	pf->fabric = cfg->schedule == CFG_SCHEDULE_MAP;
+	pf->floor = cfg->suspect_min_effect / 100;
 	rc = expected_rows(root, path, want, err, errlen);
 out_free:
 	free(cfg);
@@ -868,6 +873,56 @@ static int draw(const char *result_dir, const char *script_dir, bool svg,
 	return rc;
 }
 
+/* A map run's chart: kind "fabric" (the heat map of fabric.csv) or
+ * "fabric-hosts" (hosts.csv and groups.csv), for its first pattern, as
+ * mapout.h writes them. 0 or -1. */
+static int draw_fabric(const char *result_dir, const char *script_dir, bool svg, const struct plot_facts *pf,
+		       const char *kind, struct plot_charts *out, char *err, size_t errlen)
+{
+	static const char *const files[] = { "fabric.csv", "hosts.csv", "groups.csv" };
+	static const char *const host_columns[] = { "host", "group", "order", "group_start", "score", "lo", "hi",
+						     "flagged", NULL };
+	size_t nhost = 0;
+	struct plot_chart c = { 0 };
+	struct plot_vars v = { 0 };
+	char path[3][PATH_MAX + 16], plain[3][PATH_MAX + 18], script[PATH_MAX + 32], script_p[PATH_MAX + 34];
+	char log[PATH_MAX], out_p[PATH_MAX + 2];
+	bool heat = strcmp(kind, "fabric") == 0;
+	int rc;
+
+	snprintf(c.kind, sizeof(c.kind), "%s", kind);
+	snprintf(c.pattern, sizeof(c.pattern), "%s", pf->pattern[0]);
+	rc = snprintf(c.path, sizeof(c.path), "%s/%s-%s.%s", result_dir, kind, c.pattern, svg ? "svg" : "png");
+	if (rc < 0 || (size_t)rc >= sizeof(c.path))
+		return sw_fail(err, errlen, "%s: path too long", result_dir);
+	for (int i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%s", result_dir, files[i]);
+		if (!file_exists(path[i]))
+			return sw_fail(err, errlen, "%s: no such file (swstress report %s writes it)", path[i],
+				       result_dir);
+		if (sw_path_plain(path[i], plain[i], sizeof(plain[i]), err, errlen))
+			return -1;
+	}
+	if (plot_check_csv(path[1], host_columns, &nhost, err, errlen) < 0)
+		return -1;
+	c.width = clamp(500 + 12 * (int)nhost, heat ? 900 : 1100, 2400);
+	c.height = heat ? c.width - 80 : 760;
+	snprintf(log, sizeof(log), "%s/plot.log", result_dir);
+	snprintf(script, sizeof(script), "%s/%s.gp", script_dir, kind);
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen) ||
+	    sw_path_plain(c.path, out_p, sizeof(out_p), err, errlen))
+		return -1;
+	common_vars(&v, pf, svg, plain[0], out_p, c.pattern, c.width, c.height);
+	plot_vars_str(&v, "hosts", plain[1]);
+	plot_vars_str(&v, "groups", plain[2]);
+	plot_vars_add(&v, "floor=%g; ", pf->floor);
+	rc = plot_draw(script_p, &v, log, c.path, err, errlen);
+	free(v.s);
+	if (rc == 0 && charts_add(out, &c) < 0)
+		rc = sw_fail(err, errlen, "out of memory");
+	return rc;
+}
+
 /* Read and check what the charts of result_dir draw from: run.json,
  * summary.csv, pairs.csv and fits.csv when present. 0 or -1. */
 static int read_facts(const char *result_dir, struct plot_facts *pf, char *err, size_t errlen)
@@ -943,7 +998,10 @@ int plot_render(const char *result_dir, const char *script_dir, unsigned flags,
 		goto out_free;
 	fclose(lf);
 
-	for (int p = 0; p < pf->npatterns; p++) {
+	for (int k = 0; pf->fabric && k < 2; k++, n++)
+		if (draw_fabric(result_dir, script_dir, svg, pf, k ? "fabric-hosts" : "fabric", out, err, errlen))
+			goto out_free;
+	for (int p = 0; !pf->fabric && p < pf->npatterns; p++) {
 		/* incast charts: their own chart, and the drop of the receiver
 		 * (drop.gp's metric 'rx'); a sender's share of one port is no
 		 * per-pair story */

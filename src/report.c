@@ -3,11 +3,14 @@
  * hop, bandwidth in MB/s (10^6 bytes/s), changes in percent against the
  * baseline level with their CI and Mann-Whitney p-value.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
+#include "blame_out.h"
+#include "mapout.h"
 #include "pattern.h"
 #include "isolate.h"
 #include "stats.h"
@@ -733,6 +736,22 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 			      "slow-pair test needs 3 or more)" : "");
 }
 
+/* A map run: the map's tables in place of the summary, the per-level
+ * tables and their notes (levels mean nothing there). */
+static void print_map(FILE *f, const struct sw_run *r)
+{
+	struct blame_result b;
+	char err[512];
+
+	if (mapout_analyse(r, &b, err, sizeof(err))) {
+		fprintf(f, "\nfabric map: no statistics: %s\n", err);
+		return;
+	}
+	fprintf(f, "\n%s, %" PRIu64 " bytes:\n", pattern_name(r->cfg.patterns[0]), r->cfg.sizes[0]);
+	blame_report(f, &b, 10);
+	blame_free(&b);
+}
+
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
 	char rtt[32] = "not measured", tick[32];
@@ -746,7 +765,9 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 		fmt_val(tick, sizeof(tick), FMT_TIME, r->wtick), r->wtime_global ? " (global clock)" : "", rtt,
 		r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)" : "ranks polled while waiting");
 	print_setup(f, r);
-	if (format == REPORT_CLASSIC)
+	if (r->cfg.schedule == CFG_SCHEDULE_MAP)
+		print_map(f, r);
+	else if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {
 		if (a)
@@ -764,7 +785,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 				print_victims(f, r, a, c, verbose);
 		}
 	}
-	if (a)
+	if (a && r->cfg.schedule != CFG_SCHEDULE_MAP)
 		print_notes(f, r, a, verbose);
 	if (!r->complete)
 		fprintf(f, "\nINCOMPLETE: %s\n", r->failure[0] ? r->failure : "the sweep did not finish");

@@ -45,7 +45,7 @@ t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
 map() {
 	n=$1; shift
 	t0=$(date +%s)
-	timeout -k 5 900 sh $F/mpirun.sh --timeout 880 build/swstress map --no-plot --no-history label="$n" \
+	timeout -k 5 900 sh $F/mpirun.sh --timeout 880 build/swstress map ${CONF:-} --no-plot --no-history label="$n" \
 		output="$TMP/$n" patterns=stream sizes="$SIZE" sample_time="$SAMPLE" repetitions=4 warmup=1 \
 		timeout=60s allow_shared_node=no "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
 	rc=$?
@@ -72,6 +72,14 @@ PY
 	sed 's/^/#   /' "$TMP/$n.blame" | grep -v '^#   host .*flagged=0$'
 }
 claims() { grep -c '^claim' "$TMP/$1.blame"; }
+# flagged FILE: the run folder's flagged hosts (hosts.csv) or uplinks
+# (groups.csv), as the run wrote them with the config's [topology]
+flagged() {
+	case $1 in
+	hosts) grep -v '^#' "$RES/hosts.csv" | awk -F, 'NR > 1 && $13 == 1 { printf "%s ", $1 }' ;;
+	uplinks) grep -v '^#' "$RES/groups.csv" | awk -F, 'NR > 1 && $1 == "uplink" && $12 == 1 { printf "%s ", $2 }' ;;
+	esac
+}
 FABRICS=${*:-tree trunk}
 SIZE=65536 SAMPLE=1s
 
@@ -83,6 +91,8 @@ else
 	ok "up tree 16"
 	GROUPS=$TMP/leaves
 	printf 'leafA swsN00 swsN01 swsN02 swsN03\nleafB swsN04 swsN05 swsN06 swsN07\nleafC swsN08 swsN09 swsN10 swsN11\nleafD swsN12 swsN13 swsN14 swsN15\n' >"$GROUPS"
+	CONF=$TMP/tree.conf   # the same leaves, for the run's own files
+	printf '[topology]\nleafA = swsN[00-03]\nleafB = swsN[04-07]\nleafC = swsN[08-11]\nleafD = swsN[12-15]\n' >"$CONF"
 	if map healthy; then
 		check_eq "(a) healthy: no claim" "$(claims healthy)" 0
 	fi
@@ -91,6 +101,9 @@ else
 		check_eq "(b) swsN05 at 5 Mbit/s: one claim" "$(claims slowhost)" 1
 		check "(b) the claim names host swsN05" grep -q '^claim host host swsN05 ' "$TMP/slowhost.blame"
 		check_eq "(b) no other host flagged" "$(grep '^host ' "$TMP/slowhost.blame" | grep 'flagged=1' | cut -d' ' -f2 | tr '\n' ' ')" "swsN05 "
+		check_eq "(b) the run's hosts.csv flags swsN05 alone" "$(flagged hosts)" "swsN05 "
+		check_eq "(b) its links.csv blames swsN05's 15 links on its port" \
+			"$(grep -c ',host:swsN05$' "$RES/links.csv")" 15
 	fi
 	timeout 30 $FAB fault swsN05 clear
 	timeout 30 $FAB fault uplinkC rate 10mbit
@@ -98,8 +111,10 @@ else
 		check "(c) leaf C's uplink at 10 Mbit/s: the uplink of leafC named" grep -q '^claim uplink uplink of leafC ' "$TMP/slowuplink.blame"
 		check_eq "(c) no host named" "$(grep -c '^claim host' "$TMP/slowuplink.blame")" 0
 		check_eq "(c) no host flagged" "$(grep '^host ' "$TMP/slowuplink.blame" | grep -c 'flagged=1')" 0
+		check_eq "(c) the run's groups.csv flags the uplink of leafC alone" "$(flagged uplinks)" "leafC "
+		check_eq "(c) its hosts.csv flags no host" "$(flagged hosts)" ""
 	fi
-	GROUPS=
+	GROUPS= CONF=
 fi
 timeout 60 $FAB down >/dev/null 2>&1
 esac

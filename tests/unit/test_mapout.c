@@ -1,0 +1,166 @@
+/* A map run's files and report (mapout.h, report.h) over a synthetic map
+ * folder with a known truth: one host port at half speed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "config.h"
+#include "fixture.h"
+#include "mapout.h"
+#include "plan.h"
+#include "report.h"
+#include "results.h"
+
+enum { N = 16, BLOCKS = 4, SLOW = 5 };
+
+/* A complete map run of N hosts node0..node15, stream 1 MiB: every link
+ * 100 MB/s with +-2% noise per block, SLOW's links at half that. */
+static struct sw_run *slow_host_run(void)
+{
+	const char *kv[] = { "schedule=map", "patterns=stream", "sizes=1MiB", "repetitions=4", "label=map", NULL };
+	struct sw_config c;
+	struct sw_plan *p;
+	struct sw_run *r;
+	char err[512];
+	unsigned long long seed = 12345;
+
+	config_defaults(&c);
+	for (const char *const *k = kv; *k; k++)
+		cr_assert_eq(config_set_arg(&c, *k, err, sizeof(err)), 0, "%s: %s", *k, err);
+	p = plan_create(&c, N, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	r = run_create(&c, p, N);
+	cr_assert_not_null(r);
+	for (int i = 0; i < N; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "node%d", i);
+	snprintf(r->name, sizeof(r->name), "map-test");
+	for (int ci = 0; ci < p->ncells; ci++) {
+		for (int b = 0; b < BLOCKS; b++)
+			for (int i = 0; i < p->level_pairs[p->cell[ci].level]; i++) {
+				struct sw_pair q = plan_pair(p, ci, i);
+				double bw = 100e6 * (q.a == SLOW || q.b == SLOW ? 0.5 : 1), t;
+
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				bw *= 0.98 + 0.04 * (double)(seed >> 11) / 9007199254740992.0;
+				t = (double)(1 << 20) / bw;
+				struct sw_sample s = { .cell = ci, .rep = b, .pair = i, .t_start = b, .t_end = b + t,
+						       .seconds = t, .hops = 1 };
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		r->cell[ci].reps = BLOCKS;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	return r;
+}
+
+/* The whole of file dir/name, NUL-ended (free it). */
+static char *slurp(const char *dir, const char *name)
+{
+	char path[FIXTURE_DIR_MAX + 64];
+	FILE *f;
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_not_null(buf);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The value of column col (0-based) of the CSV row that starts with key. */
+static void field(const char *csv, const char *key, int col, char *out, size_t len)
+{
+	const char *row = csv;
+	size_t klen = strlen(key);
+
+	while (row && strncmp(row, key, klen))
+		row = (row = strchr(row, '\n')) ? row + 1 : NULL;
+	cr_assert_not_null(row, "no row %s", key);
+	for (int c = 0; c < col; c++)
+		row = strchr(row, ',') + 1;
+	snprintf(out, len, "%.*s", (int)strcspn(row, ",\n"), row);
+}
+
+Test(mapout, slow_host_in_the_files_and_the_report)
+{
+	struct sw_run *r = slow_host_run(), *back;
+	char err[512], dir[FIXTURE_DIR_MAX + 32], v[64], *hosts, *links, *rep, *line;
+
+	fixture_mkdtemp(dir, sizeof(dir), "mapout");
+	cr_assert_eq(results_write(dir, r, NULL, "", err, sizeof(err)), 0, "%s", err);
+	back = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(back, "%s", err);
+	cr_assert_eq(mapout_write(dir, back, err, sizeof(err)), 0, "%s", err);
+	hosts = slurp(dir, "hosts.csv");
+	links = slurp(dir, "links.csv");
+	/* hosts.csv: host,...,flagged (column 12): node5 alone */
+	for (int i = 0; i < N; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "node%d,", i);
+		field(hosts, key, 12, v, sizeof(v));
+		cr_assert_str_eq(v, i == SLOW ? "1" : "0", "%s flagged %s", key, v);
+	}
+	/* links.csv: cause (column 9) of node5's links is its port; a link
+	 * of two healthy hosts is explained by nothing */
+	field(links, "node2,node5,", 9, v, sizeof(v));
+	cr_assert_str_eq(v, "host:node5");
+	field(links, "node1,node2,", 9, v, sizeof(v));
+	cr_assert_str_eq(v, "-");
+	field(links, "node1,node2,", 4, v, sizeof(v));
+	cr_assert(atof(v) > 95 && atof(v) < 105, "healthy link %s MB/s", v);
+	free(slurp(dir, "groups.csv"));
+	free(slurp(dir, "fabric.csv"));
+
+	rep = report_string(back, NULL, REPORT_TABLE);
+	cr_assert_not_null(rep);
+	cr_assert_not_null(strstr(rep, "SLOW: host node5:"), "%s", rep);
+	cr_assert_null(strstr(rep, "host node1:"));
+	cr_assert_not_null(strstr(rep, "Slowest hosts"));
+	cr_assert_not_null(strstr(rep, "Slowest links"));
+	cr_assert_null(strstr(rep, "values: the median over repetitions"), "level tables in a map's report");
+	for (line = rep; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
+		cr_assert(strcspn(line, "\n") <= 80, "line over 80 columns: %.*s", (int)strcspn(line, "\n"), line);
+	free(rep);
+	free(hosts);
+	free(links);
+	run_free(back);
+	run_free(r);
+	cr_assert_eq(fixture_rmtree(dir), 0);
+}
+
+Test(mapout, groups_from_the_config_topology)
+{
+	struct sw_run *r = slow_host_run();
+	char err[512], dir[FIXTURE_DIR_MAX + 32], v[64], *hosts;
+	FILE *f;
+
+	fixture_mkdtemp(dir, sizeof(dir), "mapout");
+	snprintf(r->cfg.file, sizeof(r->cfg.file), "%s/map.conf", dir);
+	f = fopen(r->cfg.file, "w");
+	cr_assert_not_null(f);
+	fputs("[topology]\nleafA = node[0-7]\nleafB = node[8-15]\n", f);
+	fclose(f);
+	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
+	hosts = slurp(dir, "hosts.csv");
+	cr_assert_not_null(strstr(hosts, "groups given"), "%s", hosts);
+	field(hosts, "node2,", 1, v, sizeof(v));
+	cr_assert_str_eq(v, "leafA");
+	field(hosts, "node12,", 1, v, sizeof(v));
+	cr_assert_str_eq(v, "leafB");
+	free(hosts);
+	/* a topology that leaves a host out is an error naming it */
+	f = fopen(r->cfg.file, "w");
+	fputs("[topology]\nleafA = node[0-7]\nleafB = node[8-14]\n", f);
+	fclose(f);
+	cr_assert_neq(mapout_write(dir, r, err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "node15"), "%s", err);
+	run_free(r);
+	cr_assert_eq(fixture_rmtree(dir), 0);
+}
