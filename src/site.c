@@ -419,10 +419,11 @@ static int write_index(FILE *f, const void *arg)
 	page_head(f, "Switch catalog", "");
 	fprintf(f, "<p>%zu switches, %zu runs. Each switch was loaded with more and more pairs of nodes at "
 		"once; the figures below are from its newest run at its largest load (full load), against "
-		"the same run with one pair (the unloaded switch).</p>\n", st->nsw, t->n);
+		"the same run with one pair (the unloaded switch): one run backs each switch's figures, "
+		"so the spread between its runs is not in their CIs.</p>\n", st->nsw, t->n);
 	fputs("<table>\n<caption>Switches</caption>\n<thead><tr><th scope=\"col\">Switch</th>"
 	      "<th scope=\"col\">Ports tested</th><th scope=\"col\">Bandwidth drop at full load [CI]</th>"
-	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\" class=\"opt\">Runs</th>"
+	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\" class=\"opt\">Runs behind the figures</th>"
 	      "<th scope=\"col\" class=\"opt\">Newest run</th></tr></thead>\n<tbody>\n", f);
 	for (size_t s = 0; s < st->nsw; s++) {
 		size_t r = st->sw[s].first;
@@ -438,7 +439,7 @@ static int write_index(FILE *f, const void *arg)
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
-		fprintf(f, "<td class=\"num opt\">%zu</td><td class=\"opt\">", st->sw[s].count);
+		fprintf(f, "<td class=\"num opt\">1 of %zu</td><td class=\"opt\">", st->sw[s].count);
 		esc(f, val(t, r, R_STARTED));
 		fputs("</td></tr>\n", f);
 	}
@@ -698,7 +699,8 @@ static int write_switch(FILE *f, const void *arg)
 
 	switch_title(st, pg->sw, title, sizeof(title));
 	page_head(f, title, "../");
-	fprintf(f, "<p>%zu published run%s, newest first.", e->count, e->count == 1 ? "" : "s");
+	fprintf(f, "<p>%zu published run%s, newest first; each run's figures are from that run alone, and "
+		"the comparisons use the newest run of each switch (1 run a side).", e->count, e->count == 1 ? "" : "s");
 	for (size_t i = 0; i < st->ncmp; i++)
 		if (st->cmp[i].a == pg->sw || st->cmp[i].b == pg->sw) {
 			char other[160];
@@ -796,7 +798,8 @@ static int write_compare(FILE *f, const void *arg)
 		esc(f, name[i]);
 		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
 		put(f, " (label ", c->label[i]);
-		fputs(")", f);
+		fprintf(f, "; 1 of the switch's %zu published run%s)", st->sw[sw[i]].count,
+			st->sw[sw[i]].count == 1 ? "" : "s");
 		shared_mark(f, st, rr[i], true, " <span class=\"shared\">", "</span>");
 		fputs("</li>\n", f);
 	}
