@@ -112,15 +112,15 @@ enum cell_col {
 	C_RUN, C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_PATTERN, C_SIZE, C_HOPS, C_REPS, C_N,
 	C_LAT, C_LAT_LO, C_LAT_HI, C_BW, C_BW_LO, C_BW_HI, C_AGG, C_AGG_LO, C_AGG_HI,
 	C_INFL, C_INFL_LO, C_INFL_HI, C_INFL_P, C_INFL_SIG,
-	C_DROP, C_DROP_LO, C_DROP_HI, C_DROP_P, C_DROP_SIG,
+	C_DROP, C_DROP_LO, C_DROP_HI, C_DROP_P, C_DROP_SIG, C_DRIFTED,
 };
 
 static const char CELLS_SQL[] =
 	"SELECT run, cell, level, nodes, pairs, pattern, size_bytes, hops, reps, n,"
 	" lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps, bw_hi_MBps,"
 	" agg_median_MBps, agg_lo_MBps, agg_hi_MBps, lat_infl_pct, lat_infl_lo, lat_infl_hi,"
-	" lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, bw_drop_sig"
-	" FROM cells ORDER BY run, cell";
+	" lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, bw_drop_sig,"
+	" drifted FROM cells ORDER BY run, cell";
 
 /* One switch: runs[first .. first + count - 1] (newest first). */
 struct sw_entry {
@@ -387,6 +387,14 @@ static long full_load_cell(const struct site *st, size_t r, bool latency)
 	return best;
 }
 
+/* The mark of a change in a sequential run that drifted (the baseline
+ * level measured again differed): it may be drift, not load. */
+static void drift_mark(FILE *f, const struct rows *c, size_t i)
+{
+	if (!strcmp(val(c, i, C_DRIFTED), "1"))
+		fputs("<br><small class=\"drift\">drifted: may be drift, not load</small>", f);
+}
+
 /* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>" */
 static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
 {
@@ -406,7 +414,9 @@ static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
 	esc(f, pct);
 	fprintf(f, "<br><small>%s %s, %s nodes, p ", val(c, (size_t)i, C_PATTERN), sz, val(c, (size_t)i, C_NODES));
 	esc(f, p);
-	fputs("</small></td>", f);
+	fputs("</small>", f);
+	drift_mark(f, c, (size_t)i);
+	fputs("</td>", f);
 }
 
 /* ---- the index ---- */
@@ -678,8 +688,9 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g, m,
 			*sig ? (lat ? "inflation" : "drop") : "baseline", *sig ? ch : "");
 		esc(f, p);
-		fprintf(f, "</td><td%s>%s</td></tr>\n", *sig == '1' ? " class=\"sig\"" : "",
-			!*sig ? "-" : *sig == '1' ? "yes" : "no");
+		fprintf(f, "</td><td%s>%s", *sig == '1' ? " class=\"sig\"" : "", !*sig ? "-" : *sig == '1' ? "yes" : "no");
+		drift_mark(f, c, i);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n", f);
 }

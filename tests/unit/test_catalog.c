@@ -336,6 +336,53 @@ static void sql_poke(const char *store, const char *sql)
 	sqlite3_close(db);
 }
 
+/* Issue #26: a store of schema 3 gains cells.drifted (0 for its runs),
+ * and the site marks a drifted change on the switch page and the index,
+ * no other. */
+Test(catalog, site_marks_drifted_changes)
+{
+	char a[512], store[300], err[1024], path[600], v[256];
+	struct store *s;
+	char *html, *row;
+
+	make_run("b-20260302-020000", "Fabric 9001", 0.30, false, 2, a, sizeof(a));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	store_close(s);
+	sql_poke(store, "ALTER TABLE cells DROP COLUMN drifted");
+	sql_poke(store, "DELETE FROM schema_migrations WHERE version = 4");
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "schema 3 to 4: %s", err);
+	query1(s, "SELECT count(*) || '/' || sum(drifted) FROM cells WHERE run = $1", "b-20260302-020000", v);
+	cr_assert(strstr(v, "/0") && atoi(v) > 0, "cells/drifted %s", v);
+	store_close(s);
+	sql_poke(store, "UPDATE cells SET drifted = 1 WHERE pattern = 'stream' AND pairs = 4 AND size_bytes = 65536");
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s", err);
+	store_close(s);
+	snprintf(path, sizeof(path), "%s/site/switch/fabric-9001.html", fixture_dir);
+	html = slurp(path);
+	row = strstr(html, "drifted: may be drift, not load");
+	cr_assert(row, "no drift mark");
+	cr_assert_null(strstr(row + 1, "drifted: may be drift, not load"), "more than the one cell marked");
+	while (row > html && strncmp(row, "<tr", 3))
+		row--;
+	cr_assert(!strncmp(row, "<tr data-cell=\"b-20260302-020000/", strlen("<tr data-cell=\"b-20260302-020000/")) &&
+		  strstr(row, "<td>stream</td><td class=\"num\">64KiB</td>") < strstr(row, "drifted:"),
+		  "the mark is not in the stream 64KiB row");
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/index.html", fixture_dir);
+	html = slurp(path);
+	/* its full-load drop is that cell's (site_pages_escape_and_numbers) */
+	cr_assert(strstr(html, "</small><br><small class=\"drift\">drifted: may be drift, not load</small></td>"),
+		  "index: no mark");
+	free(html);
+}
+
 /* Issue #11: numbers read back from the store are range-checked and the
  * error names the table and field; atoi read '8x' as 8 and wrapped
  * 4294967304 to 8 (a comparison page for nodes the run never had). */
