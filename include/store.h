@@ -21,7 +21,9 @@
  *              config: medians and CIs (latency in us per hop, bandwidth
  *              in MB/s = 10^6 bytes/s), latency inflation and bandwidth
  *              drop against the baseline level (%, CI, Mann-Whitney p,
- *              significant); NULL where a number does not exist
+ *              significant), drifted (1: a change of a sequential run
+ *              whose baseline level, measured again, differed; schema 4);
+ *              NULL where a number does not exist
  *   suspects   the run's verdict on its ports: hosts flagged in at least
  *              half of their cells
  *
@@ -38,7 +40,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct store;
 

@@ -97,6 +97,13 @@ static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
 		snprintf(buf, len, "%+.1f", l->diff);
 }
 
+/* Run i's change in row r is against the baseline level of a sequential
+ * run that drifted (analysis.h: drifted). */
+static bool drifted(const struct compare *c, const struct compare_summary_row *r, int i)
+{
+	return r->run[i].valid && r->run[i].cell >= 0 && c->an[i]->cell[r->run[i].cell].drifted;
+}
+
 void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t)
 {
 	const struct compare_level *l = &r->run[i];
@@ -112,11 +119,16 @@ void compare_row(const struct compare *c, const struct compare_summary_row *r, i
 	fmt_change(t->change, sizeof(t->change), &l->change);
 	if (l->valid)
 		mark_cpu(t->change, sizeof(t->change), c, i, l->cell, pattern_latency_metric(r->pattern));
+	if (drifted(c, r, i))
+		sw_appendf(t->change, sizeof(t->change), " drift");
 	stats_format_p(t->p, sizeof(t->p), l->change.valid ? l->change.p : NAN);
 	if (i == 0)
 		t->diff[0] = '\0';
-	else
+	else {
 		fmt_diff(t->diff, sizeof(t->diff), l);
+		if (drifted(c, r, i) || drifted(c, r, 0))
+			sw_appendf(t->diff, sizeof(t->diff), " drift");
+	}
 }
 
 static const char *metric_title(int pattern)
@@ -152,7 +164,7 @@ void compare_print(FILE *f, const struct compare *c)
 	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
 		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
 		"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
-		"for a CPU)\n",
+		"for a CPU); drift: a change of a run that drifted (its baseline level, measured again, differed)\n",
 		c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
@@ -326,7 +338,8 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
 		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
 		"~ a CI that needs more samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel "
-		"they share (it includes waiting for a CPU).\n", c->confidence * 100, c->alpha, c->min_effect);
+		"they share (it includes waiting for a CPU); drift: a change of a run that drifted (its baseline "
+		"level, measured again, differed).\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 

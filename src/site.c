@@ -112,15 +112,15 @@ enum cell_col {
 	C_RUN, C_CELL, C_LEVEL, C_NODES, C_PAIRS, C_PATTERN, C_SIZE, C_HOPS, C_REPS, C_N,
 	C_LAT, C_LAT_LO, C_LAT_HI, C_BW, C_BW_LO, C_BW_HI, C_AGG, C_AGG_LO, C_AGG_HI,
 	C_INFL, C_INFL_LO, C_INFL_HI, C_INFL_P, C_INFL_SIG,
-	C_DROP, C_DROP_LO, C_DROP_HI, C_DROP_P, C_DROP_SIG,
+	C_DROP, C_DROP_LO, C_DROP_HI, C_DROP_P, C_DROP_SIG, C_DRIFTED,
 };
 
 static const char CELLS_SQL[] =
 	"SELECT run, cell, level, nodes, pairs, pattern, size_bytes, hops, reps, n,"
 	" lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps, bw_hi_MBps,"
 	" agg_median_MBps, agg_lo_MBps, agg_hi_MBps, lat_infl_pct, lat_infl_lo, lat_infl_hi,"
-	" lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, bw_drop_sig"
-	" FROM cells ORDER BY run, cell";
+	" lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, bw_drop_sig,"
+	" drifted FROM cells ORDER BY run, cell";
 
 /* One switch: runs[first .. first + count - 1] (newest first). */
 struct sw_entry {
@@ -387,6 +387,14 @@ static long full_load_cell(const struct site *st, size_t r, bool latency)
 	return best;
 }
 
+/* The mark of a change in a sequential run that drifted (the baseline
+ * level measured again differed): it may be drift, not load. */
+static void drift_mark(FILE *f, const struct rows *c, size_t i)
+{
+	if (!strcmp(val(c, i, C_DRIFTED), "1"))
+		fputs("<br><small class=\"drift\">drifted: may be drift, not load</small>", f);
+}
+
 /* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>" */
 static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
 {
@@ -406,7 +414,9 @@ static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
 	esc(f, pct);
 	fprintf(f, "<br><small>%s %s, %s nodes, p ", val(c, (size_t)i, C_PATTERN), sz, val(c, (size_t)i, C_NODES));
 	esc(f, p);
-	fputs("</small></td>", f);
+	fputs("</small>", f);
+	drift_mark(f, c, (size_t)i);
+	fputs("</td>", f);
 }
 
 /* ---- the index ---- */
@@ -419,10 +429,11 @@ static int write_index(FILE *f, const void *arg)
 	page_head(f, "Switch catalog", "");
 	fprintf(f, "<p>%zu switches, %zu runs. Each switch was loaded with more and more pairs of nodes at "
 		"once; the figures below are from its newest run at its largest load (full load), against "
-		"the same run with one pair (the unloaded switch).</p>\n", st->nsw, t->n);
+		"the same run with one pair (the unloaded switch): one run backs each switch's figures, "
+		"so the spread between its runs is not in their CIs.</p>\n", st->nsw, t->n);
 	fputs("<table>\n<caption>Switches</caption>\n<thead><tr><th scope=\"col\">Switch</th>"
 	      "<th scope=\"col\">Ports tested</th><th scope=\"col\">Bandwidth drop at full load [CI]</th>"
-	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\" class=\"opt\">Runs</th>"
+	      "<th scope=\"col\">Latency inflation at full load [CI]</th><th scope=\"col\" class=\"opt\">Runs behind the figures</th>"
 	      "<th scope=\"col\" class=\"opt\">Newest run</th></tr></thead>\n<tbody>\n", f);
 	for (size_t s = 0; s < st->nsw; s++) {
 		size_t r = st->sw[s].first;
@@ -438,7 +449,7 @@ static int write_index(FILE *f, const void *arg)
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
 		full_load_td(f, st, full_load_cell(st, r, false), false);
 		full_load_td(f, st, full_load_cell(st, r, true), true);
-		fprintf(f, "<td class=\"num opt\">%zu</td><td class=\"opt\">", st->sw[s].count);
+		fprintf(f, "<td class=\"num opt\">1 of %zu</td><td class=\"opt\">", st->sw[s].count);
 		esc(f, val(t, r, R_STARTED));
 		fputs("</td></tr>\n", f);
 	}
@@ -677,8 +688,9 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 			val(c, i, C_CELL), val(c, i, C_PATTERN), sz, val(c, i, C_HOPS), val(c, i, C_NODES), a, b, g, m,
 			*sig ? (lat ? "inflation" : "drop") : "baseline", *sig ? ch : "");
 		esc(f, p);
-		fprintf(f, "</td><td%s>%s</td></tr>\n", *sig == '1' ? " class=\"sig\"" : "",
-			!*sig ? "-" : *sig == '1' ? "yes" : "no");
+		fprintf(f, "</td><td%s>%s", *sig == '1' ? " class=\"sig\"" : "", !*sig ? "-" : *sig == '1' ? "yes" : "no");
+		drift_mark(f, c, i);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody>\n</table>\n", f);
 }
@@ -698,7 +710,8 @@ static int write_switch(FILE *f, const void *arg)
 
 	switch_title(st, pg->sw, title, sizeof(title));
 	page_head(f, title, "../");
-	fprintf(f, "<p>%zu published run%s, newest first.", e->count, e->count == 1 ? "" : "s");
+	fprintf(f, "<p>%zu published run%s, newest first; each run's figures are from that run alone, and "
+		"the comparisons use the newest run of each switch (1 run a side).", e->count, e->count == 1 ? "" : "s");
 	for (size_t i = 0; i < st->ncmp; i++)
 		if (st->cmp[i].a == pg->sw || st->cmp[i].b == pg->sw) {
 			char other[160];
@@ -796,7 +809,8 @@ static int write_compare(FILE *f, const void *arg)
 		esc(f, name[i]);
 		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
 		put(f, " (label ", c->label[i]);
-		fputs(")", f);
+		fprintf(f, "; 1 of the switch's %zu published run%s)", st->sw[sw[i]].count,
+			st->sw[sw[i]].count == 1 ? "" : "s");
 		shared_mark(f, st, rr[i], true, " <span class=\"shared\">", "</span>");
 		fputs("</li>\n", f);
 	}

@@ -213,6 +213,8 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	 * [switch] keys given at publish time */
 	"ALTER TABLE runs ADD COLUMN shared_node INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE runs ADD COLUMN supplied TEXT NOT NULL DEFAULT '';",
+	/* 4: the changes of a sequential run that drifted (summary.csv's drifted) */
+	"ALTER TABLE cells ADD COLUMN drifted INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The schema version: the one value of a row, -1 when it is not a whole
@@ -524,7 +526,7 @@ static int insert_cells(struct store *s, const struct sw_run *r, const struct sw
 		const struct sw_cell_stats *cs = &a->cell[ci];
 		const struct sw_cell *cell = &r->plan->cell[ci];
 		char t[29][32];
-		const char *p[29];
+		const char *p[30];
 
 		if (cs->lat.n == 0)
 			continue;
@@ -551,13 +553,14 @@ static int insert_cells(struct store *s, const struct sw_run *r, const struct sw
 		for (int i = 0; i < 19; i++)
 			p[9 + i] = num(t[9 + i], 32, v[i]);
 		p[28] = r->name;
+		p[29] = cs->drifted ? "1" : "0";
 		if (s->ops->exec(s, "INSERT INTO cells (cell, level, nodes, pairs, pattern, size_bytes, hops,"
 				 " reps, n, lat_median_us, lat_lo_us, lat_hi_us, bw_median_MBps, bw_lo_MBps,"
 				 " bw_hi_MBps, agg_median_MBps, agg_lo_MBps, agg_hi_MBps, lat_infl_pct,"
 				 " lat_infl_lo, lat_infl_hi, lat_infl_p, lat_infl_sig, bw_drop_pct, bw_drop_lo,"
-				 " bw_drop_hi, bw_drop_p, bw_drop_sig, run) VALUES ($1, $2, $3, $4, $5, $6, $7,"
-				 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,"
-				 " $24, $25, $26, $27, $28, $29)", 29, p, NULL, err, errlen))
+				 " bw_drop_hi, bw_drop_p, bw_drop_sig, run, drifted) VALUES ($1, $2, $3, $4, $5, $6,"
+				 " $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,"
+				 " $24, $25, $26, $27, $28, $29, $30)", 30, p, NULL, err, errlen))
 			return -1;
 	}
 	for (int i = 0; i < a->nsuspects; i++) {

@@ -14,6 +14,7 @@
 #include "pattern.h"
 #include "plan.h"
 #include "report.h"
+#include "results.h"
 
 /* Start time and duration of the sample of one pair in one repetition. */
 typedef void (*timing_fn)(int level, int size_index, int pair, int rep,
@@ -918,6 +919,25 @@ static void drift_marks_in_outputs(const struct sw_run *r, const struct sw_analy
 	}
 	cr_assert_eq(rows, want, "table rows marked: %d", rows);
 	cr_assert(summary > 0 && marked == (want ? summary : 0), "summary lines %d, marked %d", summary, marked);
+	free(text);
+	/* summary.csv: the last column, drifted, is 1 in those rows */
+	text = results_summary_text(r, a);
+	cr_assert(text);
+	rows = marked = 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = strlen(line);
+
+		if (line[0] == '#')
+			continue;
+		if (!rows++)
+			cr_assert(n > 8 && !strcmp(line + n - 8, ",drifted"), "header %s", line);
+		else if (!strcmp(line + n - 2, ",1"))
+			marked++;
+		else
+			cr_assert(!strcmp(line + n - 2, ",0"), "row %s", line);
+	}
+	cr_assert_eq(rows, 7, "header and 6 cells: %d", rows);
+	cr_assert_eq(marked, want, "summary.csv rows marked: %d", marked);
 	free(text);
 }
 

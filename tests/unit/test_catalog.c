@@ -287,6 +287,45 @@ Test(catalog, site_pages_escape_and_numbers)
 	store_close(s);
 }
 
+/* Issue #26: the site says how many runs back each switch's numbers: the
+ * index and the comparison use the newest run of a switch with 2 runs and
+ * of one with 1, and say "1 of 2" and "1 of 1". */
+Test(catalog, site_says_runs_behind_the_figures)
+{
+	char a[512], a2[512], b[512], store[300], err[1024], path[600];
+	struct store *s;
+	char *html;
+
+	make_run("a-20260301-020000", "Fabric 9000", 0, false, 1, a, sizeof(a));
+	make_run("a-20260303-020000", "Fabric 9000", 0, false, 3, a2, sizeof(a2));
+	make_run("b-20260302-020000", "Fabric 9001", 0, false, 2, b, sizeof(b));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, a2, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, b, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/site/index.html", fixture_dir);
+	html = slurp(path);
+	cr_assert(strstr(html, "<th scope=\"col\" class=\"opt\">Runs behind the figures</th>"));
+	cr_assert(strstr(html, ">1 of 2</td><td class=\"opt\">2026"), "Fabric 9000: 1 of its 2 runs");
+	cr_assert(strstr(html, ">1 of 1</td><td class=\"opt\">2026"), "Fabric 9001: its one run");
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/switch/fabric-9000.html", fixture_dir);
+	html = slurp(path);
+	cr_assert(strstr(html, "<p>2 published runs, newest first; each run's figures are from that run alone"));
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/compare/fabric-9000--fabric-9001-n8.html", fixture_dir);
+	html = slurp(path);
+	cr_assert(strstr(html, "run a-20260303-020000 (label "), "A is the newest run of Fabric 9000");
+	cr_assert(strstr(html, "; 1 of the switch's 2 published runs)"), "side A's count");
+	cr_assert(strstr(html, "; 1 of the switch's 1 published run)"), "side B's count");
+	free(html);
+	store_close(s);
+}
+
 /* One SQL statement on the SQLite store behind swstress's back. */
 static void sql_poke(const char *store, const char *sql)
 {
@@ -295,6 +334,53 @@ static void sql_poke(const char *store, const char *sql)
 	cr_assert_eq(sqlite3_open(store, &db), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
 	sqlite3_close(db);
+}
+
+/* Issue #26: a store of schema 3 gains cells.drifted (0 for its runs),
+ * and the site marks a drifted change on the switch page and the index,
+ * no other. */
+Test(catalog, site_marks_drifted_changes)
+{
+	char a[512], store[300], err[1024], path[600], v[256];
+	struct store *s;
+	char *html, *row;
+
+	make_run("b-20260302-020000", "Fabric 9001", 0.30, false, 2, a, sizeof(a));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, a, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	store_close(s);
+	sql_poke(store, "ALTER TABLE cells DROP COLUMN drifted");
+	sql_poke(store, "DELETE FROM schema_migrations WHERE version = 4");
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "schema 3 to 4: %s", err);
+	query1(s, "SELECT count(*) || '/' || sum(drifted) FROM cells WHERE run = $1", "b-20260302-020000", v);
+	cr_assert(strstr(v, "/0") && atoi(v) > 0, "cells/drifted %s", v);
+	store_close(s);
+	sql_poke(store, "UPDATE cells SET drifted = 1 WHERE pattern = 'stream' AND pairs = 4 AND size_bytes = 65536");
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s", err);
+	store_close(s);
+	snprintf(path, sizeof(path), "%s/site/switch/fabric-9001.html", fixture_dir);
+	html = slurp(path);
+	row = strstr(html, "drifted: may be drift, not load");
+	cr_assert(row, "no drift mark");
+	cr_assert_null(strstr(row + 1, "drifted: may be drift, not load"), "more than the one cell marked");
+	while (row > html && strncmp(row, "<tr", 3))
+		row--;
+	cr_assert(!strncmp(row, "<tr data-cell=\"b-20260302-020000/", strlen("<tr data-cell=\"b-20260302-020000/")) &&
+		  strstr(row, "<td>stream</td><td class=\"num\">64KiB</td>") < strstr(row, "drifted:"),
+		  "the mark is not in the stream 64KiB row");
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/index.html", fixture_dir);
+	html = slurp(path);
+	/* its full-load drop is that cell's (site_pages_escape_and_numbers) */
+	cr_assert(strstr(html, "</small><br><small class=\"drift\">drifted: may be drift, not load</small></td>"),
+		  "index: no mark");
+	free(html);
 }
 
 /* Issue #11: numbers read back from the store are range-checked and the

@@ -258,6 +258,33 @@ Test(compare, finds_planted_difference)
 	fixture_rmtree(b);
 }
 
+/* Issue #26: a row whose change comes from a drifted run says so, and so
+ * does B - A when either side drifted; nothing is marked otherwise. */
+Test(compare, drifted_rows_marked)
+{
+	char a[64], b[64];
+	struct compare_row_text t;
+
+	make_run(&SW_A, a, sizeof(a));
+	make_run(&SW_B, b, sizeof(b));
+	struct compare *c = load2(a, b);
+	const struct compare_summary_row *r = find_row(c, PAT_STREAM, 65536);
+
+	cr_assert(r && r->run[0].valid && r->run[0].cell >= 0);
+	compare_row(c, r, 1, &t);
+	cr_expect_null(strstr(t.change, "drift"), "%s", t.change);
+	cr_expect_null(strstr(t.diff, "drift"), "%s", t.diff);
+	c->an[0]->cell[r->run[0].cell].drifted = true;   /* A's change: against a drifted baseline */
+	compare_row(c, r, 0, &t);
+	cr_expect(strstr(t.change, " drift"), "A's change: %s", t.change);
+	compare_row(c, r, 1, &t);
+	cr_expect_null(strstr(t.change, "drift"), "B's own change: %s", t.change);
+	cr_expect(strlen(t.diff) > 6 && !strcmp(t.diff + strlen(t.diff) - 6, " drift"), "B - A: %s", t.diff);
+	compare_free(c);
+	fixture_rmtree(a);
+	fixture_rmtree(b);
+}
+
 /* The one row builder of the summary: units scaled, no exponent. */
 Test(compare, summary_row_text)
 {

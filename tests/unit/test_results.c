@@ -1025,7 +1025,7 @@ Test(results, message_rate_is_messages_a_second)
 	while (fgets(header, sizeof(header), f) && header[0] == '#')
 		;
 	cr_assert(strstr(header, ",receiver_drop_sig,rate_median_Mmsgps,rate_lo_Mmsgps,rate_hi_Mmsgps,"
-			 "agg_rate_median_Mmsgps,agg_rate_lo_Mmsgps,agg_rate_hi_Mmsgps\n"), "%s", header);
+			 "agg_rate_median_Mmsgps,agg_rate_lo_Mmsgps,agg_rate_hi_Mmsgps,drifted\n"), "%s", header);
 	for (int ci = 0; ci < 4; ci++) {
 		char h[2048];
 
