@@ -89,6 +89,12 @@ struct sw_plan {
 /* The most cells a map's plan may have (each is a struct sw_cell on every
  * rank and per-cell facts on rank 0). */
 #define PLAN_MAX_CELLS (1 << 22)
+/* The most victim samples a plan may ask (cells x repetitions x victim
+ * pairs x 3 rounds: alone, loaded, CPU control). They are kept in
+ * run.json at about 211 bytes each; 400 000 are about 85 MB, half of the
+ * read-back cap RESULTS_MAX_JSON, so every run that is planned can be
+ * read back. */
+#define PLAN_MAX_VICTIM_SAMPLES 400000LL
 
 /* Build the plan. Returns NULL with "WHERE: message" in err, WHERE naming
  * the key at fault (levels larger than the ranks, odd node counts, a shift

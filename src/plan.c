@@ -291,6 +291,13 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 	if (nl < 0)
 		goto out;
 	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
+	if ((long long)nl * per_level * c->rep_max * 3 * nv > PLAN_MAX_VICTIM_SAMPLES) {
+		sw_fail(err, errlen, "%s: %d victim pairs over %d cells of up to %d repetitions are %lld victim samples, "
+			"more than a run.json can keep and read back (%lld): fewer repetitions, victims or sizes",
+			config_where(c, "victims"), nv, nl * per_level, c->rep_max,
+			(long long)nl * per_level * c->rep_max * 3 * nv, PLAN_MAX_VICTIM_SAMPLES);
+		goto out;
+	}
 	for (int i = 0; i < np; i++)   /* a node's first rank names it */
 		pairs[i] = (struct sw_pair){ pairs[i].a * per, pairs[i].b * per };
 	p = plan_alloc(nranks * per, np - nv, nl, nl * per_level);

@@ -483,3 +483,24 @@ Test(plan, ranks_per_node_refuses_latency_incast_and_victims)
 	cr_assert_eq(config_set_arg(&c, "patterns=stream", err, sizeof(err)), 0, "%s", err);
 	cr_expect_eq(config_validate(&c, err, sizeof(err)), 0, "%s", err);
 }
+
+/* Issue #32: a plan whose victim samples could not be read back from its
+ * run.json (the biggest honest one, test_results.c's, holds 184 800) is
+ * refused at plan time, naming the key; the biggest honest one is not. */
+Test(plan, victim_samples_a_run_json_can_keep)
+{
+	const char *const big[] = { "nodes=8,16,24,32,40,48,max", "sizes=4..4MiB x4", "repetitions=1000", "victims=2",
+				    NULL };
+	const char *const honest[] = { "nodes=8,16,24,32,40,48,max", "sizes=4..4MiB x4", "repetitions=100", "victims=2",
+				       NULL };
+	struct sw_config c = cfg(big);
+	char err[512] = "";
+	struct sw_plan *p = plan_create(&c, 64, err, sizeof(err));
+
+	cr_assert_null(p);
+	cr_assert(strstr(err, "victim samples, more than a run.json can keep and read back"), "%s", err);
+	c = cfg(honest);
+	p = plan_create(&c, 64, err, sizeof(err));
+	cr_assert_not_null(p, "%s", err);
+	plan_free(p);
+}
