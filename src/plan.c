@@ -256,6 +256,7 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 	struct sw_pair *pairs = NULL;
 	int *lv = NULL, np, nv, nl, per_level, per = c->ranks_per_node > 1 ? c->ranks_per_node : 1;
 	int nodes = nranks / per;
+	long long victim_samples;
 	struct sw_plan *p = NULL;
 
 	if (nranks % per) {
@@ -291,11 +292,12 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 	if (nl < 0)
 		goto out;
 	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);
-	if ((long long)nl * per_level * c->rep_max * 3 * nv > PLAN_MAX_VICTIM_SAMPLES) {
+	victim_samples = (long long)nl * per_level * c->rep_max * 3 * nv;
+	if (victim_samples > PLAN_MAX_VICTIM_SAMPLES) {
 		sw_fail(err, errlen, "%s: %d victim pairs over %d cells of up to %d repetitions are %lld victim samples, "
 			"more than a run.json can keep and read back (%lld): fewer repetitions, victims or sizes",
-			config_where(c, "victims"), nv, nl * per_level, c->rep_max,
-			(long long)nl * per_level * c->rep_max * 3 * nv, PLAN_MAX_VICTIM_SAMPLES);
+			config_where(c, "victims"), nv, nl * per_level, c->rep_max, victim_samples,
+			PLAN_MAX_VICTIM_SAMPLES);
 		goto out;
 	}
 	for (int i = 0; i < np; i++)   /* a node's first rank names it */
