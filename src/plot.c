@@ -359,6 +359,14 @@ static int scan_summary(const char *path, const struct summary_rows *want, struc
 				     field[csv_col(c, bad)]);
 			goto out_close;
 		}
+		/* the pattern and the size become chart file names: only known ones */
+		const struct sw_pattern_info *pi = pattern_info(pattern_find(field[i_pat]));
+
+		if (!pi) {
+			rc = sw_fail(err, errlen, "%s:%ld: pattern: unknown pattern '%.32s'",
+				     path, c->lineno, field[i_pat]);
+			goto out_close;
+		}
 		const struct summary_row *w = nkeys < want->n ? &want->row[nkeys] : NULL;
 
 		if (want->known && !w) {
@@ -378,19 +386,11 @@ static int scan_summary(const char *path, const struct summary_rows *want, struc
 			rc = csv_check_numbers(c, field, victims_columns, err, errlen);
 		if (rc == 0 && pf->rates)
 			rc = csv_check_numbers(c, field, rate_columns, err, errlen);
-		const struct sw_pattern_info *pi = pattern_info(pattern_find(field[i_pat]));
-
 		if (rc == 0 && pi && pi->incast &&
 		    (rc = csv_require(c, incast_columns, err, errlen)) == 0)
 			rc = csv_check_numbers(c, field, incast_columns, err, errlen);
 		if (rc < 0)
 			goto out_close;
-		/* the pattern and the size become chart file names: only known ones */
-		if (!pi) {
-			rc = sw_fail(err, errlen, "%s:%ld: pattern: unknown pattern '%.32s'",
-				     path, c->lineno, field[i_pat]);
-			goto out_close;
-		}
 		for (p = 0; p < pf->npatterns; p++)
 			if (strcmp(pf->pattern[p], field[i_pat]) == 0)
 				break;
