@@ -94,7 +94,9 @@
  *   levels [{pairs, nodes, round (schedule = map: the step's round of the
  *   pass, mapsched.h)}], map (schedule = map only: {method "circle", pass,
  *   per_round, rounds [the rounds run], concurrency, steps_per_round,
- *   cover}; a map's plan is rebuilt from the config when it is loaded and
+ *   cover, groups ("inferred", or the config's [topology] groups as the
+ *   run found them: [{name, ranks [...]}], every rank in one; absent in
+ *   older runs: inferred)}; a map's plan is rebuilt from the config when it is loaded and
  *   checked against levels and cells), cells [{cell, level, nodes, pairs, pattern,
  *   size_bytes, hops, hops_auto, timed, receiver (incast cells: the
  *   receiver's rank, checked against the plan), reps, stop, wall_s, timed_s, summary

@@ -100,6 +100,14 @@ struct sw_run {
 	struct hostid *id;             /* per rank, owned: kernel, network stack
 	                                * and cores (hostid.h); all unknown in
 	                                * runs that did not record them */
+	int ngroup;                    /* schedule = map: the groups of the
+	                                * config's [topology] as the run found
+	                                * them (mapout_keep_groups; run.json
+	                                * map.groups); 0: the map's groups are
+	                                * inferred (and in older map runs) */
+	char (*group_name)[SW_HOST_MAX]; /* ngroup, owned */
+	int *group;                    /* per rank, owned: its group; NULL when
+	                                * ngroup = 0 */
 
 	struct sw_cell_run *cell;      /* plan->ncells, owned */
 	size_t nsamples, cap_samples;

@@ -67,15 +67,16 @@ static int report_main(const struct cli_args *a)
 			snprintf(slash ? slash : dir, sizeof(dir) - (size_t)(slash ? slash - dir : 0), "%s",
 				 slash ? "" : ".");
 		}
-		/* run.json keeps no config path: files the run wrote with its
-		 * [topology] stay, the report's groups are inferred */
+		/* a run keeps its [topology] groups in run.json; an older one
+		 * did not: the files it wrote with them stay, the report's
+		 * groups are inferred */
 		snprintf(hosts, sizeof(hosts), "%s/hosts.csv", dir);
 		if ((hf = fopen(hosts, "r"))) {
 			if (!fgets(line, sizeof(line), hf))
 				line[0] = '\0';
 			fclose(hf);
 		}
-		if (strstr(line, "groups given"))
+		if (strstr(line, "groups given") && !r->ngroup)
 			fprintf(stderr, "swstress: note: %s: the run's map files kept (groups from its [topology]; "
 				"the report's inferred)\n", dir);
 		else if (mapout_write(dir, r, err, sizeof(err)))

@@ -413,6 +413,8 @@ static void sweep_open(struct sweep *s)
 			 "look like a slow switch; set allow_shared_kernel = yes to measure with a caution in "
 			 "every table", config_where(&s->cfg, "allow_shared_kernel"), s->kernel_msg);
 		sweep_failed(s, s->bad);
+	} else if (s->cfg.schedule == CFG_SCHEDULE_MAP && mapout_keep_groups(s->r, s->err, sizeof(s->err))) {
+		sweep_failed(s, s->bad);   /* a [topology] that leaves a host out */
 	} else if (results_begin(s->r, s->ctx.dir, sizeof(s->ctx.dir), s->err, sizeof(s->err))) {
 		sweep_failed(s, s->bad);
 	}

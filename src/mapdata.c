@@ -15,24 +15,29 @@ void mapdata_free(struct mapdata *d)
 	free(d->host);
 	free(d->pair);
 	free(d->v);
+	free(d->gname);
 	memset(d, 0, sizeof(*d));
 }
 
-/* Host names of the ranks, each made distinct by ":rank" when shared. */
+void mapdata_host_name(const struct sw_run *r, int i, char name[SW_HOST_MAX + 8])
+{
+	char h[SW_HOST_MAX];
+	bool shared = false;
+
+	run_host_name(r, i, h);
+	for (int j = 0; j < r->nranks && !shared; j++) {
+		char o[SW_HOST_MAX];
+
+		run_host_name(r, j, o);
+		shared = j != i && strcmp(h, o) == 0;
+	}
+	snprintf(name, SW_HOST_MAX + 8, shared ? "%s:%d" : "%s", h, i);
+}
+
 static void name_hosts(const struct sw_run *r, struct mapdata *d)
 {
 	for (int i = 0; i < r->nranks; i++) {
-		char h[SW_HOST_MAX];
-		bool shared = false;
-
-		run_host_name(r, i, h);
-		for (int j = 0; j < r->nranks && !shared; j++) {
-			char o[SW_HOST_MAX];
-
-			run_host_name(r, j, o);
-			shared = j != i && strcmp(h, o) == 0;
-		}
-		snprintf(d->name[i], sizeof(d->name[i]), shared ? "%s:%d" : "%s", h, i);
+		mapdata_host_name(r, i, d->name[i]);
 		d->host[i] = d->name[i];
 	}
 }
@@ -106,5 +111,17 @@ int mapdata_fill(const struct sw_run *r, int pattern, uint64_t size, struct mapd
 		.metric = lat ? BLAME_LATENCY : BLAME_BANDWIDTH, .floor = r->cfg.suspect_min_effect / 100.0,
 		.alpha = r->cfg.alpha, .confidence = r->cfg.confidence,
 	};
+	if (r->ngroup) {
+		d->gname = malloc((size_t)r->ngroup * sizeof(*d->gname));
+		if (!d->gname) {
+			mapdata_free(d);
+			return sw_fail(err, errlen, "out of memory (the map's groups)");
+		}
+		for (int g = 0; g < r->ngroup; g++)
+			d->gname[g] = r->group_name[g];
+		d->in.group = r->group;
+		d->in.ngroup = r->ngroup;
+		d->in.group_name = d->gname;
+	}
 	return 0;
 }

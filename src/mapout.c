@@ -9,40 +9,47 @@
 #include "mapout.h"
 #include "topology.h"
 
-/* The groups of d's hosts from the [topology] section of the config
- * file, into d's input (group and names: the caller frees them). No
- * file or no section: groups left unset (inferred). 0 or -1. */
-static int given_groups(const struct sw_run *r, struct mapdata *d, int **group, char (**names)[SW_HOST_MAX],
-			const char ***gnames, char *err, size_t errlen)
+int mapout_keep_groups(struct sw_run *r, char *err, size_t errlen)
 {
 	struct topology t = { 0 };
-	int ng = 0, rc = -1;
+	char (*name)[SW_HOST_MAX + 8] = NULL, (*gname)[SW_HOST_MAX] = NULL;
+	const char **host = NULL;
+	int *group = NULL, ng = 0, rc = -1;
 
 	if (!r->cfg.file[0] || access(r->cfg.file, R_OK))
 		return 0;
 	if (topology_read_config(r->cfg.file, &t, err, errlen))
 		return -1;
-	if (t.nswitch == 0)
-		return 0;
-	*group = malloc(sizeof(**group) * (size_t)d->in.nhost);
-	if (!*group) {
+	if (t.nswitch == 0) {
+		rc = 0;
+		goto out;
+	}
+	name = calloc((size_t)r->nranks, sizeof(*name));
+	host = calloc((size_t)r->nranks, sizeof(*host));
+	group = malloc((size_t)r->nranks * sizeof(*group));
+	if (!name || !host || !group) {
 		sw_fail(err, errlen, "out of memory");
 		goto out;
 	}
-	if (topology_groups(&t, d->in.host, d->in.nhost, *group, names, &ng, err, errlen))
-		goto out;
-	*gnames = malloc(sizeof(**gnames) * (size_t)ng);
-	if (!*gnames) {
-		sw_fail(err, errlen, "out of memory");
-		goto out;
+	for (int i = 0; i < r->nranks; i++) {
+		mapdata_host_name(r, i, name[i]);
+		host[i] = name[i];
 	}
-	for (int g = 0; g < ng; g++)
-		(*gnames)[g] = (*names)[g];
-	d->in.group = *group;
-	d->in.ngroup = ng;
-	d->in.group_name = *gnames;
+	if (topology_groups(&t, host, r->nranks, group, &gname, &ng, err, errlen))
+		goto out;
+	free(r->group);
+	free(r->group_name);
+	r->group = group;
+	r->group_name = gname;
+	r->ngroup = ng;
+	group = NULL;
+	gname = NULL;
 	rc = 0;
 out:
+	free(gname);
+	free(group);
+	free(host);
+	free(name);
 	topology_free(&t);
 	return rc;
 }
@@ -50,19 +57,13 @@ out:
 int mapout_analyse(const struct sw_run *r, struct blame_result *b, char *err, size_t errlen)
 {
 	struct mapdata d;
-	int *group = NULL, rc = -1;
-	char (*names)[SW_HOST_MAX] = NULL;
-	const char **gnames = NULL;
+	int rc;
 
 	if (r->cfg.schedule != CFG_SCHEDULE_MAP)
 		return sw_fail(err, errlen, "not a map run (schedule = map)");
 	if (mapdata_fill(r, r->cfg.patterns[0], r->cfg.sizes[0], &d, err, errlen))
 		return -1;
-	if (given_groups(r, &d, &group, &names, &gnames, err, errlen) == 0)
-		rc = blame_run(&d.in, b, err, errlen);
-	free(gnames);
-	free(names);
-	free(group);
+	rc = blame_run(&d.in, b, err, errlen);
 	mapdata_free(&d);
 	return rc;
 }

@@ -363,15 +363,36 @@ json_t *results_json_change(const struct sw_change *c)
 }
 
 /* The map's design for run.json (schedule = map). */
-static json_t *json_map(const struct mapsched *m)
+/* The map's groups: "inferred", or the [topology] groups the run found,
+ * each with its ranks. */
+static json_t *json_map_groups(const struct sw_run *r)
 {
+	json_t *groups;
+
+	if (!r->ngroup)
+		return json_string("inferred");
+	groups = json_array();
+	for (int g = 0; g < r->ngroup; g++) {
+		json_t *ranks = json_array();
+
+		for (int i = 0; i < r->nranks; i++)
+			if (r->group[i] == g)
+				json_array_append_new(ranks, json_integer(i));
+		json_array_append_new(groups, json_pack("{s:s,s:o}", "name", r->group_name[g], "ranks", ranks));
+	}
+	return groups;
+}
+
+static json_t *json_map(const struct sw_run *r)
+{
+	const struct mapsched *m = r->plan->map;
 	json_t *rounds = json_array();
 
 	for (int i = 0; i < m->nrounds; i++)
 		json_array_append_new(rounds, json_integer(m->round[i]));
-	return json_pack("{s:s,s:i,s:i,s:o,s:i,s:i,s:o}", "method", "circle", "pass", m->pass, "per_round",
+	return json_pack("{s:s,s:i,s:i,s:o,s:i,s:i,s:o,s:o}", "method", "circle", "pass", m->pass, "per_round",
 			 m->per_round, "rounds", rounds, "concurrency", m->conc, "steps_per_round", m->steps_per_round,
-			 "cover", results_json_number(mapsched_cover(m)));
+			 "cover", results_json_number(mapsched_cover(m)), "groups", json_map_groups(r));
 }
 
 /* The levels of each block in the order they ran ([] when sequential). */
@@ -451,7 +472,7 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	}
 	json_object_set_new(root, "levels", levels);
 	if (p->map)
-		json_object_set_new(root, "map", json_map(p->map));
+		json_object_set_new(root, "map", json_map(r));
 	for (int ci = 0; ci < p->ncells; ci++) {
 		const struct sw_cell *c = &p->cell[ci];
 		json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:s,s:I,s:I,s:b,s:b,s:i,s:s,s:o,s:o}",
@@ -1370,6 +1391,57 @@ static int load_ranks(struct sw_run *r, json_t *ranks, const char *jpath, char *
 	return 0;
 }
 
+/* map.groups of a map run: "inferred" (or absent, in older runs: the
+ * groups are inferred), or the [topology] groups, every rank in exactly
+ * one. */
+static int load_map_groups(struct sw_run *r, json_t *map, const char *jpath, char *err, size_t errlen)
+{
+	json_t *groups = json_object_get(map, "groups");
+	char where[48];
+	size_t ng;
+
+	if (!r->plan->map || !groups || (json_is_string(groups) && !strcmp(json_string_value(groups), "inferred")))
+		return 0;
+	ng = json_array_size(groups);
+	if (!json_is_array(groups) || ng < 1 || ng > (size_t)r->nranks)
+		return sw_fail(err, errlen, "%s: map.groups: not \"inferred\" nor a list of 1 to %d groups", jpath,
+			       r->nranks);
+	r->group_name = calloc(ng, sizeof(*r->group_name));
+	r->group = malloc((size_t)r->nranks * sizeof(*r->group));
+	if (!r->group_name || !r->group)
+		return sw_fail(err, errlen, "%s: out of memory", jpath);
+	for (int i = 0; i < r->nranks; i++)
+		r->group[i] = -1;
+	r->ngroup = (int)ng;
+	for (size_t g = 0; g < ng; g++) {
+		json_t *o = json_array_get(groups, g), *ranks = json_object_get(o, "ranks"), *x;
+		const char *name = json_string_value(json_object_get(o, "name"));
+		size_t k;
+
+		snprintf(where, sizeof(where), "map.groups[%zu].name", g);
+		if (!name || !*name || strlen(name) >= SW_HOST_MAX)
+			return sw_fail(err, errlen, "%s: %s: missing, empty or longer than %d bytes", jpath, where,
+				       SW_HOST_MAX - 1);
+		if (check_text(name, false, jpath, where, err, errlen))
+			return -1;
+		snprintf(r->group_name[g], SW_HOST_MAX, "%s", name);
+		if (!json_is_array(ranks))
+			return sw_fail(err, errlen, "%s: map.groups[%zu].ranks: missing", jpath, g);
+		json_array_foreach(ranks, k, x) {
+			json_int_t i = json_integer_value(x);
+
+			if (!json_is_integer(x) || i < 0 || i >= r->nranks || r->group[i] >= 0)
+				return sw_fail(err, errlen, "%s: map.groups[%zu].ranks[%zu]: not a rank, or one "
+					       "already in a group", jpath, g, k);
+			r->group[i] = (int)g;
+		}
+	}
+	for (int i = 0; i < r->nranks; i++)
+		if (r->group[i] < 0)
+			return sw_fail(err, errlen, "%s: map.groups: rank %d is in no group", jpath, i);
+	return 0;
+}
+
 /* cells[]: how each ran (repetitions, why it stopped, its times). */
 static int load_cell_runs(struct sw_run *r, json_t *cells, const char *jpath, char *err, size_t errlen)
 {
@@ -1501,6 +1573,7 @@ struct sw_run *results_load(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (load_ranks(r, json_object_get(root, "ranks"), jpath, err, errlen) ||
+	    load_map_groups(r, json_object_get(root, "map"), jpath, err, errlen) ||
 	    load_cell_runs(r, json_object_get(root, "cells"), jpath, err, errlen) ||
 	    load_cpu(r, json_object_get(root, "cpu"), jpath, err, errlen) ||
 	    load_about(r, root, jpath, err, errlen) ||

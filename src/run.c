@@ -43,6 +43,8 @@ struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int n
 out_free:
 	free(r->host);
 	free(r->id);
+	free(r->group_name);
+	free(r->group);
 	free(r->cell);
 	free(r);
 	return NULL;

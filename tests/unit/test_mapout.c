@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "config.h"
 #include "fixture.h"
 #include "mapout.h"
@@ -135,9 +136,26 @@ Test(mapout, slow_host_in_the_files_and_the_report)
 	cr_assert_eq(fixture_rmtree(dir), 0);
 }
 
+/* Replace the first "from" after "after" in dir/run.json with "to". */
+static void edit_run_json(const char *dir, const char *after, const char *from, const char *to)
+{
+	char *j = slurp(dir, "run.json"), *at = strstr(j, after), path[FIXTURE_DIR_MAX + 64];
+	FILE *f;
+
+	cr_assert_not_null(at, "no %s in run.json", after);
+	at = strstr(at, from);
+	cr_assert_not_null(at, "no %s after %s in run.json", from, after);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "%.*s%s%s", (int)(at - j), j, to, at + strlen(from));
+	fclose(f);
+	free(j);
+}
+
 Test(mapout, groups_from_the_config_topology)
 {
-	struct sw_run *r = slow_host_run();
+	struct sw_run *r = slow_host_run(), *back;
 	char err[512], dir[FIXTURE_DIR_MAX + 32], v[64], *hosts;
 	FILE *f;
 
@@ -147,7 +165,17 @@ Test(mapout, groups_from_the_config_topology)
 	cr_assert_not_null(f);
 	fputs("[topology]\nleafA = node[0-7]\nleafB = node[8-15]\n", f);
 	fclose(f);
-	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(mapout_keep_groups(r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(r->ngroup, 2);
+	/* run.json keeps them: the run loaded back (no config file) has the
+	 * run's groups, not inferred ones */
+	cr_assert_eq(results_write(dir, r, NULL, "", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(unlink(r->cfg.file), 0);
+	back = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(back, "%s", err);
+	cr_assert_eq(back->ngroup, 2);
+	cr_assert_str_eq(back->group_name[back->group[12]], "leafB");
+	cr_assert_eq(mapout_write(dir, back, err, sizeof(err)), 0, "%s", err);
 	hosts = slurp(dir, "hosts.csv");
 	cr_assert_not_null(strstr(hosts, "groups given"), "%s", hosts);
 	field(hosts, "node2,", 1, v, sizeof(v));
@@ -155,11 +183,27 @@ Test(mapout, groups_from_the_config_topology)
 	field(hosts, "node12,", 1, v, sizeof(v));
 	cr_assert_str_eq(v, "leafB");
 	free(hosts);
+	run_free(back);
+	/* a rank in two groups is refused, naming the field */
+	edit_run_json(dir, "\"leafB\"", " 8,", " 7,");
+	cr_assert_null(results_load(dir, err, sizeof(err)));
+	cr_assert_not_null(strstr(err, "map.groups[1].ranks"), "%s", err);
+	/* an older map run (no map.groups) still loads: groups inferred */
+	results_write(dir, r, NULL, "", err, sizeof(err));
+	edit_run_json(dir, "\"map\":", "\"groups\":", "\"old_groups\":");
+	back = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(back, "%s", err);
+	cr_assert_eq(back->ngroup, 0);
+	cr_assert_eq(mapout_write(dir, back, err, sizeof(err)), 0, "%s", err);
+	hosts = slurp(dir, "hosts.csv");
+	cr_assert_null(strstr(hosts, "groups given"), "%s", hosts);
+	free(hosts);
+	run_free(back);
 	/* a topology that leaves a host out is an error naming it */
 	f = fopen(r->cfg.file, "w");
 	fputs("[topology]\nleafA = node[0-7]\nleafB = node[8-14]\n", f);
 	fclose(f);
-	cr_assert_neq(mapout_write(dir, r, err, sizeof(err)), 0);
+	cr_assert_neq(mapout_keep_groups(r, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "node15"), "%s", err);
 	run_free(r);
 	cr_assert_eq(fixture_rmtree(dir), 0);
