@@ -7,6 +7,7 @@
 #include "config.h"
 #include "mapdata.h"
 #include "mapout.h"
+#include "pattern.h"
 #include "topology.h"
 
 int mapout_keep_groups(struct sw_run *r, char *err, size_t errlen)
@@ -54,14 +55,15 @@ out:
 	return rc;
 }
 
-int mapout_analyse(const struct sw_run *r, struct blame_result *b, char *err, size_t errlen)
+int mapout_analyse(const struct sw_run *r, int pattern, uint64_t size, struct blame_result *b, char *err,
+		   size_t errlen)
 {
 	struct mapdata d;
 	int rc;
 
 	if (r->cfg.schedule != CFG_SCHEDULE_MAP)
 		return sw_fail(err, errlen, "not a map run (schedule = map)");
-	if (mapdata_fill(r, r->cfg.patterns[0], r->cfg.sizes[0], &d, err, errlen))
+	if (mapdata_fill(r, pattern, size, &d, err, errlen))
 		return -1;
 	rc = blame_run(&d.in, b, err, errlen);
 	mapdata_free(&d);
@@ -82,35 +84,67 @@ static int call_writer(FILE *f, const void *arg)
 	return w->fn(f, w->b);
 }
 
-int mapout_write(const char *dir, const struct sw_run *r, char *err, size_t errlen)
-{
-	static const struct { const char *name; blame_fn fn; } files[] = {
-		{ "links.csv", blame_write_links }, { "hosts.csv", blame_write_hosts },
-		{ "groups.csv", blame_write_groups }, { "fabric.csv", blame_write_matrix },
-	};
-	enum { NFILES = sizeof(files) / sizeof(files[0]) };
-	char path[NFILES][SW_PATH_MAX + 32], tmp[NFILES][SW_PATH_MAX + 96];
-	struct blame_result b;
-	size_t done = 0;
-	int rc = -1;
+/* Set k's (pattern k / nsizes, size k % nsizes) four files into temporary
+ * names beside path[k * NFILES ...]. 0, or -1 with err (nothing left). */
+enum { NFILES = 4 };
+typedef char mapout_path[SW_PATH_MAX + 96];
 
-	if (mapout_analyse(r, &b, err, errlen))
+static int write_set(const char *dir, const struct sw_run *r, int k, mapout_path *path, mapout_path *tmp,
+		     char *err, size_t errlen)
+{
+	static const struct { const char *name; blame_fn fn; } files[NFILES] = {
+		{ "links", blame_write_links }, { "hosts", blame_write_hosts },
+		{ "groups", blame_write_groups }, { "fabric", blame_write_matrix },
+	};
+	int pattern = r->cfg.patterns[k / r->cfg.nsizes];
+	uint64_t size = r->cfg.sizes[k % r->cfg.nsizes];
+	struct blame_result b;
+	int done = 0, rc = -1;
+
+	if (mapout_analyse(r, pattern, size, &b, err, errlen))
 		return -1;
 	for (; done < NFILES; done++) {
 		struct writer w = { files[done].fn, &b };
 
-		snprintf(path[done], sizeof(path[done]), "%s/%s", dir, files[done].name);
+		if (k == 0)
+			snprintf(path[done], sizeof(path[done]), "%s/%s.csv", dir, files[done].name);
+		else
+			snprintf(path[done], sizeof(path[done]), "%s/%s-%s-%llu.csv", dir, files[done].name,
+				 pattern_name(pattern), (unsigned long long)size);
 		if (sw_write_temp(path[done], call_writer, &w, tmp[done], sizeof(tmp[done]), err, errlen))
-			goto out_unlink;
+			break;
 	}
+	if (done == NFILES)
+		rc = 0;
+	else
+		while (done-- > 0)
+			unlink(tmp[done]);
+	blame_free(&b);
+	return rc;
+}
+
+int mapout_write(const char *dir, const struct sw_run *r, char *err, size_t errlen)
+{
+	int nset = r->cfg.npatterns * r->cfg.nsizes, done = 0, rc = -1;
+	mapout_path *path = calloc((size_t)nset * NFILES, sizeof(*path));
+	mapout_path *tmp = calloc((size_t)nset * NFILES, sizeof(*tmp));
+
+	if (!path || !tmp) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
+	for (; done < nset; done++)
+		if (write_set(dir, r, done, path + done * NFILES, tmp + done * NFILES, err, errlen))
+			goto out_unlink;
 	rc = 0;
-	for (size_t i = 0; i < NFILES && rc == 0; i++)
+	for (int i = 0; i < nset * NFILES && rc == 0; i++)
 		rc = sw_commit_temp(tmp[i], path[i], err, errlen);
 	goto out;
 out_unlink:
-	while (done-- > 0)
-		unlink(tmp[done]);
+	for (int i = done * NFILES; i-- > 0;)
+		unlink(tmp[i]);
 out:
-	blame_free(&b);
+	free(tmp);
+	free(path);
 	return rc;
 }

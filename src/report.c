@@ -736,20 +736,25 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 			      "slow-pair test needs 3 or more)" : "");
 }
 
-/* A map run: the map's tables in place of the summary, the per-level
- * tables and their notes (levels mean nothing there). */
+/* A map run: the map's tables for each pattern and size, in place of the
+ * summary, the per-level tables and their notes (levels mean nothing
+ * there). */
 static void print_map(FILE *f, const struct sw_run *r)
 {
-	struct blame_result b;
-	char err[512];
+	for (int i = 0; i < r->cfg.npatterns; i++)
+		for (int j = 0; j < r->cfg.nsizes; j++) {
+			struct blame_result b;
+			char err[512];
 
-	if (mapout_analyse(r, &b, err, sizeof(err))) {
-		fprintf(f, "\nfabric map: no statistics: %s\n", err);
-		return;
-	}
-	fprintf(f, "\n%s, %" PRIu64 " bytes:\n", pattern_name(r->cfg.patterns[0]), r->cfg.sizes[0]);
-	blame_report(f, &b, 10);
-	blame_free(&b);
+			fprintf(f, "\n%s, %" PRIu64 " bytes:", pattern_name(r->cfg.patterns[i]), r->cfg.sizes[j]);
+			if (mapout_analyse(r, r->cfg.patterns[i], r->cfg.sizes[j], &b, err, sizeof(err))) {
+				fprintf(f, " no statistics: %s\n", err);
+				continue;
+			}
+			fputc('\n', f);
+			blame_report(f, &b, 10);
+			blame_free(&b);
+		}
 }
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)

@@ -1,5 +1,6 @@
 /* A map run's files and report (mapout.h, report.h) over a synthetic map
- * folder with a known truth: one host port at half speed. */
+ * folder with a known truth: one host port at half speed (at each size
+ * its own host, in the run of two sizes). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +16,20 @@
 
 enum { N = 16, BLOCKS = 4, SLOW = 5 };
 
-/* A complete map run of N hosts node0..node15, stream 1 MiB: every link
- * 100 MB/s with +-2% noise per block, SLOW's links at half that. */
-static struct sw_run *slow_host_run(void)
+/* A complete map run of N hosts node0..node15, stream at sizes (a config
+ * list): every link 100 MB/s with +-2% noise per block, the links of
+ * host SLOW at the largest size, SLOW + 1 at the other, at half that. */
+static struct sw_run *slow_host_run_at(const char *sizes)
 {
-	const char *kv[] = { "schedule=map", "patterns=stream", "sizes=1MiB", "repetitions=4", "label=map", NULL };
+	char size_kv[64];
+	const char *kv[] = { "schedule=map", "patterns=stream", size_kv, "repetitions=4", "label=map", NULL };
 	struct sw_config c;
 	struct sw_plan *p;
 	struct sw_run *r;
 	char err[512];
 	unsigned long long seed = 12345;
 
+	snprintf(size_kv, sizeof(size_kv), "sizes=%s", sizes);
 	config_defaults(&c);
 	for (const char *const *k = kv; *k; k++)
 		cr_assert_eq(config_set_arg(&c, *k, err, sizeof(err)), 0, "%s: %s", *k, err);
@@ -40,11 +44,12 @@ static struct sw_run *slow_host_run(void)
 		for (int b = 0; b < BLOCKS; b++)
 			for (int i = 0; i < p->level_pairs[p->cell[ci].level]; i++) {
 				struct sw_pair q = plan_pair(p, ci, i);
-				double bw = 100e6 * (q.a == SLOW || q.b == SLOW ? 0.5 : 1), t;
+				int slow = SLOW + (p->cell[ci].size != c.sizes[c.nsizes - 1]);
+				double bw = 100e6 * (q.a == slow || q.b == slow ? 0.5 : 1), t;
 
 				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 				bw *= 0.98 + 0.04 * (double)(seed >> 11) / 9007199254740992.0;
-				t = (double)(1 << 20) / bw;
+				t = (double)p->cell[ci].size / bw;
 				struct sw_sample s = { .cell = ci, .rep = b, .pair = i, .t_start = b, .t_end = b + t,
 						       .seconds = t, .hops = 1 };
 				cr_assert_eq(run_add_sample(r, &s), 0);
@@ -54,6 +59,11 @@ static struct sw_run *slow_host_run(void)
 	}
 	r->complete = true;
 	return r;
+}
+
+static struct sw_run *slow_host_run(void)
+{
+	return slow_host_run_at("1MiB");
 }
 
 /* The whole of file dir/name, NUL-ended (free it). */
@@ -205,6 +215,50 @@ Test(mapout, groups_from_the_config_topology)
 	fclose(f);
 	cr_assert_neq(mapout_keep_groups(r, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "node15"), "%s", err);
+	run_free(r);
+	cr_assert_eq(fixture_rmtree(dir), 0);
+}
+
+/* Every size is analysed: at 1 MiB node5 is slow, at 64 KiB node6. The
+ * first size's set keeps the plain names, the second is
+ * hosts-stream-65536.csv and so on; the report has both claims, each under
+ * its size. */
+Test(mapout, every_size_its_own_files_and_report)
+{
+	struct sw_run *r = slow_host_run_at("64KiB,1MiB");
+	char err[512], dir[FIXTURE_DIR_MAX + 32], v[64], *sets[2], *links, *rep, *at64, *at1m;
+
+	fixture_mkdtemp(dir, sizeof(dir), "mapout");
+	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
+	/* sizes ascend: 64 KiB first (plain names), its slow host node6 */
+	sets[0] = slurp(dir, "hosts.csv");
+	sets[1] = slurp(dir, "hosts-stream-1048576.csv");
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < N; i++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "node%d,", i);
+			field(sets[k], key, 12, v, sizeof(v));
+			cr_assert_str_eq(v, i == (k ? SLOW : SLOW + 1) ? "1" : "0", "set %d: %s flagged %s", k, key, v);
+		}
+	links = slurp(dir, "links-stream-1048576.csv");
+	field(links, "node2,node5,", 9, v, sizeof(v));
+	cr_assert_str_eq(v, "host:node5");
+	free(links);
+	free(slurp(dir, "groups-stream-1048576.csv"));
+	free(slurp(dir, "fabric-stream-1048576.csv"));
+	rep = report_string(r, NULL, REPORT_TABLE);
+	cr_assert_not_null(rep);
+	at64 = strstr(rep, "stream, 65536 bytes:");
+	at1m = strstr(rep, "stream, 1048576 bytes:");
+	cr_assert(at64 && at1m && at64 < at1m, "%s", rep);
+	cr_assert_not_null(strstr(at64, "SLOW: host node6:"), "%s", rep);
+	cr_assert(strstr(at64, "SLOW: host node6:") < at1m, "node6 under 64 KiB: %s", rep);
+	cr_assert_not_null(strstr(at1m, "SLOW: host node5:"), "%s", rep);
+	cr_assert_null(strstr(at1m, "SLOW: host node6:"), "%s", rep);
+	free(rep);
+	free(sets[0]);
+	free(sets[1]);
 	run_free(r);
 	cr_assert_eq(fixture_rmtree(dir), 0);
 }
