@@ -54,6 +54,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analysis.h"
+#include "mapcmp.h"
+#include "mapdata.h"
 #include "run.h"
 
 #define COMPARE_MAX_RUNS 26   /* A..Z */
@@ -131,6 +133,16 @@ struct compare_verdict {
 	char text[2048];         /* one paragraph a buyer can quote */
 };
 
+/* Maps (every run a map, schedule = map): switch X, its first run x,
+ * against A's switch in one pattern and size (mapcmp.h), the maps'
+ * statistics in the compare's blame[ps * nruns + run]. */
+struct compare_map {
+	int pattern;             /* pattern.h id */
+	uint64_t size;
+	int ps, x;
+	struct mapcmp m;
+};
+
 struct compare {
 	int nruns;
 	struct sw_run *run[COMPARE_MAX_RUNS];          /* owned */
@@ -153,6 +165,13 @@ struct compare {
 	struct compare_summary_row *summary;
 	int nverdicts;
 	struct compare_verdict *verdict;
+	bool maps;                                     /* every run a map: no cells,
+	                                                * the map comparisons */
+	int nps;                                       /* patterns x sizes of the maps */
+	struct mapdata *mapd;                          /* nps * nruns */
+	struct blame_result *blame;                    /* nps * nruns */
+	int nmaps;
+	struct compare_map *map;
 	int nnotes;
 	char notes[COMPARE_MAX_NOTES][512];   /* host set, MPI, config and
 	                                       * completeness differences */

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "blame.h"
+#include "mapdata.h"
 #include "run.h"
 
 /* The groups of the [topology] section of r's config file (r->cfg.file)
@@ -28,6 +29,11 @@ int mapout_keep_groups(struct sw_run *r, char *err, size_t errlen);
  * with err (not a map, no block, ENOMEM). */
 int mapout_analyse(const struct sw_run *r, int pattern, uint64_t size, struct blame_result *b, char *err,
 		   size_t errlen);
+
+/* The same, keeping the map's data in *d (mapdata_free it: the per-block
+ * values that b was computed from). On failure d and b hold nothing. */
+int mapout_analyse_keep(const struct sw_run *r, int pattern, uint64_t size, struct mapdata *d,
+			struct blame_result *b, char *err, size_t errlen);
 
 /* mapout_analyse of every pattern and size, then their sets of files into
  * dir, all or none changed (temporary names first, as results_write). 0,

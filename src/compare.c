@@ -18,6 +18,8 @@
 #include <jansson.h>
 #include "compare.h"
 #include "config.h"
+#include "fmt.h"
+#include "mapout.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
@@ -596,6 +598,172 @@ static int verdicts(struct compare *c, char *err, size_t errlen)
 }
 
 /* ---------------------------------------------------------------- */
+/* Maps                                                               */
+
+static bool is_map(const struct sw_run *r)
+{
+	return r->cfg.schedule == CFG_SCHEDULE_MAP;
+}
+
+/* Every run a map or every run a sweep; else one error naming both
+ * folders. */
+static int same_kind(struct sw_run *const *runs, const char *const *dirs, int n, char *err, size_t errlen)
+{
+	for (int i = 1; i < n; i++)
+		if (is_map(runs[i]) != is_map(runs[0])) {
+			int m = is_map(runs[0]) ? 0 : i, w = m ? 0 : i;
+
+			return sw_fail(err, errlen, "%s is a fabric map (schedule = map) and %s a sweep: compare takes "
+				       "maps on every side or sweeps on every side",
+				       dirs && dirs[m] ? dirs[m] : runs[m]->name, dirs && dirs[w] ? dirs[w] : runs[w]->name);
+		}
+	return 0;
+}
+
+/* The headline of map comparison k: which switch's fabric is slower, by
+ * how much [CI], significant or not, the runs a side. */
+static void map_headline(const struct compare *c, const struct compare_map *cm, char *t, size_t len)
+{
+	const struct mapcmp *m = &cm->m;
+	enum fmt_unit u = m->metric == BLAME_LATENCY ? FMT_TIME : FMT_BW;
+	char sz[32], ci[64], va[48], vx[48];
+	bool slower = m->change.pct > 0;
+
+	config_format_size_spaced(cm->size, sz, sizeof(sz));
+	snprintf(t, len, "%s %s map: ", pattern_name(cm->pattern), sz);
+	if (!m->change.valid) {
+		sw_appendf(t, len, "no fabric-wide value to compare");
+		return;
+	}
+	if (isfinite(m->change.lo))
+		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", m->change.lo, m->change.hi);
+	else
+		snprintf(ci, sizeof(ci), " [CI n/a: fewer than %d blocks a side]", CHANGE_MIN_REPS);
+	if (fabs(m->change.pct) < 0.05)
+		sw_appendf(t, len, "%s's and %s's fabrics alike%s", switch_name(c, cm->x), switch_name(c, 0), ci);
+	else
+		sw_appendf(t, len, "%s's fabric is %.1f%% slower than %s's%s", switch_name(c, slower ? cm->x : 0),
+			   fabs(m->change.pct), switch_name(c, slower ? 0 : cm->x), ci);
+	sw_appendf(t, len, " (median %s %s against %s), %s", m->runs_unit ? "run" : "block",
+		   fmt_val(vx, sizeof(vx), u, m->change.level), fmt_val(va, sizeof(va), u, m->change.base),
+		   mapcmp_significant(m) ? "significant" : "not significant");
+	if (m->runs_unit)
+		sw_appendf(t, len, "; %d runs of %s, %d of %s", m->nx, switch_name(c, cm->x), m->na, switch_name(c, 0));
+	else
+		sw_appendf(t, len, "; %d run%s of %s, %d of %s (a difference counts only beyond +-%.1f%%)", m->nx,
+			   m->nx == 1 ? "" : "s", switch_name(c, cm->x), m->na, switch_name(c, 0), c->allow * 100.0);
+}
+
+/* The hosts of one direction ("node05 0.70x (15 of 15 partners)", ...). */
+static void map_hosts(const struct compare *c, const struct compare_map *cm, int dir, char *t, size_t len)
+{
+	const struct mapcmp *m = &cm->m;
+	const struct blame_result *ra = &c->blame[cm->ps * c->nruns];
+	int shown = 0;
+
+	for (int i = 0; i < m->nhost; i++) {
+		const struct mapcmp_host *h = &m->host[i];
+
+		if (h->claim != dir)
+			continue;
+		if (shown++ == 8) {
+			sw_appendf(t, len, ", ...");
+			break;
+		}
+		sw_appendf(t, len, "%s%s %.3gx", shown > 1 ? ", " : "", ra->host[h->a].name, h->rel);
+		if (!m->runs_unit)
+			sw_appendf(t, len, " (%d of %d partners)", dir < 0 ? h->slower : h->faster, h->n);
+	}
+	if (!shown)
+		sw_appendf(t, len, "none");
+}
+
+/* The paragraph of map comparison k. */
+static void map_text(const struct compare *c, const struct compare_map *cm, char *t, size_t len)
+{
+	const struct mapcmp *m = &cm->m;
+	const char *x = switch_name(c, cm->x), *a = switch_name(c, 0);
+	int shown = 0;
+
+	t[0] = '\0';
+	if (m->runs_unit)
+		sw_appendf(t, len, "Fabric-wide, runs as the unit (Welch's t on the logs of each run's median link, %d runs "
+			   "of %s, %d of %s). ", m->nx, x, m->na, a);
+	else
+		sw_appendf(t, len, "Fabric-wide, blocks as the unit (each block's median over its links, %s's first run "
+			   "against %s's, Bonett-Price); with one run a side the spread between runs is unknown: a "
+			   "difference counts only when its whole interval lies beyond +-%.1f%% (run_to_run = %g%%). ",
+			   x, a, c->allow * 100.0, c->run[0]->cfg.run_to_run);
+	sw_appendf(t, len, "Per link, %zu links both maps measured (hosts matched by %s): %s over %s %.3gx, "
+		   "quartiles [%.3g, %.3g]; links share hosts and blocks, so they are described, not tested. ",
+		   m->nlinks, m->by_name ? "name" : "position, the names differ", x, a, m->link_ratio, m->link_q1,
+		   m->link_q3);
+	sw_appendf(t, len, "Hosts beyond the fabric-wide shift (%s, one-sided, at least %.0f%%, Holm over %d hosts "
+		   "and both directions): slower on %s: ", m->runs_unit ? "Welch's t over runs" : "sign test over partners",
+		   expm1(m->thresh) * 100.0, m->nhost, x);
+	map_hosts(c, cm, -1, t, len);
+	sw_appendf(t, len, "; faster on %s: ", x);
+	map_hosts(c, cm, 1, t, len);
+	sw_appendf(t, len, ". Claims of one map alone (first runs): ");
+	for (int k = 0; k < m->nclaim; k++)
+		sw_appendf(t, len, "%s%s only: %s", shown++ ? "; " : "", m->claim[k].on_x ? x : a, m->claim[k].claim->name);
+	sw_appendf(t, len, "%s.", shown ? "" : "none");
+}
+
+/* Every run's statistics for each pattern and size of A's config, then
+ * each switch against A's: the map comparisons and their verdicts. */
+static int maps_compare(struct compare *c, char *err, size_t errlen)
+{
+	const struct sw_config *cfg = &c->run[0]->cfg;
+	int n = c->nruns, nps = cfg->npatterns * cfg->nsizes;
+	struct mapcmp_opts o = { .alpha = c->alpha, .confidence = c->confidence, .min_effect = c->min_effect,
+				 .floor = cfg->suspect_min_effect / 100.0, .allow = c->allow };
+	char msg[512];
+
+	c->mapd = calloc((size_t)(nps * n), sizeof(*c->mapd));
+	c->blame = calloc((size_t)(nps * n), sizeof(*c->blame));
+	c->map = calloc((size_t)(nps * n), sizeof(*c->map));
+	c->verdict = calloc((size_t)(nps * n), sizeof(*c->verdict));
+	if (!c->mapd || !c->blame || !c->map || !c->verdict)
+		return sw_fail(err, errlen, "out of memory");
+	c->nps = nps;
+	for (int ps = 0; ps < nps; ps++) {
+		int pat = cfg->patterns[ps / cfg->nsizes];
+		uint64_t size = cfg->sizes[ps % cfg->nsizes];
+
+		for (int i = 0; i < n; i++)
+			if (mapout_analyse_keep(c->run[i], pat, size, &c->mapd[ps * n + i], &c->blame[ps * n + i], msg,
+						sizeof(msg)))
+				return sw_fail(err, errlen, "%s: %s", c->path[i][0] ? c->path[i] : c->run[i]->name, msg);
+		for (int x = 1; x < n; x++) {
+			struct mapcmp_map ma[COMPARE_MAX_RUNS], mx[COMPARE_MAX_RUNS];
+			struct compare_map *cm = &c->map[c->nmaps];
+			int na = 0, nx = 0;
+
+			if (c->sw[x] != x || c->sw[x] == c->sw[0])
+				continue;
+			for (int i = 0; i < n; i++) {
+				struct mapcmp_map mp = { &c->mapd[ps * n + i].in, &c->blame[ps * n + i] };
+
+				if (c->sw[i] == c->sw[0])
+					ma[na++] = mp;
+				else if (c->sw[i] == x)
+					mx[nx++] = mp;
+			}
+			*cm = (struct compare_map){ .pattern = pat, .size = size, .ps = ps, .x = x };
+			if (mapcmp_run(ma, na, mx, nx, &o, &cm->m, msg, sizeof(msg)))
+				return sw_fail(err, errlen, "%s against %s: %s", c->label[x], c->label[0], msg);
+			c->nmaps++;
+			c->verdict[c->nverdicts].pattern = pat;
+			map_headline(c, cm, c->verdict[c->nverdicts].headline, sizeof(c->verdict[0].headline));
+			map_text(c, cm, c->verdict[c->nverdicts].text, sizeof(c->verdict[0].text));
+			c->nverdicts++;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
 /* Differences between the runs, stated at the top                   */
 
 static int cmp_str(const void *a, const void *b)
@@ -749,6 +917,15 @@ void compare_free(struct compare *c)
 	free(c->unmatched);
 	free(c->summary);
 	free(c->verdict);
+	for (int k = 0; k < c->nmaps; k++)
+		mapcmp_free(&c->map[k].m);
+	free(c->map);
+	for (int k = 0; k < c->nps * c->nruns; k++) {
+		mapdata_free(&c->mapd[k]);
+		blame_free(&c->blame[k]);
+	}
+	free(c->mapd);
+	free(c->blame);
 	free(c);
 }
 
@@ -775,6 +952,26 @@ static int summary_whole(const struct sw_run *r, const struct sw_analysis *a, co
 	return rc;
 }
 
+static void map_method(struct compare *c)
+{
+	snprintf(c->method, sizeof(c->method),
+		 "fabric maps, each pattern and size of %s's config; each map's statistics as its report gives "
+		 "them (groups from the config's [topology], else inferred); fabric-wide value: the median of the "
+		 "link medians; %%slower of X against %s of those values (latency (X-A)/A, bandwidth (A-X)/A), "
+		 "with %g%% CI and p from one statistic: 2 or more runs a side, runs as the unit (Welch's t on "
+		 "the logs), otherwise the blocks of each side's first run (the median over the links of a block, "
+		 "Bonett-Price; a CI needs %d blocks a side) and a claim only beyond the run-to-run allowance "
+		 "+-%.1f%% (z sqrt 2 run_to_run); significant when p < %g, the CI excludes 0 and it exceeds %g%%; "
+		 "hosts and links matched by host name when every host of %s is in the other map, else by "
+		 "position; per-link ratios over the links both maps measured, described, not tested (links share "
+		 "hosts and blocks); a host's change: its links' log ratios less their median over all links, a "
+		 "one-sided sign test over its partners beyond max(suspect_min_effect, the allowance) (one run a "
+		 "side) or Welch's t over runs beyond suspect_min_effect, Holm over the hosts and both directions "
+		 "at %g; claims of one map alone: the first runs' claims (kind and name) that the other does not make",
+		 c->label[0], c->label[0], c->confidence * 100, CHANGE_MIN_REPS, c->allow * 100.0, c->alpha,
+		 c->min_effect, c->label[0], c->alpha);
+}
+
 struct compare *compare_create(struct sw_run **runs, const char *const *dirs, int n, char *err, size_t errlen)
 {
 	struct compare *c;
@@ -784,12 +981,15 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		sw_fail(err, errlen, "compare needs 2 to %d results, got %d", COMPARE_MAX_RUNS, n);
 		return NULL;
 	}
+	if (same_kind(runs, dirs, n, err, errlen))
+		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		sw_fail(err, errlen, "out of memory");
 		return NULL;
 	}
 	stats_init();
+	c->maps = is_map(runs[0]);
 	c->nruns = n;
 	c->alpha = runs[0]->cfg.alpha;
 	c->min_effect = runs[0]->cfg.min_effect;
@@ -812,6 +1012,13 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 	make_labels(c);
 	group_switches(c);
 	c->allow = stats_run_allowance(runs[0]->cfg.run_to_run / 100.0, c->confidence);
+	if (c->maps) {
+		if (maps_compare(c, err, errlen))
+			goto fail;
+		differences(c);
+		map_method(c);
+		return c;
+	}
 	if (match_cells(c, err, errlen) || summarise(c, err, errlen) || verdicts(c, err, errlen))
 		goto fail;
 	differences(c);

@@ -145,6 +145,109 @@ static void present_list(const struct compare *c, const bool *present, bool want
 			sw_appendf(buf, len, "%s%c", buf[0] ? ", " : "", LETTER(i));
 }
 
+/* ---------------------------------------------------------------- */
+/* Maps: the hosts and the group bottlenecks side by side              */
+
+typedef void (*line_fn)(FILE *f, const char *line);
+
+/* The lines of map comparison cm after its verdict: the hosts that
+ * changed most (worst first, at most 10), then each run's group
+ * boundaries and uplinks; each through emit (text and Markdown alike). */
+static void map_lines(FILE *f, const struct compare *c, const struct compare_map *cm, line_fn emit)
+{
+	const struct mapcmp *m = &cm->m;
+	const struct blame_result *ra = &c->blame[cm->ps * c->nruns];
+	bool lat = m->metric == BLAME_LATENCY;
+	enum fmt_unit u = lat ? FMT_TIME : FMT_BW;
+	char t[512], sz[32], a[64], b[64], x[16], y[16], z[16];
+	int order[256], no = 0;
+
+	config_format_size_spaced(cm->size, sz, sizeof(sz));
+	snprintf(t, sizeof(t), "%s %s map, %s against %s: hosts, %s over %s beyond the fabric-wide shift (worst first)",
+		 pattern_name(cm->pattern), sz, c->label[cm->x], c->label[0], c->label[cm->x], c->label[0]);
+	emit(f, t);
+	for (int i = 0; i < m->nhost && no < 256; i++)
+		if (isfinite(m->host[i].rel))
+			order[no++] = i;
+	/* worst first: bandwidth lowest ratio, latency highest; insertion sort */
+	for (int i = 1; i < no; i++)
+		for (int j = i; j > 0; j--) {
+			double p = m->host[order[j - 1]].rel, q = m->host[order[j]].rel;
+
+			if (lat ? q <= p : q >= p)
+				break;
+			int k = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = k;
+		}
+	for (int k = 0; k < no && k < 10; k++) {
+		const struct mapcmp_host *h = &m->host[order[k]];
+
+		stats_format_p(a, sizeof(a), h->claim > 0 ? h->p_fast : h->p_slow);
+		snprintf(t, sizeof(t), "  %-20s %sx  %d partners (%d slower, %d faster beyond %.0f%%)  p %s%s",
+			 ra->host[h->a].name, fmt_num(x, sizeof(x), h->rel), h->n, h->slower, h->faster,
+			 expm1(m->thresh) * 100.0, a, h->claim < 0 ? "  SLOWER" : h->claim > 0 ? "  FASTER" : "");
+		emit(f, t);
+	}
+	snprintf(t, sizeof(t), "%s %s map: group bottlenecks side by side (crossing links [CI]; against the "
+		 "links within; capacity: the most one round's crossing pairs carried one way [CI])",
+		 pattern_name(cm->pattern), sz);
+	emit(f, t);
+	for (int i = 0; i < c->nruns; i++) {
+		const struct blame_result *r = &c->blame[cm->ps * c->nruns + i];
+		int shown = 0;
+
+		if (c->sw[i] != c->sw[0] && c->sw[i] != cm->x)
+			continue;
+		for (size_t k = 0; k < r->nbound; k++) {
+			const struct blame_boundary *bd = &r->bound[k];
+
+			fmt_ci(a, sizeof(a), u, bd->median, bd->lo, bd->hi, bd->n >= 2);
+			if (isfinite(bd->capacity))
+				fmt_ci(b, sizeof(b), u, bd->capacity, bd->cap_lo, bd->cap_hi, true);
+			else
+				snprintf(b, sizeof(b), "-");
+			snprintf(t, sizeof(t), "  %c %s: %s %s|%s: crossing %s, %sx [%s, %s] within, capacity %s%s",
+				 LETTER(i), c->label[i], r->ngroup == 2 ? "trunk" : "boundary", r->group[bd->g].name,
+				 r->group[bd->h].name, a, fmt_num(x, sizeof(x), bd->rel), fmt_num(y, sizeof(y), bd->rel_lo),
+				 fmt_num(z, sizeof(z), bd->rel_hi), b, bd->flagged ? "  SLOW" : "");
+			emit(f, t);
+			shown++;
+		}
+		for (int g = 0; g < r->ngroup && r->ngroup > 2; g++) {
+			const struct blame_group *gr = &r->group[g];
+
+			if (!isfinite(gr->rel))
+				continue;
+			snprintf(t, sizeof(t), "  %c %s: uplink of %s: %sx [%s, %s] the other crossing links%s", LETTER(i),
+				 c->label[i], gr->name, fmt_num(x, sizeof(x), gr->rel), fmt_num(y, sizeof(y), gr->lo),
+				 fmt_num(z, sizeof(z), gr->hi), gr->flagged ? "  SLOW" : "");
+			emit(f, t);
+			shown++;
+		}
+		if (!shown) {
+			snprintf(t, sizeof(t), "  %c %s: %d group%s %s: no boundary", LETTER(i), c->label[i], r->ngroup,
+				 r->ngroup == 1 ? "" : "s", r->inferred ? "inferred" : "from the topology");
+			emit(f, t);
+		}
+	}
+}
+
+static void text_line(FILE *f, const char *line)
+{
+	fprintf(f, "%s\n", line);
+}
+
+static void md_line(FILE *f, const char *line)
+{
+	const char *p = line;
+
+	while (*p == ' ')
+		p++;
+	fprintf(f, p == line ? "\n%s\n\n" : "- %s\n", p);
+}
+
 void compare_print(FILE *f, const struct compare *c)
 {
 	char a[96], b[96], s[32], h[32], p[32];
@@ -161,11 +264,12 @@ void compare_print(FILE *f, const struct compare *c)
 		fputc('\n', f);
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(f, "note: %s\n", c->notes[i]);
-	fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
-		"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
-		"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
-		"for a CPU); drift: a change of a run that drifted (its baseline level, measured again, differed)\n",
-		c->confidence * 100, c->alpha, c->min_effect);
+	if (!c->maps)
+		fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
+			"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
+			"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
+			"for a CPU); drift: a change of a run that drifted (its baseline level, measured again, differed)\n",
+			c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
@@ -251,6 +355,10 @@ void compare_print(FILE *f, const struct compare *c)
 		fputc('\n', f);
 	for (int k = 0; k < c->nverdicts; k++)
 		fprintf(f, "verdict: %s\n", c->verdict[k].text);
+	for (int k = 0; k < c->nmaps; k++) {
+		fputc('\n', f);
+		map_lines(f, c, &c->map[k], text_line);
+	}
 	fprintf(f, "\nmethod: %s\n", c->method);
 }
 
@@ -266,74 +374,11 @@ static void md_cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
-void compare_markdown(FILE *f, const struct compare *c, const char *const *charts, int ncharts)
+/* The Markdown's matched and unmatched cells (sweeps). */
+static void md_cells(FILE *f, const struct compare *c)
 {
 	char a[128], b[128], s[32], h[32], p[32];
 
-	fprintf(f, "# Switch comparison:");
-	for (int i = 0; i < c->nruns; i++)
-		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
-	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
-	if (c->nverdicts)
-		fprintf(f, "\n**Answer** (per pattern, at the highest load every run reached):\n\n");
-	for (int k = 0; k < c->nverdicts; k++)
-		fprintf(f, "- %s\n", c->verdict[k].headline);
-	if (c->nnotes) {
-		fprintf(f, "\n**Read with care:**\n\n");
-		for (int i = 0; i < c->nnotes; i++)
-			fprintf(f, "- %s\n", c->notes[i]);
-	}
-	fprintf(f, "\n## Runs\n\n| run | label | name | started | hosts | ranks | MPI | complete |\n"
-		"|---|---|---|---|---|---|---|---|\n");
-	for (int i = 0; i < c->nruns; i++) {
-		snprintf(a, sizeof(a), "%c", LETTER(i));
-		md_cell(f, a);
-		md_cell(f, c->label[i]);
-		md_cell(f, c->run[i]->name);
-		md_cell(f, c->run[i]->started);
-		md_cell(f, c->hosts[i]);
-		snprintf(a, sizeof(a), "%d", c->run[i]->nranks);
-		md_cell(f, a);
-		md_cell(f, c->mpi[i][0] ? c->mpi[i] : "?");
-		md_cell(f, c->run[i]->complete ? "yes" : "no");
-		fputs("|\n", f);
-	}
-	if (c->nverdicts) {
-		fprintf(f, "\n## Verdict\n\n");
-		for (int k = 0; k < c->nverdicts; k++)
-			fprintf(f, "- %s\n", c->verdict[k].text);
-	}
-	if (c->nsummary) {
-		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
-			"(MB/s = 10⁶ bytes/s) and its message rate (Mmsg/s = 10⁶ messages/s), degradation from the run's own baseline level (latency inflation "
-			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
-			"in degradation against A in percentage points (negative: degrades less). * marks a "
-			"significant change or difference.\n", c->confidence * 100);
-	}
-	for (int k = 0; k < c->nsummary; k++) {
-		const struct compare_summary_row *r = &c->summary[k];
-
-		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
-			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop [CI] | aggregate [CI] | "
-				"message rate [CI] | degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|---|\n",
-				pattern_name(r->pattern));
-		config_format_size_spaced(r->size, s, sizeof(s));
-		for (int i = 0; i < c->nruns; i++) {
-			struct compare_row_text t;
-
-			compare_row(c, r, i, &t);
-			snprintf(a, sizeof(a), "%d", r->nodes);
-			md_cell(f, s);
-			md_cell(f, a);
-			md_cell(f, t.run);
-			md_cell(f, t.lat);
-			md_cell(f, t.agg);
-			md_cell(f, t.rate);
-			md_cell(f, t.change);
-			md_cell(f, t.diff);
-			fputs("|\n", f);
-		}
-	}
 	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
 		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
 		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
@@ -405,18 +450,173 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 			fputs("|\n", f);
 		}
 	}
+}
+
+void compare_markdown(FILE *f, const struct compare *c, const char *const *charts, int ncharts)
+{
+	char a[128], s[32];
+
+	fprintf(f, "# Switch comparison:");
+	for (int i = 0; i < c->nruns; i++)
+		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
+	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
+	if (c->nverdicts)
+		fprintf(f, "\n**Answer** (%s):\n\n",
+			c->maps ? "per pattern and size, from the fabric maps" : "per pattern, at the highest load every run reached");
+	for (int k = 0; k < c->nverdicts; k++)
+		fprintf(f, "- %s\n", c->verdict[k].headline);
+	if (c->nnotes) {
+		fprintf(f, "\n**Read with care:**\n\n");
+		for (int i = 0; i < c->nnotes; i++)
+			fprintf(f, "- %s\n", c->notes[i]);
+	}
+	fprintf(f, "\n## Runs\n\n| run | label | name | started | hosts | ranks | MPI | complete |\n"
+		"|---|---|---|---|---|---|---|---|\n");
+	for (int i = 0; i < c->nruns; i++) {
+		snprintf(a, sizeof(a), "%c", LETTER(i));
+		md_cell(f, a);
+		md_cell(f, c->label[i]);
+		md_cell(f, c->run[i]->name);
+		md_cell(f, c->run[i]->started);
+		md_cell(f, c->hosts[i]);
+		snprintf(a, sizeof(a), "%d", c->run[i]->nranks);
+		md_cell(f, a);
+		md_cell(f, c->mpi[i][0] ? c->mpi[i] : "?");
+		md_cell(f, c->run[i]->complete ? "yes" : "no");
+		fputs("|\n", f);
+	}
+	if (c->nverdicts) {
+		fprintf(f, "\n## Verdict\n\n");
+		for (int k = 0; k < c->nverdicts; k++)
+			fprintf(f, "- %s\n", c->verdict[k].text);
+	}
+	if (c->nmaps)
+		fprintf(f, "\n## Fabric maps\n");
+	for (int k = 0; k < c->nmaps; k++)
+		map_lines(f, c, &c->map[k], md_line);
+	if (c->nsummary) {
+		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
+			"(MB/s = 10⁶ bytes/s) and its message rate (Mmsg/s = 10⁶ messages/s), degradation from the run's own baseline level (latency inflation "
+			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
+			"in degradation against A in percentage points (negative: degrades less). * marks a "
+			"significant change or difference.\n", c->confidence * 100);
+	}
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
+			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop [CI] | aggregate [CI] | "
+				"message rate [CI] | degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|---|\n",
+				pattern_name(r->pattern));
+		config_format_size_spaced(r->size, s, sizeof(s));
+		for (int i = 0; i < c->nruns; i++) {
+			struct compare_row_text t;
+
+			compare_row(c, r, i, &t);
+			snprintf(a, sizeof(a), "%d", r->nodes);
+			md_cell(f, s);
+			md_cell(f, a);
+			md_cell(f, t.run);
+			md_cell(f, t.lat);
+			md_cell(f, t.agg);
+			md_cell(f, t.rate);
+			md_cell(f, t.change);
+			md_cell(f, t.diff);
+			fputs("|\n", f);
+		}
+	}
+	if (!c->maps)
+		md_cells(f, c);
 	fprintf(f, "\n## Charts\n\n");
 	if (ncharts == 0)
 		fprintf(f, "No charts (gnuplot missing, disabled, or a run has no summary.csv).\n");
 	for (int i = 0; i < ncharts; i++)
 		fprintf(f, "![%s](%s)\n\n", charts[i], charts[i]);
-	fprintf(f, "\n## Method\n\n%s.\n\nRuns' own methods:\n\n", c->method);
-	for (int i = 0; i < c->nruns; i++)
+	fprintf(f, "\n## Method\n\n%s.\n", c->method);
+	if (!c->maps)
+		fprintf(f, "\nRuns' own methods:\n\n");
+	for (int i = 0; i < c->nruns && !c->maps; i++)
 		fprintf(f, "- %c %s: %s\n", LETTER(i), c->label[i], c->an[i]->method);
 }
 
 /* ---------------------------------------------------------------- */
 /* JSON                                                               */
+
+/* A change as JSON: its two medians, pct (> 0: worse), CI, p, significant. */
+static json_t *change_json(const struct sw_change *ch, bool significant)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:b}", "level", results_json_number(ch->level), "base",
+			 results_json_number(ch->base), "pct", results_json_number(ch->pct), "lo",
+			 results_json_number(ch->lo), "hi", results_json_number(ch->hi), "p", results_json_number(ch->p),
+			 "significant", significant);
+}
+
+/* The map comparisons: the fabric-wide change, the per-link ratio, the
+ * hosts, the claims of one map alone and each run's boundaries (units:
+ * bytes/s or s). NULL on ENOMEM. */
+static json_t *maps_json(const struct compare *c)
+{
+	json_t *arr = json_array();
+
+	for (int k = 0; arr && k < c->nmaps; k++) {
+		const struct compare_map *cm = &c->map[k];
+		const struct mapcmp *m = &cm->m;
+		const struct blame_result *ra = &c->blame[cm->ps * c->nruns];
+		json_t *hosts = json_array(), *alone = json_array(), *bounds = json_array(), *o;
+
+		for (int i = 0; hosts && i < m->nhost; i++) {
+			const struct mapcmp_host *h = &m->host[i];
+
+			json_array_append_new(hosts, json_pack("{s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:s}", "host", ra->host[h->a].name,
+							       "rel", results_json_number(h->rel), "partners", h->n,
+							       "slower", h->slower, "faster", h->faster, "p_slower",
+							       results_json_number(h->p_slow), "p_faster",
+							       results_json_number(h->p_fast), "claim",
+							       h->claim < 0 ? "slower" : h->claim > 0 ? "faster" : ""));
+		}
+		for (int i = 0; alone && i < m->nclaim; i++)
+			json_array_append_new(alone, json_pack("{s:s,s:s,s:s,s:s}", "on", m->claim[i].on_x ? c->label[cm->x] : c->label[0],
+							       "kind", blame_kind_name(m->claim[i].claim->kind), "name",
+							       m->claim[i].claim->name, "evidence", m->claim[i].claim->evidence));
+		for (int i = 0; bounds && i < c->nruns; i++) {
+			const struct blame_result *r = &c->blame[cm->ps * c->nruns + i];
+
+			if (c->sw[i] != c->sw[0] && c->sw[i] != cm->x)
+				continue;
+			for (size_t b = 0; b < r->nbound; b++) {
+				const struct blame_boundary *bd = &r->bound[b];
+
+				json_array_append_new(bounds, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:o,s:o,s:o}",
+									"run", c->label[i], "group_a", r->group[bd->g].name,
+									"group_b", r->group[bd->h].name, "median",
+									results_json_number(bd->median), "lo", results_json_number(bd->lo),
+									"hi", results_json_number(bd->hi), "rel",
+									results_json_number(bd->rel), "rel_lo",
+									results_json_number(bd->rel_lo), "rel_hi",
+									results_json_number(bd->rel_hi), "flagged", bd->flagged,
+									"capacity", results_json_number(bd->capacity), "capacity_lo",
+									results_json_number(bd->cap_lo), "capacity_hi",
+									results_json_number(bd->cap_hi)));
+			}
+		}
+		o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:i,s:i,s:s,s:o,s:o,s:o,s:s,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "pattern",
+			      pattern_name(cm->pattern), "size_bytes", (json_int_t)cm->size, "run", c->label[cm->x], "reference",
+			      c->label[0], "unit", m->metric == BLAME_LATENCY ? "s" : "bytes/s", "runs", m->nx,
+			      "reference_runs", m->na, "replicates", m->runs_unit ? "runs" : "blocks", "fabric",
+			      results_json_number(m->fab_x), "fabric_reference", results_json_number(m->fab_a), "slower",
+			      change_json(&m->change, mapcmp_significant(m)), "hosts_matched_by",
+			      m->by_name ? "name" : "position", "links", (json_int_t)m->nlinks, "link_ratio",
+			      results_json_number(m->link_ratio), "link_ratio_q1", results_json_number(m->link_q1),
+			      "link_ratio_q3", results_json_number(m->link_q3), "hosts", hosts ? hosts : json_null(),
+			      "claims_alone", alone ? alone : json_null(), "boundaries", bounds ? bounds : json_null(),
+			      "host_threshold_pct", results_json_number(expm1(m->thresh) * 100.0));
+		if (!o || !hosts || !alone || !bounds || json_array_append_new(arr, o)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
 
 json_t *compare_json(const struct compare *c)
 {
@@ -512,6 +712,15 @@ json_t *compare_json(const struct compare *c)
 		json_array_append_new(ver, json_pack("{s:s,s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
 						     "headline", c->verdict[k].headline, "text", c->verdict[k].text));
 	json_object_set_new(root, "verdicts", ver);
+	if (c->maps) {
+		json_t *maps = maps_json(c);
+
+		if (!maps) {
+			json_decref(root);
+			return NULL;
+		}
+		json_object_set_new(root, "maps", maps);
+	}
 	json_object_set_new(root, "method", json_string(c->method));
 	return root;
 fail:
@@ -719,7 +928,9 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 		return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 	if (access(dir, W_OK | X_OK))
 		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));
-	if (charts) {
+	if (charts && c->maps)
+		fprintf(stderr, "swstress: note: maps are compared without charts (plot draws each map's heat map)\n");
+	else if (charts) {
 		n = draw_all(c, dir, script_dir, names, 2 * PAT_MAX, err, errlen);
 		if (n < 0)
 			return -1;

@@ -55,19 +55,29 @@ out:
 	return rc;
 }
 
+int mapout_analyse_keep(const struct sw_run *r, int pattern, uint64_t size, struct mapdata *d,
+			struct blame_result *b, char *err, size_t errlen)
+{
+	if (r->cfg.schedule != CFG_SCHEDULE_MAP)
+		return sw_fail(err, errlen, "not a map run (schedule = map)");
+	if (mapdata_fill(r, pattern, size, d, err, errlen))
+		return -1;
+	if (blame_run(&d->in, b, err, errlen)) {
+		mapdata_free(d);
+		return -1;
+	}
+	return 0;
+}
+
 int mapout_analyse(const struct sw_run *r, int pattern, uint64_t size, struct blame_result *b, char *err,
 		   size_t errlen)
 {
 	struct mapdata d;
-	int rc;
 
-	if (r->cfg.schedule != CFG_SCHEDULE_MAP)
-		return sw_fail(err, errlen, "not a map run (schedule = map)");
-	if (mapdata_fill(r, pattern, size, &d, err, errlen))
+	if (mapout_analyse_keep(r, pattern, size, &d, b, err, errlen))
 		return -1;
-	rc = blame_run(&d.in, b, err, errlen);
 	mapdata_free(&d);
-	return rc;
+	return 0;
 }
 
 typedef int (*blame_fn)(FILE *f, const struct blame_result *r);
