@@ -49,7 +49,10 @@ const struct cli_command compare_command = {
 	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]",
 	.summary = "switches side by side: medians, % worse with CI and p, charts",
 	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
-		       "the comparison and writes compare.md, compare.json and the charts.\n",
+		       "the comparison and writes compare.md, compare.json and the charts.\n"
+		       "Fabric maps (schedule = map) compare with maps only: per pattern and size,\n"
+		       "which switch's fabric is slower [CI], the hosts that got slower or faster,\n"
+		       "the claims of one map alone and each side's group boundaries.\n",
 	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT),
 	.min_args = 2,
 	.max_args = COMPARE_MAX_RUNS,
