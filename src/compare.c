@@ -628,6 +628,7 @@ static void map_headline(const struct compare *c, const struct compare_map *cm, 
 	enum fmt_unit u = m->metric == BLAME_LATENCY ? FMT_TIME : FMT_BW;
 	char sz[32], ci[64], va[48], vx[48];
 	bool slower = m->change.pct > 0;
+	double sg = slower ? 1 : -1;   /* the CI of what the line says */
 
 	config_format_size_spaced(cm->size, sz, sizeof(sz));
 	snprintf(t, len, "%s %s map: ", pattern_name(cm->pattern), sz);
@@ -636,16 +637,17 @@ static void map_headline(const struct compare *c, const struct compare_map *cm, 
 		return;
 	}
 	if (isfinite(m->change.lo))
-		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", m->change.lo, m->change.hi);
+		snprintf(ci, sizeof(ci), " [%+.1f, %+.1f]", sg * (slower ? m->change.lo : m->change.hi),
+			 sg * (slower ? m->change.hi : m->change.lo));
 	else
 		snprintf(ci, sizeof(ci), " [CI n/a: fewer than %d blocks a side]", CHANGE_MIN_REPS);
 	if (fabs(m->change.pct) < 0.05)
 		sw_appendf(t, len, "%s's and %s's fabrics alike%s", switch_name(c, cm->x), switch_name(c, 0), ci);
 	else
-		sw_appendf(t, len, "%s's fabric is %.1f%% slower than %s's%s", switch_name(c, slower ? cm->x : 0),
-			   fabs(m->change.pct), switch_name(c, slower ? 0 : cm->x), ci);
-	sw_appendf(t, len, " (median %s %s against %s), %s", m->runs_unit ? "run" : "block",
-		   fmt_val(vx, sizeof(vx), u, m->change.level), fmt_val(va, sizeof(va), u, m->change.base),
+		sw_appendf(t, len, "%s's fabric is %.1f%% %s than %s's%s", switch_name(c, cm->x), fabs(m->change.pct),
+			   slower ? "slower" : "faster", switch_name(c, 0), ci);
+	sw_appendf(t, len, " (median %s: %s %s, %s %s), %s", m->runs_unit ? "run" : "block", switch_name(c, cm->x),
+		   fmt_val(vx, sizeof(vx), u, m->change.level), switch_name(c, 0), fmt_val(va, sizeof(va), u, m->change.base),
 		   mapcmp_significant(m) ? "significant" : "not significant");
 	if (m->runs_unit)
 		sw_appendf(t, len, "; %d runs of %s, %d of %s", m->nx, switch_name(c, cm->x), m->na, switch_name(c, 0));

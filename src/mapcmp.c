@@ -247,14 +247,20 @@ static void fabric_change(struct mapcmp *m, const struct mapcmp_map *a, const st
 	cfg.confidence = o->confidence;
 	cfg.min_effect = o->min_effect;
 	if (m->runs_unit) {
+		/* as compare's runs as the unit: no floor on the number of runs */
 		struct stats_interval iv;
+		bool lat = metric == SW_METRIC_LATENCY;
+		double sg = lat ? 1 : -1;   /* worse: latency up, bandwidth down */
 
+		change_invalid(&m->change);
 		if (stats_runs_welch(fa, (size_t)m->na, fx, (size_t)m->nx, 0.0, o->confidence, &iv))
-			change_invalid(&m->change);
-		else
-			change_from_interval(&iv, metric, &cfg, &m->change);
-		m->change.base = m->fab_a;
-		m->change.level = m->fab_x;
+			return;
+		m->change = (struct sw_change){ .valid = true, .level = m->fab_x, .base = m->fab_a,
+						.pct = sg * expm1(iv.d) * 100, .p = iv.p };
+		m->change.lo = sg * expm1(lat ? iv.lo : iv.hi) * 100;
+		m->change.hi = sg * expm1(lat ? iv.hi : iv.lo) * 100;
+		m->change.significant = iv.p < o->alpha && stats_beyond(iv.lo, iv.hi, 0.0) &&
+					fabs(expm1(iv.d)) * 100 > o->min_effect;
 		return;
 	}
 	block_values(a[0].in, tmp, ba, &nba);

@@ -11,10 +11,11 @@ G=$PWD/tests/golden
 D=$PWD/tests/data
 [ -x "$BIN" ] || t_bail "no $BIN (make build/swstress)"
 t_tmpdir golden
-cp -r "$D/runs/"* "$T_TMP"/
+cp -r "$D/runs/"* "$D/maps/"* "$T_TMP"/
 cd "$T_TMP" || t_bail "cd $T_TMP"
 A=swA-20261202-074946 A2=swA2-20261202-074950 B=swB-20261202-074959
 N1=night-20261202-075004 N2=night-20261202-075012
+MA=mapA-20261202-182844 MA2=mapA2-20261202-182846 MB=mapB-20261202-182847 MB2=mapB2-20261202-182849
 
 # name, then the command's words: stdout and the exit status, the
 # temporary folder written as TMP
@@ -50,4 +51,26 @@ else
 fi
 
 golden judge-text judge $N2 --baseline $N1 --no-history
+
+# two switches' maps (6 hosts, 5 blocks): one run a side, then two
+golden compare-maps compare $MA $MB --output cmpmap --no-plot
+golden compare-maps2 compare $MA $MA2 $MB $MB2 --output cmpmap2 --no-plot
+for f in compare.md compare.json; do
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+		cp "cmpmap/$f" "$G/maps-$f"
+	elif diff -u "$G/maps-$f" "cmpmap/$f" > "maps-$f.diff"; then
+		ok "maps $f: as the golden file"
+	else
+		fail "maps $f: differs from the golden file" "maps-$f.diff"
+	fi
+done
+# a map against a sweep: one error line naming both folders, exit 1
+"$BIN" compare $MA $A --output mixed > mixed.out 2> mixed.err
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l < mixed.err)" = 1 ] && grep -q "$MA is a fabric map.*$A a sweep" mixed.err &&
+	[ ! -e mixed ]; then
+	ok "a map against a sweep: one error naming both, exit 1, nothing written"
+else
+	fail "a map against a sweep: exit $rc" mixed.err
+fi
 t_end
