@@ -59,11 +59,13 @@ struct mapcmp_map {
 };
 
 /* A host of A's first map and its match in X's. rel: the metric's ratio
- * X over A beyond the fabric shift (median over partners; bandwidth < 1
+ * X over A beyond the fabric shift (median over partners; over runs, of
+ * the mean logs; bandwidth < 1
  * or latency > 1: slower on X). claim: -1 slower on X, +1 faster, 0. */
 struct mapcmp_host {
 	int a, x;                /* index in A's and X's first map */
-	int n, slower, faster;   /* partners matched; beyond the threshold */
+	int n, slower, faster;   /* partners matched (over runs: the fewer runs a side with a
+	                          * value); beyond the threshold (over runs: 0 or 1) */
 	double rel, p_slow, p_fast;   /* p Holm-adjusted (NaN: not tested) */
 	int claim;
 };

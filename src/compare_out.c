@@ -185,9 +185,13 @@ static void map_lines(FILE *f, const struct compare *c, const struct compare_map
 		const struct mapcmp_host *h = &m->host[order[k]];
 
 		stats_format_p(a, sizeof(a), h->claim > 0 ? h->p_fast : h->p_slow);
-		snprintf(t, sizeof(t), "  %-20s %sx  %d partners (%d slower, %d faster beyond %.0f%%)  p %s%s",
-			 ra->host[h->a].name, fmt_num(x, sizeof(x), h->rel), h->n, h->slower, h->faster,
-			 expm1(m->thresh) * 100.0, a, h->claim < 0 ? "  SLOWER" : h->claim > 0 ? "  FASTER" : "");
+		if (m->runs_unit)
+			snprintf(b, sizeof(b), "%d runs a side", h->n);
+		else
+			snprintf(b, sizeof(b), "%d partners (%d slower, %d faster beyond %.0f%%)", h->n, h->slower,
+				 h->faster, expm1(m->thresh) * 100.0);
+		snprintf(t, sizeof(t), "  %-20s %sx  %s  p %s%s", ra->host[h->a].name, fmt_num(x, sizeof(x), h->rel), b, a,
+			 h->claim < 0 ? "  SLOWER" : h->claim > 0 ? "  FASTER" : "");
 		emit(f, t);
 	}
 	snprintf(t, sizeof(t), "%s %s map: group bottlenecks side by side (crossing links [CI]; against the "
