@@ -60,8 +60,8 @@ struct mapcmp_map {
 
 /* A host of A's first map and its match in X's. rel: the metric's ratio
  * X over A beyond the fabric shift (median over partners; over runs, of
- * the mean logs; bandwidth < 1
- * or latency > 1: slower on X). claim: -1 slower on X, +1 faster, 0. */
+ * the mean logs; bandwidth < 1 or latency > 1: slower on X). claim: -1
+ * slower on X, +1 faster, 0. */
 struct mapcmp_host {
 	int a, x;                /* index in A's and X's first map */
 	int n, slower, faster;   /* partners matched (over runs: the fewer runs a side with a
@@ -86,7 +86,8 @@ struct mapcmp {
 	bool by_name;            /* hosts matched by name (else by position) */
 	size_t nlinks;           /* links both first maps measured */
 	double link_ratio, link_q1, link_q3;   /* X over A per link */
-	double thresh;           /* of the hosts' sign test (log) */
+	double thresh;           /* of the hosts' claims (log) */
+	double confidence;       /* of the CIs */
 	int nhost, nslower, nfaster;
 	struct mapcmp_host *host;   /* nhost */
 	int nclaim;

@@ -135,35 +135,32 @@ static double host_value(const struct blame_result *r, int i, double fab)
 
 /* 2 or more runs a side: Welch's t over runs on each host's value. */
 static int hosts_runs(struct mapcmp *m, const struct mapcmp_map *a, int na, const struct mapcmp_map *x, int nx,
-		      const double *fa, const double *fx, const struct mapcmp_opts *o)
+		      const double *fa, const double *fx)
 {
-	int *map = malloc(sizeof(*map) * (size_t)m->nhost);
+	int n = m->nhost, *map = malloc(sizeof(*map) * (size_t)n * (size_t)(na + nx));
 
 	if (!map)
 		return -1;
-	for (int i = 0; i < m->nhost; i++) {
+	/* each run's hosts matched to A's first map's, once */
+	for (int r = 0; r < na + nx; r++)
+		host_map(a[0].res, r < na ? a[r].res : x[r - na].res, map + (size_t)r * (size_t)n);
+	for (int i = 0; i < n; i++) {
 		struct mapcmp_host *h = &m->host[i];
-		double va[MAPCMP_MAX_RUNS], vx[MAPCMP_MAX_RUNS];
-		size_t ka = 0, kx = 0;
+		double v[2][MAPCMP_MAX_RUNS];
+		size_t k[2] = { 0, 0 };
 		struct stats_interval iv;
 
-		for (int r = 0; r < na && r < MAPCMP_MAX_RUNS; r++) {
-			host_map(a[0].res, a[r].res, map);
-			double v = host_value(a[r].res, map[i], fa[r]);
+		for (int r = 0; r < na + nx; r++) {
+			int side = r >= na;
+			const struct blame_result *res = side ? x[r - na].res : a[r].res;
+			double y = host_value(res, map[(size_t)r * (size_t)n + (size_t)i], side ? fx[r - na] : fa[r]);
 
-			if (isfinite(v))
-				va[ka++] = exp(v);
+			if (isfinite(y) && k[side] < MAPCMP_MAX_RUNS)
+				v[side][k[side]++] = exp(y);
 		}
-		for (int r = 0; r < nx && r < MAPCMP_MAX_RUNS; r++) {
-			host_map(a[0].res, x[r].res, map);
-			double v = host_value(x[r].res, map[i], fx[r]);
-
-			if (isfinite(v))
-				vx[kx++] = exp(v);
-		}
-		h->n = (int)(ka < kx ? ka : kx);
+		h->n = (int)(k[0] < k[1] ? k[0] : k[1]);
 		h->p_slow = h->p_fast = NAN;
-		if (ka < 2 || kx < 2 || stats_runs_welch(va, ka, vx, kx, 0.0, o->confidence, &iv))
+		if (k[0] < 2 || k[1] < 2 || stats_runs_welch(v[0], k[0], v[1], k[1], 0.0, m->confidence, &iv))
 			continue;
 		h->rel = exp(iv.d);
 		h->p_slow = iv.d < 0 ? iv.p / 2 : 1 - iv.p / 2;
@@ -179,10 +176,11 @@ static int hosts_runs(struct mapcmp *m, const struct mapcmp_map *a, int na, cons
 static int host_claims(struct mapcmp *m, double alpha)
 {
 	int n = m->nhost;
-	double *p = malloc(sizeof(*p) * 4 * (size_t)n), *adj = p + 2 * n;
+	double *p = malloc(sizeof(*p) * 4 * (size_t)n), *adj;
 
 	if (!p)
 		return -1;
+	adj = p + 2 * n;
 	for (int i = 0; i < n; i++) {
 		p[2 * i] = m->host[i].p_slow;
 		p[2 * i + 1] = m->host[i].p_fast;
@@ -308,6 +306,7 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 	out->na = na;
 	out->nx = nx;
 	out->nhost = n;
+	out->confidence = o->confidence;
 	out->runs_unit = na >= 2 && nx >= 2;
 	out->thresh = out->runs_unit ? -log1p(-o->floor) : fmax(-log1p(-o->floor), o->allow);
 	d = malloc(sizeof(*d) * big);
@@ -338,7 +337,7 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 		size_t k = 0;
 		double shift;
 
-		for (size_t q = 0; q < big && q < (size_t)n * (size_t)n; q++)
+		for (size_t q = 0; q < (size_t)n * (size_t)n; q++)
 			if (isfinite(d[q]) && q / (size_t)n < q % (size_t)n)
 				tmp[k++] = d[q];
 		qsort(tmp, k, sizeof(*tmp), cmp_double);
@@ -347,7 +346,7 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 		out->link_q1 = k ? exp(out->metric == BLAME_LATENCY ? -tmp[3 * (k - 1) / 4] : tmp[(k - 1) / 4]) : NAN;
 		out->link_q3 = k ? exp(out->metric == BLAME_LATENCY ? -tmp[(k - 1) / 4] : tmp[3 * (k - 1) / 4]) : NAN;
 		if (out->runs_unit) {
-			if (hosts_runs(out, a, na, x, nx, fa, fx, o)) {
+			if (hosts_runs(out, a, na, x, nx, fa, fx)) {
 				sw_fail(err, errlen, "out of memory");
 				goto out;
 			}
