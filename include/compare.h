@@ -44,8 +44,10 @@
  *
  * Output folder: compare.md, compare.json, and when gnuplot is present
  * the charts compare-falloff-PATTERN.png and compare-drop-PATTERN.png,
- * drawn by plot/compare.gp from every run's summary.csv. Every file is
- * written to a temporary name and renamed into place.
+ * drawn by plot/compare.gp from every run's summary.csv; for maps, one
+ * difference heat map per map comparison, compare-fabric-PATTERN-SIZE-X.png
+ * (its grid in the .csv beside it), drawn by plot/compare-fabric.gp. Every
+ * file is written to a temporary name and renamed into place.
  */
 #ifndef COMPARE_H
 #define COMPARE_H

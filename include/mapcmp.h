@@ -86,6 +86,8 @@ struct mapcmp {
 	bool by_name;            /* hosts matched by name (else by position) */
 	size_t nlinks;           /* links both first maps measured */
 	double link_ratio, link_q1, link_q3;   /* X over A per link */
+	double *link_rel;        /* each link of A's first map: X's median over
+	                          * A's (the metric's ratio), NaN unmatched */
 	double thresh;           /* of the hosts' claims (log) */
 	double confidence;       /* of the CIs */
 	int nhost, nslower, nfaster;

@@ -867,6 +867,9 @@ static bool file_ok(const char *path)
 
 /* Draw the charts; names into names[], count returned, or -1. A missing
  * prerequisite is a note on stderr and 0 charts. */
+static int draw_maps(const struct compare *c, const char *dir, const char *script_dir, char (*names)[SW_PATH_MAX],
+		     int max, char *err, size_t errlen);
+
 static int draw_all(const struct compare *c, const char *dir, const char *script_dir,
 		    char (*names)[SW_PATH_MAX], int max, char *err, size_t errlen)
 {
@@ -884,6 +887,8 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 		}
 		script_dir = sd;
 	}
+	if (c->maps)
+		return draw_maps(c, dir, script_dir, names, max, err, errlen);
 	snprintf(path, sizeof(path), "%s/compare.gp", script_dir);
 	if (!file_ok(path)) {
 		fprintf(stderr, "swstress: note: %s: no such script: no charts\n", path);
@@ -921,6 +926,90 @@ static int draw_all(const struct compare *c, const char *dir, const char *script
 	return n;
 }
 
+/* The grid of map comparison cm for compare-fabric.gp: hosts of A's
+ * first map ordered by group, each cell x, y with the link's ratio. */
+struct grid_arg {
+	const struct compare *c;
+	const struct compare_map *cm;
+};
+
+static int write_grid(FILE *f, const void *arg)
+{
+	const struct grid_arg *g = arg;
+	const struct mapcmp *m = &g->cm->m;
+	const struct blame_result *r = &g->c->blame[g->cm->ps * g->c->nruns];
+	int n = r->nhost, *at = malloc(sizeof(*at) * (size_t)(n + 1)), k = 0;
+
+	if (!at)
+		return -1;
+	for (int gr = 0; gr < r->ngroup; gr++)
+		for (int i = 0; i < n; i++)
+			if (r->host[i].group == gr)
+				at[k++] = i;
+	fputs("x,y,host,group,group_start,value,claim\n", f);
+	for (int y = 0; y < k; y++)
+		for (int x = 0; x < k; x++) {
+			const struct blame_link *l = x == y ? NULL : blame_link_of(r, at[x], at[y]);
+			double v = l ? m->link_rel[l - r->link] : NAN;
+
+			fprintf(f, "%d,%d,%s,%s,%d,", x, y, r->host[at[x]].name, r->group[r->host[at[x]].group].name,
+				x > 0 && r->host[at[x]].group != r->host[at[x - 1]].group);
+			if (isfinite(v))
+				fprintf(f, "%.6g", v);
+			fprintf(f, ",%d\n", m->host[at[x]].claim);
+		}
+	free(at);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The difference heat map of each map comparison: its grid, then
+ * compare-fabric.gp. Returns the charts drawn (names[0..)), -1 on error. */
+static int draw_maps(const struct compare *c, const char *dir, const char *script_dir, char (*names)[SW_PATH_MAX],
+		     int max, char *err, size_t errlen)
+{
+	char script[SW_PATH_MAX + 24], script_p[SW_PATH_MAX + 26], log[SW_PATH_MAX + 16];
+	int drawn = 0;
+
+	snprintf(script, sizeof(script), "%s/compare-fabric.gp", script_dir);
+	snprintf(log, sizeof(log), "%s/plot.log", dir);
+	if (!file_ok(script)) {
+		fprintf(stderr, "swstress: note: %s: no such script: no charts\n", script);
+		return 0;
+	}
+	if (sw_path_plain(script, script_p, sizeof(script_p), err, errlen))
+		return -1;
+	for (int k = 0; k < c->nmaps && drawn < max; k++) {
+		const struct compare_map *cm = &c->map[k];
+		struct grid_arg g = { c, cm };
+		struct plot_vars v = { 0 };
+		char base[160], csv[SW_PATH_MAX + 192], csv_p[SW_PATH_MAX + 194], out[SW_PATH_MAX + 192];
+		char out_p[SW_PATH_MAX + 194], title[300];
+		int rc;
+
+		snprintf(base, sizeof(base), "compare-fabric-%s-%llu-%c", pattern_name(cm->pattern),
+			 (unsigned long long)cm->size, LETTER(cm->x));
+		snprintf(csv, sizeof(csv), "%s/%s.csv", dir, base);
+		snprintf(out, sizeof(out), "%s/%s.png", dir, base);
+		if (write_atomic(dir, strrchr(csv, '/') + 1, write_grid, &g, err, errlen) ||
+		    sw_path_plain(csv, csv_p, sizeof(csv_p), err, errlen) ||
+		    sw_path_plain(out, out_p, sizeof(out_p), err, errlen))
+			return -1;
+		snprintf(title, sizeof(title), "%s vs %s", c->label[0], c->label[cm->x]);
+		plot_vars_str(&v, "in", csv_p);
+		plot_vars_str(&v, "out", out_p);
+		plot_vars_str(&v, "metric", cm->m.metric == BLAME_LATENCY ? "lat" : "bw");
+		plot_vars_str(&v, "run", c->label[cm->x]);
+		plot_vars_str(&v, "reference", c->label[0]);
+		plot_vars_str(&v, "label", title);
+		rc = plot_draw(script_p, &v, log, out, err, errlen);
+		free(v.s);
+		if (rc < 0)
+			return -1;
+		snprintf(names[drawn++], SW_PATH_MAX, "%s.png", base);
+	}
+	return drawn;
+}
+
 int compare_write(const struct compare *c, const char *dir, const char *script_dir, bool charts,
 		  int *ncharts, char *err, size_t errlen)
 {
@@ -932,9 +1021,7 @@ int compare_write(const struct compare *c, const char *dir, const char *script_d
 		return sw_fail(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
 	if (access(dir, W_OK | X_OK))
 		return sw_fail(err, errlen, "%s: not writable: %s", dir, strerror(errno));
-	if (charts && c->maps)
-		fprintf(stderr, "swstress: note: maps are compared without charts (plot draws each map's heat map)\n");
-	else if (charts) {
+	if (charts) {
 		n = draw_all(c, dir, script_dir, names, 2 * PAT_MAX, err, errlen);
 		if (n < 0)
 			return -1;

@@ -13,6 +13,7 @@ void mapcmp_free(struct mapcmp *m)
 {
 	free(m->host);
 	free(m->claim);
+	free(m->link_rel);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -80,8 +81,10 @@ static bool host_map(const struct blame_result *ref, const struct blame_result *
 }
 
 /* The log ratio (goodness, X over A) of every link of A's first map
- * matched in X's first map, in d[i * n + j] (NaN unmatched). */
-static size_t paired(const struct blame_result *a, const struct blame_result *x, const int *map, double *d)
+ * matched in X's first map, in d[i * n + j] (NaN unmatched), and the
+ * metric's ratio in rel[link]. */
+static size_t paired(const struct blame_result *a, const struct blame_result *x, const int *map, double *d,
+		     double *rel)
 {
 	int n = a->nhost;
 	size_t m = 0;
@@ -91,9 +94,11 @@ static size_t paired(const struct blame_result *a, const struct blame_result *x,
 	for (size_t l = 0; l < a->nlink; l++) {
 		const struct blame_link *la = &a->link[l], *lx = blame_link_of(x, map[la->a], map[la->b]);
 
+		rel[l] = NAN;
 		if (!lx || !isfinite(la->median) || !isfinite(lx->median) || la->median <= 0 || lx->median <= 0)
 			continue;
 		d[la->a * n + la->b] = d[la->b * n + la->a] = good(a->metric, lx->median) - good(a->metric, la->median);
+		rel[l] = lx->median / la->median;
 		m++;
 	}
 	return m;
@@ -314,7 +319,8 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 	fa = malloc(sizeof(*fa) * (size_t)(na + nx + 2 * nb + 2));
 	map = malloc(sizeof(*map) * (size_t)n);
 	out->host = calloc((size_t)n, sizeof(*out->host));
-	if (!d || !tmp || !fa || !map || !out->host) {
+	out->link_rel = malloc(sizeof(*out->link_rel) * (a[0].res->nlink + 1));
+	if (!d || !tmp || !fa || !map || !out->host || !out->link_rel) {
 		sw_fail(err, errlen, "out of memory (a map of %d hosts)", n);
 		goto out;
 	}
@@ -332,7 +338,7 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 	out->by_name = host_map(a[0].res, x[0].res, map);
 	for (int i = 0; i < n; i++)
 		out->host[i] = (struct mapcmp_host){ .a = i, .x = map[i], .rel = NAN };
-	out->nlinks = paired(a[0].res, x[0].res, map, d);
+	out->nlinks = paired(a[0].res, x[0].res, map, d, out->link_rel);
 	{
 		size_t k = 0;
 		double shift;
