@@ -64,6 +64,17 @@ for f in compare.md compare.json; do
 		fail "maps $f: differs from the golden file" "maps-$f.diff"
 	fi
 done
+# the difference heat map: its grid (6 x 6 hosts, the header) and the PNG,
+# embedded in compare.md
+g=cmpplot/compare-fabric-stream-16384-B
+if ! command -v gnuplot > /dev/null; then
+	skip "maps' difference heat map" "no gnuplot"
+elif "$BIN" compare $MA $MB --output cmpplot > /dev/null 2> cmpplot.err && [ -s $g.png ] &&
+	[ "$(wc -l < $g.csv)" = 37 ] && grep -q "compare-fabric-stream-16384-B.png" cmpplot/compare.md; then
+	ok "maps: the difference heat map drawn from a 6 x 6 grid, in compare.md"
+else
+	fail "maps: the difference heat map" cmpplot.err
+fi
 # a map against a sweep: one error line naming both folders, exit 1
 "$BIN" compare $MA $A --output mixed > mixed.out 2> mixed.err
 rc=$?
