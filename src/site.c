@@ -934,6 +934,7 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 {
 	static const char *const files[] = {
 		"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
+		"links.csv", "hosts.csv", "groups.csv",
 	};
 
 	for (size_t r = 0; r < st->runs.n; r++)
