@@ -395,15 +395,20 @@ static const char *unit(const struct site_map *m)
 	return m->latency ? "us" : "MB/s";
 }
 
-/* A label of at most 14 characters (an ellipsis for the rest). */
+/* A label of at most 14 bytes, cut at a character's start (an ellipsis
+ * for the rest). */
 static void label(FILE *f, const char *s)
 {
 	char buf[64];
+	int n = 13;
 
-	if (strlen(s) > 14)
-		snprintf(buf, sizeof(buf), "%.13s\xe2\x80\xa6", s);
-	else
-		snprintf(buf, sizeof(buf), "%s", s);
+	if (strlen(s) <= 14) {
+		text_html_put(f, s);
+		return;
+	}
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	snprintf(buf, sizeof(buf), "%.*s\xe2\x80\xa6", n, s);
 	text_html_put(f, buf);
 }
 
