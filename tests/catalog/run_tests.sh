@@ -250,7 +250,7 @@ for d, shown in ((site, "sw&lt;script&gt;alert(5)&lt;/script&gt;N05"),
     assert bad.count('<td class="sig">SLOW</td>') == 1, "flagged: " + d
 for page in glob.glob(site + "/**/*.html", recursive=True) + glob.glob(planted + "/**/*.html", recursive=True):
     text = open(page, encoding="utf-8").read()
-    assert "<script>alert" not in text and "\u202e" not in text, page
+    assert "<script" not in text and "\u202e" not in text, page
 print("claim, flagged host and the hostile name as expected")
 EOF
 check "site: map pages: the tree's claim and swsN05 marked; a hostile host name escaped everywhere ($(tail -1 "$T/map"))" [ $? = 0 ]
