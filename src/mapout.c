@@ -278,7 +278,12 @@ static int same_lines(const char *text, const char *name, blame_fn fn, const str
 	for (; p && q; p = next_data(after_line(p), &line), q = next_data(after_line(q), &wline)) {
 		size_t n = line_len(q);
 
-		if (line_len(p) != n || strncmp(p, q, n) || (q[n] && !p[n])) {
+		if (line_len(p) == n && !strncmp(p, q, n) && q[n] && !p[n]) {
+			sw_fail(err, errlen, "%s:%d: the file ends in this line, without its newline: a cut copy "
+				"(swstress report FOLDER writes it again)", name, line);
+			goto out;
+		}
+		if (line_len(p) != n || strncmp(p, q, n)) {
 			snprintf(raw, sizeof(raw), "%.*s", (int)(n < 100 ? n : 100), q);
 			sw_fail(err, errlen, "%s:%d: not what run.json gives ('%s'): a cut or changed copy "
 				"(swstress report FOLDER writes it again)", name, line, text_term(shown, sizeof(shown), raw));
