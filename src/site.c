@@ -1155,7 +1155,6 @@ out:
 	return rc;
 }
 
-
 /* ---- for the map pages (site_map.h) ---- */
 
 void site_page_head(FILE *f, const char *title, const char *root)

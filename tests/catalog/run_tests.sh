@@ -341,20 +341,26 @@ else
 		# Round trip: the same runs give the same rows in both stores.
 		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
 		psql_q "SELECT run || '/' || file || '/' || md5(content) FROM run_files ORDER BY run, file" > "$T/pg.files"
-		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" << 'EOF'
+		psql_q "SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b" > "$T/pg.map"
+		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" "$T/pg.map" << 'EOF'
 import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 72, (len(pg), len(lite))   # 6 runs of 12 cells
+assert len(pg) == len(lite) == 102, (len(pg), len(lite))   # 6 runs of 12 cells, 2 maps of 15 steps
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):
         assert (x is None and y == "") or x == float(y), (a, b)
+lite = db.execute("SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b").fetchall()
+pg = [l.rstrip("\n").split("|") for l in open(sys.argv[4]) if l.strip()]
+assert len(pg) == len(lite) == 240, (len(pg), len(lite))   # 2 maps of 120 links
+for a, b in zip(lite, pg):
+    assert list(a[:3]) == b[:3] and all(x == float(y) for x, y in zip(a[3:], b[3:])), (a, b)
 files = ["%s/%s/%s" % (r, f, hashlib.md5(c.encode()).hexdigest()) for r, f, c in db.execute("SELECT run, file, content FROM run_files ORDER BY run, file")]
 assert files == [l.strip() for l in open(sys.argv[3]) if l.strip()], "run_files differ"
 EOF
-		check "postgresql: round trip: cells and files equal the SQLite store's, number for number" [ $? = 0 ]
+		check "postgresql: round trip: cells, files and the maps' links and hosts equal the SQLite store's, number for number" [ $? = 0 ]
 		"$SW" site "$PG" "$T/site-pg" > /dev/null 2> "$T/err"
 		check "postgresql: site from the shared store (exit 0)" [ $? = 0 ]
 		check "postgresql: its index equals the SQLite store's" sh -c 'grep -v "<footer>" "$1" > "$3.a"; grep -v "<footer>" "$2" > "$3.b"; cmp -s "$3.a" "$3.b"' _ "$T/site/index.html" "$T/site-pg/index.html" "$T/idx"
