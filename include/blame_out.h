@@ -41,4 +41,11 @@ void blame_report(FILE *f, const struct blame_result *r, int top);
  * link flagged alone. 0 or -1. */
 int blame_write_matrix(FILE *f, const struct blame_result *r);
 
+/* The element that explains link l, as links.csv's cause column. */
+void blame_link_cause(const struct blame_result *r, const struct blame_link *l, char *buf, size_t len);
+
+/* order[i] (nhost of them): host i's place when the hosts are sorted by
+ * group, then by index: the heat map's axis. */
+void blame_host_order(const struct blame_result *r, int *order);
+
 #endif

@@ -15,6 +15,8 @@
  *                               change against the baseline level [CI], p)
  *   runs/NAME/FILE              the run's files as published (run.json,
  *                               samples.csv, summary.csv, ...)
+ *   maps/NAME.html              a map run's page (site_map.h): its claims,
+ *                               heat map and slowest hosts, groups and links
  *   compare/A--B-nN.html        the newest runs of two switches at the same
  *                               largest node count N, compared with the
  *                               compare module's statistics

@@ -15,8 +15,8 @@
  *              the host, not a switch), supplied the [switch] keys given
  *              at publish time ("vendor, model", or "")
  *   run_files  the run's files verbatim (run.json, samples.csv,
- *              summary.csv, pairs.csv, fits.csv, report.txt): run, file,
- *              content
+ *              summary.csv, pairs.csv, fits.csv, report.txt; a map run's
+ *              links.csv, hosts.csv, groups.csv): run, file, content
  *   cells      per cell, as analysis_run computes them with the run's own
  *              config: medians and CIs (latency in us per hop, bandwidth
  *              in MB/s = 10^6 bytes/s), latency inflation and bandwidth
@@ -26,6 +26,19 @@
  *              NULL where a number does not exist
  *   suspects   the run's verdict on its ports: hosts flagged in at least
  *              half of their cells
+ *   maps, map_hosts, map_groups, map_links, map_claims (schema 5)
+ *              a map run's statistics (schedule = map; mapout.h, blame.h)
+ *              in the CSV units of its metric (MB/s or us): the map
+ *              (metric, hosts, groups, inferred, floor, alpha,
+ *              confidence); each host (group, axis: its place on the heat
+ *              map, score [lo, hi] over partners, rel against its mates,
+ *              slower of tested partners, p, flagged); each tested uplink
+ *              and boundary (groups.csv's columns); each link (host_a,
+ *              host_b, median [lo, hi], n, rel, flagged alone, cause);
+ *              each claim (kind, element, holds, rel [lo, hi], p and the
+ *              report's evidence line). Checked first: links.csv,
+ *              hosts.csv and groups.csv must be what run.json gives
+ *              (mapout_check), or the run is refused with FILE:LINE
  *
  * Publishing one run is one transaction: a reader sees all of it or
  * nothing. The name is the key: publishing a run that is already stored
@@ -40,7 +53,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 struct store;
 

@@ -41,8 +41,7 @@ static void comment(FILE *f, const struct blame_result *r)
 		SW_VERSION, r->nhost, r->inferred ? "inferred" : "given", 100.0 * r->floor, r->alpha);
 }
 
-/* The element that explains link l, as links.csv's cause column. */
-static void cause_of(const struct blame_result *r, const struct blame_link *l, char *buf, size_t len)
+void blame_link_cause(const struct blame_result *r, const struct blame_link *l, char *buf, size_t len)
 {
 	switch (l->cause) {
 	case BLAME_HOST:
@@ -79,15 +78,13 @@ int blame_write_links(FILE *f, const struct blame_result *r)
 		num(f, l->lo * k, "%.6g");
 		fputc(',', f);
 		num(f, l->hi * k, "%.6g");
-		cause_of(r, l, cause, sizeof(cause));
+		blame_link_cause(r, l, cause, sizeof(cause));
 		fprintf(f, ",%d,%d,%s\n", l->n, l->flagged, cause);
 	}
 	return ferror(f) ? -1 : 0;
 }
 
-/* order[i]: host i's place when the hosts are sorted by group (then by
- * index): the heat map's axis. */
-static void host_order(const struct blame_result *r, int *order)
+void blame_host_order(const struct blame_result *r, int *order)
 {
 	int k = 0;
 
@@ -104,7 +101,7 @@ int blame_write_hosts(FILE *f, const struct blame_result *r)
 
 	if (!order)
 		return -1;
-	host_order(r, order);
+	blame_host_order(r, order);
 	comment(f, r);
 	fputs("host,group,order,group_start,metric,score,lo,hi,n,rel,slower,p,flagged\n", f);
 	for (int i = 0; i < r->nhost; i++) {
@@ -185,7 +182,7 @@ int blame_write_matrix(FILE *f, const struct blame_result *r)
 		free(order);
 		return -1;
 	}
-	host_order(r, order);
+	blame_host_order(r, order);
 	for (int i = 0; i < n; i++)
 		at[order[i]] = i;
 	comment(f, r);
@@ -301,7 +298,7 @@ static void print_links(FILE *f, const struct blame_result *r, int top)
 		snprintf(name, sizeof(name), "%s-%s", r->host[l->a].name, r->host[l->b].name);
 		fmt_ci(ci, sizeof(ci), u, l->median, l->lo, l->hi, l->n >= 2);
 		fmt_num(rel, sizeof(rel), l->rel);
-		cause_of(r, l, cause, sizeof(cause));
+		blame_link_cause(r, l, cause, sizeof(cause));
 		fprintf(f, "  %-18.18s %-30.30s %9sx %.17s\n", name, ci, rel, cause);
 	}
 	free(idx);

@@ -21,6 +21,7 @@
 #include "pattern.h"
 #include "sfile.h"
 #include "site.h"
+#include "site_map.h"
 #include "stats.h"
 #include "text.h"
 
@@ -140,6 +141,7 @@ struct site {
 	struct store *store;
 	const char *outdir;
 	struct rows runs, cells, suspects, files;
+	struct rows maps;    /* map runs: run, hosts, claims (site_map.h) */
 	size_t nsw;
 	struct sw_entry *sw;
 	size_t ncmp;
@@ -695,6 +697,70 @@ static void cells_table(FILE *f, const struct site *st, size_t first, size_t n)
 	fputs("</tbody>\n</table>\n", f);
 }
 
+static int write_file(const struct site *st, const char *rel, sw_write_fn fn, const void *arg,
+		      char *err, size_t errlen);
+
+/* The row of st->maps of run name, or -1: not a map run. */
+static long map_row(const struct site *st, const char *name)
+{
+	for (size_t i = 0; i < st->maps.n; i++)
+		if (!strcmp(val(&st->maps, i, 0), name))
+			return (long)i;
+	return -1;
+}
+
+/* A run's line on its switch page: its map's page, when it is a map. */
+static void map_line(FILE *f, const struct site *st, const char *name)
+{
+	long i = map_row(st, name);
+
+	if (i >= 0)
+		fprintf(f, "<p>Fabric map of this run (%s hosts, %s claim%s): <a href=\"../maps/%s.html\">the map, "
+			"its claims and its heat map</a>.</p>\n", val(&st->maps, i, 1), val(&st->maps, i, 2),
+			strcmp(val(&st->maps, i, 2), "1") ? "s" : "", name);
+}
+
+/* The switch's map runs, newest first, at the top of its page. */
+static void map_list(FILE *f, const struct site *st, const struct sw_entry *e)
+{
+	int n = 0;
+
+	for (size_t r = e->first; r < e->first + e->count; r++) {
+		const char *name = val(&st->runs, r, R_NAME);
+
+		if (map_row(st, name) >= 0)
+			fprintf(f, "%s <a href=\"../maps/%s.html\">%s</a>", n++ ? "," : "<p>Fabric maps:", name, name);
+	}
+	if (n)
+		fputs(".</p>\n", f);
+}
+
+/* The page of every map run, maps/NAME.html. */
+static int write_maps(const struct site *st, int *pages, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < st->nsw; i++)
+		for (size_t r = st->sw[i].first; r < st->sw[i].first + st->sw[i].count; r++) {
+			const char *name = val(&st->runs, r, R_NAME);
+			char title[160], href[160], rel[SW_PATH_MAX];
+			struct site_map *m;
+			int rc;
+
+			if (map_row(st, name) < 0)
+				continue;
+			switch_title(st, i, title, sizeof(title));
+			snprintf(href, sizeof(href), "../switch/%s.html#%s", st->sw[i].slug, name);
+			snprintf(rel, sizeof(rel), "maps/%s.html", name);
+			if (site_map_load(st->store, name, title, href, st->generated, &m, err, errlen))
+				return -1;
+			rc = write_file(st, rel, site_map_write, m, err, errlen);
+			site_map_free(m);
+			if (rc)
+				return -1;
+			(*pages)++;
+		}
+	return 0;
+}
+
 struct switch_page {
 	const struct site *st;
 	size_t sw;
@@ -722,6 +788,7 @@ static int write_switch(FILE *f, const void *arg)
 			fprintf(f, " at %d nodes</a>.", st->cmp[i].nodes);
 		}
 	fputs("</p>\n", f);
+	map_list(f, st, e);
 	for (size_t r = e->first; r < e->first + e->count; r++) {
 		const char *name = val(t, r, R_NAME);
 		size_t first, n = run_cells(st, r, &first);
@@ -754,6 +821,7 @@ static int write_switch(FILE *f, const void *arg)
 				fprintf(f, " <a href=\"../runs/%s/%s\" download>%s</a>", name, val(&st->files, i, 1),
 					val(&st->files, i, 1));
 		fputs("</p>\n", f);
+		map_line(f, st, name);
 		for (size_t i = first; i < first + n; i++) {
 			bool known = false;
 
@@ -762,6 +830,8 @@ static int write_switch(FILE *f, const void *arg)
 			if (!known && npats < SW_MAX_PATTERNS)
 				pats[npats++] = val(&st->cells, i, C_PATTERN);
 		}
+		if (map_row(st, name) >= 0)
+			npats = 0;   /* a map's steps are not a fall-off: its page has the heat map */
 		for (int j = 0; j < npats; j++) {
 			char id[160];
 
@@ -934,6 +1004,7 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 {
 	static const char *const files[] = {
 		"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
+		"links.csv", "hosts.csv", "groups.csv",
 	};
 
 	for (size_t r = 0; r < st->runs.n; r++)
@@ -1027,6 +1098,8 @@ int site_write(struct store *s, const char *outdir, int *npages, char *err, size
 			collect, &st.suspects, err, errlen) ||
 	    store_query(s, "SELECT run, file FROM run_files ORDER BY run, file", 0, NULL, collect, &st.files,
 			err, errlen) ||
+	    store_query(s, "SELECT run, nhosts, (SELECT count(*) FROM map_claims c WHERE c.run = m.run) FROM maps m"
+			" ORDER BY run", 0, NULL, collect, &st.maps, err, errlen) ||
 	    check_rows(&st, err, errlen))
 		goto out;
 	if (group(&st)) {
@@ -1063,6 +1136,8 @@ int site_write(struct store *s, const char *outdir, int *npages, char *err, size
 			goto out;
 		pages++;
 	}
+	if (write_maps(&st, &pages, err, errlen))
+		goto out;
 	if (write_file(&st, "index.html", write_index, &st, err, errlen))
 		goto out;
 	pages++;
@@ -1074,8 +1149,28 @@ out:
 	rows_free(&st.cells);
 	rows_free(&st.suspects);
 	rows_free(&st.files);
+	rows_free(&st.maps);
 	free(st.sw);
 	free(st.cmp);
 	return rc;
 }
 
+/* ---- for the map pages (site_map.h) ---- */
+
+void site_page_head(FILE *f, const char *title, const char *root)
+{
+	page_head(f, title, root);
+}
+
+int site_page_tail(FILE *f, const char *generated)
+{
+	struct site st = { 0 };
+
+	snprintf(st.generated, sizeof(st.generated), "%s", generated);
+	return page_tail(f, &st);
+}
+
+void site_fmt_ci(char *buf, size_t len, double x, double lo, double hi)
+{
+	fmt_ci(buf, len, x, lo, hi, false);
+}

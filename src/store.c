@@ -17,7 +17,9 @@
 #include <unistd.h>
 #include <libpq-fe.h>
 #include "analysis.h"
+#include "blame_out.h"
 #include "config.h"
+#include "mapout.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
@@ -215,6 +217,35 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	"ALTER TABLE runs ADD COLUMN supplied TEXT NOT NULL DEFAULT '';",
 	/* 4: the changes of a sequential run that drifted (summary.csv's drifted) */
 	"ALTER TABLE cells ADD COLUMN drifted INTEGER NOT NULL DEFAULT 0;",
+	/* 5: a map run's statistics (schedule = map: mapout.h), in the CSV
+	 * units (MB/s or us, the map's metric) */
+	"CREATE TABLE maps ("
+	" run TEXT PRIMARY KEY REFERENCES runs(name) ON DELETE CASCADE,"
+	" metric TEXT NOT NULL, nhosts INTEGER NOT NULL, ngroups INTEGER NOT NULL, inferred INTEGER NOT NULL,"
+	" floor DOUBLE PRECISION NOT NULL, alpha DOUBLE PRECISION NOT NULL, confidence DOUBLE PRECISION NOT NULL);"
+	"CREATE TABLE map_hosts ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" host TEXT NOT NULL, group_name TEXT NOT NULL, axis INTEGER NOT NULL,"
+	" score DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, n INTEGER NOT NULL,"
+	" rel DOUBLE PRECISION, slower INTEGER NOT NULL, tested INTEGER NOT NULL, p DOUBLE PRECISION,"
+	" flagged INTEGER NOT NULL, PRIMARY KEY (run, host));"
+	"CREATE TABLE map_groups ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" kind TEXT NOT NULL, group_a TEXT NOT NULL, group_b TEXT NOT NULL, n INTEGER NOT NULL,"
+	" median DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION,"
+	" rel DOUBLE PRECISION, rel_lo DOUBLE PRECISION, rel_hi DOUBLE PRECISION, p DOUBLE PRECISION,"
+	" flagged INTEGER NOT NULL, capacity DOUBLE PRECISION, cap_lo DOUBLE PRECISION,"
+	" cap_hi DOUBLE PRECISION, cap_pairs INTEGER NOT NULL, PRIMARY KEY (run, kind, group_a, group_b));"
+	"CREATE TABLE map_links ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" host_a TEXT NOT NULL, host_b TEXT NOT NULL,"
+	" median DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, n INTEGER NOT NULL,"
+	" rel DOUBLE PRECISION, flagged INTEGER NOT NULL, cause TEXT NOT NULL, PRIMARY KEY (run, host_a, host_b));"
+	"CREATE TABLE map_claims ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" claim INTEGER NOT NULL, kind TEXT NOT NULL, element TEXT NOT NULL, holds TEXT NOT NULL,"
+	" rel DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, p DOUBLE PRECISION,"
+	" evidence TEXT NOT NULL, PRIMARY KEY (run, claim));",
 };
 
 /* The schema version: the one value of a row, -1 when it is not a whole
@@ -373,7 +404,9 @@ void store_default_path(const char *output, char *buf, size_t len)
  * be there (results_load read them). */
 static const char *const run_files[] = {
 	"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
+	"links.csv", "hosts.csv", "groups.csv",   /* a map run's: mapout_files */
 };
+#define MAP_FILE0 6
 
 /* The most a stored file may have: the store holds it whole, and so
  * does the site's download. */
@@ -576,6 +609,98 @@ static int insert_cells(struct store *s, const struct sw_run *r, const struct sw
 	return 0;
 }
 
+/* A map run's statistics (b, as mapout_check gave them) into the map
+ * tables, in the CSV units. */
+static int insert_map(struct store *s, const char *run, const struct blame_result *b, char *err, size_t errlen)
+{
+	double k = b->metric == BLAME_LATENCY ? 1e6 : 1e-6;
+	char t[16][32], cause[2 * SW_HOST_MAX + 16];
+	int *axis = malloc(sizeof(*axis) * (size_t)b->nhost);
+	int rc = -1;
+
+	if (!axis)
+		return sw_fail(err, errlen, "%s: out of memory", s->name);
+	blame_host_order(b, axis);
+	snprintf(t[0], 32, "%d", b->nhost);
+	snprintf(t[1], 32, "%d", b->ngroup);
+	const char *pm[] = {
+		run, b->metric == BLAME_LATENCY ? "latency_us" : "bandwidth_MBps", t[0], t[1], b->inferred ? "1" : "0",
+		num(t[2], 32, b->floor), num(t[3], 32, b->alpha), num(t[4], 32, b->confidence),
+	};
+	if (s->ops->exec(s, "INSERT INTO maps (run, metric, nhosts, ngroups, inferred, floor, alpha, confidence)"
+			 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, pm, NULL, err, errlen))
+		goto out;
+	for (int i = 0; i < b->nhost; i++) {
+		const struct blame_host *h = &b->host[i];
+
+		snprintf(t[0], 32, "%d", axis[i]);
+		snprintf(t[1], 32, "%d", h->n);
+		snprintf(t[2], 32, "%d", h->slower);
+		snprintf(t[3], 32, "%d", h->tested);
+		const char *p[] = {
+			run, h->name, b->group[h->group].name, t[0], num(t[4], 32, h->score * k), num(t[5], 32, h->lo * k),
+			num(t[6], 32, h->hi * k), t[1], num(t[7], 32, h->rel), t[2], t[3], num(t[8], 32, h->p),
+			h->flagged ? "1" : "0",
+		};
+		if (s->ops->exec(s, "INSERT INTO map_hosts (run, host, group_name, axis, score, lo, hi, n, rel, slower,"
+				 " tested, p, flagged) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+				 13, p, NULL, err, errlen))
+			goto out;
+	}
+	for (size_t i = 0; i < (size_t)b->ngroup + b->nbound; i++) {
+		bool up = i < (size_t)b->ngroup;
+		const struct blame_group *g = up ? &b->group[i] : NULL;
+		const struct blame_boundary *bd = up ? NULL : &b->bound[i - (size_t)b->ngroup];
+
+		if (up && !isfinite(g->rel))
+			continue;   /* an uplink not tested (fewer than 3 groups) */
+		snprintf(t[0], 32, "%d", up ? g->n : bd->n);
+		snprintf(t[1], 32, "%d", up ? 0 : bd->cap_pairs);
+		const char *p[] = {
+			run, up ? "uplink" : "boundary", up ? g->name : b->group[bd->g].name, up ? "-" : b->group[bd->h].name,
+			t[0], up ? NULL : num(t[2], 32, bd->median * k), up ? NULL : num(t[3], 32, bd->lo * k),
+			up ? NULL : num(t[4], 32, bd->hi * k), num(t[5], 32, up ? g->rel : bd->rel),
+			num(t[6], 32, up ? g->lo : bd->rel_lo), num(t[7], 32, up ? g->hi : bd->rel_hi),
+			num(t[8], 32, up ? g->p : bd->p), (up ? g->flagged : bd->flagged) ? "1" : "0",
+			up ? NULL : num(t[9], 32, bd->capacity * k), up ? NULL : num(t[10], 32, bd->cap_lo * k),
+			up ? NULL : num(t[11], 32, bd->cap_hi * k), t[1],
+		};
+		if (s->ops->exec(s, "INSERT INTO map_groups (run, kind, group_a, group_b, n, median, lo, hi, rel, rel_lo,"
+				 " rel_hi, p, flagged, capacity, cap_lo, cap_hi, cap_pairs) VALUES ($1, $2, $3, $4, $5,"
+				 " $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)", 17, p, NULL, err, errlen))
+			goto out;
+	}
+	for (size_t i = 0; i < b->nlink; i++) {
+		const struct blame_link *l = &b->link[i];
+
+		snprintf(t[0], 32, "%d", l->n);
+		blame_link_cause(b, l, cause, sizeof(cause));
+		const char *p[] = {
+			run, b->host[l->a].name, b->host[l->b].name, num(t[1], 32, l->median * k), num(t[2], 32, l->lo * k),
+			num(t[3], 32, l->hi * k), t[0], num(t[4], 32, l->rel), l->flagged ? "1" : "0", cause,
+		};
+		if (s->ops->exec(s, "INSERT INTO map_links (run, host_a, host_b, median, lo, hi, n, rel, flagged, cause)"
+				 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p, NULL, err, errlen))
+			goto out;
+	}
+	for (int i = 0; i < b->nclaim; i++) {
+		const struct blame_claim *c = &b->claim[i];
+
+		snprintf(t[0], 32, "%d", i);
+		const char *p[] = {
+			run, t[0], blame_kind_name(c->kind), c->name, blame_when_name(c->when), num(t[1], 32, c->rel),
+			num(t[2], 32, c->lo), num(t[3], 32, c->hi), num(t[4], 32, c->p), c->evidence,
+		};
+		if (s->ops->exec(s, "INSERT INTO map_claims (run, claim, kind, element, holds, rel, lo, hi, p, evidence)"
+				 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p, NULL, err, errlen))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(axis);
+	return rc;
+}
+
 /* The folder of a results path (the folder itself, or run.json's). */
 static void folder_of(const char *path, char *dir, size_t len)
 {
@@ -614,6 +739,8 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 	char *text[NFILES] = { 0 };
 	struct sw_run *r;
 	struct sw_analysis *a = NULL;
+	struct blame_result map = { 0 };
+	bool is_map;
 	long added = 0;
 	int rc = STORE_REFUSED, dfd = -1;
 
@@ -645,6 +772,9 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 	}
 	if (consistent(r, a, dir, text[2], err, errlen))
 		goto out;
+	is_map = r->cfg.schedule == CFG_SCHEDULE_MAP;
+	if (is_map && mapout_check(r, (const char *const *)&text[MAP_FILE0], dir, &map, err, errlen))
+		goto out;
 	rc = STORE_FAILED;
 	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
 		goto out;
@@ -671,7 +801,8 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 					    3, p, NULL, err, errlen))
 			goto rollback;
 	}
-	if (insert_cells(s, r, a, err, errlen) || s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
+	if (insert_cells(s, r, a, err, errlen) || (is_map && insert_map(s, r->name, &map, err, errlen)) ||
+	    s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
 		goto rollback;
 	rc = STORE_ADDED;
 	goto out;
@@ -682,6 +813,7 @@ out:
 		free(text[i]);
 	if (dfd >= 0)
 		close(dfd);
+	blame_free(&map);
 	analysis_free(a);
 	run_free(r);
 	return rc;

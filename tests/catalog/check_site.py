@@ -206,6 +206,13 @@ try:
             ok = tds[4:7] == want and rate_ok and change in tds[8] and tds[9] == pval(c[k + "_p"])
             check(ok, "%s: cell %s numbers equal the store's" % (rel, key) + ("" if ok else " %r vs %r %s" % (tds, want, change)))
             numbers += 1
+        # a map page's hosts (tr[data-host]): score [CI] and flag as the store's map_hosts
+        run = os.path.basename(path)[:-5]
+        for host, tds in b.js("[...document.querySelectorAll('tr[data-host]')].map(r => [r.dataset.host, [...r.cells].map(c => c.innerText)])") or []:
+            h = db.execute("SELECT * FROM map_hosts WHERE run = ? AND host = ?", (run, host)).fetchone()
+            ok = h is not None and tds[2] == est(h["score"], h["lo"], h["hi"]) and tds[-1] == ("SLOW" if h["flagged"] else "no")
+            check(ok, "%s: host %r numbers equal the store's" % (rel, host) + ("" if ok else " %r" % tds))
+            numbers += 1
         for ka, kb, tds in b.js("[...document.querySelectorAll('tr[data-a]')].map(r => [r.dataset.a, r.dataset.b, [...r.cells].map(c => c.innerText)])") or []:
             ca, cb = cells[ka], cells[kb]
             col = "lat_median_us" if ca["pattern"] == "pingpong" else "bw_median_MBps"

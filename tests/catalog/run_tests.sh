@@ -68,6 +68,22 @@ j = json.load(open(r + "/other/bolt-20261201-110000/run.json"))          # same 
 j["command_line"] += " --label other"
 json.dump(j, open(r + "/other/bolt-20261201-110000/run.json", "w"))
 EOF
+# issue #30: a map run of the emulated 4 x 4 tree (tests/fabric/map.sh
+# case b: swsN05's port slowed, the leaves given by [topology]) as the
+# run wrote it; a copy with a cut links.csv, one with a changed hosts.csv,
+# and one whose slow host has a hostile name (markup; run.json refuses a
+# bidi control, so U+202E is planted in the store below), its map files
+# written again by report (groups then inferred).
+MAPRUN=slowhost-20261202-164036 MAP=$R/map/slowhost-20261202-164036
+mkdir -p "$R/map" "$R/cut" "$R/chg" && cp -r "tests/data/maps/$MAPRUN" "$R/map/" &&
+	cp -r "$MAP" "$R/cut/" && cp -r "$MAP" "$R/chg/" || t_bail "map fixture"
+head -60 "$MAP/links.csv" > "$R/cut/$MAPRUN/links.csv"
+sed -i 's/^\(swsN05,.*\),1$/\1,0/' "$R/chg/$MAPRUN/hosts.csv"
+EVIL='sw<script>alert(5)</script>N05'
+mkdir -p "$R/evil-20261202-164036" &&
+	sed -e "s|$MAPRUN|evil-20261202-164036|g" -e "s|swsN05|$EVIL|g" "$MAP/run.json" > "$R/evil-20261202-164036/run.json" &&
+	sed -e "s|$MAPRUN|evil-20261202-164036|g" -e "s|swsN05|$EVIL|g" "$MAP/samples.csv" > "$R/evil-20261202-164036/samples.csv" &&
+	"$SW" report "$R/evil-20261202-164036" > /dev/null || t_bail "the hostile map run"
 CONC="$R/conc-20261202-000001 $R/conc-20261202-000002 $R/conc-20261202-000003 $R/conc-20261202-000004
 $R/conc-20261202-000005 $R/conc-20261202-000006 $R/conc-20261202-000007 $R/conc-20261202-000008"
 
@@ -137,6 +153,20 @@ store_tests() {
 	"$SW" publish "$R/nomodel-20261201-130000" model="M 1" firmware=1.2.3 --store "$S" > "$T/out" 2> "$T/err"
 	check "$N: a run without a model published with model=: stored, what was supplied recorded" \
 		[ $? = 0 -a "$(count "$S" "SELECT model || '/' || firmware || '/' || supplied || '/' || shared_node FROM runs WHERE name = 'nomodel-20261201-130000'")" = "M 1/1.2.3/model/0" ]
+	# issue #30: the map run
+	refused "$N: a map run with a cut links.csv is refused, naming file and line" "$S" "$R/cut/$MAPRUN" \
+		"cut/$MAPRUN/links.csv:61: the file ends here, but run.json gives more rows"
+	refused "$N: a map run with a changed hosts.csv (swsN05 not flagged) is refused, naming the line" "$S" \
+		"$R/chg/$MAPRUN" "chg/$MAPRUN/hosts.csv:8: not what run.json gives"
+	check "$N: ... nothing of them stored" [ "$(count "$S" "SELECT count(*) FROM maps")$(count "$S" "SELECT count(*) FROM runs WHERE name = '$MAPRUN'")" = 00 ]
+	"$SW" publish "$MAP" "$R/evil-20261202-164036" --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: two map runs published (exit 0)" [ $? = 0 ]
+	check "$N: ... 16 hosts, 120 links, 10 uplinks and boundaries and 1 claim of the tree stored" \
+		[ "$(count "$S" "SELECT count(*) FROM map_hosts WHERE run = '$MAPRUN'")/$(count "$S" "SELECT count(*) FROM map_links WHERE run = '$MAPRUN'")/$(count "$S" "SELECT count(*) FROM map_groups WHERE run = '$MAPRUN'")/$(count "$S" "SELECT count(*) FROM map_claims WHERE run = '$MAPRUN'")" = 16/120/10/1 ]
+	check "$N: ... the known truth: swsN05 alone flagged, its claim a host claim, the 4 leaves as given" \
+		[ "$(count "$S" "SELECT count(*) FROM map_hosts WHERE flagged = 1 AND run = '$MAPRUN'")/$(count "$S" "SELECT host FROM map_hosts WHERE flagged = 1 AND run = '$MAPRUN'")/$(count "$S" "SELECT kind || ' ' || element FROM map_claims WHERE run = '$MAPRUN'")/$(count "$S" "SELECT count(DISTINCT group_name) FROM map_hosts WHERE run = '$MAPRUN' AND group_name LIKE 'leaf_'")" = "1/swsN05/host host swsN05/4" ]
+	check "$N: ... the hostile host name stored as it is, flagged" \
+		[ "$(count "$S" "SELECT host FROM map_hosts WHERE flagged = 1 AND run = 'evil-20261202-164036'")" = "$EVIL" ]
 	"$SW" publish "$R/acme-20261201-100000" model=X --store "$S" > "$T/out" 2> "$T/err"
 	rc=$?
 	grep -q "refused: .*the run's \[switch\] model is 'Fabric 9000', not 'X': model= only fills in" "$T/err"
@@ -196,6 +226,34 @@ print("shown literally in index.html and %s" % page.rsplit("/", 1)[1])
 EOF
 rc=$?
 check "site: ... every name shown literally, escaped, no format read ($(tail -1 "$T/fmt"))" [ $rc = 0 ]
+cp "$LITE" "$T/evil.sqlite" && for c in "map_hosts SET host" "map_links SET host_a" "map_links SET host_b" "map_claims SET evidence"; do
+	sql "$T/evil.sqlite" "UPDATE $c = replace(${c##* }, 'N05', char(8238) || 'N05') WHERE run = 'evil-20261202-164036'" || break
+done && "$SW" site "$T/evil.sqlite" "$T/evil-site" > /dev/null 2> "$T/err"
+check "site: a store with U+202E planted in the hostile host's name (exit 0)" [ $? = 0 ]
+"$PY" - "$T/site" "$T/evil-site" << 'EOF' > "$T/map" 2>&1
+import glob, sys
+site, planted = sys.argv[1], sys.argv[2]
+tree = open(site + "/maps/slowhost-20261202-164036.html", encoding="utf-8").read()
+# the claim, as the report words it, and the slow host marked in the table and on the heat map
+assert '<li data-claim="host"><strong>SLOW</strong>: host swsN05: slower than its group mates' in tree, "claim"
+assert '<tr data-host="swsN05"><td class="wrap">swsN05</td>' in tree and '<td class="sig">SLOW</td>' in tree, "table"
+assert tree.count('class="sig">SLOW') == 1, "one flagged host"
+assert 'font-weight="bold">swsN05 \u25b6</text>' in tree, "heat map label"
+assert "1 flagged host outlined in red" in tree, "heat map description"
+sw = open(site + "/switch/swstress-emulated-tree-4x4.html", encoding="utf-8").read()
+assert '<a href="../maps/slowhost-20261202-164036.html">' in sw, "switch page lists the map"
+for d, shown in ((site, "sw&lt;script&gt;alert(5)&lt;/script&gt;N05"),
+                 (planted, "sw&lt;script&gt;alert(5)&lt;/script&gt;\\u{202E}N05")):
+    bad = open(d + "/maps/evil-20261202-164036.html", encoding="utf-8").read()
+    assert ('<tr data-host="%s"><td class="wrap">%s</td>' % (shown, shown)) in bad, "table: " + d
+    assert "<strong>SLOW</strong>: host " + shown + ": slower" in bad, "claim: " + d
+    assert bad.count('<td class="sig">SLOW</td>') == 1, "flagged: " + d
+for page in glob.glob(site + "/**/*.html", recursive=True) + glob.glob(planted + "/**/*.html", recursive=True):
+    text = open(page, encoding="utf-8").read()
+    assert "<script" not in text and "\u202e" not in text, page
+print("claim, flagged host and the hostile name as expected")
+EOF
+check "site: map pages: the tree's claim and swsN05 marked; a hostile host name escaped everywhere ($(tail -1 "$T/map"))" [ $? = 0 ]
 check "site: the run files are downloadable as published" cmp -s "$R/bolt-20261201-110000/samples.csv" "$T/site/runs/bolt-20261201-110000/samples.csv"
 check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compare/acme-fabric-9000--bolt-networks-x-y-32-script-alert-1-script-n8.html" ]
 "$PY" - "$T/site" << 'EOF' > "$T/marks" 2>&1
@@ -234,10 +292,10 @@ check "known truth: Bolt's drop CI holds 30%, Acme's holds 0, the comparison fin
 # Memory errors and leaks in publish and site (valgrind is in PACKAGES).
 vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
 if command -v valgrind > /dev/null; then
-	vg "$SW" publish "$R/acme-20261201-100000" "$R/bolt-20261201-110000" "$R/late-20261201-130000" \
-		--store "$T/vg.sqlite" > /dev/null 2> "$T/vg.err"
+	vg "$SW" publish "$R/acme-20261201-100000" "$R/bolt-20261201-110000" "$R/late-20261201-130000" "$MAP" \
+		"$R/cut/$MAPRUN" --store "$T/vg.sqlite" > /dev/null 2> "$T/vg.err"
 	rc=$?
-	check "valgrind: publish (2 stored, 1 refused: exit 1) is clean" [ $rc = 1 -a "$(grep -c '^==' "$T/vg.err")" = 0 ]
+	check "valgrind: publish (3 stored with a map run, 2 refused: exit 1) is clean" [ $rc = 1 -a "$(grep -c '^==' "$T/vg.err")" = 0 ]
 	vg "$SW" site "$T/vg.sqlite" "$T/vg-site" > /dev/null 2> "$T/vg.err"
 	check "valgrind: site is clean" [ $? = 0 ]
 else
@@ -270,7 +328,7 @@ else
 			psql_q "CREATE FUNCTION boom() RETURNS trigger AS \$\$ BEGIN IF NEW.run = 'boom-20261201-120000' AND NEW.cell = 5 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER boom BEFORE INSERT ON cells FOR EACH ROW EXECUTE FUNCTION boom()" > /dev/null
 		}
 		# Three first publishers at once on an empty database: one migrates,
-		# the others wait for its lock and find the schema there (4 migrations).
+		# the others wait for its lock and find the schema there (5 migrations).
 		"$PGBIN/createdb" -h "$T/pg/sock" -p $PGPORT -U swstress fresh
 		for r in acme-20261130-090000 acme-20261201-100000 bolt-20261201-110000; do
 			"$SW" publish "$R/$r" --store "postgresql:///fresh?host=$T/pg/sock&port=$PGPORT&user=swstress" \
@@ -278,25 +336,31 @@ else
 		done
 		wait
 		check "postgresql: 3 first publishers at once on an empty database all succeed, schema migrated once" \
-			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/4 ]
+			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/5 ]
 		store_tests "$PG" postgresql pg_boom
 		# Round trip: the same runs give the same rows in both stores.
 		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
 		psql_q "SELECT run || '/' || file || '/' || md5(content) FROM run_files ORDER BY run, file" > "$T/pg.files"
-		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" << 'EOF'
+		psql_q "SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b" > "$T/pg.map"
+		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" "$T/pg.map" << 'EOF'
 import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 72, (len(pg), len(lite))   # 6 runs of 12 cells
+assert len(pg) == len(lite) == 102, (len(pg), len(lite))   # 6 runs of 12 cells, 2 maps of 15 steps
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):
         assert (x is None and y == "") or x == float(y), (a, b)
+lite = db.execute("SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b").fetchall()
+pg = [l.rstrip("\n").split("|") for l in open(sys.argv[4]) if l.strip()]
+assert len(pg) == len(lite) == 240, (len(pg), len(lite))   # 2 maps of 120 links
+for a, b in zip(lite, pg):
+    assert list(a[:3]) == b[:3] and all(x == float(y) for x, y in zip(a[3:], b[3:])), (a, b)
 files = ["%s/%s/%s" % (r, f, hashlib.md5(c.encode()).hexdigest()) for r, f, c in db.execute("SELECT run, file, content FROM run_files ORDER BY run, file")]
 assert files == [l.strip() for l in open(sys.argv[3]) if l.strip()], "run_files differ"
 EOF
-		check "postgresql: round trip: cells and files equal the SQLite store's, number for number" [ $? = 0 ]
+		check "postgresql: round trip: cells, files and the maps' links and hosts equal the SQLite store's, number for number" [ $? = 0 ]
 		"$SW" site "$PG" "$T/site-pg" > /dev/null 2> "$T/err"
 		check "postgresql: site from the shared store (exit 0)" [ $? = 0 ]
 		check "postgresql: its index equals the SQLite store's" sh -c 'grep -v "<footer>" "$1" > "$3.a"; grep -v "<footer>" "$2" > "$3.b"; cmp -s "$3.a" "$3.b"' _ "$T/site/index.html" "$T/site-pg/index.html" "$T/idx"

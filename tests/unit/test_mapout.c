@@ -262,3 +262,55 @@ Test(mapout, every_size_its_own_files_and_report)
 	run_free(r);
 	cr_assert_eq(fixture_rmtree(dir), 0);
 }
+
+/* publish's check (mapout_check): the files a run wrote pass, with the
+ * run's groups or, for an older run.json that kept none, with the groups
+ * its hosts.csv gives; a cut links.csv and a changed hosts.csv are
+ * refused naming the line. */
+Test(mapout, check_files_against_run_json)
+{
+	struct sw_run *r = slow_host_run(), *back;
+	char err[512], dir[FIXTURE_DIR_MAX + 32], *text[MAPOUT_NFILES], *cut, *line;
+	struct blame_result b;
+	FILE *f;
+
+	fixture_mkdtemp(dir, sizeof(dir), "mapout");
+	snprintf(r->cfg.file, sizeof(r->cfg.file), "%s/map.conf", dir);
+	f = fopen(r->cfg.file, "w");
+	cr_assert_not_null(f);
+	fputs("[topology]\nleafB = node[8-15]\nleafA = node[0-7]\n", f);
+	fclose(f);
+	cr_assert_eq(mapout_keep_groups(r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
+	for (int i = 0; i < MAPOUT_NFILES; i++)
+		text[i] = slurp(dir, mapout_files[i]);
+	cr_assert_eq(mapout_check(r, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert(b.ngroup == 2 && b.host[SLOW].flagged && b.nclaim == 1 && b.nlink == N * (N - 1) / 2);
+	blame_free(&b);
+	/* an older run: no groups kept, those of hosts.csv (in its order) */
+	cr_assert_eq(results_write(dir, r, NULL, "", err, sizeof(err)), 0, "%s", err);
+	edit_run_json(dir, "\"map\":", "\"groups\":", "\"old_groups\":");
+	back = results_load(dir, err, sizeof(err));
+	cr_assert_not_null(back, "%s", err);
+	cr_assert_eq(back->ngroup, 0);
+	cr_assert_eq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert(b.ngroup == 2 && !strcmp(b.group[0].name, r->group_name[0]) && b.host[SLOW].flagged);
+	blame_free(&b);
+	/* links.csv cut after node1-node15; hosts.csv with node5 not flagged */
+	cut = strdup(text[0]);
+	strchr(strstr(cut, "node1,node15,"), '\n')[1] = '\0';
+	cr_assert_neq(mapout_check(back, (const char *const[]){ cut, text[1], text[2] }, dir, &b, err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "/links.csv:"), "%s", err);
+	cr_assert_not_null(strstr(err, "the file ends here"), "%s", err);
+	line = strstr(text[1], "\nnode5,") + 1;
+	cr_assert_eq(line[strcspn(line, "\n") - 1], '1');
+	line[strcspn(line, "\n") - 1] = '0';
+	cr_assert_neq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0);
+	cr_assert_not_null(strstr(err, "/hosts.csv:8: not what run.json gives"), "%s", err);
+	free(cut);
+	for (int i = 0; i < MAPOUT_NFILES; i++)
+		free(text[i]);
+	run_free(back);
+	run_free(r);
+	cr_assert_eq(fixture_rmtree(dir), 0);
+}
