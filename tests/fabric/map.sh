@@ -30,7 +30,7 @@
 # (a 2 Mbit/s port moves 15 of them in 0.5 s). The statistics are read
 # through build/mapblame (one fact a line). The healthy maps' wall times
 # check plan's estimate (0.5-2x). Ports are shaped low so that
-# the network, not the 2 cores, limits 16 ranks. About 3.5 minutes (the
+# the network, not the 2 cores, limits 16 ranks. About 2.5 minutes (the
 # rounds with a slowed element take longer to end).
 # T_KEEP=1 keeps the results folders. Arguments: the fabrics to run (tree,
 # trunk; default both).
