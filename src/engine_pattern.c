@@ -211,8 +211,9 @@ struct flow_ack {
 
 /* Share of a timed sample that the messages in flight may take to drain
  * (enough to keep a link busy while a rank waits for the CPU; not so much
- * that a slow port's drain stretches every round). */
-#define FLOW_DRAIN_SHARE 0.25
+ * that a slow port's drain stretches every round); plan's estimate counts
+ * it. */
+#define FLOW_DRAIN_SHARE PLAN_DRAIN_SHARE
 
 /* Messages that drain in FLOW_DRAIN_SHARE of span at n messages in
  * elapsed seconds, within lo..hi. */

@@ -383,7 +383,7 @@ static double round_seconds(const struct sw_plan *p, const struct sw_cell *cell,
 	double hop = 2e-6 + (double)cell->size / 1e9;
 
 	if (cell->timed)
-		return c->sample_time + PLAN_ROUND_SECONDS;
+		return c->sample_time * (1.0 + PLAN_DRAIN_SHARE) + PLAN_ROUND_SECONDS;
 	if (cell->hops == 0)   /* hops calibrated to sample_time at the baseline level's load */
 		return c->sample_time * cpu_factor(p, cell->level) / cpu_factor(p, 0) + PLAN_ROUND_SECONDS;
 	return ((double)cell->hops * hop * (pi ? pi->directions : 1) + 50e-6) * cpu_factor(p, cell->level) +

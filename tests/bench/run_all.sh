@@ -1,13 +1,13 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|osu|timer|waits|efficiency|adaptive|scale|fabric48|map48|victims|exitstatus|profile|design ...]
+#   sh tests/bench/run_all.sh [netpipe|osu|timer|waits|efficiency|adaptive|scale|fabric48|map48|mapfalse|victims|exitstatus|profile|design ...]
 # osu needs OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer waits netpipe osu efficiency adaptive scale fabric48 map48 victims exitstatus profile design}
+parts=${*:-timer waits netpipe osu efficiency adaptive scale fabric48 map48 mapfalse victims exitstatus profile design}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -34,6 +34,7 @@ for p in $parts; do
 	calibration) make -s build/calibrate && ./build/calibrate 2000 | tee build/bench/calibration.txt || rc=1;;
 	fabric48) sh "$B/fabric48.sh" || rc=1;;
 	map48) sh "$B/map48.sh" || rc=1;;   # the fabric map of 48 emulated hosts (root)
+	mapfalse) sh "$B/mapfalse.sh" "${MAPFALSE_RUNS:-5}" || rc=1;;   # healthy maps' false flags (root)
 	victims) sh tests/fabric/victims.sh "${VICTIM_RUNS:-5}" || rc=1;;   # the CPU control, 5 runs (root)
 	exitstatus) sh "$B/exitstatus.sh" "${EXIT_RUNS:-50}" || rc=1;;
 	profile) sh "$B/profile.sh" || rc=1;;
