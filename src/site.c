@@ -942,7 +942,7 @@ static int write_compare(FILE *f, const void *arg)
 			fmt_ci(w, sizeof(w), d->pct, d->lo, d->hi, true);
 		else
 			snprintf(w, sizeof(w), "-");
-		stats_format_p(p, sizeof(p), iv->n ? iv->p : d->valid ? d->p : NAN);
+		stats_format_p(p, sizeof(p), iv->n ? m->between_p[xb] : d->valid ? d->p : NAN);
 		if (m->hops)
 			snprintf(hops, sizeof(hops), "%ld", m->hops);
 		else
