@@ -208,6 +208,7 @@ static const char STYLE[] =
 	"small { color: #444; }\n"
 	".sig { font-weight: bold; }\n"
 	".shared { color: #9a2500; font-weight: bold; }\n"
+	".drift { color: #7a4a00; font-weight: bold; }\n"
 	/* a phone: the secondary columns go, the answer columns stay */
 	"@media (max-width: 48em) { .opt { display: none; } table { font-size: 0.9em; } "
 	"th, td { padding: 0.2em 0.25em; } }\n";
