@@ -29,8 +29,9 @@
  * label) are runs of one switch, its replicates. A switch with 2 or more
  * runs against A's switch with 2 or more: in every matched cell the unit
  * is the run, one value a run (its cell median), Welch's t on their logs
- * (stats_runs_welch), significant when p < alpha, the CI excludes 0 and
- * |%worse| > min_effect; the verdict says it per size.
+ * (stats_runs_welch), significant when its p, Holm-adjusted over the
+ * matched cells (one family a pair of switches), is < alpha, the CI
+ * excludes 0 and |%worse| > min_effect; the verdict says it per size.
  *
  * Summary (per pattern and size, at the largest node count every run
  * measured): each run's per-hop latency, aggregate bandwidth and
@@ -89,6 +90,8 @@ struct compare_cell {
 	                                          * run is X against A's switch, runs
 	                                          * as the unit, log scale, > 0 X
 	                                          * worse; n = 0 when not computed */
+	double between_p[COMPARE_MAX_RUNS];     /* between's p, Holm-adjusted over
+	                                          * the matched cells */
 	bool between_significant[COMPARE_MAX_RUNS];
 };
 

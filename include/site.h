@@ -17,9 +17,12 @@
  *                               samples.csv, summary.csv, ...)
  *   maps/NAME.html              a map run's page (site_map.h): its claims,
  *                               heat map and slowest hosts, groups and links
- *   compare/A--B-nN.html        the newest runs of two switches at the same
- *                               largest node count N, compared with the
- *                               compare module's statistics
+ *   compare/A--B-nN.html        every run of two switches at the same
+ *                               largest node count N (at most 13 a side,
+ *                               newest first), compared with the compare
+ *                               module's statistics, each run given its
+ *                               site switch as its model: runs of one
+ *                               switch are replicates
  *
  * The numbers of the switch pages and the index are the store's cells
  * table; comparisons load each run back from its published files

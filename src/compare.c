@@ -106,7 +106,9 @@ static double log_worse(bool latency, double pct)
 
 /* Switch s (its first run) against A's switch in matched cell m, runs as
  * the unit: each run's cell median, Welch's t on the logs
- * (stats_runs_welch). Needs 2 runs a switch; else m->between[s].n = 0. */
+ * (stats_runs_welch). Needs 2 runs a switch; else m->between[s].n = 0.
+ * between_significant[s] is set here when all but the p-value hold;
+ * between_holm then asks the Holm-adjusted p of it too. */
 static void between_cell(struct compare *c, struct compare_cell *m, int s)
 {
 	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS];
@@ -130,8 +132,39 @@ static void between_cell(struct compare *c, struct compare_cell *m, int s)
 	}
 	if (!m->latency)   /* bandwidth: worse is lower */
 		*iv = (struct stats_interval){ iv->n, -iv->d, iv->se, iv->df, -iv->hi, -iv->lo, iv->p };
-	m->between_significant[s] = !low && iv->p < c->alpha && stats_beyond(iv->lo, iv->hi, 0.0) &&
+	m->between_significant[s] = !low && stats_beyond(iv->lo, iv->hi, 0.0) &&
 				    fabs(expm1(iv->d)) * 100.0 > c->min_effect;
+}
+
+/* Switch s against A's, runs as the unit: the matched cells are one
+ * family, Holm's step-down over their p-values (between_p); a cell is
+ * significant when its adjusted p < alpha too. -1 on ENOMEM. */
+static int between_holm(struct compare *c, int s)
+{
+	double *p = malloc(((size_t)c->ncells + 1) * 2 * sizeof(*p)), *adj;
+	size_t n = 0;
+
+	if (!p)
+		return -1;
+	adj = p + c->ncells + 1;
+	for (int j = 0; j < c->ncells; j++)
+		if (c->cells[j].between[s].n)
+			p[n++] = c->cells[j].between[s].p;
+	if (n && stats_holm(p, n, adj)) {
+		free(p);
+		return -1;
+	}
+	n = 0;
+	for (int j = 0; j < c->ncells; j++) {
+		struct compare_cell *m = &c->cells[j];
+
+		if (!m->between[s].n)
+			continue;
+		m->between_p[s] = adj[n++];
+		m->between_significant[s] &= m->between_p[s] < c->alpha;
+	}
+	free(p);
+	return 0;
 }
 
 /* Test run x against run 0 in matched cell m: the one change test on
@@ -230,6 +263,11 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 				between_cell(c, m, i);
 		}
 	}
+	for (int s = 1; s < c->nruns; s++)
+		if (c->sw[s] == s && c->sw[s] != c->sw[0] && between_holm(c, s)) {
+			sw_fail(err, errlen, "out of memory");
+			goto out_free;
+		}
 	for (int j = 0, nshort = 0; j < c->ncells; j++) {
 		bool low = false;
 
@@ -1035,7 +1073,8 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		 "CI lies beyond the run-to-run allowance +-%.1f%% (z sqrt 2 run_to_run: one run a side); runs "
 		 "of one switch (same model, else label) are replicates, and a switch with 2 or more runs "
 		 "against another with 2 or more is tested with runs as the unit (Welch's t on the logs of the "
-		 "per-run medians); "
+		 "per-run medians, significant when its p after Holm's correction over the matched cells is "
+		 "below alpha, the CI excludes 0 and it exceeds min_effect); "
 		 "degradation from each run's own baseline level with the same test, and the difference in "
 		 "degradation against %s in points, CI and p from the difference of the two log ratios (se "
 		 "sqrt(se_A^2 + se_X^2)), real when p < %g, the CI excludes 0 and it exceeds %g points",

@@ -19,6 +19,7 @@
 #include "compare.h"
 #include "config.h"
 #include "pattern.h"
+#include "results.h"
 #include "sfile.h"
 #include "site.h"
 #include "site_map.h"
@@ -129,10 +130,14 @@ struct sw_entry {
 	char slug[96];
 };
 
-/* Two switches' newest runs at the same largest node count. */
+/* Two switches compared at one largest node count: every published run
+ * of each at that count (newest first, at most SITE_SIDE_RUNS a side), as
+ * compare takes runs of one switch: replicates. */
+#define SITE_SIDE_RUNS (COMPARE_MAX_RUNS / 2)
 struct cmp_entry {
 	size_t a, b;         /* switch indexes */
-	size_t ra, rb;       /* run rows */
+	size_t run[COMPARE_MAX_RUNS];   /* run rows: A's na, then B's nb */
+	int na, nb;
 	int nodes;
 	char file[256];      /* compare/SLUGA--SLUGB-nN.html */
 };
@@ -205,6 +210,7 @@ static const char STYLE[] =
 	"small { color: #444; }\n"
 	".sig { font-weight: bold; }\n"
 	".shared { color: #9a2500; font-weight: bold; }\n"
+	".drift { color: #7a4a00; font-weight: bold; }\n"
 	/* a phone: the secondary columns go, the answer columns stay */
 	"@media (max-width: 48em) { .opt { display: none; } table { font-size: 0.9em; } "
 	"th, td { padding: 0.2em 0.25em; } }\n";
@@ -278,6 +284,18 @@ static bool slug_taken(const struct site *st, const char *slug)
 	return false;
 }
 
+/* Switch sw's runs at a largest node count of nodes into run[0..*n),
+ * newest first, at most SITE_SIDE_RUNS. */
+static void side_runs(const struct site *st, size_t sw, int nodes, size_t *run, int *n)
+{
+	const struct sw_entry *e = &st->sw[sw];
+
+	*n = 0;
+	for (size_t r = e->first; r < e->first + e->count && *n < SITE_SIDE_RUNS; r++)
+		if (inum(&st->runs, r, R_MAXNODES) == nodes)
+			run[(*n)++] = r;
+}
+
 static int group(struct site *st)
 {
 	const struct rows *t = &st->runs;
@@ -302,8 +320,9 @@ static int group(struct site *st)
 			snprintf(e->slug + n, sizeof(e->slug) - n, "-%zu", k);
 	}
 	/* Comparisons: each pair of switches, at each largest node count both
-	 * have, their newest runs (runs are newest first). Each uses a run of
-	 * switch a against one other switch: at most runs x switches. */
+	 * have, all their runs at that count (runs are newest first). Each is
+	 * of a run of switch a against one other switch: at most runs x
+	 * switches. */
 	st->cmp = calloc(t->n * st->nsw + 1, sizeof(*st->cmp));
 	if (!st->cmp)
 		return -1;
@@ -315,17 +334,18 @@ static int group(struct site *st)
 
 				for (size_t k = 0; k < st->ncmp; k++)
 					seen |= st->cmp[k].a == a && st->cmp[k].b == b && st->cmp[k].nodes == nodes;
-				for (size_t j = st->sw[b].first; !seen && j < st->sw[b].first + st->sw[b].count; j++) {
-					struct cmp_entry *c;
+				if (seen)
+					continue;
+				struct cmp_entry *c = &st->cmp[st->ncmp];
 
-					if (inum(t, j, R_MAXNODES) != nodes)
-						continue;
-					c = &st->cmp[st->ncmp++];
-					*c = (struct cmp_entry){ a, b, i, j, nodes, "" };
-					snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d.html", st->sw[a].slug,
-						 st->sw[b].slug, nodes);
-					break;
-				}
+				*c = (struct cmp_entry){ .a = a, .b = b, .nodes = nodes };
+				side_runs(st, a, nodes, c->run, &c->na);
+				side_runs(st, b, nodes, c->run + c->na, &c->nb);
+				if (!c->nb)
+					continue;
+				snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d.html", st->sw[a].slug,
+					 st->sw[b].slug, nodes);
+				st->ncmp++;
 			}
 	return 0;
 }
@@ -777,7 +797,7 @@ static int write_switch(FILE *f, const void *arg)
 	switch_title(st, pg->sw, title, sizeof(title));
 	page_head(f, title, "../");
 	fprintf(f, "<p>%zu published run%s, newest first; each run's figures are from that run alone, and "
-		"the comparisons use the newest run of each switch (1 run a side).", e->count, e->count == 1 ? "" : "s");
+		"the comparisons use every run of each switch at the compared scale.", e->count, e->count == 1 ? "" : "s");
 	for (size_t i = 0; i < st->ncmp; i++)
 		if (st->cmp[i].a == pg->sw || st->cmp[i].b == pg->sw) {
 			char other[160];
@@ -858,30 +878,63 @@ static double disp(double x, bool latency)
 	return latency ? x * 1e6 : x * 1e-6;
 }
 
+/* The name of run x of a comparison in its tables: its side, A or B, and
+ * with more than one run a side its number there (A1 the newest). */
+static void side_name(const struct cmp_entry *e, int x, char *buf, size_t len)
+{
+	bool b = x >= e->na;
+	int n = b ? e->nb : e->na;
+
+	if (n == 1)
+		snprintf(buf, len, "%c", b ? 'B' : 'A');
+	else
+		snprintf(buf, len, "%c%d", b ? 'B' : 'A', b ? x - e->na + 1 : x + 1);
+}
+
+/* %worse from its log-scale value d (> 0 worse): latency (X - A) / A,
+ * bandwidth (A - X) / A, as compare.h defines it. */
+static double pct_worse(bool latency, double d)
+{
+	return (latency ? expm1(d) : -expm1(-d)) * 100.0;
+}
+
 static int write_compare(FILE *f, const void *arg)
 {
 	const struct compare_page *pg = arg;
 	const struct site *st = pg->st;
 	const struct compare *c = pg->c;
-	const size_t sw[2] = { pg->e->a, pg->e->b }, rr[2] = { pg->e->ra, pg->e->rb };
+	const struct cmp_entry *e = pg->e;
+	const size_t sw[2] = { e->a, e->b };
+	const int first[2] = { 0, e->na }, count[2] = { e->na, e->nb };
 	char title[400], name[2][160];
 
 	for (int i = 0; i < 2; i++)
 		switch_title(st, sw[i], name[i], sizeof(name[i]));
 	snprintf(title, sizeof(title), "%s and %s at %d nodes", name[0], name[1], pg->e->nodes);
 	page_head(f, title, "../");
-	fputs("<p>The newest run of each switch at this scale, cell by cell: each median with its CI, "
-	      "how much worse B is than A in percent (positive: B is worse), with the CI and p-value of "
-	      "the change test over repetitions (Bonett-Price).</p>\n<ul>\n", f);
+	fputs("<p>Every published run of each switch at this scale, taken as replicates of that switch "
+	      "(as <code>swstress compare</code> takes runs of one switch), cell by cell: each median with "
+	      "its CI, how much worse B is than A in percent (positive: B is worse), with its CI and "
+	      "p-value. With 2 or more runs a side the unit is the run (Welch's t on the per-run "
+	      "medians); else B's newest run against A's newest, over repetitions (Bonett-Price), and a "
+	      "difference counts only beyond the run-to-run allowance.</p>\n<ul>\n", f);
 	for (int i = 0; i < 2; i++) {
-		fprintf(f, "<li>%c: <a href=\"../switch/%s.html#%s\">", 'A' + i, st->sw[sw[i]].slug,
-			val(&st->runs, rr[i], R_NAME));
+		fprintf(f, "<li>%c: <a href=\"../switch/%s.html\">", 'A' + i, st->sw[sw[i]].slug);
 		esc(f, name[i]);
-		put(f, "</a>, run ", val(&st->runs, rr[i], R_NAME));
-		put(f, " (label ", c->label[i]);
-		fprintf(f, "; 1 of the switch's %zu published run%s)", st->sw[sw[i]].count,
-			st->sw[sw[i]].count == 1 ? "" : "s");
-		shared_mark(f, st, rr[i], true, " <span class=\"shared\">", "</span>");
+		fprintf(f, "</a>, %d run%s (of the switch's %zu published):", count[i], count[i] == 1 ? "" : "s",
+			st->sw[sw[i]].count);
+		for (int x = first[i]; x < first[i] + count[i]; x++) {
+			const size_t r = e->run[x];
+			char side[16];
+
+			side_name(e, x, side, sizeof(side));
+			fprintf(f, "%s %s <a href=\"../switch/%s.html#%s\">", x > first[i] ? "," : "", side,
+				st->sw[sw[i]].slug, val(&st->runs, r, R_NAME));
+			esc(f, val(&st->runs, r, R_NAME));
+			put(f, "</a> (label ", c->label[x]);
+			fputs(")", f);
+			shared_mark(f, st, r, true, " <span class=\"shared\">", "</span>");
+		}
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n<h2>Verdict</h2>\n", f);
@@ -908,12 +961,14 @@ static int write_compare(FILE *f, const void *arg)
 		for (int x = 0; x < c->nruns; x++) {
 			const struct compare_level *l = &row->run[x];
 			struct compare_row_text t;
+			char side[16];
 
 			if (!l->valid)
 				continue;
 			compare_row(c, row, x, &t);   /* the strings of the text, Markdown and JSON rows */
-			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%c</th>"
-				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, 'A' + x);
+			side_name(e, x, side, sizeof(side));
+			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%s</th>"
+				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, side);
 			esc(f, t.lat);
 			fputs("</td><td class=\"num opt\">", f);
 			esc(f, t.agg);
@@ -929,26 +984,36 @@ static int write_compare(FILE *f, const void *arg)
 		}
 	}
 	fputs("</tbody>\n</table>\n", f);
-	fputs("<table>\n<caption>Every matched cell: A and B median [CI] (latency per hop in us for "
-	      "pingpong, per-pair MB/s otherwise), B worse than A in percent [CI], p</caption>\n"
+	fputs("<table>\n<caption>Every matched cell: A's and B's newest run, median [CI] (latency per hop "
+	      "in us for pingpong, per-pair MB/s otherwise); B worse than A in percent [CI], p: runs as "
+	      "the unit with 2 or more runs a side, else the newest runs</caption>\n"
 	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Hops</th>"
 	      "<th scope=\"col\">Nodes</th><th scope=\"col\" class=\"opt\">A</th><th scope=\"col\" class=\"opt\">B</th>"
 	      "<th scope=\"col\">B worse by [CI]</th><th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th>"
 	      "</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->ncells; i++) {
 		const struct compare_cell *m = &c->cells[i];
-		const struct sw_change *d = &m->d[1];
+		const int xb = e->na;   /* B's newest run */
+		const struct stats_interval *iv = &m->between[xb];
+		const struct sw_change *d = &m->d[xb];
+		bool valid = iv->n || d->valid, sig = iv->n ? m->between_significant[xb] : d->significant;
 		char sz[32], v[2][96], w[96], p[32], hops[24];
 
 		config_format_size(m->size, sz, sizeof(sz));
-		for (int x = 0; x < 2; x++)
-			fmt_ci(v[x], sizeof(v[x]), m->v[x].n ? disp(m->v[x].median, m->latency) : NAN,
-				disp(m->v[x].lo, m->latency), disp(m->v[x].hi, m->latency), false);
-		if (d->valid)
+		for (int k = 0; k < 2; k++) {
+			const struct compare_value *cv = &m->v[k ? xb : 0];
+
+			fmt_ci(v[k], sizeof(v[k]), cv->n ? disp(cv->median, m->latency) : NAN,
+				disp(cv->lo, m->latency), disp(cv->hi, m->latency), false);
+		}
+		if (iv->n)   /* runs as the unit, log scale */
+			fmt_ci(w, sizeof(w), pct_worse(m->latency, iv->d), pct_worse(m->latency, iv->lo),
+			       pct_worse(m->latency, iv->hi), true);
+		else if (d->valid)
 			fmt_ci(w, sizeof(w), d->pct, d->lo, d->hi, true);
 		else
 			snprintf(w, sizeof(w), "-");
-		stats_format_p(p, sizeof(p), d->valid ? d->p : NAN);
+		stats_format_p(p, sizeof(p), iv->n ? m->between_p[xb] : d->valid ? d->p : NAN);
 		if (m->hops)
 			snprintf(hops, sizeof(hops), "%ld", m->hops);
 		else
@@ -956,11 +1021,10 @@ static int write_compare(FILE *f, const void *arg)
 		fprintf(f, "<tr data-a=\"%s/%d\" data-b=\"%s/%d\"><td>%s</td><td class=\"num\">%s</td>"
 			"<td class=\"num opt\">%s</td><td class=\"num\">%d</td><td class=\"num opt\">%s</td>"
 			"<td class=\"num opt\">%s</td><td class=\"num\">%s</td><td class=\"num opt\">",
-			val(&st->runs, pg->e->ra, R_NAME), m->cell[0], val(&st->runs, pg->e->rb, R_NAME), m->cell[1],
+			val(&st->runs, e->run[0], R_NAME), m->cell[0], val(&st->runs, e->run[xb], R_NAME), m->cell[xb],
 			pattern_name(m->pattern), sz, hops, m->nodes, v[0], v[1], w);
 		esc(f, p);
-		fprintf(f, "</td><td%s>%s</td></tr>\n", d->significant ? " class=\"sig\"" : "",
-			!d->valid ? "-" : d->significant ? "yes" : "no");
+		fprintf(f, "</td><td%s>%s</td></tr>\n", sig ? " class=\"sig\"" : "", !valid ? "-" : sig ? "yes" : "no");
 	}
 	fputs("</tbody>\n</table>\n", f);
 	put(f, "<h2>Method</h2>\n<p>", c->method);
@@ -1083,6 +1147,38 @@ static int write_run_files(const struct site *st, char *err, size_t errlen)
 	return 0;
 }
 
+/* The compare of comparison e: its runs as published, each given its
+ * switch's name as its model, so that compare's replicates are the site's
+ * switches (a run may lack the model that publish supplied). NULL with
+ * the message in err. */
+static struct compare *compare_sides(const struct site *st, const struct cmp_entry *e, char *err, size_t errlen)
+{
+	struct sw_run *runs[COMPARE_MAX_RUNS] = { NULL };
+	char dirs[COMPARE_MAX_RUNS][SW_PATH_MAX];
+	const char *dp[COMPARE_MAX_RUNS] = { NULL };
+	const int n = e->na + e->nb;
+	struct compare *c = NULL;
+
+	for (int x = 0; x < n; x++) {
+		char model[sizeof(runs[0]->cfg.model)];
+
+		snprintf(dirs[x], sizeof(dirs[x]), "%s/runs/%s", st->outdir, val(&st->runs, e->run[x], R_NAME));
+		dp[x] = dirs[x];
+		if (!(runs[x] = results_load(dirs[x], err, errlen)))
+			goto out;
+		switch_title(st, x < e->na ? e->a : e->b, model, sizeof(model));
+		if (x >= e->na && !strcmp(model, runs[0]->cfg.model))   /* the same in its first bytes */
+			snprintf(model, sizeof(model), "%.*s", (int)sizeof(model) - 1, st->sw[e->b].slug);
+		snprintf(runs[x]->cfg.model, sizeof(runs[x]->cfg.model), "%s", model);
+	}
+	c = compare_create(runs, dp, n, err, errlen);
+out:
+	if (!c)
+		for (int x = 0; x < n; x++)
+			run_free(runs[x]);
+	return c;
+}
+
 int site_write(struct store *s, const char *outdir, int *npages, char *err, size_t errlen)
 {
 	struct site st = { .store = s, .outdir = outdir };
@@ -1119,13 +1215,8 @@ int site_write(struct store *s, const char *outdir, int *npages, char *err, size
 		pages++;
 	}
 	for (size_t i = 0; i < st.ncmp; i++) {
-		char pa[SW_PATH_MAX * 2], pb[SW_PATH_MAX * 2];
-		const char *paths[2] = { pa, pb };
-		struct compare *c;
+		struct compare *c = compare_sides(&st, &st.cmp[i], err, errlen);
 
-		snprintf(pa, sizeof(pa), "%s/runs/%s", outdir, val(&st.runs, st.cmp[i].ra, R_NAME));
-		snprintf(pb, sizeof(pb), "%s/runs/%s", outdir, val(&st.runs, st.cmp[i].rb, R_NAME));
-		c = compare_load(paths, 2, err, errlen);
 		if (!c)
 			goto out;
 		struct compare_page pg = { &st, &st.cmp[i], c };

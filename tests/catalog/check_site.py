@@ -7,7 +7,9 @@ protocol over a WebSocket on 127.0.0.1) and check it:
   - every chart (svg) is drawn: its screenshot has coloured pixels, and it
     has role=img with a title and a description; every table has headers;
   - the numbers on the pages equal the store's (an SQLite file, read here
-    with Python's sqlite3, independently of the C code).
+    with Python's sqlite3, independently of the C code); a drifted change
+    (cells.drifted) is marked, visibly and in a style of its own, and no
+    other is;
   - at 1280 and 390 px: no table wider than its container (clipped or
     behind a scrollbar), the answer columns (change vs baseline, B - A,
     latency inflation, bandwidth drop) shown inside the screen, no chart
@@ -144,7 +146,7 @@ def pval(p):
 pages = sorted(glob.glob(os.path.join(site, "**", "*.html"), recursive=True))
 check(len(pages) >= 3, "site has pages (%d)" % len(pages))
 b = Browser()
-numbers = charts = links = 0
+numbers = charts = links = drifts = 0
 try:
     for path in pages:
         rel = os.path.relpath(path, site)
@@ -213,6 +215,21 @@ try:
             ok = h is not None and tds[2] == est(h["score"], h["lo"], h["hi"]) and tds[-1] == ("SLOW" if h["flagged"] else "no")
             check(ok, "%s: host %r numbers equal the store's" % (rel, host) + ("" if ok else " %r" % tds))
             numbers += 1
+        # a drifted change (store: drifted = 1) is shown marked, in a style of
+        # its own: not the plain small print's colour and weight; no other is
+        for key, mark in b.js("""[...document.querySelectorAll('tr[data-cell], td[data-cell]')].map(e => {
+                const d = e.querySelector('.drift'), p = document.createElement('small');
+                if (!d) return [e.dataset.cell, null];
+                e.appendChild(p);
+                const s = getComputedStyle(d), q = getComputedStyle(p), r = d.getBoundingClientRect();
+                const m = [d.innerText, s.color !== q.color || +s.fontWeight >= 600, s.display !== 'none' && r.width > 0];
+                p.remove();
+                return [e.dataset.cell, m]; })""") or []:
+            drifted = cells[key]["drifted"] == 1
+            ok = (mark is None) if not drifted else (mark is not None and "drift" in mark[0] and mark[1] and mark[2])
+            check(ok, "%s: cell %s %s" % (rel, key, ("shown marked drifted, in a visible style of its own %r" % (mark,))
+                                          if drifted else "not marked drifted"))
+            drifts += drifted
         for ka, kb, tds in b.js("[...document.querySelectorAll('tr[data-a]')].map(r => [r.dataset.a, r.dataset.b, [...r.cells].map(c => c.innerText)])") or []:
             ca, cb = cells[ka], cells[kb]
             col = "lat_median_us" if ca["pattern"] == "pingpong" else "bw_median_MBps"
@@ -272,6 +289,6 @@ try:
         check(w[0] <= w[1], "%s fits a 360 px phone screen (page %d px wide)" % (os.path.relpath(path, site), w[0]))
 finally:
     b.close()
-check(numbers > 0 and charts > 0 and links > 0,
-      "checked %d numbers, %d charts, %d links" % (numbers, charts, links))
+check(numbers > 0 and charts > 0 and links > 0 and drifts > 0,
+      "checked %d numbers, %d charts, %d links, %d drifted marks" % (numbers, charts, links, drifts))
 sys.exit(1 if failures else 0)

@@ -9,6 +9,8 @@
 #   fabric.sh fault HOST delay|loss|rate|clear [VALUE]
 #   fabric.sh fault trunk rate|clear [VALUE]   (twoleaf: both ends of the trunk)
 #   fabric.sh fault uplinkX rate|clear [VALUE] (tree: leaf X's uplink, X = A..D)
+#   fabric.sh wander SEED [HOST:PCT]   every port's rate wanders (below)
+#   fabric.sh wander stop
 #   fabric.sh status
 #   fabric.sh hosts            host names, comma-separated
 #   fabric.sh data-ifs         root-side data port names (swpNN, swtA, swtB)
@@ -29,6 +31,12 @@
 # proxy connections to mpiexec, so use `mpiexec -iface swbrM`). The root
 # namespace has no address on the data network, and nothing is routed out.
 # Rates: tbf (burst 64 KB) on both ends of every data cable and of the trunk.
+# wander: a background loop re-shapes every host port, both ends, every 1-2 s
+# (seeded) to one common rate that wanders at random about 80% of --port-rate
+# (sd 10%, within 55% to 100%; wander_rates): the fabric's speed changes over
+# time, alike for every port, so pairs that share no link stay equal. HOST:PCT
+# keeps that host's port at PCT% of the common rate (one port really slower).
+# `wander stop` (port rates restored) and `down` stop it.
 # The management cables are not shaped and carry no MPI data when UCX is told
 # UCX_NET_DEVICES=swd0 (see launcher.sh / mpirun.sh).
 #
@@ -121,6 +129,7 @@ neigh_restore() {
 # Remove everything with our names; works without a state file, so it also
 # cleans up after a crash. Never fails.
 do_down() {
+	wander_stop
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$PFX_NS[0-9][0-9]*\$"); do
 		# Kill leftover processes in the namespace (they are ours: ranks, proxies).
 		pids=$($T ip netns pids "$ns" 2>/dev/null)
@@ -139,6 +148,70 @@ do_down() {
 	neigh_restore
 	rm -rf "$STATE_DIR"
 	return 0
+}
+
+# ---------------------------------------------------------------- wander
+WANDER=$STATE_DIR/wander.pid
+
+wander_stop() {
+	[ -r "$WANDER" ] || return 0
+	kill "$(cat "$WANDER")" 2>/dev/null
+	rm -f "$WANDER"
+	sleep 0.2   # a step under way ends its tc calls
+}
+
+# wander_rates SEED: "SECONDS FACTOR" lines, the seeded walk (1000 steps):
+# on the log scale an AR(1) about 80% (sd 10%, correlation 0.3 from one
+# step to the next), kept within 55% to 100%
+wander_rates() {
+	awk -v seed="$1" 'BEGIN {
+		srand(seed); mu = log(0.8); x = mu
+		for (i = 0; i < 1000; i++) {
+			u = rand(); v = rand(); if (u < 1e-12) u = 1e-12
+			x = mu + 0.3 * (x - mu) + 0.1 * sqrt(1 - 0.09) * sqrt(-2 * log(u)) * cos(6.283185307 * v)
+			if (x > 0) x = 0
+			if (x < log(0.55)) x = log(0.55)
+			printf "%.2f %.4f\n", 1 + rand(), exp(x)
+		}
+	}'
+}
+
+do_wander() {
+	[ $# -ge 1 ] || usage
+	load_state || die "no fabric is up"
+	wander_stop
+	[ "$1" = stop ] && { restore_ports; log "wander stopped"; return 0; }
+	case $1 in '' | *[!0-9]*) die "wander: SEED must be a number, not '$1'" ;; esac
+	slow="" pct=100
+	if [ $# -ge 2 ]; then
+		slow=${2%%:*} pct=${2#*:}
+		case $pct in '' | *[!0-9]*) die "wander: HOST:PCT wanted, not '$2'" ;; esac
+	fi
+	kbit=$(echo "$PORT_RATE" | awk '{ v = $0 + 0; u = tolower($0); sub(/^[0-9.]+/, "", u)
+		print (u == "gbit" ? v * 1e6 : u == "mbit" ? v * 1e3 : u == "kbit" ? v : -1) }')
+	[ "${kbit%.*}" -gt 0 ] 2>/dev/null || die "wander: cannot read the port rate '$PORT_RATE'"
+	wander_rates "$1" 2>/dev/null </dev/null | while read -r secs f; do
+		[ -r "$STATE" ] || exit 0
+		i=0
+		while [ "$i" -lt "$N" ]; do
+			h=$(host_name "$i") p=$(printf 'swp%02d' "$i") q=100
+			[ "$h" = "$slow" ] && q=$pct
+			r=$(awk -v k="$kbit" -v f="$f" -v q="$q" 'BEGIN { printf "%dkbit", k * f * q / 100 }')
+			shape "$h" swd0 "$r"; shape "" "$p" "$r"
+			i=$((i + 1))
+		done
+		sleep "$secs"
+	done >/dev/null 2>&1 9>&- &
+	echo $! >"$WANDER"
+	log "wander: seed $1${slow:+, $slow at $pct%}"
+}
+
+restore_ports() {
+	i=0
+	while [ "$i" -lt "$N" ]; do
+		shape "$(host_name "$i")" swd0 "$PORT_RATE"; shape "" "$(printf 'swp%02d' "$i")" "$PORT_RATE"
+		i=$((i + 1))
+	done
 }
 
 leftovers() {
@@ -405,7 +478,7 @@ do_status() {
 }
 
 usage() {
-	sed -n '7,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '7,18p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -415,6 +488,7 @@ case $cmd in
 up) need_root; do_up "$@" ;;
 down) need_root; do_down; l=$(leftovers); [ -z "$l" ] || die "leftovers after down: $l"; log "down" ;;
 fault) need_root; do_fault "$@" ;;
+wander) need_root; do_wander "$@" ;;
 status) do_status ;;
 hosts) hosts_list ;;
 data-ifs) data_ifs ;;
