@@ -20,22 +20,28 @@
 
 struct site_map;
 
+/* site.c's page frame and numbers, lent to the map page (so that this
+ * module does not link back to site.c): the head of a page titled title
+ * with links relative to root, its tail with the site's time of writing
+ * (0 or -1), and "x [lo, hi]" into buf. */
+struct site_frame {
+	void (*head)(FILE *f, const char *title, const char *root);
+	int (*tail)(FILE *f, const char *generated);
+	void (*fmt_ci)(char *buf, size_t len, double x, double lo, double hi);
+};
+
 /* Map run run's tables from s into *out (site_map_free it), with the
  * page's links back: the switch's title and its page (href from maps/),
- * and the site's time of writing. 0, or -1 with err (a store error, a
- * row out of range, ENOMEM). */
+ * the site's time of writing and its page frame (kept: it must outlive
+ * *out). 0, or -1 with err (a store error, a row out of range, ENOMEM). */
 int site_map_load(struct store *s, const char *run, const char *switch_title, const char *switch_href,
-		  const char *generated, struct site_map **out, char *err, size_t errlen);
+		  const char *generated, const struct site_frame *frame, struct site_map **out, char *err,
+		  size_t errlen);
 
 /* The page of a loaded map (arg: const struct site_map *) on f, as
  * sfile_write_under's writer. 0 or -1 (write error). */
 int site_map_write(FILE *f, const void *arg);
 
 void site_map_free(struct site_map *m);
-
-/* site.c's page frame and numbers, shared with the map page. */
-void site_page_head(FILE *f, const char *title, const char *root);
-int site_page_tail(FILE *f, const char *generated);
-void site_fmt_ci(char *buf, size_t len, double x, double lo, double hi);
 
 #endif

@@ -755,6 +755,22 @@ static void map_list(FILE *f, const struct site *st, const struct sw_entry *e)
 		fputs(".</p>\n", f);
 }
 
+/* site.c's frame lent to the map pages (site_map.h). */
+static int map_page_tail(FILE *f, const char *generated)
+{
+	struct site st = { 0 };
+
+	snprintf(st.generated, sizeof(st.generated), "%s", generated);
+	return page_tail(f, &st);
+}
+
+static void map_fmt_ci(char *buf, size_t len, double x, double lo, double hi)
+{
+	fmt_ci(buf, len, x, lo, hi, false);
+}
+
+static const struct site_frame map_frame = { page_head, map_page_tail, map_fmt_ci };
+
 /* The page of every map run, maps/NAME.html. */
 static int write_maps(const struct site *st, int *pages, char *err, size_t errlen)
 {
@@ -770,7 +786,7 @@ static int write_maps(const struct site *st, int *pages, char *err, size_t errle
 			switch_title(st, i, title, sizeof(title));
 			snprintf(href, sizeof(href), "../switch/%s.html#%s", st->sw[i].slug, name);
 			snprintf(rel, sizeof(rel), "maps/%s.html", name);
-			if (site_map_load(st->store, name, title, href, st->generated, &m, err, errlen))
+			if (site_map_load(st->store, name, title, href, st->generated, &map_frame, &m, err, errlen))
 				return -1;
 			rc = write_file(st, rel, site_map_write, m, err, errlen);
 			site_map_free(m);
@@ -1244,24 +1260,4 @@ out:
 	free(st.sw);
 	free(st.cmp);
 	return rc;
-}
-
-/* ---- for the map pages (site_map.h) ---- */
-
-void site_page_head(FILE *f, const char *title, const char *root)
-{
-	page_head(f, title, root);
-}
-
-int site_page_tail(FILE *f, const char *generated)
-{
-	struct site st = { 0 };
-
-	snprintf(st.generated, sizeof(st.generated), "%s", generated);
-	return page_tail(f, &st);
-}
-
-void site_fmt_ci(char *buf, size_t len, double x, double lo, double hi)
-{
-	fmt_ci(buf, len, x, lo, hi, false);
 }

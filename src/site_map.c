@@ -43,6 +43,7 @@ struct smap_claim {
 
 struct site_map {
 	const char *run, *switch_title, *switch_href, *generated;
+	const struct site_frame *frame;
 	bool latency, inferred;
 	int nhost, ngroup;
 	double floor, alpha, confidence;
@@ -222,7 +223,8 @@ static int row_claim(void *arg, int ncols, const char *const *v)
 }
 
 int site_map_load(struct store *s, const char *run, const char *switch_title, const char *switch_href,
-		  const char *generated, struct site_map **out, char *err, size_t errlen)
+		  const char *generated, const struct site_frame *frame, struct site_map **out, char *err,
+		  size_t errlen)
 {
 	static const char *const tables[] = { "", "maps", "map_hosts", "map_links", "map_groups", "map_claims" };
 	struct site_map *m = calloc(1, sizeof(*m));
@@ -232,7 +234,7 @@ int site_map_load(struct store *s, const char *run, const char *switch_title, co
 	if (!m)
 		return sw_fail(err, errlen, "site: out of memory");
 	*m = (struct site_map){ .run = run, .switch_title = switch_title, .switch_href = switch_href,
-				.generated = generated };
+				.generated = generated, .frame = frame };
 	if (store_query(s, "SELECT metric, nhosts, ngroups, inferred, floor, alpha, confidence FROM maps"
 			" WHERE run = $1", 1, &run, row_map, m, err, errlen))
 		goto fail;
@@ -568,7 +570,7 @@ static void hosts_table(FILE *f, const struct site_map *m)
 	for (int k = 0; k < m->nhost && k < TOP; k++) {
 		const struct smap_host *h = &m->host[idx[k]];
 
-		site_fmt_ci(ci, sizeof(ci), h->score, h->lo, h->hi);
+		m->frame->fmt_ci(ci, sizeof(ci), h->score, h->lo, h->hi);
 		stats_format_p(p, sizeof(p), h->p);
 		fputs("<tr data-host=\"", f);
 		text_html_put(f, h->name);
@@ -602,9 +604,9 @@ static void groups_table(FILE *f, const struct site_map *m)
 		const struct smap_group *g = &m->group[i];
 		bool up = !strcmp(g->kind, "uplink");
 
-		site_fmt_ci(cross, sizeof(cross), g->median, g->lo, g->hi);
-		site_fmt_ci(rel, sizeof(rel), g->rel, g->rel_lo, g->rel_hi);
-		site_fmt_ci(cap, sizeof(cap), g->cap, g->cap_lo, g->cap_hi);
+		m->frame->fmt_ci(cross, sizeof(cross), g->median, g->lo, g->hi);
+		m->frame->fmt_ci(rel, sizeof(rel), g->rel, g->rel_lo, g->rel_hi);
+		m->frame->fmt_ci(cap, sizeof(cap), g->cap, g->cap_lo, g->cap_hi);
 		fprintf(f, "<tr><td class=\"wrap\">%s ", up ? "uplink of" : m->ngroup == 2 ? "trunk" : "boundary");
 		text_html_put(f, g->a);
 		if (!up) {
@@ -635,7 +637,7 @@ static void links_table(FILE *f, const struct site_map *m)
 	for (size_t k = 0; k < m->nlink && k < TOP; k++) {
 		const struct smap_link *l = &m->link[idx[k]];
 
-		site_fmt_ci(ci, sizeof(ci), l->median, l->lo, l->hi);
+		m->frame->fmt_ci(ci, sizeof(ci), l->median, l->lo, l->hi);
 		fputs("<tr><td class=\"wrap\">", f);
 		text_html_put(f, m->host[l->a].name);
 		fputs(" \xe2\x80\x93 ", f);
@@ -655,7 +657,7 @@ int site_map_write(FILE *f, const void *arg)
 	char title[200];
 
 	snprintf(title, sizeof(title), "Fabric map: run %s", m->run);
-	site_page_head(f, title, "../");
+	m->frame->head(f, title, "../");
 	fputs("<p>Switch: <a href=\"", f);
 	text_html_put(f, m->switch_href);
 	fputs("\">", f);
@@ -692,5 +694,5 @@ int site_map_write(FILE *f, const void *arg)
 	hosts_table(f, m);
 	groups_table(f, m);
 	links_table(f, m);
-	return site_page_tail(f, m->generated);
+	return m->frame->tail(f, m->generated);
 }
