@@ -63,6 +63,8 @@ void run_free(struct sw_run *r)
 	free(r->probe);
 	free(r->again);
 	free(r->victim);
+	free(r->group_name);
+	free(r->group);
 	free(r);
 }
 
