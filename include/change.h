@@ -51,6 +51,11 @@ struct sw_change {
  * "bandwidth_drop" as a key (CSV, JSON, Prometheus labels). */
 const char *change_name(int metric, bool key);
 
+/* A change of metric in percent (positive: worse) on the log scale of
+ * the metric's ratio, where allowances and thresholds are compared:
+ * log(1 + pct/100) for latency, -log(1 - pct/100) for bandwidth. */
+double change_log(int metric, double pct);
+
 /* *ch as not computed: valid and significant false, every number NaN. */
 void change_invalid(struct sw_change *ch);
 

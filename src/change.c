@@ -6,6 +6,11 @@
 #include "change.h"
 #include "stats.h"
 
+double change_log(int metric, double pct)
+{
+	return metric == SW_METRIC_LATENCY ? log1p(pct / 100.0) : -log1p(-pct / 100.0);
+}
+
 const char *change_name(int metric, bool key)
 {
 	if (metric == SW_METRIC_LATENCY)

@@ -97,13 +97,6 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
 }
 
-/* A %worse on the log scale (> 0 worse): latency ln(X / A), bandwidth
- * ln(A / X). */
-static double log_worse(bool latency, double pct)
-{
-	return latency ? log1p(pct / 100.0) : -log1p(-pct / 100.0);
-}
-
 /* Switch s (its first run) against A's switch in matched cell m, runs as
  * the unit: each run's cell median, Welch's t on the logs
  * (stats_runs_welch). Needs 2 runs a switch; else m->between[s].n = 0.
@@ -175,6 +168,7 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	double *va = rep_values(c->run[0], m->cell[0], m->latency, &na);
 	double *vx = rep_values(c->run[x], m->cell[x], m->latency, &nx);
 	struct sw_config cfg = c->run[0]->cfg;
+	const int metric = m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH;
 	int rc = 0;
 
 	if ((m->v[0].n && !va) || (m->v[x].n && !vx))
@@ -182,13 +176,13 @@ static int diff_cell(struct compare *c, struct compare_cell *m, int x)
 	cfg.confidence = c->confidence;
 	cfg.alpha = c->alpha;
 	cfg.min_effect = c->min_effect;
-	change_test(vx, nx, va, na, m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH, &cfg, &m->d[x]);
+	change_test(vx, nx, va, na, metric, &cfg, &m->d[x]);
 	/* a cell below the sample floor (analysis.h) is shown, never significant */
 	if (c->an[0]->cell[m->cell[0]].below_floor || c->an[x]->cell[m->cell[x]].below_floor)
 		m->d[x].significant = false;
 	/* one run a side: the whole CI beyond the run-to-run allowance */
 	if (m->d[x].significant &&
-	    !stats_beyond(log_worse(m->latency, m->d[x].lo), log_worse(m->latency, m->d[x].hi), c->allow))
+	    !stats_beyond(change_log(metric, m->d[x].lo), change_log(metric, m->d[x].hi), c->allow))
 		m->d[x].significant = false;
 	free(va);
 	free(vx);

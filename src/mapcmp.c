@@ -270,11 +270,8 @@ static void fabric_change(struct mapcmp *m, const struct mapcmp_map *a, const st
 	block_values(x[0].in, tmp, bx, &nbx);
 	change_test(bx, nbx, ba, nba, metric, &cfg, &m->change);
 	if (m->change.valid && isfinite(m->change.lo)) {
-		/* pct is a degradation; on the log scale of the metric's ratio */
-		double lo = metric == SW_METRIC_LATENCY ? log1p(m->change.lo / 100) : -log1p(-m->change.lo / 100);
-		double hi = metric == SW_METRIC_LATENCY ? log1p(m->change.hi / 100) : -log1p(-m->change.hi / 100);
-
-		m->beyond = stats_beyond(lo, hi, o->allow) != 0;
+		m->beyond = stats_beyond(change_log(metric, m->change.lo), change_log(metric, m->change.hi),
+					 o->allow) != 0;
 	}
 }
 
