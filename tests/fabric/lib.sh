@@ -1,6 +1,21 @@
 # tests/fabric/lib.sh - the helpers of the fabric suites (run_tests.sh,
-# victims.sh), sourced after tests/lib.sh. sw uses $F (tests/fabric), $TMP
+# victims.sh, wander.sh), sourced after tests/lib.sh. sw uses $F (tests/fabric), $TMP
 # (the suite's folder) and $SWCFG (the sweep's config file).
+
+# fabric_begin NAME: skip suite NAME unless root, the fabric can be made
+# ($FAB check), mpiexec and build/swstress are there; then $TMP, the fabric
+# helpers built, the fabric lock held and t_cleanup taking the fabric down.
+fabric_begin() {
+	[ "$(id -u)" = 0 ] || t_skip_all "$1" "not root (network namespaces need root)"
+	why=$(timeout 30 $FAB check 2>&1) || t_skip_all "$1" "$why"
+	command -v mpiexec >/dev/null 2>&1 || t_skip_all "$1" "mpiexec not found"
+	[ -x build/swstress ] || t_skip_all "$1" "build/swstress not built"
+	t_tmpdir "$1"
+	TMP=$T_TMP
+	timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || t_skip_all "$1" "cannot build tests/fabric helpers"
+	exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 || t_bail "the fabric lock was held for 1500 s"
+	t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
+}
 
 # in_range VALUE LO HI (decimals allowed)
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }

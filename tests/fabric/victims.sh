@@ -18,14 +18,7 @@ F=tests/fabric
 FAB="sh $F/fabric.sh"
 export FABRIC_QUIET=1
 RUNS=${1:-5}
-[ "$(id -u)" = 0 ] || t_skip_all fabric-victims "not root (network namespaces need root)"
-why=$(timeout 30 $FAB check 2>&1) || t_skip_all fabric-victims "$why"
-[ -x build/swstress ] || t_skip_all fabric-victims "build/swstress not built"
-t_tmpdir fabric-victims
-TMP=$T_TMP
-timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || t_skip_all fabric-victims "cannot build tests/fabric helpers"
-exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 || t_bail "the fabric lock was held for 1500 s"
-t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
+fabric_begin fabric-victims
 SWCFG=$TMP/v.conf
 cat >"$SWCFG" <<-'EOC'
 [sweep]

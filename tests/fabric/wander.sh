@@ -21,15 +21,7 @@ t_begin fabric-wander
 F=tests/fabric
 FAB="sh $F/fabric.sh"
 export FABRIC_QUIET=1
-[ "$(id -u)" = 0 ] || t_skip_all fabric-wander "not root (network namespaces need root)"
-why=$(timeout 30 $FAB check 2>&1) || t_skip_all fabric-wander "$why"
-command -v mpiexec >/dev/null 2>&1 || t_skip_all fabric-wander "mpiexec not found"
-[ -x build/swstress ] || t_skip_all fabric-wander "build/swstress not built"
-t_tmpdir fabric-wander
-TMP=$T_TMP
-timeout 300 sh $F/build.sh >"$TMP/build.log" 2>&1 || t_skip_all fabric-wander "cannot build tests/fabric helpers"
-exec 9>/run/lock/swstress-fabric.lock && flock -w 1500 9 || t_bail "the fabric lock was held for 1500 s"
-t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
+fabric_begin fabric-wander
 tl=$(date +%s)
 SWCFG=$TMP/w.conf
 cat >"$SWCFG" <<-'EOC'
