@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include "blame.h"
 
+/* The order of the map's tables, worst first: of relative values x and
+ * y of metric (BLAME_BANDWIDTH: the slowest first; BLAME_LATENCY: the
+ * longest first), < 0, 0 or > 0 as for qsort; NaNs last. */
+int blame_cmp_worse(double x, double y, int metric);
+
 /* links.csv: host_a,host_b,path,metric,median,lo,hi,n,flagged,cause;
  * path "G" within group G, "G|H" across; flagged 0/1 (the link alone);
  * cause the element that explains a slow link ("host:NAME",

@@ -223,33 +223,25 @@ static void wrap(FILE *f, const char *lead, int indent, const char *s)
 	fputc('\n', f);
 }
 
-/* Worst first: the slowest (bandwidth) or the longest (latency) relative
- * value; NaNs last. */
-static int cmp_rel(double x, double y, int m)
+int blame_cmp_worse(double x, double y, int metric)
 {
-	if (m == BLAME_LATENCY) {
-		double t = x;
-
-		x = y;
-		y = t;
-	}
 	if (!isfinite(x) || !isfinite(y))
 		return isfinite(y) - isfinite(x);
-	return (x > y) - (x < y);
+	return metric == BLAME_LATENCY ? (x < y) - (x > y) : (x > y) - (x < y);
 }
 
 static int cmp_host(const void *a, const void *b, void *arg)
 {
 	const struct blame_result *r = arg;
 
-	return cmp_rel(r->host[*(const int *)a].rel, r->host[*(const int *)b].rel, r->metric);
+	return blame_cmp_worse(r->host[*(const int *)a].rel, r->host[*(const int *)b].rel, r->metric);
 }
 
 static int cmp_link(const void *a, const void *b, void *arg)
 {
 	const struct blame_result *r = arg;
 
-	return cmp_rel(r->link[*(const size_t *)a].rel, r->link[*(const size_t *)b].rel, r->metric);
+	return blame_cmp_worse(r->link[*(const size_t *)a].rel, r->link[*(const size_t *)b].rel, r->metric);
 }
 
 static void print_hosts(FILE *f, const struct blame_result *r, int top)

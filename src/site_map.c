@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "blame_out.h"
 #include "site_map.h"
 #include "stats.h"
 #include "sw.h"
@@ -526,27 +527,24 @@ static void heat_map(FILE *f, const struct site_map *m, const struct grid *g)
 
 /* ---- tables ---- */
 
-/* Worst first by rel (the slowest: the lowest bandwidth ratio or the
- * highest latency ratio); NaN last. */
-static int worse(double x, double y, bool latency)
+/* m's metric as blame.h numbers it */
+static int metric_of(const struct site_map *m)
 {
-	if (!isfinite(x) || !isfinite(y))
-		return isfinite(y) - isfinite(x);
-	return latency ? (x < y) - (x > y) : (x > y) - (x < y);
+	return m->latency ? BLAME_LATENCY : BLAME_BANDWIDTH;
 }
 
 static int cmp_host(const void *a, const void *b, void *arg)
 {
 	const struct site_map *m = arg;
 
-	return worse(m->host[*(const int *)a].rel, m->host[*(const int *)b].rel, m->latency);
+	return blame_cmp_worse(m->host[*(const int *)a].rel, m->host[*(const int *)b].rel, metric_of(m));
 }
 
 static int cmp_link(const void *a, const void *b, void *arg)
 {
 	const struct site_map *m = arg;
 
-	return worse(m->link[*(const size_t *)a].rel, m->link[*(const size_t *)b].rel, m->latency);
+	return blame_cmp_worse(m->link[*(const size_t *)a].rel, m->link[*(const size_t *)b].rel, metric_of(m));
 }
 
 #define TOP 10
