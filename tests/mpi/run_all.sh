@@ -557,11 +557,16 @@ test_slow_pair_of_two() {
 # they ran are truly equal, up to a few % of CPU sharing on the 2 pairs
 # against 1. Sequential runs level 0, then level 1, and must read the
 # wander as a significant inflation; blocks measures both in every block
-# and must not (CI within +-5%), and its drift check must see the wander.
+# and must not (CI within +-10%, against sequential's +20% or more), and
+# its drift check must see the wander. "Not significant" on a null fails
+# by chance at the test's level, so blocks runs at 99% confidence: at 95%
+# the suite failed once on CI ([-2.9%, +6.7%], p 0.41, against the +-5%
+# this test asked before).
 test_wander_between_levels() {
 	for d in sequential blocks; do
+		k=""; [ "$d" = blocks ] && k="confidence = 0.99"
 		c=$(conf "wander$d" "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 4" "repetitions = 10" \
-			"design = $d" "allow_shared_kernel = yes")
+			"design = $d" "allow_shared_kernel = yes" ${k:+"$k"})
 		SWSTRESS_FAULT_WANDER=100000:40 timeout 90 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot \
 			> "$TMP/out-$d" 2> "$TMP/err" || { fail "wander: $d run" "$TMP/err"; return; }
 	done
@@ -574,7 +579,7 @@ print("sequential", s, "\nblocks", b, "\ndrift", blk["drift"])
 assert seq["design"] == "sequential" and seq["block_order"] == []
 assert blk["design"] == "blocks" and len(blk["block_order"]) == 10
 assert s["significant"] and s["lo"] > 5, "sequential should read the wander as load"
-assert not b["significant"] and -5 < b["lo"] <= b["pct"] <= b["hi"] < 5, "blocks: the wander should cancel"
+assert not b["significant"] and -10 < b["lo"] <= b["pct"] <= b["hi"] < 10, "blocks: the wander should cancel"
 assert blk["drift"]["drifted"] and blk["drift"]["cells"][0]["pct"] > 10, "the trend over blocks"
 rows = list(csv.DictReader(l for l in open(sys.argv[2] + "/samples.csv") if not l.startswith("#")))
 assert all(r["block"] == r["rep"] for r in rows), "each sample's block is its repetition"
