@@ -849,8 +849,12 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			v->status = worse(v->status, SW_NAGIOS_CRITICAL);
 	if (v->ncompared == 0 && v->nfailed == 0) {
 		v->status = SW_NAGIOS_UNKNOWN;
-		snprintf(v->summary, sizeof(v->summary), "no cell of %s can be compared with baseline %s "
-			 "(other patterns, sizes or levels?)", r->name, v->baseline);
+		if (!r->complete)   /* cut short before a cell had its repetitions: that is the fact */
+			snprintf(v->summary, sizeof(v->summary), "run incomplete%s%s, before any cell could be "
+				 "compared with baseline %s", r->failure[0] ? ": " : "", r->failure, v->baseline);
+		else
+			snprintf(v->summary, sizeof(v->summary), "no cell of %s can be compared with baseline %s "
+				 "(other patterns, sizes or levels?)", r->name, v->baseline);
 		goto out;
 	}
 	order = health_worst_first(v);

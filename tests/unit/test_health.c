@@ -416,6 +416,37 @@ Test(health, run_stopped_by_signal_is_unknown)
 	cr_assert(strstr(line, "; run incomplete: stopped by signal 2 (Interrupt) |"), "%s", out);
 }
 
+/* Stopped by a signal before any cell had its repetitions: the line leads
+ * with that, not with "other patterns, sizes or levels?" (a drill on a
+ * loaded machine interrupted the check at its first repetition). */
+Test(health, run_stopped_before_any_cell_compared_says_so)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], path[600], line[4096];
+	json_error_t je;
+	json_t *root;
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	r.reps = "1";
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(strstr(line, "can be compared"), "%s", out);
+	snprintf(path, sizeof(path), "%s/run.json", rp);
+	root = json_load_file(path, 0, &je);
+	cr_assert_not_null(root, "%s", je.text);
+	json_object_set_new(root, "complete", json_false());
+	json_object_set_new(root, "failure", json_string("stopped by signal 2 (Interrupt)"));
+	cr_assert_eq(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
+	first_line(out, line, sizeof(line));
+	cr_assert(starts(line, "SWSTRESS UNKNOWN - run incomplete: stopped by signal 2 (Interrupt), before any cell "
+			   "could be compared with baseline base"), "%s", out);
+}
+
 Test(health, corrupt_and_missing_baselines_are_unknown)
 {
 	struct fx_spec b, r;
