@@ -75,6 +75,24 @@ elif "$BIN" compare $MA $MB --output cmpplot > /dev/null 2> cmpplot.err && [ -s 
 else
 	fail "maps: the difference heat map" cmpplot.err
 fi
+# judge of a map against a baseline map: every element, text and JSON;
+# a map against a sweep baseline: one UNKNOWN line naming both, exit 3
+golden judge-map judge $MB --baseline $MA --no-history
+golden judge-map-json judge $MB --baseline $MA --no-history --json
+golden judge-map-sweep judge $MA --baseline $A --no-history
+if [ "$(grep -c . judge-map-sweep.out)" = 2 ] && grep -q "^exit 3" judge-map-sweep.out &&
+	grep -q "$MA is a fabric map and baseline $A a sweep" judge-map-sweep.out; then
+	ok "judge: a map against a sweep baseline is one UNKNOWN line naming both, exit 3"
+else
+	fail "judge: a map against a sweep baseline" judge-map-sweep.out
+fi
+"$BIN" judge $A --baseline $MA --no-history > sweep-map.out 2>&1
+rc=$?
+if [ $rc = 3 ] && [ "$(wc -l < sweep-map.out)" = 1 ] && grep -q "$A is a sweep and baseline $MA a fabric map" sweep-map.out; then
+	ok "judge: a sweep against a map baseline is one UNKNOWN line naming both, exit 3"
+else
+	fail "judge: a sweep against a map baseline: exit $rc" sweep-map.out
+fi
 # a map against a sweep: one error line naming both folders, exit 1
 "$BIN" compare $MA $A --output mixed > mixed.out 2> mixed.err
 rc=$?
