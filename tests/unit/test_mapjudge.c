@@ -73,8 +73,8 @@ static struct health_verdict *judge(int k)
 	v->nightly_sigma = cfg.nightly_sigma;
 	v->base_runs = k;
 	snprintf(v->baseline, sizeof(v->baseline), "sim");
-	cr_assert_eq(mapjudge_add(v, &cfg, pattern_find("stream"), 65536, &run, base, k, err, sizeof(err)), 0,
-		     "mapjudge_add: %s", err);
+	cr_assert_eq(mapjudge_add(v, &cfg, pattern_find(sr.metric == BLAME_LATENCY ? "pingpong" : "stream"), 65536, &run,
+				  base, k, err, sizeof(err)), 0, "mapjudge_add: %s", err);
 	cr_assert_eq(mapjudge_finish(v), 0);
 	for (int j = 0; j < k; j++)
 		blame_free(&rb[j]);
@@ -188,6 +188,44 @@ Test(mapjudge, slow_uplink_named_no_host)
 		cr_assert_geq(named, 95, "slow uplink named in %d of 100", named);
 		cr_assert_geq(nohost, 95, "a host named in %d of 100", 100 - nohost);
 	}
+}
+
+/* Latency (pingpong): one host's port twice as slow (its links' latency
+ * x2), 1 baseline map: named alone, CRITICAL (inflation beyond 50% plus
+ * the allowance), in at least 95 of 100 (measured: 100). */
+Test(mapjudge, slow_host_latency)
+{
+	int named = 0, alone = 0;
+
+	for (int s = 0; s < 100; s++) {
+		struct health_verdict *v;
+		int other = 0;
+
+		init(6);
+		for (int j = 0; j < MAXB; j++)
+			sb[j].metric = BLAME_LATENCY;
+		sr.metric = BLAME_LATENCY;
+		sr.slow_host = 3;
+		sr.slow_factor = 0.5;
+		v = judge(1);
+		for (int i = 0; i < v->ncells; i++) {
+			const struct health_cell *hc = &v->cell[i];
+
+			if (hc->elem == HEALTH_HOST && !strcmp(hc->elem_name, "node04"))
+				named += hc->status == SW_NAGIOS_CRITICAL && hc->change > 50;
+			else if (hc->elem != HEALTH_FABRIC)
+				other += pages(hc);
+		}
+		alone += other == 0;
+		if (s == 0)
+			cr_assert(strstr(v->summary, "host node04 (pingpong 64KiB): latency inflation") != NULL, "%s",
+				  v->summary);
+		health_verdict_free(v);
+	}
+	fprintf(stderr, "mapjudge slow host, latency x2, 1 baseline map: CRITICAL in %d of 100, alone in %d\n", named,
+		alone);
+	cr_assert_geq(named, 95, "slow host CRITICAL in %d of 100", named);
+	cr_assert_geq(alone, 95, "another host or uplink named in %d of 100", 100 - alone);
 }
 
 /* A map of other hosts is no baseline: an error, nothing added. */
