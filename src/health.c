@@ -309,6 +309,11 @@ void health_change_text(const struct health_verdict *v, const struct health_cell
 		limit = warn;
 	if (!isfinite(limit))
 		return;
+	if (!hc->pageable && !isfinite(hc->lo)) {   /* an estimate only: it cannot page */
+		sw_appendf(buf, len, ", over the %g%% limit, no CI: fewer than %d %s a side", limit, CHANGE_MIN_REPS,
+			   v->map ? "blocks" : "repetitions");
+		return;
+	}
 	sw_appendf(buf, len, ", over the %g%% limit, but not beyond it with %g%% confidence", limit, v->confidence * 100);
 	if (!hc->nightly && isfinite(hc->allow))
 		sw_appendf(buf, len, " (%d baseline run%s, run-to-run allowance %.1f%%)", hc->base_runs,
@@ -416,8 +421,8 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 		} else
 			snprintf(buf, sizeof(buf), "no %s beyond thresholds vs baseline", unit);
 		if (ns)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; suspect port%s %s",
-				 v->nsuspects > 1 ? "s" : "", sus);
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; %s%s %s",
+				 v->map ? "map claim" : "suspect port", v->nsuspects > 1 ? "s" : "", sus);
 	} else if (v->status == SW_NAGIOS_UNKNOWN) {
 		size_t n = 0;
 		int shown = 0;

@@ -277,6 +277,12 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 		const struct health_suspect *s = &v->suspect[i];
 		char host[4 * SW_HOST_MAX];
 
+		if (v->map) {   /* blame's claims of the judged map (blame.h) */
+			fprintf(f, "map claim %s: in %d of %d maps%s\n", text_term(host, sizeof(host), s->host),
+				s->flagged, s->cells, s->in_baseline ? " (the baseline maps make it too)"
+				: " (new since the baseline)");
+			continue;
+		}
 		fprintf(f, "suspect port %s: slower than its peers in %d of %d cells%s\n",
 			text_term(host, sizeof(host), s->host), s->flagged,
 			s->cells, s->in_baseline ? " (flagged in the baseline too)" : " (new since the baseline)");
@@ -397,7 +403,7 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 		}
 	}
 	for (int i = 0; i < v->nsuspects; i++)
-		json_array_append_new(sus, json_pack("{s:s, s:i, s:i, s:b}", "host", v->suspect[i].host,
+		json_array_append_new(sus, json_pack("{s:s, s:i, s:i, s:b}", v->map ? "claim" : "host", v->suspect[i].host,
 						     "flagged", v->suspect[i].flagged, "cells", v->suspect[i].cells,
 						     "in_baseline", v->suspect[i].in_baseline));
 	for (int i = 0; i < v->nnotes; i++)
@@ -630,6 +636,17 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 			prom_cell(f, v, "swstress_cell_status", hc, NULL, NULL, NULL, NULL);
 			fprintf(f, " %d\n", hc->status);
 		}
+	}
+	if (v->map) {   /* the judged map's claims, by element */
+		if (v->nsuspects)
+			prom_family(f, "swstress_map_claim", "1 for an element the judged map blames (blame: a host, an "
+				    "uplink, a group boundary, a link), 2 when the baseline maps do not.");
+		for (int i = 0; i < v->nsuspects; i++) {
+			fputs("swstress_map_claim{", f);
+			prom_label(f, "claim", v->suspect[i].host);
+			fprintf(f, "} %d\n", v->suspect[i].in_baseline ? 1 : 2);
+		}
+		return ferror(f) ? -1 : 0;
 	}
 	prom_family(f, "swstress_suspect_port", "1 when the host was slower than its peers (outlier analysis), else 0.");
 	for (int i = 0; i < v->nsuspects; i++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "mapcmp.h"
 #include "mapdata.h"
 #include "mapjudge.h"
 #include "mapout.h"
@@ -149,6 +150,41 @@ static void elem_key(struct health_cell *hc, const struct blame_result *ref, int
 	}
 }
 
+/* The claims of the judged map (blame.h: one-sided, above the floor,
+ * Holm over the elements of their kind) as v's suspects, one per
+ * element name over every map: flagged counts the maps that claim it;
+ * in_baseline when at least half of the baseline maps make it too. 0 or
+ * -1 (ENOMEM). */
+static int add_claims(struct health_verdict *v, const struct mapjudge_map *run, const struct mapjudge_map *base,
+		      int k)
+{
+	const struct blame_result *r = run->res;
+
+	for (int c = 0; c < r->nclaim; c++) {
+		const struct blame_claim *cl = &r->claim[c];
+		struct health_suspect *s = NULL, *grown;
+		int in = 0;
+
+		for (int j = 0; j < k; j++)
+			in += mapcmp_has_claim(base[j].res, cl);
+		for (int i = 0; i < v->nsuspects && !s; i++)
+			if (!strncmp(v->suspect[i].host, cl->name, sizeof(v->suspect[i].host) - 1))
+				s = &v->suspect[i];
+		if (!s) {
+			if (!(grown = realloc(v->suspect, sizeof(*grown) * (size_t)(v->nsuspects + 1))))
+				return -1;
+			v->suspect = grown;
+			s = &v->suspect[v->nsuspects++];
+			memset(s, 0, sizeof(*s));
+			snprintf(s->host, sizeof(s->host), "%.*s", (int)sizeof(s->host) - 1, cl->name);
+			s->in_baseline = true;
+		}
+		s->flagged++;
+		s->in_baseline &= 2 * in >= k;
+	}
+	return 0;
+}
+
 int mapjudge_add(struct health_verdict *v, const struct sw_config *cfg, int pattern, uint64_t size,
 		 const struct mapjudge_map *run, const struct mapjudge_map *base, int k, char *err, size_t errlen)
 {
@@ -227,6 +263,10 @@ int mapjudge_add(struct health_verdict *v, const struct sw_config *cfg, int patt
 			health_cell_single(hc, cfg, x, nx, pool, np, 0.0);
 		v->nmissing += !hc->compared;
 	}
+	if (add_claims(v, run, base, k)) {
+		sw_fail(err, errlen, "out of memory");
+		goto out;
+	}
 	rc = 0;
 out:
 	free(grp);
@@ -240,13 +280,66 @@ out:
 	return rc;
 }
 
+/* CRITICAL by a new claim alone (no element beyond a threshold): the
+ * status line names the claimed element with its change against the
+ * baseline, as an element that pages is named. */
+static void claim_summary(struct health_verdict *v)
+{
+	const struct health_suspect *s = NULL;
+	const struct health_cell *best = NULL;
+	char name[160], ch[256], buf[sizeof(v->summary)];
+
+	if (v->status != SW_NAGIOS_CRITICAL || v->ncritical + v->nwarning)
+		return;
+	for (int j = 0; j < v->nsuspects && !s; j++)
+		if (!v->suspect[j].in_baseline)
+			s = &v->suspect[j];
+	if (!s)
+		return;
+	for (int i = 0; i < v->ncells; i++) {
+		const struct health_cell *hc = &v->cell[i];
+		size_t n;
+
+		health_cell_name(v, hc, name, sizeof(name));
+		n = strlen(s->host);
+		if (hc->compared && !strncmp(name, s->host, n) && !strncmp(name + n, " (", 2) &&
+		    (!best || hc->change > best->change))
+			best = hc;
+	}
+	if (best) {
+		health_cell_name(v, best, name, sizeof(name));
+		health_change_text(v, best, ch, sizeof(ch));
+		snprintf(buf, sizeof(buf), "%s: %s vs baseline; map claim %s, new since the baseline", name, ch, s->host);
+	} else {
+		snprintf(buf, sizeof(buf), "map claim %s, new since the baseline", s->host);
+	}
+	for (int j = 0, more = 0; j < v->nsuspects; j++)
+		if (!v->suspect[j].in_baseline && &v->suspect[j] != s)
+			sw_appendf(buf, sizeof(buf), "%s%s", more++ ? ", " : " (also ", v->suspect[j].host);
+	if (strstr(buf, " (also "))
+		sw_appendf(buf, sizeof(buf), ")");
+	if (v->nspread_unknown)
+		sw_appendf(buf, sizeof(buf), "; night-to-night spread unknown (%d baseline run%s)", v->base_runs,
+			   v->base_runs == 1 ? "" : "s");
+	snprintf(v->summary, sizeof(v->summary), "%s", buf);
+}
+
 int mapjudge_finish(struct health_verdict *v)
 {
-	int blind = 0;
+	int blind = 0, maps = 0;
 
 	v->map = true;
 	if (health_grade(v))
 		return -1;
+	for (int i = 0; i < v->ncells; i++)
+		maps += v->cell[i].elem == HEALTH_FABRIC;
+	for (int j = 0; j < v->nsuspects; j++)
+		v->suspect[j].cells = maps;
+	/* a claim the baseline maps do not make: a new fault, as a sweep's
+	 * new suspect port */
+	for (int j = 0; j < v->nsuspects; j++)
+		if (!v->suspect[j].in_baseline)
+			v->status = SW_NAGIOS_CRITICAL;
 	for (int i = 0; i < v->ncells; i++) {
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
 		blind += v->cell[i].compared && !v->cell[i].pageable;
@@ -270,7 +363,10 @@ int mapjudge_finish(struct health_verdict *v)
 			 v->run, v->baseline);
 		return 0;
 	}
-	return health_summarize(v);
+	if (health_summarize(v))
+		return -1;
+	claim_summary(v);
+	return 0;
 }
 
 /* A map run's maps: one mapdata and blame_result per pattern and size. */

@@ -16,6 +16,10 @@ cd "$T_TMP" || t_bail "cd $T_TMP"
 A=swA-20261202-074946 A2=swA2-20261202-074950 B=swB-20261202-074959
 N1=night-20261202-075004 N2=night-20261202-075012
 MA=mapA-20261202-182844 MA2=mapA2-20261202-182846 MB=mapB-20261202-182847 MB2=mapB2-20261202-182849
+# the emulated tree of 4 leaves x 4 hosts (tests/fabric, leaves given),
+# stream 64 KiB, 4 blocks: healthy, swsN05's port at 5 Mbit/s, leaf C's
+# uplink at 20 Mbit/s
+MH=healthy-20261203-102832 MS=slowhost-20261202-164036 MU=slowuplink-20261203-103006
 
 # name, then the command's words: stdout and the exit status, the
 # temporary folder written as TMP
@@ -80,6 +84,20 @@ fi
 golden judge-map judge $MB --baseline $MA --no-history
 golden judge-map-json judge $MB --baseline $MA --no-history --json
 golden judge-map-sweep judge $MA --baseline $A --no-history
+# known answers on the emulated tree: the slow host named, CRITICAL by
+# its claim (4 blocks: no CI against one baseline map), no other host;
+# the slow uplink named, no host; the healthy map against the slow one OK
+golden judge-map-slowhost judge $MS --baseline $MH --no-history
+golden judge-map-slowuplink judge $MU --baseline $MH --no-history
+golden judge-map-healthy judge $MH --baseline $MU --no-history
+if head -1 judge-map-slowhost.out | grep -q "^SWSTRESS CRITICAL - host swsN05 (stream 64KiB): bandwidth drop" &&
+	[ "$(grep -c '^map claim' judge-map-slowhost.out)" = 1 ] &&
+	head -1 judge-map-slowuplink.out | grep -q "^SWSTRESS CRITICAL - uplink of leafC (stream 64KiB): bandwidth drop" &&
+	[ "$(grep -c '^map claim' judge-map-slowuplink.out)" = 1 ] && head -1 judge-map-healthy.out | grep -q "^SWSTRESS OK"; then
+	ok "judge on the emulated tree: the slow host and the slow uplink named alone, CRITICAL; healthy OK"
+else
+	fail "judge on the emulated tree" judge-map-slowhost.out
+fi
 if [ "$(grep -c . judge-map-sweep.out)" = 2 ] && grep -q "^exit 3" judge-map-sweep.out &&
 	grep -q "$MA is a fabric map and baseline $A a sweep" judge-map-sweep.out; then
 	ok "judge: a map against a sweep baseline is one UNKNOWN line naming both, exit 3"

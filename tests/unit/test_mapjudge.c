@@ -228,6 +228,53 @@ Test(mapjudge, slow_host_latency)
 	cr_assert_geq(alone, 95, "another host or uplink named in %d of 100", 100 - alone);
 }
 
+/* 4 blocks (as tests/data/maps/slowhost-*): no element can page (5
+ * blocks a side for a CI), but the map's own claims new since the
+ * baseline do. Healthy: at most 1% of 1000 pages (measured: 0); a host
+ * 50% slower: CRITICAL with that host the only claim, an uplink 50%
+ * slower: with that uplink the only claim, in at least 95 of 100 each
+ * (measured: 100, 100). */
+Test(mapjudge, few_blocks_claims_page)
+{
+	int paged = 0, host = 0, uplink = 0;
+
+	for (int s = 0; s < 1000; s++) {
+		struct health_verdict *v;
+
+		init(4);
+		v = judge(1);
+		cr_assert_eq(v->ncritical + v->nwarning, 0, "no element pages without a CI");
+		paged += v->status == SW_NAGIOS_CRITICAL || v->status == SW_NAGIOS_WARNING;
+		health_verdict_free(v);
+	}
+	for (int s = 0; s < 200; s++) {
+		struct health_verdict *v;
+
+		init(4);
+		if (s < 100) {
+			sr.slow_host = 6;
+			sr.slow_factor = 0.5;
+		} else {
+			sr.slow_uplink = 2;
+			sr.uplink_factor = 0.5;
+		}
+		v = judge(1);
+		if (v->status == SW_NAGIOS_CRITICAL && v->nsuspects == 1 && !v->suspect[0].in_baseline) {
+			host += s < 100 && !strcmp(v->suspect[0].host, "host node07");
+			uplink += s >= 100 && !strcmp(v->suspect[0].host, "uplink of g3");
+		}
+		if (s == 0)
+			cr_assert(strstr(v->summary, "host node07 (stream 64KiB): bandwidth drop") &&
+				  strstr(v->summary, "map claim host node07, new since the baseline"), "%s", v->summary);
+		health_verdict_free(v);
+	}
+	fprintf(stderr, "mapjudge 4 blocks: %d of 1000 healthy paged; slow host the one claim in %d of 100, slow uplink "
+		"in %d of 100\n", paged, host, uplink);
+	cr_assert_leq(paged, 10, "%d of 1000 healthy pairs paged", paged);
+	cr_assert_geq(host, 95, "slow host the one claim in %d of 100", host);
+	cr_assert_geq(uplink, 95, "slow uplink the one claim in %d of 100", uplink);
+}
+
 /* A map of other hosts is no baseline: an error, nothing added. */
 Test(mapjudge, other_hosts_refused)
 {
