@@ -90,6 +90,14 @@ golden judge-map-sweep judge $MA --baseline $A --no-history
 golden judge-map-slowhost judge $MS --baseline $MH --no-history
 golden judge-map-slowuplink judge $MU --baseline $MH --no-history
 golden judge-map-healthy judge $MH --baseline $MU --no-history
+"$BIN" judge $MU --baseline $MH --no-history --prom map.prom > /dev/null 2> map-prom.err
+if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+	cp map.prom "$G/judge-map.prom"
+elif diff -u "$G/judge-map.prom" map.prom > map-prom.diff; then
+	ok "judge-map.prom: as the golden file (per-host and per-group gauges)"
+else
+	fail "judge-map.prom: differs from the golden file" map-prom.diff
+fi
 if head -1 judge-map-slowhost.out | grep -q "^SWSTRESS CRITICAL - host swsN05 (stream 64KiB): bandwidth drop" &&
 	[ "$(grep -c '^map claim' judge-map-slowhost.out)" = 1 ] &&
 	head -1 judge-map-slowuplink.out | grep -q "^SWSTRESS CRITICAL - uplink of leafC (stream 64KiB): bandwidth drop" &&
