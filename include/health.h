@@ -79,6 +79,16 @@
 /* Baseline runs a cell needs before its night-to-night spread counts. */
 #define HEALTH_MIN_NIGHTS 3
 
+/* What a verdict's cell stands for: a sweep's cell, or an element of a
+ * fabric map (mapjudge.h): the whole fabric, a host's port, a group's
+ * uplink (with 2 groups the trunk between them). */
+enum health_elem {
+	HEALTH_CELL = 0,
+	HEALTH_FABRIC,
+	HEALTH_HOST,
+	HEALTH_UPLINK,
+};
+
 enum health_metric {
 	HEALTH_LATENCY = 0,     /* per-hop latency, s; worse = higher  */
 	HEALTH_BANDWIDTH = 1,   /* per-pair bandwidth, B/s; worse = lower */
@@ -121,6 +131,11 @@ struct health_cell {
 	/* Against a baseline set (see "Night to night" above). */
 	int base_runs;                  /* baseline runs that have this cell */
 	bool nightly;                   /* judged on night-to-night spread */
+	/* A map's element (enum health_elem; HEALTH_CELL for a sweep): its
+	 * host or group name; a host's or an uplink's values (lat or bw,
+	 * and the baseline's) are ratios to its reference, not s or B/s. */
+	int elem;
+	char elem_name[SW_HOST_MAX + 16];
 	double typical;                 /* typical median of the metric across
 	                                 * them (geometric mean), s or B/s */
 	double spread_pct;              /* their night-to-night SD, % (NaN:
@@ -166,6 +181,7 @@ struct health_verdict {
 	                                 * control, struct sw_drift): said in
 	                                 * the status line, whatever the status */
 	int nnotes;
+	bool map;                       /* the cells are a map's elements */
 };
 
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN" ("UNKNOWN" when out of range). */
@@ -194,6 +210,35 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
  * estimate only, never pageable. Status is left to health_grade. */
 void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			const double *y, size_t ny, double res);
+
+/* hc (metric set, compared so far false) against k >= 2 baseline runs'
+ * per-repetition values y[j][0..ny[j]): the night-to-night rule (see
+ * "Night to night" above: stats_nightly, the allowance 0), res as
+ * health_cell_single. */
+void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
+			 double *const *y, const size_t *ny, int k, double res);
+
+/* An empty verdict of r (NULL: no run) with room for ncells cells and
+ * r's thresholds, status OK. NULL on ENOMEM. */
+struct health_verdict *health_verdict_new(const struct sw_run *r, size_t ncells);
+
+/* The median of per-repetition values x[0..n) with its CI, as
+ * analysis_run computes a cell's (analysis_rep_ci). */
+void health_est_of(const double *x, size_t n, double confidence, struct health_est *e);
+
+/* hc as a cell not yet filled: no indexes, every number NaN, OK. */
+void health_cell_blank(struct health_cell *hc);
+
+/* "cell", "fabric", "host", "uplink" (enum health_elem). */
+const char *health_elem_name(int elem);
+
+/* Whether hc's values are ratios to a reference (a map's host or
+ * uplink), not s or B/s. */
+bool health_cell_ratio(const struct health_cell *hc);
+
+/* The status line of a graded verdict (health_grade), from its worst
+ * cell. 0, or -1 on ENOMEM. */
+int health_summarize(struct health_verdict *v);
 
 /* Grade v's compared cells as the rule above says (Holm over the cells
  * with pageable set, at v->alpha) and count them into v's ncompared,

@@ -31,6 +31,16 @@
  *   swstress_cells{state}                       compared, not_compared,
  *                                               warning, critical
  * The hops label is present only when the run lists several hop counts.
+ * A map's verdict (mapjudge.h): each element's families carry
+ * element="fabric|host|uplink" and host="..." or group="..." instead of
+ * nodes; hosts and uplinks, ratios, are in
+ *   swstress_map_ratio{pattern,size_bytes,element,host|group,stat}
+ *        stat = median, baseline_median (1 = as its reference)
+ * instead of latency/bandwidth, and the map's claims replace the suspect
+ * ports:
+ *   swstress_map_claim{claim}                   1 claimed, 2 new since
+ *                                               the baseline
+ * The Nagios details list "map claim ..." lines for them.
  */
 #ifndef HEALTH_OUT_H
 #define HEALTH_OUT_H

@@ -3,7 +3,8 @@
  * of health.h: read the judged run and its baseline (a results folder or
  * a named set), compute the verdict with the drift chart from the
  * history, record it (history.h), write --prom, print it on the caller's
- * stream. The check lock. A core module: MPI-free, no argv (the judge
+ * stream. A fabric map is judged against baseline maps (mapjudge.h), a
+ * sweep against sweeps; a mix is UNKNOWN naming both. The check lock. A core module: MPI-free, no argv (the judge
  * command and judge_opts_from_args are in commands.h), nothing on stdout.
  */
 #ifndef JUDGE_H

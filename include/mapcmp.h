@@ -103,6 +103,9 @@ int mapcmp_run(const struct mapcmp_map *a, int na, const struct mapcmp_map *x, i
 	       struct mapcmp *out, char *err, size_t errlen);
 void mapcmp_free(struct mapcmp *m);
 
+/* Whether r makes a claim of c's kind and name. */
+bool mapcmp_has_claim(const struct blame_result *r, const struct blame_claim *c);
+
 /* Whether m names a winner: the fabric-wide change significant (and,
  * one run a side, beyond the allowance). */
 bool mapcmp_significant(const struct mapcmp *m);

@@ -37,7 +37,12 @@ const struct cli_command judge_command = {
 		"The verdict of a saved run (a results folder or its run.json) against a\n"
 		"baseline run of a healthy fabric, without MPI: status line with performance\n"
 		"data, then the worst cells and suspect ports. key=value (warn_drop, crit_drop,\n"
-		"warn_inflation, crit_inflation, alpha, ...) override the judged run's config.\n",
+		"warn_inflation, crit_inflation, alpha, ...) override the judged run's config.\n"
+		"A fabric map (schedule = map) is judged against baseline maps element by\n"
+		"element: the fabric, each host's port, each group's uplink (groups from the\n"
+		"baseline's first map), one value a block, Holm over every element; the status\n"
+		"line names the worst (host node07, uplink of leaf2). A map against a sweep\n"
+		"baseline, or a sweep against a map, is UNKNOWN.\n",
 	.options = CLI_OPT(CLI_BASELINE) | CLI_OPT(CLI_PROM) | CLI_OPT(CLI_JSON) | CLI_OPT(CLI_HISTORY) |
 		   CLI_OPT(CLI_NO_HISTORY),
 	.min_args = 1,

@@ -71,7 +71,7 @@ static void est_from(const struct stats_summary *s, struct health_est *e)
 
 /* The same for values analysis_run did not summarize (several baseline
  * runs pooled), computed as it computes its own (analysis_rep_ci). */
-static void est_of(const double *x, size_t n, double confidence, struct health_est *e)
+void health_est_of(const double *x, size_t n, double confidence, struct health_est *e)
 {
 	struct stats_summary s;
 
@@ -92,7 +92,7 @@ static void cell_key(struct health_cell *hc, const struct sw_run *r, int c)
 	hc->metric = pattern_latency_metric(pc->pattern) ? HEALTH_LATENCY : HEALTH_BANDWIDTH;
 }
 
-static void cell_blank(struct health_cell *hc)
+void health_cell_blank(struct health_cell *hc)
 {
 	memset(hc, 0, sizeof(*hc));
 	hc->cell = hc->base_cell = -1;
@@ -175,7 +175,7 @@ void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, con
 	hc->pageable = true;
 }
 
-static struct health_verdict *verdict_new(const struct sw_run *r, size_t ncells)
+struct health_verdict *health_verdict_new(const struct sw_run *r, size_t ncells)
 {
 	struct health_verdict *v = calloc(1, sizeof(*v));
 
@@ -246,10 +246,30 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 	char s[32];
 
 	config_format_size(hc->size, s, sizeof(s));
+	if (hc->elem > HEALTH_CELL && hc->elem <= HEALTH_UPLINK) {
+		/* blame's names: "host node03", "uplink of leaf2", "trunk leaf1|leaf2" */
+		const char *what = hc->elem == HEALTH_FABRIC ? "fabric" : hc->elem == HEALTH_HOST ? "host "
+				   : strchr(hc->elem_name, '|') ? "trunk " : "uplink of ";
+
+		snprintf(buf, len, "%s%s (%s %s)", what, hc->elem_name, pattern_name(hc->pattern), s);
+		return;
+	}
 	if (v->nhops > 1)
 		snprintf(buf, len, "%d nodes %s %s %ld hops", hc->nodes, s, pattern_name(hc->pattern), hc->hops);
 	else
 		snprintf(buf, len, "%d nodes %s %s", hc->nodes, s, pattern_name(hc->pattern));
+}
+
+const char *health_elem_name(int elem)
+{
+	static const char *const names[] = { "cell", "fabric", "host", "uplink" };
+
+	return elem >= HEALTH_CELL && elem <= HEALTH_UPLINK ? names[elem] : "cell";
+}
+
+bool health_cell_ratio(const struct health_cell *hc)
+{
+	return hc->elem == HEALTH_HOST || hc->elem == HEALTH_UPLINK;
 }
 
 /* "bandwidth drop" or "latency inflation" (> 0 is worse), or as a key */
@@ -289,6 +309,11 @@ void health_change_text(const struct health_verdict *v, const struct health_cell
 		limit = warn;
 	if (!isfinite(limit))
 		return;
+	if (!hc->pageable && !isfinite(hc->lo)) {   /* an estimate only: it cannot page */
+		sw_appendf(buf, len, ", over the %g%% limit, no CI: fewer than %d %s a side", limit, CHANGE_MIN_REPS,
+			   v->map ? "blocks" : "repetitions");
+		return;
+	}
 	sw_appendf(buf, len, ", over the %g%% limit, but not beyond it with %g%% confidence", limit, v->confidence * 100);
 	if (!hc->nightly && isfinite(hc->allow))
 		sw_appendf(buf, len, " (%d baseline run%s, run-to-run allowance %.1f%%)", hc->base_runs,
@@ -375,6 +400,7 @@ static void hosts_check(struct health_verdict *v, const struct sw_run *r, const 
 /* The status line text once every cell is judged. */
 static void summarize(struct health_verdict *v, const struct health_cell *worst)
 {
+	const char *unit = v->map ? "element" : "cell";
 	char name[128], ch[256], sus[256] = "", buf[1024];
 	size_t ns = 0;
 	int nbad = v->ncritical + v->nwarning;
@@ -390,20 +416,20 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 			health_change_text(v, worst, ch, sizeof(ch));
 			snprintf(buf, sizeof(buf), "%s: %s vs baseline", name, ch);
 			if (nbad + v->nfailed > 1)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (+%d more cell%s)",
-					 nbad + v->nfailed - 1, nbad + v->nfailed - 1 == 1 ? "" : "s");
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (+%d more %s%s)",
+					 nbad + v->nfailed - 1, unit, nbad + v->nfailed - 1 == 1 ? "" : "s");
 		} else
-			snprintf(buf, sizeof(buf), "no cell beyond thresholds vs baseline");
+			snprintf(buf, sizeof(buf), "no %s beyond thresholds vs baseline", unit);
 		if (ns)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; suspect port%s %s",
-				 v->nsuspects > 1 ? "s" : "", sus);
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "; %s%s %s",
+				 v->map ? "map claim" : "suspect port", v->nsuspects > 1 ? "s" : "", sus);
 	} else if (v->status == SW_NAGIOS_UNKNOWN) {
 		size_t n = 0;
 		int shown = 0;
 
 		buf[0] = '\0';
 		if (v->nmissing) {
-			n += (size_t)snprintf(buf, sizeof(buf), "%d cell%s not compared (", v->nmissing,
+			n += (size_t)snprintf(buf, sizeof(buf), "%d %s%s not compared (", v->nmissing, unit,
 					      v->nmissing == 1 ? "" : "s");
 			for (int i = 0; i < v->ncells && shown < 2 && n < sizeof(buf); i++) {
 				const struct health_cell *hc = &v->cell[i];
@@ -421,10 +447,10 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 			if (strncmp(v->notes[i], "baseline", 8) == 0)
 				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "; " : "", v->notes[i]);
 		if (n < sizeof(buf))
-			snprintf(buf + n, sizeof(buf) - n, "%s%d compared cell%s OK", n ? "; " : "", v->ncompared,
-				 v->ncompared == 1 ? "" : "s");
+			snprintf(buf + n, sizeof(buf) - n, "%s%d compared %s%s OK", n ? "; " : "", v->ncompared,
+				 unit, v->ncompared == 1 ? "" : "s");
 	} else {
-		snprintf(buf, sizeof(buf), "%d cell%s within thresholds vs baseline %s", v->ncompared,
+		snprintf(buf, sizeof(buf), "%d %s%s within thresholds vs baseline %s", v->ncompared, unit,
 			 v->ncompared == 1 ? "" : "s", v->baseline);
 		if (worst && worst->compared) {
 			health_change_text(v, worst, ch, sizeof(ch));
@@ -518,10 +544,9 @@ out:
 
 /* Cell hc against k >= HEALTH_MIN_NIGHTS baseline runs' repetition values
  * y[j]: the night-to-night rule (health.h); res as health_cell_single. */
-static void compare_nightly(struct health_cell *hc, const struct sw_run *r, const double *x, size_t nx,
-			    double *const *y, const size_t *ny, int k, double res)
+void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
+			 double *const *y, const size_t *ny, int k, double res)
 {
-	const struct sw_config *cfg = &r->cfg;
 	struct stats_nightly s;
 	bool lat = hc->metric == HEALTH_LATENCY;
 
@@ -631,6 +656,17 @@ static void drift_note(struct health_verdict *v, const struct sw_run *r, const s
 		 change_name(d->metric, false), d->change.pct, d->change.lo, d->change.hi);
 }
 
+int health_summarize(struct health_verdict *v)
+{
+	int *order = health_worst_first(v);
+
+	if (!order)
+		return -1;
+	summarize(v, v->ncells ? &v->cell[order[0]] : NULL);
+	free(order);
+	return 0;
+}
+
 struct health_verdict *health_judge(const struct sw_run *r, const struct sw_analysis *a,
 				    const struct sw_run *base, const struct sw_analysis *ba)
 {
@@ -662,7 +698,7 @@ static int judge_compare(struct judge_ctx *x, struct health_cell *hc, int c, boo
 		return -1;
 	res = hypot(res, rb);   /* of the ratio tonight / baseline */
 	if (w->nruns >= HEALTH_MIN_NIGHTS)
-		compare_nightly(hc, x->r, w->rx, w->nrx, w->yj, w->nyj, w->nruns, res);
+		health_cell_nightly(hc, &x->r->cfg, w->rx, w->nrx, w->yj, w->nyj, w->nruns, res);
 	else
 		health_cell_single(hc, &x->r->cfg, w->rx, w->nrx, w->ry, w->nry, res);
 	/* below the sample floor (analysis.h): shown, never paged */
@@ -687,7 +723,7 @@ static int judge_cell(struct health_verdict *v, struct judge_ctx *x, int c)
 	bool low = x->a->cell[c].below_floor;
 	int matched = 0, rc = -1;
 
-	cell_blank(hc);
+	health_cell_blank(hc);
 	hc->cell = c;
 	cell_key(hc, r, c);
 	if (hc->metric != HEALTH_LATENCY || !run_cell_cpu_bound(r, c, &hc->cpu_ranks, &hc->cpu_cores))
@@ -715,8 +751,8 @@ static int judge_cell(struct health_verdict *v, struct judge_ctx *x, int c)
 		est_from(&bs->lat, &hc->base_lat);
 		est_from(&bs->bw, &hc->base_bw);
 	} else if (matched > 1) {
-		est_of(w->blat, w->bn, r->cfg.confidence, &hc->base_lat);
-		est_of(w->bbw, w->bn, r->cfg.confidence, &hc->base_bw);
+		health_est_of(w->blat, w->bn, r->cfg.confidence, &hc->base_lat);
+		health_est_of(w->bbw, w->bn, r->cfg.confidence, &hc->base_bw);
 	}
 	if (r->cell[c].stop == SW_STOP_FAILED) {
 		snprintf(hc->why, sizeof(hc->why), "failed%s%.80s", r->failure[0] ? ": " : "", r->failure);
@@ -765,7 +801,7 @@ static void baseline_only_cells(struct health_verdict *v, const struct judge_ctx
 			if (seen)
 				continue;
 			hc = &v->cell[v->ncells++];
-			cell_blank(hc);
+			health_cell_blank(hc);
 			hc->base_cell = b;
 			cell_key(hc, x->base[j], b);
 			snprintf(hc->why, sizeof(hc->why), "in baseline, not in this run");
@@ -817,7 +853,7 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 
 	for (int j = 0; j < k; j++)
 		nb += base[j]->plan->ncells;
-	v = verdict_new(r, (size_t)nc + (size_t)nb);
+	v = health_verdict_new(r, (size_t)nc + (size_t)nb);
 	x.used = calloc((size_t)k, sizeof(*x.used));
 	x.w.yj = calloc((size_t)k, sizeof(*x.w.yj));
 	x.w.nyj = calloc((size_t)k, sizeof(*x.w.nyj));
@@ -941,7 +977,7 @@ int health_add_chart(struct health_verdict *v, const struct sw_run *r, health_ni
 struct health_verdict *health_verdict_unknown(const struct sw_run *r, const struct sw_analysis *a,
 					      const char *fmt, ...)
 {
-	struct health_verdict *v = verdict_new(r, r ? (size_t)r->plan->ncells : 0);
+	struct health_verdict *v = health_verdict_new(r, r ? (size_t)r->plan->ncells : 0);
 	va_list ap;
 
 	if (!v)
@@ -953,7 +989,7 @@ struct health_verdict *health_verdict_unknown(const struct sw_run *r, const stru
 	for (int c = 0; r && c < r->plan->ncells; c++) {
 		struct health_cell *hc = &v->cell[v->ncells++];
 
-		cell_blank(hc);
+		health_cell_blank(hc);
 		hc->cell = c;
 		cell_key(hc, r, c);
 		if (a) {

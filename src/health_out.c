@@ -35,6 +35,11 @@ static void label_base(const struct health_verdict *v, const struct health_cell 
 	char s[32], hops[32] = "";
 
 	config_format_size(hc->size, s, sizeof(s));
+	if (hc->elem != HEALTH_CELL) {   /* a map's element: fab, its host, up_GROUP */
+		snprintf(buf, len, "%.2s_%s_%s%.40s", pattern_info(hc->pattern)->abbrev, s,
+			 hc->elem == HEALTH_UPLINK ? "up_" : "", hc->elem == HEALTH_FABRIC ? "fab" : hc->elem_name);
+		return;
+	}
 	if (v->nhops > 1)
 		snprintf(hops, sizeof(hops), "_h%ld", hc->hops);
 	snprintf(buf, len, "%.2s_%s_n%d%s", pattern_info(hc->pattern)->abbrev, s, hc->nodes, hops);
@@ -120,7 +125,9 @@ int health_perfdata(const struct health_verdict *v, char *buf, size_t len)
 		rc = perf_add(&ps, buf, len, label, fb, rest);
 		if (rc)
 			break;
-		if (lat) {
+		if (health_cell_ratio(hc)) {   /* a ratio: the change says it */
+			continue;
+		} else if (lat) {
 			snprintf(label, sizeof(label), "us_%s", base);
 			snprintf(fb, sizeof(fb), "us_cell%d", hc->cell);
 			perf_num(hc->lat.median * 1e6, num, sizeof(num));
@@ -167,12 +174,22 @@ static void clean_line(char *s)
 			*s = ' ';
 }
 
+/* A cell's value: s or B/s in their units, a map element's ratio as
+ * "0.612x". */
+static const char *cell_val(char *buf, size_t len, const struct health_cell *hc, double x)
+{
+	if (health_cell_ratio(hc)) {
+		snprintf(buf, len, "%.3gx", x);
+		return buf;
+	}
+	return fmt_val(buf, len, hc->metric == HEALTH_LATENCY ? FMT_TIME : FMT_BW, x);
+}
+
 static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
 {
 	char name[128], ch[256], now[48], was[80], rule[32] = "", p[16], n[32];
 	bool lat = hc->metric == HEALTH_LATENCY;
 	const struct health_est *e = lat ? &hc->lat : &hc->bw, *b = lat ? &hc->base_lat : &hc->base_bw;
-	enum fmt_unit u = lat ? FMT_TIME : FMT_BW;
 
 	health_cell_name(v, hc, name, sizeof(name));
 	if (!hc->compared) {
@@ -180,13 +197,13 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 		return;
 	}
 	health_change_text(v, hc, ch, sizeof(ch));
-	fmt_val(now, sizeof(now), u, e->median);
+	cell_val(now, sizeof(now), hc, e->median);
 	if (hc->nightly) {
-		snprintf(was, sizeof(was), "%s typical of %d baseline runs", fmt_val(n, sizeof(n), u, hc->typical),
+		snprintf(was, sizeof(was), "%s typical of %d baseline runs", cell_val(n, sizeof(n), hc, hc->typical),
 			 hc->base_runs);
 		snprintf(rule, sizeof(rule), " and >= %g sd", v->nightly_sigma);
 	} else {
-		snprintf(was, sizeof(was), "%s in baseline", fmt_val(n, sizeof(n), u, b->median));
+		snprintf(was, sizeof(was), "%s in baseline", cell_val(n, sizeof(n), hc, b->median));
 	}
 	stats_format_p(p, sizeof(p), hc->p);
 	fprintf(f, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s%s)\n",
@@ -224,13 +241,21 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 		fprintf(f, " | %s", first);
 	fputc('\n', f);
 	if (v->ncompared + v->nfailed > 0 && order) {
+		const char *unit = v->map ? "elements" : "cells";
+
+		if (v->map)
+			fprintf(f, "map elements: the fabric (its median link), each host (its links over their group "
+				"pairs' typical link, x) and each uplink (its crossing links over the links within "
+				"groups, x), one value a block\n");
 		if (v->nspread_unknown)
-			fprintf(f, "cells, worst first (change against baseline %s, positive = worse, %g%% CI and p "
-				"on per-repetition medians, alpha %g):\n", v->baseline, v->confidence * 100, v->alpha);
+			fprintf(f, "%s, worst first (change against baseline %s, positive = worse, %g%% CI and p "
+				"on per-%s medians, alpha %g):\n", unit, v->baseline, v->confidence * 100,
+				v->map ? "block" : "repetition", v->alpha);
 		if (v->ncompared > v->nspread_unknown)
 			fprintf(f, "%s (change against the typical value of baseline %s, %d runs, positive = worse; "
 				"%g%% interval of healthy nights plus tonight's noise; sd: the change in night-to-night "
-				"SDs, one-sided t p):\n", v->nspread_unknown ? "cells with the night-to-night spread"
+				"SDs, one-sided t p):\n", v->nspread_unknown ? (v->map ? "elements with the night-to-night "
+				"spread" : "cells with the night-to-night spread") : v->map ? "elements, worst first"
 				: "cells, worst first", v->baseline, v->base_runs, v->confidence * 100);
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[order[i]];
@@ -245,18 +270,26 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 			}
 		}
 		if (skipped)
-			fprintf(f, "  ... and %d more cell%s OK\n", skipped, skipped == 1 ? "" : "s");
+			fprintf(f, "  ... and %d more %s%s OK\n", skipped, v->map ? "element" : "cell",
+				skipped == 1 ? "" : "s");
 	}
 	for (int i = 0; i < v->nsuspects; i++) {
 		const struct health_suspect *s = &v->suspect[i];
 		char host[4 * SW_HOST_MAX];
 
+		if (v->map) {   /* blame's claims of the judged map (blame.h) */
+			fprintf(f, "map claim %s: in %d of %d maps%s\n", text_term(host, sizeof(host), s->host),
+				s->flagged, s->cells, s->in_baseline ? " (the baseline maps make it too)"
+				: " (new since the baseline)");
+			continue;
+		}
 		fprintf(f, "suspect port %s: slower than its peers in %d of %d cells%s\n",
 			text_term(host, sizeof(host), s->host), s->flagged,
 			s->cells, s->in_baseline ? " (flagged in the baseline too)" : " (new since the baseline)");
 	}
 	if (v->nmissing) {
-		fprintf(f, "not compared (%d cell%s):\n", v->nmissing, v->nmissing == 1 ? "" : "s");
+		fprintf(f, "not compared (%d %s%s):\n", v->nmissing, v->map ? "element" : "cell",
+			v->nmissing == 1 ? "" : "s");
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[i];
 			char name[128];
@@ -319,6 +352,11 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 
 		if (!o)
 			goto out;
+		if (hc->elem != HEALTH_CELL) {
+			json_object_set_new(o, "element", json_string(health_elem_name(hc->elem)));
+			if (hc->elem_name[0])
+				json_object_set_new(o, hc->elem == HEALTH_HOST ? "host" : "group", json_string(hc->elem_name));
+		}
 		if (hc->compared || hc->status == SW_NAGIOS_CRITICAL) {
 			json_object_set_new(o, "status", json_string(health_status_name(hc->status)));
 			json_object_set_new(o, "change_pct", results_json_number(hc->change));
@@ -326,10 +364,17 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 			json_object_set_new(o, "change_hi", results_json_number(hc->hi));
 			json_object_set_new(o, "change", json_string(health_change_name(hc, true)));
 			json_object_set_new(o, "p", results_json_number(hc->p));
-			json_object_set_new(o, "latency_us", jest(&hc->lat, 1e6));
-			json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
-			json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));
-			json_object_set_new(o, "baseline_bandwidth_MBps", jest(&hc->base_bw, 1e-6));
+			if (health_cell_ratio(hc)) {   /* over its reference, 1 = as it */
+				bool lat = hc->metric == HEALTH_LATENCY;
+
+				json_object_set_new(o, "ratio", jest(lat ? &hc->lat : &hc->bw, 1));
+				json_object_set_new(o, "baseline_ratio", jest(lat ? &hc->base_lat : &hc->base_bw, 1));
+			} else {
+				json_object_set_new(o, "latency_us", jest(&hc->lat, 1e6));
+				json_object_set_new(o, "bandwidth_MBps", jest(&hc->bw, 1e-6));
+				json_object_set_new(o, "baseline_latency_us", jest(&hc->base_lat, 1e6));
+				json_object_set_new(o, "baseline_bandwidth_MBps", jest(&hc->base_bw, 1e-6));
+			}
 			json_object_set_new(o, "baseline_runs", json_integer(hc->base_runs));
 			if (hc->cpu_ranks) {
 				json_object_set_new(o, "cpu_bound_ranks", json_integer(hc->cpu_ranks));
@@ -358,7 +403,7 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 		}
 	}
 	for (int i = 0; i < v->nsuspects; i++)
-		json_array_append_new(sus, json_pack("{s:s, s:i, s:i, s:b}", "host", v->suspect[i].host,
+		json_array_append_new(sus, json_pack("{s:s, s:i, s:i, s:b}", v->map ? "claim" : "host", v->suspect[i].host,
 						     "flagged", v->suspect[i].flagged, "cells", v->suspect[i].cells,
 						     "in_baseline", v->suspect[i].in_baseline));
 	for (int i = 0; i < v->nnotes; i++)
@@ -425,10 +470,19 @@ static void prom_cell(FILE *f, const struct health_verdict *v, const char *name,
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)hc->size);
 	fputc(',', f);
 	prom_label(f, "size_bytes", num);
-	snprintf(num, sizeof(num), "%d", hc->nodes);
-	fputc(',', f);
-	prom_label(f, "nodes", num);
-	if (v->nhops > 1) {
+	if (hc->elem != HEALTH_CELL) {   /* a map's element, per host and per group */
+		fputc(',', f);
+		prom_label(f, "element", health_elem_name(hc->elem));
+		if (hc->elem_name[0]) {
+			fputc(',', f);
+			prom_label(f, hc->elem == HEALTH_HOST ? "host" : "group", hc->elem_name);
+		}
+	} else {
+		snprintf(num, sizeof(num), "%d", hc->nodes);
+		fputc(',', f);
+		prom_label(f, "nodes", num);
+	}
+	if (hc->elem == HEALTH_CELL && v->nhops > 1) {
 		snprintf(num, sizeof(num), "%ld", hc->hops);
 		fputc(',', f);
 		prom_label(f, "hops", num);
@@ -514,7 +568,7 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 			const struct health_est *e = m ? &hc->bw : &hc->lat, *b = m ? &hc->base_bw : &hc->base_lat;
 			double vals[4] = { e->median, e->lo, e->hi, b->median };
 
-			if (hc->cell < 0 || e->n == 0)
+			if (hc->cell < 0 || e->n == 0 || health_cell_ratio(hc))
 				continue;
 			if (!any)
 				prom_family(f, name, m ? "Per-pair bandwidth of a cell in bytes per second (median, its CI, the baseline's median)."
@@ -527,6 +581,21 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 				prom_value(f, vals[s]);
 			}
 		}
+	}
+	for (int i = 0, any = 0; i < v->ncells; i++) {
+		const struct health_cell *hc = &v->cell[i];
+		const struct health_est *e = hc->metric == HEALTH_LATENCY ? &hc->lat : &hc->bw;
+		const struct health_est *b = hc->metric == HEALTH_LATENCY ? &hc->base_lat : &hc->base_bw;
+
+		if (!health_cell_ratio(hc) || e->n == 0)
+			continue;
+		if (!any++)
+			prom_family(f, "swstress_map_ratio", "A map's host or uplink over its reference (1 = as it; the "
+				    "metric's ratio: bandwidth lower, latency higher is slower), median and the baseline's.");
+		prom_cell(f, v, "swstress_map_ratio", hc, "stat", "median", NULL, NULL);
+		prom_value(f, e->median);
+		prom_cell(f, v, "swstress_map_ratio", hc, "stat", "baseline_median", NULL, NULL);
+		prom_value(f, b->median);
 	}
 	if (v->ncompared) {
 		prom_family(f, "swstress_change_percent", "Latency inflation or bandwidth drop against the baseline in percent, positive = worse (estimate and CI).");
@@ -567,6 +636,17 @@ static int write_prom(FILE *f, const struct sw_run *r, const struct health_verdi
 			prom_cell(f, v, "swstress_cell_status", hc, NULL, NULL, NULL, NULL);
 			fprintf(f, " %d\n", hc->status);
 		}
+	}
+	if (v->map) {   /* the judged map's claims, by element */
+		if (v->nsuspects)
+			prom_family(f, "swstress_map_claim", "1 for an element the judged map blames (blame: a host, an "
+				    "uplink, a group boundary, a link), 2 when the baseline maps do not.");
+		for (int i = 0; i < v->nsuspects; i++) {
+			fputs("swstress_map_claim{", f);
+			prom_label(f, "claim", v->suspect[i].host);
+			fprintf(f, "} %d\n", v->suspect[i].in_baseline ? 1 : 2);
+		}
+		return ferror(f) ? -1 : 0;
 	}
 	prom_family(f, "swstress_suspect_port", "1 when the host was slower than its peers (outlier analysis), else 0.");
 	for (int i = 0; i < v->nsuspects; i++) {

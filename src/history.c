@@ -365,6 +365,8 @@ static int put_check_cells(sqlite3 *db, const char *path, sqlite3_int64 cid,
 	for (int i = 0; i < v->ncells; i++) {
 		const struct health_cell *hc = &v->cell[i];
 
+		if (hc->elem != HEALTH_CELL)   /* a map's elements: the check row only */
+			continue;
 		if (sql_run(db, path, sql,
 			    SQL_VALS(sql_int(cid), hc->cell >= 0 ? sql_int(hc->cell) : sql_null(),
 				     sql_text(pattern_name(hc->pattern)), sql_int((sqlite3_int64)hc->size),

@@ -22,6 +22,7 @@
 #include "health_out.h"
 #include "history.h"
 #include "judge.h"
+#include "mapjudge.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
@@ -199,6 +200,32 @@ static int history_nights(const struct health_cell *hc, void *ctx, double **valu
 	return 0;
 }
 
+static bool is_map(const struct sw_run *r)
+{
+	return r->cfg.schedule == CFG_SCHEDULE_MAP;
+}
+
+/* A map is judged against maps only, a sweep against sweeps: else one
+ * line naming both. 0, or -1 with err. */
+static int kind_differs(const struct sw_run *r, const char *dir, struct sw_run *const *b, int k,
+			const char *baseline, bool is_set, char *err, size_t errlen)
+{
+	for (int j = 0; j < k; j++) {
+		const char *what = is_map(b[j]) ? "fabric map" : "sweep";
+
+		if (is_map(b[j]) == is_map(r))
+			continue;
+		if (is_set)
+			return sw_fail(err, errlen, "%s is a %s and baseline set %s holds %s, a %s: judge takes a fabric "
+				       "map (schedule = map) against maps, a sweep against sweeps", dir,
+				       is_map(r) ? "fabric map" : "sweep", baseline, b[j]->name, what);
+		return sw_fail(err, errlen, "%s is a %s and baseline %s a %s: judge takes a fabric map (schedule = "
+			       "map) against maps, a sweep against sweeps", dir, is_map(r) ? "fabric map" : "sweep",
+			       baseline, what);
+	}
+	return 0;
+}
+
 int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 {
 	struct sw_run *r = NULL, **b = NULL;
@@ -236,8 +263,20 @@ int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 		v = health_verdict_unknown(r, a, "baseline unusable: %s", berr);
 		goto out_emit;
 	}
-	v = health_judge_set(r, a, (const struct sw_run *const *)b, (const struct sw_analysis *const *)ba, k,
-			     is_set ? o->baseline : NULL);
+	if (kind_differs(r, result_dir, b, k, o->baseline, is_set, berr, sizeof(berr))) {
+		v = health_verdict_unknown(NULL, NULL, "baseline unusable: %s", berr);
+		goto out_emit;
+	}
+	if (is_map(r)) {
+		v = mapjudge_verdict(r, (const struct sw_run *const *)b, k, is_set ? o->baseline : NULL, berr,
+				     sizeof(berr));
+		if (!v) {
+			v = health_verdict_unknown(NULL, NULL, "cannot judge the map: %s", berr);
+			goto out_emit;
+		}
+	} else
+		v = health_judge_set(r, a, (const struct sw_run *const *)b, (const struct sw_analysis *const *)ba, k,
+				     is_set ? o->baseline : NULL);
 	if (!v)
 		goto out_emit;
 	judged = true;
@@ -250,7 +289,7 @@ int judge_dir(const char *result_dir, const struct judge_opts *o, FILE *out)
 			if (v->status == SW_NAGIOS_OK)   /* UNKNOWN outranks OK only */
 				v->status = SW_NAGIOS_UNKNOWN;
 		}
-		if (!o->no_history && health_add_chart(v, r, history_nights, &nc, err, sizeof(err)))
+		if (!o->no_history && !is_map(r) && health_add_chart(v, r, history_nights, &nc, err, sizeof(err)))
 			fprintf(stderr, "swstress: warning: drift chart: %s\n", err);
 	}
 out_emit:

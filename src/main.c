@@ -603,7 +603,8 @@ static const struct cli_command check_command = {
 		"The nightly health check: run (as swstress run) and judge the fresh results\n"
 		"against the baseline (as swstress judge). Bounded by the deadline key; a second\n"
 		"check while one runs exits UNKNOWN at once. The verdict is on stdout, in the\n"
-		"plugin format, before MPI ends.\n",
+		"plugin format, before MPI ends. With schedule = map the map is judged against\n"
+		"baseline maps, element by element (as swstress judge says).\n",
 	.options = CLI_OPT(CLI_CONFIG) | CLI_OPT(CLI_LABEL) | CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_PROGRESS) |
 		   CLI_OPT(CLI_NO_PLOT) | CLI_OPT(CLI_BASELINE) | CLI_OPT(CLI_PROM) | CLI_OPT(CLI_JSON) |
 		   CLI_OPT(CLI_HISTORY) | CLI_OPT(CLI_NO_HISTORY),

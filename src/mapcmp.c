@@ -213,8 +213,7 @@ static int host_claims(struct mapcmp *m, double alpha)
 	return 0;
 }
 
-/* Whether r makes a claim of c's kind and name. */
-static bool has_claim(const struct blame_result *r, const struct blame_claim *c)
+bool mapcmp_has_claim(const struct blame_result *r, const struct blame_claim *c)
 {
 	for (int k = 0; k < r->nclaim; k++)
 		if (r->claim[k].kind == c->kind && !strcmp(r->claim[k].name, c->name))
@@ -228,10 +227,10 @@ static int claims(struct mapcmp *m, const struct blame_result *a, const struct b
 	if (!m->claim)
 		return -1;
 	for (int k = 0; k < x->nclaim; k++)
-		if (!has_claim(a, &x->claim[k]))
+		if (!mapcmp_has_claim(a, &x->claim[k]))
 			m->claim[m->nclaim++] = (struct mapcmp_claim){ true, &x->claim[k] };
 	for (int k = 0; k < a->nclaim; k++)
-		if (!has_claim(x, &a->claim[k]))
+		if (!mapcmp_has_claim(x, &a->claim[k]))
 			m->claim[m->nclaim++] = (struct mapcmp_claim){ false, &a->claim[k] };
 	return 0;
 }

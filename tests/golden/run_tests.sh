@@ -16,6 +16,10 @@ cd "$T_TMP" || t_bail "cd $T_TMP"
 A=swA-20261202-074946 A2=swA2-20261202-074950 B=swB-20261202-074959
 N1=night-20261202-075004 N2=night-20261202-075012
 MA=mapA-20261202-182844 MA2=mapA2-20261202-182846 MB=mapB-20261202-182847 MB2=mapB2-20261202-182849
+# the emulated tree of 4 leaves x 4 hosts (tests/fabric, leaves given),
+# stream 64 KiB, 4 blocks: healthy, swsN05's port at 5 Mbit/s, leaf C's
+# uplink at 20 Mbit/s
+MH=healthy-20261203-102832 MS=slowhost-20261202-164036 MU=slowuplink-20261203-103006
 
 # name, then the command's words: stdout and the exit status, the
 # temporary folder written as TMP
@@ -74,6 +78,46 @@ elif "$BIN" compare $MA $MB --output cmpplot > /dev/null 2> cmpplot.err && [ -s 
 	ok "maps: the difference heat map drawn from a 6 x 6 grid, in compare.md"
 else
 	fail "maps: the difference heat map" cmpplot.err
+fi
+# judge of a map against a baseline map: every element, text and JSON;
+# a map against a sweep baseline: one UNKNOWN line naming both, exit 3
+golden judge-map judge $MB --baseline $MA --no-history
+golden judge-map-json judge $MB --baseline $MA --no-history --json
+golden judge-map-sweep judge $MA --baseline $A --no-history
+# known answers on the emulated tree: the slow host named, CRITICAL by
+# its claim (4 blocks: no CI against one baseline map), no other host;
+# the slow uplink named, no host; the healthy map against the slow one OK
+golden judge-map-slowhost judge $MS --baseline $MH --no-history
+golden judge-map-slowuplink judge $MU --baseline $MH --no-history
+golden judge-map-healthy judge $MH --baseline $MU --no-history
+"$BIN" judge $MU --baseline $MH --no-history --prom map.prom > /dev/null 2> map-prom.err
+if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+	cp map.prom "$G/judge-map.prom"
+elif diff -u "$G/judge-map.prom" map.prom > map-prom.diff; then
+	ok "judge-map.prom: as the golden file (per-host and per-group gauges)"
+else
+	fail "judge-map.prom: differs from the golden file" map-prom.diff
+fi
+if head -1 judge-map-slowhost.out | grep -q "^SWSTRESS CRITICAL - host swsN05 (stream 64KiB): bandwidth drop" &&
+	[ "$(grep -c '^map claim' judge-map-slowhost.out)" = 1 ] &&
+	head -1 judge-map-slowuplink.out | grep -q "^SWSTRESS CRITICAL - uplink of leafC (stream 64KiB): bandwidth drop" &&
+	[ "$(grep -c '^map claim' judge-map-slowuplink.out)" = 1 ] && head -1 judge-map-healthy.out | grep -q "^SWSTRESS OK"; then
+	ok "judge on the emulated tree: the slow host and the slow uplink named alone, CRITICAL; healthy OK"
+else
+	fail "judge on the emulated tree" judge-map-slowhost.out
+fi
+if [ "$(grep -c . judge-map-sweep.out)" = 2 ] && grep -q "^exit 3" judge-map-sweep.out &&
+	grep -q "$MA is a fabric map and baseline $A a sweep" judge-map-sweep.out; then
+	ok "judge: a map against a sweep baseline is one UNKNOWN line naming both, exit 3"
+else
+	fail "judge: a map against a sweep baseline" judge-map-sweep.out
+fi
+"$BIN" judge $A --baseline $MA --no-history > sweep-map.out 2>&1
+rc=$?
+if [ $rc = 3 ] && [ "$(wc -l < sweep-map.out)" = 1 ] && grep -q "$A is a sweep and baseline $MA a fabric map" sweep-map.out; then
+	ok "judge: a sweep against a map baseline is one UNKNOWN line naming both, exit 3"
+else
+	fail "judge: a sweep against a map baseline: exit $rc" sweep-map.out
 fi
 # a map against a sweep: one error line naming both folders, exit 1
 "$BIN" compare $MA $A --output mixed > mixed.out 2> mixed.err

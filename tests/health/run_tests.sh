@@ -235,6 +235,20 @@ touch "$prom"
 
 promlint "promtool check metrics" "$prom"
 
+# a fabric map's verdict (the emulated tree's slow uplink against its
+# healthy map): per-host and per-group gauges, and the map's claim
+m=tests/data/maps
+build/swstress judge $m/slowuplink-20261203-103006 --baseline $m/healthy-20261203-102832 --no-history \
+	--prom "$tmp/map.prom" > "$tmp/map.out" 2>&1
+if [ $? = 2 ] && grep -q '^swstress_cell_status{.*element="uplink",group="leafC"} [0-2]$' "$tmp/map.prom" &&
+	[ "$(grep -c '^swstress_change_percent{.*element="host",host="swsN[0-9]*",.*stat="estimate"}' "$tmp/map.prom")" = 16 ] &&
+	grep -q '^swstress_map_claim{claim="uplink of leafC"} 2$' "$tmp/map.prom" && grep -q '^swstress_check_status 2$' "$tmp/map.prom"; then
+	ok "map verdict: Prometheus gauges per host and per group, the new claim, status 2"
+else
+	fail "map verdict's Prometheus file" "$tmp/map.prom"
+fi
+promlint "map verdict: promtool check metrics" "$tmp/map.prom"
+
 # scrape URL FILE: fetch the metrics page into FILE.
 scrape() {
 	curl -sf --max-time 5 "$1" >"$2"

@@ -710,6 +710,32 @@ EOF
 	ok "the map: every pair once a block at 7 ranks (a bye) and 6 ranks in steps of 2, overlap recorded, report loads it"
 }
 
+# check on a tiny map (4 ranks): a map baseline, then check against it:
+# the Nagios line names map elements and the Prometheus file has a gauge
+# per host; a sweep baseline is refused with one UNKNOWN line.
+test_check_map() {
+	c=$(conf mbase "schedule = map" "patterns = stream" "sizes = 16KiB" "sample_time = 5ms" "repetitions = 5" \
+		"allow_shared_kernel = yes")
+	timeout 120 $MPIEXEC -n 4 "$SW" map -c "$c" --no-plot --no-history > /dev/null 2> "$TMP/err"
+	base=$(folder mbase)
+	[ -n "$base" ] || { fail "check on a map: the baseline map" "$TMP/err"; return; }
+	timeout 120 $MPIEXEC -n 4 "$SW" check -c "$c" label=mcheck --baseline "$base" --no-history --prom "$TMP/map.prom" \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" -le 2 ] && grep -Eq "^SWSTRESS (OK|WARNING|CRITICAL) - .*element.*\|" "$TMP/out" &&
+		grep -q "^swstress_check_status $rc$" "$TMP/map.prom" &&
+		[ "$(grep -c '^swstress_cell_status{.*element="host",host=' "$TMP/map.prom")" = 4 ]; then
+		ok "check on a map: Nagios line over the map's elements, exit $rc, a Prometheus gauge per host"
+	else fail "check on a map: rc=$rc" "$TMP/out"; fi
+	sweep=$(folder hbase)
+	[ -n "$sweep" ] || { skip "check on a map against a sweep" "no sweep baseline (test_check did not run)"; return; }
+	timeout 120 $MPIEXEC -n 4 "$SW" check -c "$c" label=mmixed --baseline "$sweep" --no-history > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" = 3 ] && [ "$(wc -l < "$TMP/out")" = 1 ] && grep -q "is a fabric map and baseline .* a sweep" "$TMP/out"; then
+		ok "check on a map against a sweep baseline: one UNKNOWN line, exit 3"
+	else fail "check on a map against a sweep: rc=$rc" "$TMP/out"; fi
+}
+
 tests="${*:-test_two_ranks_complete test_four_ranks_matches_config test_eight_ranks_auto_hops
 test_bad_config_exits_2_promptly test_shared_node_refused test_output_not_writable
 test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_rank_is_suspect
@@ -717,6 +743,6 @@ test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck te
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
 test_known_rate_flow test_ranks_per_node
-test_map_every_pair_once test_estimate_within_2x}"
+test_map_every_pair_once test_check_map test_estimate_within_2x}"
 for t in $tests; do $t; done
 t_end
