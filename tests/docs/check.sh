@@ -70,6 +70,8 @@ planted "a config key not documented" "^configs/README.md: config key sample_tim
 	'/sample_time/d' configs/README.md
 planted "a command not in the README" "^README.md: command guard of --help has no row in the command table$" \
 	'/^| `guard /d' README.md
+planted "a README not starting with its title" "^README.md: starts with 'make run', not its title" \
+	'1i make run' README.md
 planted "a README over 450 lines" "^README.md: [0-9]* lines, more than 450" \
 	'$ r configs/README.md' README.md
 mkdir -p "$T_TMP/q/configs"
