@@ -911,13 +911,22 @@ int history_write_table(FILE *f, const char *path, const struct history_filter *
 	if (flt && flt->sw)
 		fprintf(f, " of switch %s", flt->sw);
 	fprintf(f, ": %zu\n", nruns);
+	/* the run column as wide as its longest name (36 fixed made 101
+	 * columns); a verdict's summary on its own line below, cut to 80 */
+	int wname = 3;
+
+	for (size_t i = 0; i < nruns; i++)
+		if ((int)strlen(runs[i].name) > wname)
+			wname = (int)strlen(runs[i].name);
 	if (nruns)
-		fprintf(f, "%-20s  %-36s  %5s  %5s  %-8s  %-8s  %s\n", "started", "run", "ranks", "cells",
-			"complete", "verdict", "summary");
-	for (size_t i = 0; i < nruns; i++)   /* the summary cut to a screen line */
-		fprintf(f, "%-20s  %-36s  %5d  %5d  %-8s  %-8s  %.100s%s\n", runs[i].started, runs[i].name,
-			runs[i].nranks, runs[i].ncells, runs[i].complete ? "yes" : "no", runs[i].verdict,
-			runs[i].summary, strlen(runs[i].summary) > 100 ? "..." : "");
+		fprintf(f, "%-20s  %-*s  %5s  %5s  %-8s  %s\n", "started", wname, "run", "ranks", "cells",
+			"complete", "verdict");
+	for (size_t i = 0; i < nruns; i++) {
+		fprintf(f, "%-20s  %-*s  %5d  %5d  %-8s  %s\n", runs[i].started, wname, runs[i].name,
+			runs[i].nranks, runs[i].ncells, runs[i].complete ? "yes" : "no", runs[i].verdict);
+		if (runs[i].summary[0])
+			fprintf(f, "  %.75s%s\n", runs[i].summary, strlen(runs[i].summary) > 75 ? "..." : "");
+	}
 	free(runs);
 	db = db_open(path, false, err, errlen);
 	if (!db)
