@@ -138,7 +138,7 @@ golden-test: build/swstress
 	sh tests/golden/run_tests.sh
 
 # The documentation: links resolve, every config key and command is
-# documented, the README stays a first page.
+# documented, the README stays a first page, its swstress commands parse.
 docs-test: build/swstress
 	sh tests/docs/check.sh build/swstress
 

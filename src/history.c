@@ -18,6 +18,7 @@
 #include "config.h"
 #include "health.h"
 #include "history.h"
+#include "fmt.h"
 #include "pattern.h"
 #include "sql.h"
 
@@ -832,7 +833,10 @@ struct trend {
 	double first, last, min, max;
 };
 
-/* The trend's line, when it has runs; then none. */
+/* The trend's line, when it has runs; then none. Values through fmt.c
+ * (scaled units, no e-notation: "%.4g" printed 1.234e+04 MB/s), one
+ * space between columns so the line fits 80 (TREND_HEAD). */
+#define TREND_ROW "%-8s %6s %5s %4s %10s %10s %7s %10s %10s\n"
 static void trend_print(struct trend *t)
 {
 	char sz[32], a[32], b[32], mn[32], mx[32];
@@ -842,12 +846,18 @@ static void trend_print(struct trend *t)
 		return;
 	lat = pattern_latency_metric(pattern_find(t->pattern));
 	config_format_size((uint64_t)t->size, sz, sizeof(sz));
-	snprintf(a, sizeof(a), "%.4g %s", t->first, lat ? "us" : "MB/s");
-	snprintf(b, sizeof(b), "%.4g %s", t->last, lat ? "us" : "MB/s");
-	snprintf(mn, sizeof(mn), "%.4g", t->min);
-	snprintf(mx, sizeof(mx), "%.4g", t->max);
-	fprintf(t->f, "%-9s  %8s  %5d  %4d  %12s  %12s  %+7.1f%%  %12s  %12s\n", t->pattern, sz, t->nodes,
-		t->runs, a, b, (lat ? t->last / t->first - 1 : 1 - t->last / t->first) * 100, mn, mx);   /* > 0 worse */
+	enum fmt_unit u = lat ? FMT_TIME : FMT_BW;
+	double scale = lat ? 1e-6 : 1e6;   /* us, MB/s in the store */
+	char nodes[16], runs[16], chg[32];
+
+	fmt_val(a, sizeof(a), u, t->first * scale);
+	fmt_val(b, sizeof(b), u, t->last * scale);
+	fmt_val(mn, sizeof(mn), u, t->min * scale);
+	fmt_val(mx, sizeof(mx), u, t->max * scale);
+	fmt_pct(chg, sizeof(chg), (lat ? t->last / t->first - 1 : 1 - t->last / t->first) * 100);   /* > 0 worse */
+	snprintf(nodes, sizeof(nodes), "%d", t->nodes);
+	snprintf(runs, sizeof(runs), "%d", t->runs);
+	fprintf(t->f, TREND_ROW, t->pattern, sz, nodes, runs, a, b, chg, mn, mx);
 	t->runs = 0;
 }
 
@@ -903,22 +913,30 @@ int history_write_table(FILE *f, const char *path, const struct history_filter *
 	if (flt && flt->sw)
 		fprintf(f, " of switch %s", flt->sw);
 	fprintf(f, ": %zu\n", nruns);
+	/* the run column as wide as its longest name (36 fixed made 101
+	 * columns); a verdict's summary on its own line below, cut to 80 */
+	int wname = 3;
+
+	for (size_t i = 0; i < nruns; i++)
+		if ((int)strlen(runs[i].name) > wname)
+			wname = (int)strlen(runs[i].name);
 	if (nruns)
-		fprintf(f, "%-20s  %-36s  %5s  %5s  %-8s  %-8s  %s\n", "started", "run", "ranks", "cells",
-			"complete", "verdict", "summary");
-	for (size_t i = 0; i < nruns; i++)   /* the summary cut to a screen line */
-		fprintf(f, "%-20s  %-36s  %5d  %5d  %-8s  %-8s  %.100s%s\n", runs[i].started, runs[i].name,
-			runs[i].nranks, runs[i].ncells, runs[i].complete ? "yes" : "no", runs[i].verdict,
-			runs[i].summary, strlen(runs[i].summary) > 100 ? "..." : "");
+		fprintf(f, "%-20s  %-*s  %5s  %5s  %-8s  %s\n", "started", wname, "run", "ranks", "cells",
+			"complete", "verdict");
+	for (size_t i = 0; i < nruns; i++) {
+		fprintf(f, "%-20s  %-*s  %5d  %5d  %-8s  %s\n", runs[i].started, wname, runs[i].name,
+			runs[i].nranks, runs[i].ncells, runs[i].complete ? "yes" : "no", runs[i].verdict);
+		if (runs[i].summary[0])
+			fprintf(f, "  %.75s%s\n", runs[i].summary, strlen(runs[i].summary) > 75 ? "..." : "");
+	}
 	free(runs);
 	db = db_open(path, false, err, errlen);
 	if (!db)
 		return -1;
-	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong, per-pair\n"
-	      "bandwidth in MB/s = 10^6 bytes/s otherwise; change from the first to the last run,\n"
-	      "positive = worse):\n", f);
-	fprintf(f, "%-9s  %8s  %5s  %4s  %12s  %12s  %8s  %12s  %12s\n", "pattern", "size", "nodes", "runs",
-		"first", "last", "change", "min", "max");
+	fputs("\ntrend of each cell over these runs (median per-hop latency for pingpong,\n"
+	      "per-pair bandwidth otherwise, MB/s = 10^6 bytes/s; change from the first to\n"
+	      "the last run, positive = worse):\n", f);
+	fprintf(f, TREND_ROW, "pattern", "size", "nodes", "runs", "first", "last", "change", "min", "max");
 	rc = sql_run(db, path, sql_trend, FILTER_VALS(flt), trend_row, &t, err, errlen);
 	if (rc == 0)
 		trend_print(&t);

@@ -128,11 +128,13 @@ static int make_pairs(const struct sw_config *c, int n, struct sw_pair *pair)
 	return np;
 }
 
-/* Resolve the level list to ascending, distinct pair counts in lv[].
+/* Resolve the level list to ascending, distinct pair counts in lv[], of
+ * nranks units named unit ("ranks", or "nodes" when ranks_per_node > 1:
+ * pairs are of nodes then, and so are the messages).
  * A list holding 'max' runs the levels up to max: entries above the pairs
  * there are skipped, so '1, 2, 4, max' runs on any even rank count.
  * Returns the count, or -1 with a message naming the key and the fix. */
-static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int *lv,
+static int resolve_levels(const struct sw_config *c, int nranks, int npairs, const char *unit, int *lv,
 			  char *err, size_t errlen)
 {
 	const char *besides = c->victims ? " besides the victims' pairs" : "";
@@ -158,15 +160,15 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 				return sw_fail(err, errlen, "%s: odd number of nodes %d (a level is a number of pairs)",
 					       config_where(c, key), v);
 			if (v > nranks && !capped)
-				return sw_fail(err, errlen, "%s: level of %d nodes but only %d ranks%s "
-					       "(nodes=2,max runs the levels up to the ranks there are)",
-					       config_where(c, key), v, nranks, besides);
+				return sw_fail(err, errlen, "%s: level of %d nodes but only %d %s%s "
+					       "(nodes=2,max runs the levels up to the %s there are)",
+					       config_where(c, key), v, nranks, unit, besides, unit);
 			k = v / 2;
 		} else {
 			if (2 * v > nranks && !capped)
-				return sw_fail(err, errlen, "%s: level of %d pairs needs %d ranks but only %d ranks%s "
-					       "(pairs=1,max runs the levels up to the ranks there are)",
-					       config_where(c, key), v, 2 * v, nranks, besides);
+				return sw_fail(err, errlen, "%s: level of %d pairs needs %d %s but only %d %s%s "
+					       "(pairs=1,max runs the levels up to the %s there are)",
+					       config_where(c, key), v, 2 * v, unit, nranks, unit, besides, unit);
 			k = v;
 		}
 		if (k < 1)
@@ -174,10 +176,10 @@ static int resolve_levels(const struct sw_config *c, int nranks, int npairs, int
 		if (k > npairs && capped)
 			continue;
 		if (k > npairs)
-			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d ranks%s "
+			return sw_fail(err, errlen, "%s: level of %d pairs but pairing '%s' makes only %d disjoint pairs of %d %s%s "
 				       "(pairs=1,max runs the levels up to the pairs there are)",
 				       config_where(c, key), k, c->pairing == CFG_PAIRING_SHIFT ? "shift" : "this", npairs, nranks,
-				       besides);
+				       unit, besides);
 		lv[n++] = k;
 	}
 	qsort(lv, (size_t)n, sizeof(*lv), sw_cmp_int);
@@ -288,7 +290,7 @@ struct sw_plan *plan_create(const struct sw_config *c, int nranks, char *err, si
 			config_where(c, "victims"), nv, np, nranks);
 		goto out;
 	}
-	nl = resolve_levels(c, nranks - 2 * nv, np - nv, lv, err, errlen);
+	nl = resolve_levels(c, nranks - 2 * nv, np - nv, per > 1 ? "nodes" : "ranks", lv, err, errlen);
 	if (nl < 0)
 		goto out;
 	per_level = c->npatterns * c->nsizes * (c->nhops ? c->nhops : 1);

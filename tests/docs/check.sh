@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/docs/check.sh [BIN] - the documentation against the tree (docs.py):
 # links and images resolve, every config key is in configs/README.md, every
-# command of --help is in the README's table, the README at most 450 lines.
+# command of --help is in the README's table, the README at most 450 lines;
+# every swstress command in the README's code blocks parses (commands.py).
 # Then the check's self-test: a copy of the docs with one planted defect
 # each must fail with the line that names it.
 set -u
@@ -17,6 +18,18 @@ if python3 tests/docs/docs.py . "$T_TMP/help" > "$T_TMP/out" 2>&1; then
 else
 	fail "the documentation" "$T_TMP/out"
 fi
+
+# Every swstress command of the README's code blocks parses: a command
+# of --help and its options (commands.py); a planted wrong option fails.
+if python3 tests/docs/commands.py README.md "$BIN" > "$T_TMP/cmds" 2> "$T_TMP/cmdn"; then
+	ok "the README's $(cat "$T_TMP/cmdn"): commands and options of --help"
+else
+	fail "the README's commands" "$T_TMP/cmds"
+fi
+printf '    build/swstress report --nosuch results/x\n' > "$T_TMP/bad.md"
+check_eq "planted: a README command with an unknown option" \
+	"$(python3 tests/docs/commands.py "$T_TMP/bad.md" "$BIN" 2>/dev/null)" \
+	"$T_TMP/bad.md:1: swstress report --nosuch: no such option"
 
 # Every estimate the docs quote as "`swstress plan configs/X.conf -n N`
 # estimates T s (up to U s)", or with " --cores C" after N, is what plan
@@ -70,6 +83,8 @@ planted "a config key not documented" "^configs/README.md: config key sample_tim
 	'/sample_time/d' configs/README.md
 planted "a command not in the README" "^README.md: command guard of --help has no row in the command table$" \
 	'/^| `guard /d' README.md
+planted "a README not starting with its title" "^README.md: starts with 'make run', not its title" \
+	'1i make run' README.md
 planted "a README over 450 lines" "^README.md: [0-9]* lines, more than 450" \
 	'$ r configs/README.md' README.md
 mkdir -p "$T_TMP/q/configs"

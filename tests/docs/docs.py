@@ -76,6 +76,9 @@ readme = open(os.path.join(root, "README.md")).read()
 for c in commands:
     if not re.search(r"^\| `%s[ `]" % re.escape(c), readme, re.M):
         bad.append("README.md: command %s of --help has no row in the command table" % c)
+first = next((x for x in readme.splitlines() if x.strip()), "")
+if not first.startswith("# "):
+    bad.append("README.md: starts with %r, not its title (a '# ' heading)" % first.strip()[:40])
 n = readme.count("\n")
 if n > README_MAX:
     bad.append("README.md: %d lines, more than %d (move the detail next to what it describes)" % (n, README_MAX))

@@ -15,6 +15,7 @@ cp -r "$D/runs/"* "$D/maps/"* "$T_TMP"/
 cd "$T_TMP" || t_bail "cd $T_TMP"
 A=swA-20261202-074946 A2=swA2-20261202-074950 B=swB-20261202-074959
 N1=night-20261202-075004 N2=night-20261202-075012
+Q=quick-20261203-112849
 MA=mapA-20261202-182844 MA2=mapA2-20261202-182846 MB=mapB-20261202-182847 MB2=mapB2-20261202-182849
 # the emulated tree of 4 leaves x 4 hosts (tests/fabric, leaves given),
 # stream 64 KiB, 4 blocks: healthy, swsN05's port at 5 Mbit/s, leaf C's
@@ -45,6 +46,14 @@ golden report-swB report $B
 golden report-night report $N1
 golden report-verbose report $A --verbose
 golden report-classic report $A --format classic
+# make run's first run: 4 ranks on 2 cores, its changes marked cpu
+golden report-quick report $Q
+# The reports a person reads fit an 80-column terminal (issue #27: the
+# quick run's "+282.5% [+222.9, +353.1] * cpu" rows made 81); --verbose
+# and classic are wide on purpose.
+wide=$(awk 'length($0) > 80 { print FILENAME ":" FNR ": " length($0) " columns" }' \
+	report-swA.out report-swB.out report-night.out report-quick.out)
+check_eq "reports within 80 columns" "$wide" ""
 golden compare compare $A $A2 $B --output cmp --no-plot
 if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 	cp cmp/compare.md "$G/compare.md"

@@ -468,6 +468,24 @@ Test(plan, ranks_per_node_pairs_nodes)
 	cr_expect_str_eq(err, "command line: ranks_per_node = 2, but 7 ranks are not a whole number of nodes");
 }
 
+/* With K > 1 ranks a node, levels are of nodes and their errors say so
+ * (issue #27: "needs 16 ranks but only 4 ranks" of a run on 8 ranks). */
+Test(plan, ranks_per_node_level_errors_count_nodes)
+{
+	const char *pairs[] = { "pairs=1,8", "patterns=stream", "sizes=8", "ranks_per_node=2", NULL };
+	const char *nodes[] = { "nodes=2,16", "patterns=stream", "sizes=8", "ranks_per_node=2", NULL };
+	struct sw_config c = cfg(pairs);
+	char err[512];
+
+	cr_expect_null(plan_create(&c, 8, err, sizeof(err)));
+	cr_expect_str_eq(err, "command line: level of 8 pairs needs 16 nodes but only 4 nodes "
+			 "(pairs=1,max runs the levels up to the nodes there are)");
+	c = cfg(nodes);
+	cr_expect_null(plan_create(&c, 8, err, sizeof(err)));
+	cr_expect_str_eq(err, "command line: level of 16 nodes but only 4 nodes "
+			 "(nodes=2,max runs the levels up to the nodes there are)");
+}
+
 /* A latency, incast and victims are one rank pair's: refused with K > 1. */
 Test(plan, ranks_per_node_refuses_latency_incast_and_victims)
 {
