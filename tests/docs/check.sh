@@ -85,6 +85,8 @@ planted "a command not in the README" "^README.md: command guard of --help has n
 	'/^| `guard /d' README.md
 planted "a README not starting with its title" "^README.md: starts with 'make run', not its title" \
 	'1i make run' README.md
+planted "make test below the README's first lines" "^README.md: 'make test' is not in its first 8 lines" \
+	'/^    make test /d' README.md
 planted "a README over 450 lines" "^README.md: [0-9]* lines, more than 450" \
 	'$ r configs/README.md' README.md
 mkdir -p "$T_TMP/q/configs"

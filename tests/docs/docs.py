@@ -79,6 +79,11 @@ for c in commands:
 first = next((x for x in readme.splitlines() if x.strip()), "")
 if not first.startswith("# "):
     bad.append("README.md: starts with %r, not its title (a '# ' heading)" % first.strip()[:40])
+# the developer's promise: the README's first lines give the two commands
+top = readme.splitlines()[:8]
+for c in ("make run", "make test"):
+    if not any(x.strip().startswith(c + " ") for x in top):
+        bad.append("README.md: '%s' is not in its first 8 lines (under the title)" % c)
 n = readme.count("\n")
 if n > README_MAX:
     bad.append("README.md: %d lines, more than %d (move the detail next to what it describes)" % (n, README_MAX))
