@@ -315,7 +315,8 @@ done
 "$D" history --history "$db" --format csv >"$tmp/h.csv"
 rows=$(grep -c -v '^#' "$tmp/h.csv")
 if [ "$rows" -eq 33 ]; then ok "history csv: header and 32 rows"; else fail "history csv has $rows lines, want 33"; fi
-if "$D" history --history "$db" | grep -q '^2026-03-04T02:00:00Z  drop30 .* CRITICAL  8 nodes 64KiB stream'; then
+# (the verdict's summary goes on its own line under the run's row)
+if "$D" history --history "$db" | grep -A1 '^2026-03-04T02:00:00Z  drop30 .* CRITICAL$' | grep -q '^  8 nodes 64KiB stream'; then
 	ok "history table lists the critical check"
 else
 	fail "history table"
