@@ -46,4 +46,16 @@ void text_term_put(FILE *f, const char *s);
  * & < > " ' as character references, and the escapes above. */
 void text_html_put(FILE *f, const char *s);
 
+/* The width of swstress's text for people (reports, verdict details,
+ * comparisons): a terminal of 80 columns. */
+#define TEXT_WIDTH 80
+
+/* One line of prose, printf-formatted, written to f broken at blanks into
+ * lines of TEXT_WIDTH columns at most (a longer word stays whole), the
+ * lines after the first indented by indent. Leading newlines are printed
+ * as they are, a tab is a blank that never breaks, a mark ~ or * stays
+ * with its word, and the blanks between words are kept (aligned columns).
+ * At most 2047 bytes of text. */
+void text_wrapped(FILE *f, const char *indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "compare.h"
+#include "text.h"
 #include "config.h"
 #include "fmt.h"
 #include "pattern.h"
@@ -252,6 +253,18 @@ static void md_line(FILE *f, const char *line)
 	fprintf(f, p == line ? "\n%s\n\n" : "- %s\n", p);
 }
 
+/* "answer: HEADLINE" within 80 columns; "[CI n/a]" is kept on one line
+ * (a tab: a blank text_wrapped never breaks at). */
+static void print_answer(FILE *f, const char *headline)
+{
+	char buf[1024], *p = buf;
+
+	snprintf(buf, sizeof(buf), "%s", headline);
+	while ((p = strstr(p, "[CI n/a]")))
+		p[3] = '\t', p += 8;
+	text_wrapped(f, "  ", "answer: %s", buf);
+}
+
 void compare_print(FILE *f, const struct compare *c)
 {
 	char a[96], b[96], s[32], h[32], p[32];
@@ -263,17 +276,17 @@ void compare_print(FILE *f, const struct compare *c)
 	if (c->nverdicts)
 		fputc('\n', f);
 	for (int k = 0; k < c->nverdicts; k++)
-		fprintf(f, "answer: %s\n", c->verdict[k].headline);
+		print_answer(f, c->verdict[k].headline);
 	if (c->nnotes)
 		fputc('\n', f);
 	for (int i = 0; i < c->nnotes; i++)
-		fprintf(f, "note: %s\n", c->notes[i]);
+		text_wrapped(f, "  ", "note: %s", c->notes[i]);
 	if (!c->maps)
-		fprintf(f, "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
-			"* significant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~ CI needs more samples; "
-			"cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting "
-			"for a CPU); drift: a change of a run that drifted (its baseline level, measured again, differed)\n",
-			c->confidence * 100, c->alpha, c->min_effect);
+		text_wrapped(f, "", "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
+			     "*\tsignificant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~\tCI needs more "
+			     "samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it "
+			     "includes waiting for a CPU); drift: a change of a run that drifted (its baseline level, "
+			     "measured again, differed)", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 

@@ -185,6 +185,9 @@ static const char *cell_val(char *buf, size_t len, const struct health_cell *hc,
 	return fmt_val(buf, len, hc->metric == HEALTH_LATENCY ? FMT_TIME : FMT_BW, x);
 }
 
+/* A cell's line goes on under its name, past the status column. */
+#define CELL_INDENT "            "
+
 static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
 {
 	char name[128], ch[256], now[48], was[80], rule[32] = "", p[16], n[32];
@@ -193,7 +196,8 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 
 	health_cell_name(v, hc, name, sizeof(name));
 	if (!hc->compared) {
-		fprintf(f, "  %-8s  %s: %s\n", hc->status == SW_NAGIOS_CRITICAL ? "CRITICAL" : "-", name, hc->why);
+		text_wrapped(f, CELL_INDENT, "  %-8s  %s: %s", hc->status == SW_NAGIOS_CRITICAL ? "CRITICAL" : "-", name,
+			     hc->why);
 		return;
 	}
 	health_change_text(v, hc, ch, sizeof(ch));
@@ -206,7 +210,7 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 		snprintf(was, sizeof(was), "%s in baseline", cell_val(n, sizeof(n), hc, b->median));
 	}
 	stats_format_p(p, sizeof(p), hc->p);
-	fprintf(f, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s%s)\n",
+	text_wrapped(f, CELL_INDENT, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s%s)",
 		health_status_name(hc->status), name, ch, p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 2 : p, now, was,
 		lat ? v->warn_inflation : v->warn_drop, lat ? v->crit_inflation : v->crit_drop,
 		lat ? "inflation" : "drop", rule);
@@ -244,17 +248,17 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 		const char *unit = v->map ? "elements" : "cells";
 
 		if (v->map)
-			fprintf(f, "map elements: the fabric (its median link), each host (its links over their group "
-				"pairs' typical link, x) and each uplink (its crossing links over the links within "
-				"groups, x), one value a block\n");
+			text_wrapped(f, "  ", "map elements: the fabric (its median link), each host (its links over "
+				     "their group pairs' typical link, x) and each uplink (its crossing links over the "
+				     "links within groups, x), one value a block");
 		if (v->nspread_unknown)
-			fprintf(f, "%s, worst first (change against baseline %s, positive = worse, %g%% CI and p "
-				"on per-%s medians, alpha %g):\n", unit, v->baseline, v->confidence * 100,
-				v->map ? "block" : "repetition", v->alpha);
+			text_wrapped(f, "  ", "%s, worst first (change against baseline %s, positive = worse, %g%% CI "
+				     "and p on per-%s medians, alpha %g):", unit, v->baseline, v->confidence * 100,
+				     v->map ? "block" : "repetition", v->alpha);
 		if (v->ncompared > v->nspread_unknown)
-			fprintf(f, "%s (change against the typical value of baseline %s, %d runs, positive = worse; "
-				"%g%% interval of healthy nights plus tonight's noise; sd: the change in night-to-night "
-				"SDs, one-sided t p):\n", v->nspread_unknown ? (v->map ? "elements with the night-to-night "
+			text_wrapped(f, "  ", "%s (change against the typical value of baseline %s, %d runs, positive = "
+				     "worse; %g%% interval of healthy nights plus tonight's noise; sd: the change in "
+				     "night-to-night SDs, one-sided t p):", v->nspread_unknown ? (v->map ? "elements with the night-to-night "
 				"spread" : "cells with the night-to-night spread") : v->map ? "elements, worst first"
 				: "cells, worst first", v->baseline, v->base_runs, v->confidence * 100);
 		for (int i = 0; i < v->ncells; i++) {

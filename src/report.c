@@ -20,50 +20,8 @@
 #include "fmt.h"
 
 /* The width the report keeps to (its tables in their short form, its
- * prose lines). */
-#define REPORT_WIDTH 80
-
-/* One line of prose, broken at blanks into lines of REPORT_WIDTH columns
- * at most (a word longer than that stays whole), the lines after the
- * first indented by indent; newlines that begin it are printed as they
- * are. A tab is a blank that never breaks (printed
- * as a space); a mark ~ or * stays with the word before it; blanks
- * between words on one line are kept as they are (aligned columns). */
-static void __attribute__((format(printf, 3, 4)))
-print_wrapped(FILE *f, const char *indent, const char *fmt, ...)
-{
-	char text[2048];
-	const char *p = text;
-	int col = 0, lead = (int)strlen(indent), gap = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	while (*p == '\n')   /* blank lines before it */
-		fputc(*p++, f);
-	gap = (int)strspn(p, " ");   /* the text's own leading blanks stay */
-	for (p += gap; *p; ) {
-		int word = (int)strcspn(p, " ");
-
-		while (p[word] == ' ' && (p[word + 1] == '~' || p[word + 1] == '*') && strchr(" ,", p[word + 2]))
-			word += 2 + (p[word + 2] == ',');
-		if (col > lead && col + 1 + word > REPORT_WIDTH) {
-			fprintf(f, "\n%s", indent);
-			col = lead;
-		} else {
-			fprintf(f, "%*s", gap, "");
-			col += gap;
-		}
-		for (int i = 0; i < word; i++)
-			fputc(p[i] == '\t' ? ' ' : p[i], f);
-		col += word;
-		p += word;
-		gap = (int)strspn(p, " ");
-		p += gap;
-	}
-	fputc('\n', f);
-}
+ * prose lines: text_wrapped). */
+#define REPORT_WIDTH TEXT_WIDTH
 
 int report_format_find(const char *name)
 {
@@ -144,7 +102,7 @@ static void print_caution(FILE *f, const struct sw_run *r, int ci)
 	}
 	hostid_caution(&hs, most, most_cores, line, sizeof(line));
 	if (line[0])
-		print_wrapped(f, "  ", "%s", line);
+		text_wrapped(f, "  ", "%s", line);
 }
 
 /* " cpu" after a change of a cell whose busy ranks outnumbered the cores
@@ -177,9 +135,6 @@ static void fmt_rates(char *buf, size_t len, uint64_t size, const struct sw_cell
 #define REPORT_COLS 7
 #define REPORT_CELL 112
 typedef char report_row[REPORT_COLS][REPORT_CELL];
-
-/* The width of a terminal the tables fit, unless a cell alone is wider. */
-#define REPORT_WIDTH 80
 
 /* Columns before right are right-aligned (numbers), the others left; two
  * spaces between columns, one when fit and a row would pass REPORT_WIDTH
@@ -258,7 +213,7 @@ static void print_dominant(FILE *f, const struct sw_run *r, const struct sw_anal
 		const struct sw_pair *pp = &pq;
 		char rt[32], ha[SW_HOST_MAX * 4], hb[SW_HOST_MAX * 4];
 
-		print_wrapped(f, "  ", "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest "
+		text_wrapped(f, "  ", "note: at %d nodes pair %d (ranks %d-%d, %s - %s) is %sx slower than the fastest "
 			"pair and dominates the level's value: a slow pair, not necessarily the switch (the slow-pair "
 			"test needs %d or more pairs)", a->cell[c].nodes, slow, pp->a, pp->b,
 			text_term(ha, sizeof(ha), r->host[pp->a]), text_term(hb, sizeof(hb), r->host[pp->b]),
@@ -365,7 +320,7 @@ static void print_cpu_control(FILE *f, const struct sw_run *r, const struct sw_a
 	char cpu[96], net[96], med[64];
 	const char *name = change_name(SW_METRIC_LATENCY, false);
 
-	print_wrapped(f, "  ", "victims' CPU control (a round in which the aggressors streamed as fast through their "
+	text_wrapped(f, "  ", "victims' CPU control (a round in which the aggressors streamed as fast through their "
 		      "own loopback, crossing no switch): median one-way latency us loaded / control / alone; the CPU "
 		      "part (control/alone) and the network part (loaded/control), within each repetition");
 	if (wide)
@@ -406,7 +361,7 @@ static void print_victims(FILE *f, const struct sw_run *r, const struct sw_analy
 	config_format_size(r->cfg.victim_size, sz, sizeof(sz));
 	for (int i = 0; i < p->nvictims; i++)
 		sw_appendf(pairs, sizeof(pairs), "%s%d-%d", i ? ", " : "", p->victim[i].a, p->victim[i].b);
-	print_wrapped(f, "  ", "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone "
+	text_wrapped(f, "  ", "victims (pairs %s, pingpong %s): one-way latency us, beside the aggressors / alone "
 		      "in the same repetitions (median over repetitions of the victims' sample median, and of their "
 		      "p99); nodes and aggr. (aggressor pairs or senders) as in the table above, the victims on top",
 		      pairs, sz);
@@ -500,12 +455,12 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 	if (a->ndrift == 0)
 		return;
 	if (r->cfg.design == CFG_DESIGN_BLOCKS)
-		print_wrapped(f, "  ", "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first "
+		text_wrapped(f, "  ", "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first "
 			      "block to last (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
 			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
 			a->drift_alpha);
 	else
-		print_wrapped(f, "  ", "\ndrift control: the baseline level (%d pair%s) measured again after the last "
+		text_wrapped(f, "  ", "\ndrift control: the baseline level (%d pair%s) measured again after the last "
 			"level, against the first time (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
 			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
 			a->drift_alpha);
@@ -518,11 +473,11 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
 	}
 	if (a->drifted && r->cfg.design == CFG_DESIGN_BLOCKS)
-		print_wrapped(f, "  ", "DRIFT: the speed changed significantly during the run; the changes against the "
+		text_wrapped(f, "  ", "DRIFT: the speed changed significantly during the run; the changes against the "
 			      "baseline level are computed within blocks, where a drift shared by a block's levels "
 			      "cancels");
 	else if (a->drifted)
-		print_wrapped(f, "  ", "DRIFT: the baseline level changed significantly during the run: its changes "
+		text_wrapped(f, "  ", "DRIFT: the baseline level changed significantly during the run: its changes "
 			      "against the baseline level (marked drift) may be drift, not load");
 	else
 		fprintf(f, "no significant drift\n");
@@ -542,7 +497,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (!ps->flagged)
 			continue;
 		if (flagged++ == 0)
-			print_wrapped(f, "  ", "\nslow pairs (slower than the level's typical pair by more "
+			text_wrapped(f, "  ", "\nslow pairs (slower than the level's typical pair by more "
 				"than %g%%, z beyond the Bonferroni limit for its pairs at %g%% per cell):",
 				a->suspect_min_effect, a->suspect_alpha * 100);
 		config_format_size(c->size, sz, sizeof(sz));
@@ -557,7 +512,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		char ev[512];
 
 		if (i == 0)
-			print_wrapped(f, "  ", "\nisolation (each host of a flagged pair with %d hosts in no "
+			text_wrapped(f, "  ", "\nisolation (each host of a flagged pair with %d hosts in no "
 				"flagged pair, one pair at a time; a cleared host is no suspect):", ISOLATE_PARTNERS);
 		isolate_evidence(&a->isolated[i], ev, sizeof(ev));
 		fprintf(f, "  %s: %s\n", isolate_verdict_name(a->isolated[i].verdict), ev);
@@ -577,7 +532,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		}
 		if (r->cell[c].reps < CHANGE_MIN_REPS) {
 			if (blind++ == 0)
-				print_wrapped(f, "  ", "\nwarning: fewer than %d repetitions: no change of "
+				text_wrapped(f, "  ", "\nwarning: fewer than %d repetitions: no change of "
 					"these cells can be significant (estimates only; set repetitions >= %d):", CHANGE_MIN_REPS,
 					CHANGE_MIN_REPS);
 			fprintf(f, "  %d nodes %s %s: %d repetitions\n", cs->nodes, pattern_name(cell->pattern), sz,
@@ -585,7 +540,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		}
 		if (cs->pairs > 1 && isfinite(cs->overlap) && cs->overlap < 0.9) {
 			if (lowov++ == 0)
-				print_wrapped(f, "  ", "\nwarning: pairs did not fully overlap in time (overlap "
+				text_wrapped(f, "  ", "\nwarning: pairs did not fully overlap in time (overlap "
 					"< 0.9), the switch was not loaded as planned:");
 			fprintf(f, "  %d nodes %s %s: overlap %.2f\n", cs->nodes, pattern_name(cell->pattern), sz,
 				cs->overlap);
@@ -610,7 +565,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 			snprintf(r2, sizeof(r2), "R^2\t%.4f", ft->r2);
 		else   /* a line through two points: R^2 = 1 says nothing */
 			snprintf(r2, sizeof(r2), "exact\tby\tconstruction\t(2\tsizes)");
-		print_wrapped(f, "      ", "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, %s",
+		text_wrapped(f, "      ", "  %2d nodes %-8s %s..%s: alpha %s, beta %s, n1/2 %s B, %s",
 			      2 * r->plan->level_pairs[ft->level], pattern_name(ft->pattern), lo, hi,
 			      fmt_val(al, sizeof(al), FMT_TIME, ft->alpha), fmt_val(be, sizeof(be), FMT_BW, ft->beta),
 			      fmt_num(nh, sizeof(nh), ft->n_half), r2);
@@ -618,7 +573,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 	if (verbose)
 		fprintf(f, "\nmethod: %s\n", a->method);
 	else {
-		print_wrapped(f, "  ", "\nmethod: medians of per-repetition values (the repetition is the unit), %g%%\t"
+		text_wrapped(f, "  ", "\nmethod: medians of per-repetition values (the repetition is the unit), %g%%\t"
 			      "Bonett-Price\tCIs, a change significant at p < %g and beyond %g%%; in full: report "
 			      "--verbose, run.json \"method\"", r->cfg.confidence * 100, r->cfg.alpha, r->cfg.min_effect);
 	}
@@ -726,7 +681,7 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 			}
 		}
 		if (line[0])
-			print_wrapped(f, "    ", "  %s at %d nodes (the highest load): %s", pattern_name(pat), top, line);
+			text_wrapped(f, "    ", "  %s at %d nodes (the highest load): %s", pattern_name(pat), top, line);
 	}
 	for (int l = 1; l < p->nlevels && knee < 0; l++)
 		for (int off = 0; off < per; off++) {
@@ -747,7 +702,7 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 		fprintf(f, "  suspect port: %s (flagged in %d of %d cells)\n",
 			text_term(host, sizeof(host), a->suspect[i].host), a->suspect[i].flagged, a->suspect[i].cells);
 	if (!a->nsuspects)
-		print_wrapped(f, "    ", "  slow ports: none flagged%s", !tested ? ", and none could be: the slow-pair "
+		text_wrapped(f, "    ", "  slow ports: none flagged%s", !tested ? ", and none could be: the slow-pair "
 			      "test needs 3 or more pairs in a level" : untested ? " (levels of 2 pairs untested: the "
 			      "slow-pair test needs 3 or more)" : "");
 }
@@ -782,7 +737,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 	if (isfinite(r->round_trip))
 		fmt_val(rtt, sizeof(rtt), FMT_TIME, r->round_trip);
 	fprintf(f, "swstress %s: %s, %d ranks, %s\n", r->tool_version, r->name, r->nranks, r->started);
-	print_wrapped(f, "  ", "timer: MPI_Wtime, resolution %s%s, one-byte round trip %s; %s",
+	text_wrapped(f, "  ", "timer: MPI_Wtime, resolution %s%s, one-byte round trip %s; %s",
 		fmt_val(tick, sizeof(tick), FMT_TIME, r->wtick), r->wtime_global ? " (global clock)" : "", rtt,
 		r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)" : "ranks polled while waiting");
 	print_setup(f, r);
@@ -793,7 +748,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 	else {
 		if (a)
 			print_summary(f, r, a);
-		print_wrapped(f, "  ", "\nvalues: the median over repetitions of each repetition's median over its "
+		text_wrapped(f, "  ", "\nvalues: the median over repetitions of each repetition's median over its "
 			      "pairs%s; MB/s = 10^6 bytes/s%s; change: against the baseline level (inflation = "
 			      "level/baseline - 1, drop = 1 - level/baseline) [%g%%\tCI]; * significant, ~ CI needs "
 			      "more repetitions, short below the sample floor (never significant)",

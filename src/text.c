@@ -1,4 +1,5 @@
 /* text.c - UTF-8 checks and visible escapes for text from data; see text.h. */
+#include <stdarg.h>
 #include <string.h>
 #include "text.h"
 
@@ -157,4 +158,45 @@ void text_html_put(FILE *f, const char *s)
 	struct sink k = { .f = f };
 
 	escape(&k, s, true);
+}
+
+/* One line of prose, broken at blanks into lines of TEXT_WIDTH columns
+ * at most (a word longer than that stays whole), the lines after the
+ * first indented by indent; newlines that begin it are printed as they
+ * are. A tab is a blank that never breaks (printed
+ * as a space); a mark ~ or * stays with the word before it; blanks
+ * between words on one line are kept as they are (aligned columns). */
+void text_wrapped(FILE *f, const char *indent, const char *fmt, ...)
+{
+	char text[2048];
+	const char *p = text;
+	int col = 0, lead = (int)strlen(indent), gap = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	while (*p == '\n')   /* blank lines before it */
+		fputc(*p++, f);
+	gap = (int)strspn(p, " ");   /* the text's own leading blanks stay */
+	for (p += gap; *p; ) {
+		int word = (int)strcspn(p, " ");
+
+		while (p[word] == ' ' && (p[word + 1] == '~' || p[word + 1] == '*') && strchr(" ,", p[word + 2]))
+			word += 2 + (p[word + 2] == ',');
+		if (col > lead && col + 1 + word > TEXT_WIDTH) {
+			fprintf(f, "\n%s", indent);
+			col = lead;
+		} else {
+			fprintf(f, "%*s", gap, "");
+			col += gap;
+		}
+		for (int i = 0; i < word; i++)
+			fputc(p[i] == '\t' ? ' ' : p[i], f);
+		col += word;
+		p += word;
+		gap = (int)strspn(p, " ");
+		p += gap;
+	}
+	fputc('\n', f);
 }
