@@ -39,6 +39,11 @@ int blame_write_groups(FILE *f, const struct blame_result *r);
  * its CI, at most top rows each, fitting 80 columns. */
 void blame_report(FILE *f, const struct blame_result *r, int top);
 
+/* The claims alone, each led by SLOW, or by fault / congestion once
+ * blame_contrast has told them (a claim of the unloaded map alone says
+ * so), with its evidence; or the line that there are none. */
+void blame_report_claims(FILE *f, const struct blame_result *r);
+
 /* fabric.csv, the heat map's matrix (plot/fabric.gp):
  * x,y,host_x,host_y,value,mark, every cell of the n x n grid, y then x
  * (as gnuplot's image reads it), x and y hosts.csv's order, value NaN

@@ -55,6 +55,7 @@ enum cli_option {
 	CLI_HISTORY_LABEL,  /* history --label L (a filter, not a setting) */
 	CLI_HISTORY_FORMAT, /* history --format table|csv */
 	CLI_CORES,        /* plan --cores N */
+	CLI_UNLOADED,     /* report --unloaded MAP */
 	CLI_NOPTIONS
 };
 

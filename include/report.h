@@ -22,6 +22,14 @@ enum report_format { REPORT_TABLE = 0, REPORT_CLASSIC };
  * slow ports), one table per pattern and size, the notes, the method. */
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format);
 
+/* Map r (loaded) against map u of the same hosts run one pair at a time:
+ * for each pattern and size of r that u has too, r's claims and u's, each
+ * told a fault (slow on u too) or congestion (slow only on r). 0, or -1
+ * with err (not two maps, other hosts, nothing in common). With f NULL
+ * only the checks that need no statistics (two maps, a pattern and size
+ * in common), printing nothing. */
+int report_map_contrast(FILE *f, const struct sw_run *r, const struct sw_run *u, char *err, size_t errlen);
+
 /* The same into a new malloc'd string (NULL on ENOMEM). */
 char *report_string(const struct sw_run *r, const struct sw_analysis *a, int format);
 

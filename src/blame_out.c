@@ -322,23 +322,31 @@ static void print_bounds(FILE *f, const struct blame_result *r, int top)
 	}
 }
 
-void blame_report(FILE *f, const struct blame_result *r, int top)
+void blame_report_claims(FILE *f, const struct blame_result *r)
 {
-	char lead[OUT_WIDTH], head[160];
+	char lead[OUT_WIDTH];
 
-	snprintf(head, sizeof(head), "%d hosts, %zu links, %d group%s %s", r->nhost, r->nlink, r->ngroup,
-		 r->ngroup == 1 ? "" : "s",
-		 r->inferred ? "inferred (ports that behave as one group, not known fact)" : "from the topology");
-	wrap(f, "Fabric map:", 4, head);
 	if (!r->nclaim)
 		fprintf(f, "No host, uplink, boundary or link is slower than %g%% beyond chance (Holm, alpha %g).\n",
 			100.0 * r->floor, r->alpha);
 	for (int i = 0; i < r->nclaim; i++) {
 		const struct blame_claim *c = &r->claim[i];
 
-		snprintf(lead, sizeof(lead), "%s:", c->when ? blame_when_name(c->when) : "SLOW");
+		snprintf(lead, sizeof(lead), "%s%s:", c->when ? blame_when_name(c->when) : "SLOW",
+			 c->unloaded ? " (unloaded map)" : "");
 		wrap(f, lead, 4, c->evidence);
 	}
+}
+
+void blame_report(FILE *f, const struct blame_result *r, int top)
+{
+	char head[160];
+
+	snprintf(head, sizeof(head), "%d hosts, %zu links, %d group%s %s", r->nhost, r->nlink, r->ngroup,
+		 r->ngroup == 1 ? "" : "s",
+		 r->inferred ? "inferred (ports that behave as one group, not known fact)" : "from the topology");
+	wrap(f, "Fabric map:", 4, head);
+	blame_report_claims(f, r);
 	print_hosts(f, r, top);
 	print_links(f, r, top);
 	print_bounds(f, r, top);

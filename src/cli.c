@@ -23,6 +23,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 	[CLI_CONFIG] = { "config", 'c', "FILE", "config file (INI); without one the built-in defaults "
 		"(swstress --help lists them); run, plan and check also take it as their one argument" },
 	[CLI_RANKS] = { "ranks", 'n', "N", "number of ranks to plan for (at least 2)" },
+	[CLI_UNLOADED] = { "unloaded", 0, "MAP", "a map of the same hosts run one pair at a time (map_concurrency "
+		"= 1): each claim is then a fault (slow unloaded too) or congestion (slow only under load)" },
 	[CLI_CORES] = { "cores", 0, "N", "the ranks share N cores of one machine: the estimate counts busy ranks "
 		"waiting for a CPU (a run finds this out itself)" },
 	[CLI_LABEL] = { "label", 0, "L", "same as label=L: the run's name, the start of its folder name" },

@@ -27,7 +27,7 @@ int cmd_report_format(const struct cli_args *a, char *err, size_t errlen)
 static int report_main(const struct cli_args *a)
 {
 	struct sw_config cfg;
-	struct sw_run *r;
+	struct sw_run *r, *u = NULL;
 	struct sw_analysis *an;
 	char err[1024];
 	int format = cmd_report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
@@ -82,21 +82,38 @@ static int report_main(const struct cli_args *a)
 		else if (mapout_write(dir, r, err, sizeof(err)))
 			fprintf(stderr, "swstress: warning: %s: map files: %s\n", a->args[0], err);
 	}
+	/* the unloaded map read and checked before anything is printed */
+	if (a->opt[CLI_UNLOADED]) {
+		if (!(u = results_load(a->opt[CLI_UNLOADED], err, sizeof(err))) ||
+		    report_map_contrast(NULL, r, u, err, sizeof(err))) {
+			fprintf(stderr, "swstress: %s\n", err);
+			analysis_free(an);
+			goto out;
+		}
+	}
 	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
 	analysis_free(an);
+	if (u && report_map_contrast(stdout, r, u, err, sizeof(err))) {
+		fprintf(stderr, "swstress: %s\n", err);
+		goto out;
+	}
 	rc = SW_EXIT_OK;
 out:
+	run_free(u);
 	run_free(r);
 	return rc;
 }
 
 const struct cli_command report_command = {
 	.name = "report",
-	.synopsis = "RESULT [--format F] [--verbose] [key=value ...]",
+	.synopsis = "RESULT [--format F] [--verbose] [--unloaded MAP] [key=value ...]",
 	.summary = "recompute every statistic from samples.csv and print the report",
 	.description = "RESULT is a results folder or its run.json. key=value words change the\n"
-		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n",
-	.options = CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_VERBOSE),
+		       "statistics on top of the run's config, e.g. confidence=0.99 alpha=0.01.\n"
+		       "For a fabric map, --unloaded MAP (the same hosts, map_concurrency = 1) sets\n"
+		       "the loaded map beside the unloaded one: each claim is a fault (slow on both)\n"
+		       "or congestion (slow only under load).\n",
+	.options = CLI_OPT(CLI_FORMAT) | CLI_OPT(CLI_VERBOSE) | CLI_OPT(CLI_UNLOADED),
 	.min_args = 1,
 	.max_args = 1,
 	.keys = true,

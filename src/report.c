@@ -728,6 +728,70 @@ static void print_map(FILE *f, const struct sw_run *r)
 		}
 }
 
+static bool has_cell(const struct sw_run *r, int pattern, uint64_t size)
+{
+	for (int i = 0; i < r->plan->ncells; i++)
+		if (r->plan->cell[i].pattern == pattern && r->plan->cell[i].size == size)
+			return true;
+	return false;
+}
+
+int report_map_contrast(FILE *f, const struct sw_run *r, const struct sw_run *u, char *err, size_t errlen)
+{
+	int shown = 0;
+
+	if (r->cfg.schedule != CFG_SCHEDULE_MAP || u->cfg.schedule != CFG_SCHEDULE_MAP)
+		return sw_fail(err, errlen, "--unloaded: %s is not a fabric map (schedule = map)",
+			       r->cfg.schedule != CFG_SCHEDULE_MAP ? r->name : u->name);
+	if (!f) {   /* the check alone */
+		for (int i = 0; i < r->cfg.npatterns; i++)
+			for (int j = 0; j < r->cfg.nsizes; j++)
+				shown += has_cell(u, r->cfg.patterns[i], r->cfg.sizes[j]);
+		return shown ? 0 : sw_fail(err, errlen, "--unloaded: %s and %s have no pattern and size in common",
+					   r->name, u->name);
+	}
+	if (u->cfg.map_concurrency != 1) {
+		char k[16] = "all";
+
+		if (u->cfg.map_concurrency)
+			snprintf(k, sizeof(k), "%d", u->cfg.map_concurrency);
+		text_wrapped(f, "  ", "\nnote: %s ran more than one pair at once (map_concurrency = %s), not one: "
+			     "its claims may be congestion too", u->name, k);
+	}
+	for (int i = 0; i < r->cfg.npatterns; i++)
+		for (int j = 0; j < r->cfg.nsizes; j++) {
+			int pat = r->cfg.patterns[i];
+			uint64_t size = r->cfg.sizes[j];
+			struct blame_result b, ub;
+			char sz[32];
+
+			if (!has_cell(u, pat, size))
+				continue;
+			if (mapout_analyse(r, pat, size, &b, err, errlen))
+				return -1;
+			if (mapout_analyse(u, pat, size, &ub, err, errlen)) {
+				blame_free(&b);
+				return -1;
+			}
+			if (blame_contrast(&b, &ub, err, errlen)) {
+				blame_free(&b);
+				blame_free(&ub);
+				return -1;
+			}
+			config_format_size(size, sz, sizeof(sz));
+			text_wrapped(f, "  ", "\n%s %s, loaded (%s) against unloaded (%s): a fault is slow on both maps, "
+				     "congestion only under load", pattern_name(pat), sz, r->name, u->name);
+			blame_report_claims(f, &b);
+			blame_free(&b);
+			blame_free(&ub);
+			shown++;
+		}
+	if (!shown)
+		return sw_fail(err, errlen, "--unloaded: %s and %s have no pattern and size in common", r->name,
+			       u->name);
+	return 0;
+}
+
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
 	char rtt[32] = "not measured", tick[32];

@@ -99,6 +99,18 @@ golden judge-map-sweep judge $MA --baseline $A --no-history
 golden judge-map-slowhost judge $MS --baseline $MH --no-history
 golden judge-map-slowuplink judge $MU --baseline $MH --no-history
 golden judge-map-healthy judge $MH --baseline $MU --no-history
+# the loaded map beside an "unloaded" one (report --unloaded): the slow
+# uplink's map against the slow host's, so that each path is taken: the
+# uplink claimed on the loaded map alone is congestion, the host claimed
+# on the other alone a fault of the unloaded map; a sweep is refused
+golden report-map-contrast report $MU --unloaded $MS
+if grep -q '^congestion: uplink of leafC' report-map-contrast.out &&
+	grep -q '^fault (unloaded map): host swsN05' report-map-contrast.out; then
+	ok "report --unloaded: the uplink congestion, the host a fault of the unloaded map"
+else
+	fail "report --unloaded: claims not told" report-map-contrast.out
+fi
+golden report-map-contrast-sweep report $MU --unloaded $A
 "$BIN" judge $MU --baseline $MH --no-history --prom map.prom > /dev/null 2> map-prom.err
 if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 	cp map.prom "$G/judge-map.prom"
