@@ -8,6 +8,7 @@
 #include <string.h>
 #include "blame_out.h"
 #include "fmt.h"
+#include "text.h"
 
 #define OUT_WIDTH 80
 
@@ -200,29 +201,6 @@ int blame_write_matrix(FILE *f, const struct blame_result *r)
 	return ferror(f) ? -1 : 0;
 }
 
-/* s word-wrapped at OUT_WIDTH, the first line after lead, the others
- * indented by indent. */
-static void wrap(FILE *f, const char *lead, int indent, const char *s)
-{
-	int col = fprintf(f, "%s", lead);
-
-	while (*s) {
-		size_t w = strcspn(s, " ");
-
-		if (col > indent && col + 1 + (int)w > OUT_WIDTH) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
-		} else if (col > indent) {
-			fputc(' ', f);
-			col++;
-		}
-		col += fprintf(f, "%.*s", (int)w, s);
-		s += w;
-		while (*s == ' ')
-			s++;
-	}
-	fputc('\n', f);
-}
-
 int blame_cmp_worse(double x, double y, int metric)
 {
 	if (!isfinite(x) || !isfinite(y))
@@ -334,7 +312,7 @@ void blame_report_claims(FILE *f, const struct blame_result *r)
 
 		snprintf(lead, sizeof(lead), "%s%s:", c->when ? blame_when_name(c->when) : "SLOW",
 			 c->unloaded ? " (unloaded map)" : "");
-		wrap(f, lead, 4, c->evidence);
+		text_wrapped(f, "    ", "%s %s", lead, c->evidence);
 	}
 }
 
@@ -345,7 +323,7 @@ void blame_report(FILE *f, const struct blame_result *r, int top)
 	snprintf(head, sizeof(head), "%d hosts, %zu links, %d group%s %s", r->nhost, r->nlink, r->ngroup,
 		 r->ngroup == 1 ? "" : "s",
 		 r->inferred ? "inferred (ports that behave as one group, not known fact)" : "from the topology");
-	wrap(f, "Fabric map:", 4, head);
+	text_wrapped(f, "    ", "Fabric map: %s", head);
 	blame_report_claims(f, r);
 	print_hosts(f, r, top);
 	print_links(f, r, top);
