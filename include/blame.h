@@ -148,8 +148,10 @@ struct blame_group {
 
 /* The boundary between groups g < h: the links crossing it (median, CI
  * in the unit, n) against those within g and h (rel, CI, Holm p). The
- * capacity (unit, NaN when not estimable): the most the crossing pairs
- * of one round carried in one direction, cap_pairs of them. */
+ * capacity (unit, NaN when not estimable): what the crossing pairs
+ * carried in one direction in the rounds with the most of them (cap_pairs;
+ * cap_round the first such round): the median over those rounds and
+ * blocks, with its CI. */
 struct blame_boundary {
 	int g, h, n;
 	double median, lo, hi;

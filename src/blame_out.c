@@ -282,8 +282,8 @@ static void print_bounds(FILE *f, const struct blame_result *r, int top)
 	if (!r->nbound)
 		return;
 	fprintf(f, "\nGroup boundaries (crossing links: median, CI; vs within: against the\n"
-		   "links within the two groups; carried: the most one round's crossing\n"
-		   "pairs moved one way)\n");
+		   "links within the two groups; carried: what the crossing pairs moved\n"
+		   "one way in the rounds with the most of them, median)\n");
 	fprintf(f, "  %-11s %-25s %-24s %s\n", "boundary", "crossing [CI]", "vs within [CI]", "carried");
 	for (size_t k = 0; k < r->nbound && k < (size_t)top; k++) {
 		const struct blame_boundary *bd = &r->bound[k];

@@ -196,7 +196,7 @@ static void map_lines(FILE *f, const struct compare *c, const struct compare_map
 		emit(f, t);
 	}
 	snprintf(t, sizeof(t), "%s %s map: group bottlenecks side by side (crossing links [CI]; against the "
-		 "links within; capacity: the most one round's crossing pairs carried one way [CI])",
+		 "links within; capacity: what the crossing pairs carried one way in the rounds with the most of them [CI])",
 		 pattern_name(cm->pattern), sz);
 	emit(f, t);
 	for (int i = 0; i < c->nruns; i++) {

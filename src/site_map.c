@@ -594,7 +594,7 @@ static void groups_table(FILE *f, const struct site_map *m)
 	}
 	fprintf(f, "<table>\n<caption>Group bottlenecks: each uplink (the links with one end in the group against "
 		"the crossing links that do not touch it) and each boundary (the links crossing it against those "
-		"within the two groups), %s [CI]; carried: the most one round's crossing pairs moved one way"
+		"within the two groups), %s [CI]; carried: what the crossing pairs moved one way in the rounds with the most of them"
 		"</caption>\n<thead><tr><th scope=\"col\">Element</th><th scope=\"col\" class=\"opt\">Crossing links"
 		"</th><th scope=\"col\">vs reference, ratio</th><th scope=\"col\" class=\"opt\">Carried</th>"
 		"<th scope=\"col\">Flagged</th></tr></thead>\n<tbody>\n", unit(m));

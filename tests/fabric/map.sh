@@ -23,7 +23,8 @@
 #     share; every round with crossing pairs has 2 or 4 of them, so the
 #     trunk binds in each):
 #     (d) the two inferred groups are the two bridges' hosts, and the
-#         trunk's capacity, the most its crossing pairs carried in a round,
+#         trunk's capacity, what its crossing pairs carried in the rounds
+#         with the most of them,
 #         is within 5% of 20 Mbit/s of TCP payload (2.392 MB/s; 1.196 MB/s
 #         a 10 Mbit/s port, tests/bench/fabric48.sh).
 # 8-KiB messages keep a slow pair's count at the deadline fine-grained
