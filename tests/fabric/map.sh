@@ -26,7 +26,10 @@
 #         trunk's capacity, what its crossing pairs carried in the rounds
 #         with the most of them,
 #         is within 5% of 20 Mbit/s of TCP payload (2.392 MB/s; 1.196 MB/s
-#         a 10 Mbit/s port, tests/bench/fabric48.sh).
+#         a 10 Mbit/s port, tests/bench/fabric48.sh);
+#     (e) the same fabric unloaded (map_concurrency = 1, 0.5-s samples):
+#         no claim, and report --unloaded calls the loaded map's boundary
+#         congestion.
 # 8-KiB messages keep a slow pair's count at the deadline fine-grained
 # (a 2 Mbit/s port moves 15 of them in 0.5 s). The statistics are read
 # through build/mapblame (one fact a line). The healthy maps' wall times
@@ -58,7 +61,7 @@ t_cleanup() { timeout 60 $FAB down >/dev/null 2>&1; }
 map() {
 	n=$1
 	nr=${ROUNDS:-$((NH - 1))}
-	keys="patterns=stream sizes=$SIZE sample_time=$SAMPLE repetitions=$BLOCKS warmup=0 map_rounds=${ROUNDS:-all}"
+	keys="patterns=stream sizes=$SIZE sample_time=$SAMPLE repetitions=$BLOCKS warmup=0 map_rounds=${ROUNDS:-all} ${EXTRA:-}"
 	t0=$(date +%s)
 	timeout -k 5 900 sh $F/mpirun.sh --timeout 880 build/swstress map ${CONF:-} --no-plot --no-history label="$n" \
 		output="$TMP/$n" $keys timeout=60s allow_shared_node=no </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
@@ -166,6 +169,19 @@ elif map trunk; then
 	fi
 	check "(d) the boundary flagged" grep -q '^boundary .* flagged=1 ' "$TMP/trunk.blame"
 	estimate trunk
+	# (e) the same fabric unloaded (one pair at a time): a crossing pair
+	# alone gets the trunk's 20 Mbit/s, as fast as its ports, so nothing
+	# is slow there and the loaded map's boundary is congestion
+	LOADED=$RES
+	if SAMPLE=0.5s EXTRA=map_concurrency=1 map unloaded; then
+		check_eq "(e) unloaded: no claim" "$(claims unloaded)" 0
+		if build/swstress report "${LOADED%/}" --unloaded "${RES%/}" >"$TMP/contrast.out" 2>"$TMP/contrast.err" &&
+			grep -Eq '^congestion: (trunk|boundary) ' "$TMP/contrast.out" && ! grep -q '^fault' "$TMP/contrast.out"; then
+			ok "(e) report --unloaded: the trunk is congestion, no fault"
+		else
+			fail "(e) report --unloaded: the trunk is congestion, no fault" "$TMP/contrast.out"
+		fi
+	fi
 fi
 esac
 echo "# map.sh: $(($(date +%s) - T0)) s wall"
