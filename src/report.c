@@ -744,6 +744,13 @@ int report_map_contrast(FILE *f, const struct sw_run *r, const struct sw_run *u,
 		return sw_fail(err, errlen, "--unloaded: %s is not a fabric map (schedule = map)",
 			       r->cfg.schedule != CFG_SCHEDULE_MAP ? r->name : u->name);
 	if (!f) {   /* the check alone */
+		if (u->nranks != r->nranks)
+			return sw_fail(err, errlen, "--unloaded: %s has %d ranks, %s %d: not a map of the same hosts",
+				       u->name, u->nranks, r->name, r->nranks);
+		for (int i = 0; i < r->nranks; i++)
+			if (strcmp(r->host[i], u->host[i]))
+				return sw_fail(err, errlen, "--unloaded: rank %d is on %s in %s but on %s in %s: not a map of "
+					       "the same hosts", i, u->host[i], u->name, r->host[i], r->name);
 		for (int i = 0; i < r->cfg.npatterns; i++)
 			for (int j = 0; j < r->cfg.nsizes; j++)
 				shown += has_cell(u, r->cfg.patterns[i], r->cfg.sizes[j]);

@@ -111,6 +111,13 @@ else
 	fail "report --unloaded: claims not told" report-map-contrast.out
 fi
 golden report-map-contrast-sweep report $MU --unloaded $A
+# another map's hosts: refused before the report prints, naming both
+if ! "$BIN" report $MU --unloaded $MA > other.out 2> other.err && [ ! -s other.out ] &&
+	grep -q "^swstress: --unloaded: $MA has 6 ranks, $MU 16: not a map of the same hosts$" other.err; then
+	ok "report --unloaded with another map's hosts: one line naming both, nothing printed"
+else
+	fail "report --unloaded with another map's hosts" other.err
+fi
 "$BIN" judge $MU --baseline $MH --no-history --prom map.prom > /dev/null 2> map-prom.err
 if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 	cp map.prom "$G/judge-map.prom"
