@@ -1,5 +1,5 @@
 # tests/fabric/lib.sh - the helpers of the fabric suites (run_tests.sh,
-# victims.sh, wander.sh), sourced after tests/lib.sh. sw uses $F (tests/fabric), $TMP
+# victims.sh, wander.sh, ppn.sh), sourced after tests/lib.sh. sw uses $F (tests/fabric), $TMP
 # (the suite's folder) and $SWCFG (the sweep's config file).
 
 # fabric_begin NAME: skip suite NAME unless root, the fabric can be made
@@ -20,7 +20,9 @@ fabric_begin() {
 # in_range VALUE LO HI (decimals allowed)
 in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo && v + 0 <= hi) }'; }
 
-# sw NAME TIMEOUT [mpirun.sh options] -- KEY=VALUE...: swstress through the fabric;
+# sw NAME TIMEOUT [mpirun.sh options] [WRAPPER ARGS...] -- KEY=VALUE...: swstress
+# through the fabric (each rank as `WRAPPER ARGS... build/swstress run ...` when a
+# wrapper program ends the options, as tests/fabric/cpucap.sh in ppn.sh);
 # sets $rc and $res (the results folder); facts of the run in $TMP/NAME.facts
 sw() {
 	n=$1 t=$2; shift 2

@@ -11,12 +11,13 @@ KEY=VALUE, where the shell tests pick them up:
   outlier_hosts=...                                 (hosts of flagged pairs)
   bytes=N                                           (payload of all timed samples)
   pairs=K bw=MB/s drop=% drop_lo=% drop_hi=% sig=0|1 agg=MB/s ideal=MB/s overlap=...
-          span_agg=MB/s spread=...
+          span_agg=MB/s spread=... rate=Mmsg/s
                                                     (one line per cell, in cell order;
                                                      span_agg = bytes of a repetition / its
                                                      wall span, median over repetitions;
                                                      spread = the 90th over the 10th percentile
                                                      of the cell's sample bandwidths;
+                                                     rate = a pair's median message rate;
                                                      incast: rx_drop=% rx_sig=0|1, the receiver
                                                      drop, and pairs = senders)
   pair cell=C pair=P hosts=A,B bw=MB/s flagged=0|1  (pairs.csv, one line per pair per cell)
@@ -87,11 +88,11 @@ def main():
         bws = sorted(float(s["bandwidth_MBps"]) for s in samples if s["cell"] == c["cell"])
         q = statistics.quantiles(bws, n=10) if len(bws) > 1 else [float("nan")] * 9
         print("cell=%s pairs=%s pattern=%s size=%s hops=%s bw=%s drop=%s drop_lo=%s drop_hi=%s sig=%s agg=%s ideal=%s"
-              " overlap=%s span_agg=%.3f spread=%.3f rx_drop=%s rx_sig=%s"
+              " overlap=%s span_agg=%.3f spread=%.3f rx_drop=%s rx_sig=%s rate=%s"
               % (c["cell"], c["pairs"], c["pattern"], c["size_bytes"], c["hops"], c["bw_median_MBps"],
                  c["bw_drop_pct"], c["bw_drop_lo"], c["bw_drop_hi"], c["bw_drop_sig"], c["agg_median_MBps"], c["ideal_agg_MBps"],
                  c["overlap"], statistics.median(spans) if spans else float("nan"), q[8] / q[0] if q[0] > 0 else float("nan"),
-                 c.get("receiver_drop_pct", "NaN"), c.get("receiver_drop_sig", "0")))
+                 c.get("receiver_drop_pct", "NaN"), c.get("receiver_drop_sig", "0"), c.get("rate_median_Mmsgps", "NaN")))
     for c in rows(os.path.join(d, "summary.csv")):
         if int(j["config"].get("victims", "0")) > 0:
             v = j["cells"][int(c["cell"])].get("summary", {}).get("victims", {})
