@@ -1,6 +1,7 @@
 #!/bin/sh
 # ppn.sh - known answers for ranks_per_node = K on the emulated fabric
-# (make fabric-test; root). Issue #31 item 4.
+# (root; by hand, not yet in make fabric-test: its cgroup v2 branch has
+# never run). Issue #31 item 4.
 #
 # Two hosts on one switch, 100 Mbit/s ports, one pair of nodes, stream at
 # 8 B and 64 KiB, with K = 1 (2 ranks) and K = 2 (4 ranks: rank pairs 0-2
