@@ -161,4 +161,21 @@ static struct blame_input sim_input(const struct sim *s, bool topo)
 	};
 }
 
+/* Draw one map of s, every value scaled by a run-level speed (speed x a
+ * lognormal factor of sd run_sd; latency by its inverse), and its
+ * statistics into *r (blame_run's return, err its reason). */
+static int __attribute__((unused)) sim_run_map(struct sim *s, struct blame_input *in, struct blame_result *r,
+						double run_sd, double speed, bool topo, char *err, size_t errlen)
+{
+	double f;
+
+	sim_draw(s);
+	f = speed * exp(run_sd * sim_normal());
+	for (int k = 0; k < s->npair; k++)
+		for (int b = 0; b < s->nb; b++)
+			s->v[k][b] *= s->metric == BLAME_LATENCY ? 1 / f : f;
+	*in = sim_input(s, topo);
+	return blame_run(in, r, err, errlen);
+}
+
 #endif

@@ -389,20 +389,13 @@ Test(health, failed_cell_is_critical)
 	cr_assert(starts(out, "SWSTRESS CRITICAL - 8 nodes 64KiB stream: failed: watchdog"), "%s", out);
 }
 
-/* A run stopped by a signal after every cell had data: not all of it was
- * judged, so not OK (issue #11: it was OK, the signal nowhere). */
-Test(health, run_stopped_by_signal_is_unknown)
+/* Rewrite run.json in folder rp as a run stopped by SIGINT. */
+static void stopped_by_sigint(const char *rp)
 {
-	struct fx_spec b, r;
-	char bp[512], rp[512], out[16384], path[600], line[4096];
+	char path[600];
 	json_error_t je;
 	json_t *root;
 
-	healthy(&b, "base", 1);
-	healthy(&r, "now", 2);
-	make(&b, bp, sizeof(bp));
-	make(&r, rp, sizeof(rp));
-	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
 	snprintf(path, sizeof(path), "%s/run.json", rp);
 	root = json_load_file(path, 0, &je);
 	cr_assert_not_null(root, "%s", je.text);
@@ -410,6 +403,21 @@ Test(health, run_stopped_by_signal_is_unknown)
 	json_object_set_new(root, "failure", json_string("stopped by signal 2 (Interrupt)"));
 	cr_assert_eq(json_dump_file(root, path, 0), 0);
 	json_decref(root);
+}
+
+/* A run stopped by a signal after every cell had data: not all of it was
+ * judged, so not OK (issue #11: it was OK, the signal nowhere). */
+Test(health, run_stopped_by_signal_is_unknown)
+{
+	struct fx_spec b, r;
+	char bp[512], rp[512], out[16384], line[4096];
+
+	healthy(&b, "base", 1);
+	healthy(&r, "now", 2);
+	make(&b, bp, sizeof(bp));
+	make(&r, rp, sizeof(rp));
+	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_OK, "%s", out);
+	stopped_by_sigint(rp);
 	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
 	first_line(out, line, sizeof(line));
 	cr_assert(starts(line, "SWSTRESS UNKNOWN - "), "%s", out);
@@ -422,9 +430,7 @@ Test(health, run_stopped_by_signal_is_unknown)
 Test(health, run_stopped_before_any_cell_compared_says_so)
 {
 	struct fx_spec b, r;
-	char bp[512], rp[512], out[16384], path[600], line[4096];
-	json_error_t je;
-	json_t *root;
+	char bp[512], rp[512], out[16384], line[4096];
 
 	healthy(&b, "base", 1);
 	healthy(&r, "now", 2);
@@ -434,13 +440,7 @@ Test(health, run_stopped_before_any_cell_compared_says_so)
 	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
 	first_line(out, line, sizeof(line));
 	cr_assert(strstr(line, "can be compared"), "%s", out);
-	snprintf(path, sizeof(path), "%s/run.json", rp);
-	root = json_load_file(path, 0, &je);
-	cr_assert_not_null(root, "%s", je.text);
-	json_object_set_new(root, "complete", json_false());
-	json_object_set_new(root, "failure", json_string("stopped by signal 2 (Interrupt)"));
-	cr_assert_eq(json_dump_file(root, path, 0), 0);
-	json_decref(root);
+	stopped_by_sigint(rp);
 	cr_assert_eq(judge_pair(rp, bp, out, sizeof(out)), SW_NAGIOS_UNKNOWN, "%s", out);
 	first_line(out, line, sizeof(line));
 	cr_assert(starts(line, "SWSTRESS UNKNOWN - run incomplete: stopped by signal 2 (Interrupt), before any cell "

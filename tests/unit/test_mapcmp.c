@@ -21,15 +21,8 @@ static void draw(struct sim *s, struct blame_input *in, struct blame_result *r, 
 		 bool topo)
 {
 	char err[256] = "";
-	double f;
 
-	sim_draw(s);
-	f = speed * exp(run_sd * sim_normal());
-	for (int k = 0; k < s->npair; k++)
-		for (int b = 0; b < s->nb; b++)
-			s->v[k][b] *= s->metric == BLAME_LATENCY ? 1 / f : f;
-	*in = sim_input(s, topo);
-	cr_assert_eq(blame_run(in, r, err, sizeof(err)), 0, "blame_run: %s", err);
+	cr_assert_eq(sim_run_map(s, in, r, run_sd, speed, topo, err, sizeof(err)), 0, "blame_run: %s", err);
 }
 
 /* Draw n maps a side from sa and sx and compare them into *m. */

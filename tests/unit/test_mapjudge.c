@@ -29,15 +29,8 @@ static double run_speed = 1;   /* of the judged map: 0.6 = every link 40% slower
 static void draw(struct sim *s, struct blame_input *in, struct blame_result *r, double run_sd, double speed)
 {
 	char err[256] = "";
-	double f;
 
-	sim_draw(s);
-	f = speed * exp(run_sd * sim_normal());
-	for (int k = 0; k < s->npair; k++)
-		for (int b = 0; b < s->nb; b++)
-			s->v[k][b] *= s->metric == BLAME_LATENCY ? 1 / f : f;
-	*in = sim_input(s, true);
-	cr_assert_eq(blame_run(in, r, err, sizeof(err)), 0, "blame_run: %s", err);
+	cr_assert_eq(sim_run_map(s, in, r, run_sd, speed, true, err, sizeof(err)), 0, "blame_run: %s", err);
 }
 
 static void init(int nb)
