@@ -282,9 +282,13 @@ Test(mapout, check_files_against_run_json)
 	fclose(f);
 	cr_assert_eq(mapout_keep_groups(r, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
-	for (int i = 0; i < MAPOUT_NFILES; i++)
-		text[i] = slurp(dir, mapout_files[i]);
-	cr_assert_eq(mapout_check(r, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	for (int i = 0; i < MAPOUT_NFILES; i++) {
+		char name[64];
+
+		mapout_set_file(r, 0, mapout_files[i], name, sizeof(name));
+		text[i] = slurp(dir, name);
+	}
+	cr_assert_eq(mapout_check(r, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
 	cr_assert(b.ngroup == 2 && b.host[SLOW].flagged && b.nclaim == 1 && b.nlink == N * (N - 1) / 2);
 	blame_free(&b);
 	/* an older run: no groups kept, those of hosts.csv (in its order) */
@@ -293,19 +297,19 @@ Test(mapout, check_files_against_run_json)
 	back = results_load(dir, err, sizeof(err));
 	cr_assert_not_null(back, "%s", err);
 	cr_assert_eq(back->ngroup, 0);
-	cr_assert_eq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(mapout_check(back, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
 	cr_assert(b.ngroup == 2 && !strcmp(b.group[0].name, r->group_name[0]) && b.host[SLOW].flagged);
 	blame_free(&b);
 	/* links.csv cut after node1-node15; hosts.csv with node5 not flagged */
 	cut = strdup(text[0]);
 	strchr(strstr(cut, "node1,node15,"), '\n')[1] = '\0';
-	cr_assert_neq(mapout_check(back, (const char *const[]){ cut, text[1], text[2] }, dir, &b, err, sizeof(err)), 0);
+	cr_assert_neq(mapout_check(back, 0, (const char *const[]){ cut, text[1], text[2] }, dir, &b, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "/links.csv:"), "%s", err);
 	cr_assert_not_null(strstr(err, "the file ends here"), "%s", err);
 	line = strstr(text[1], "\nnode5,") + 1;
 	cr_assert_eq(line[strcspn(line, "\n") - 1], '1');
 	line[strcspn(line, "\n") - 1] = '0';
-	cr_assert_neq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0);
+	cr_assert_neq(mapout_check(back, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "/hosts.csv:8: not what run.json gives"), "%s", err);
 	free(cut);
 	for (int i = 0; i < MAPOUT_NFILES; i++)
