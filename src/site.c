@@ -205,6 +205,7 @@ static const char STYLE[] =
 	"th[scope=row] { font-weight: normal; background: #f4f4f4; }\n"
 	"thead th { background: #e8e8e8; }\n"
 	"figure { margin: 1em 0; }\n"
+	"section.map-set { border-top: 2px solid #888; margin-top: 2em; }\n"
 	"svg { max-width: 100%; height: auto; border: 1px solid #ddd; background: #fff; }\n"
 	"code { word-break: break-all; }\n"
 	"small { color: #444; }\n"

@@ -714,18 +714,21 @@ static void links_table(FILE *f, const struct site_frame *fr, const struct smap_
 static void write_set(FILE *f, const struct site_map *mp, const struct smap_set *m, int h, bool many)
 {
 	struct grid g = { 0 };
-	char sz[32];
+	char sz[32], of[64];
 
 	config_format_size_spaced(m->size, sz, sizeof(sz));
 	if (many)
-		fprintf(f, "<section id=\"%s\">\n<h2>%s, %s</h2>\n", m->id, m->pattern, sz);
+		fprintf(f, "<section class=\"map-set\" id=\"%s\">\n<h2>%s, %s</h2>\n", m->id, m->pattern, sz);
+	/* with many, each heading names its pattern and size: a reader who
+	 * lands mid-page (or lists the headings) knows which map it is */
+	snprintf(of, sizeof(of), many ? ", %s %s" : "", m->pattern, sz);
 	fprintf(f, "<p>%d hosts, %zu links, %d group%s %s; %s %s, %s%s. Claims need the link at least %g%% slower, "
 		"one-sided, Holm at alpha %g within each family; intervals at %g%%.</p>\n", m->nhost, m->nlink, m->ngroup,
 		m->ngroup == 1 ? "" : "s",
 		m->inferred ? "inferred from the map (ports that behave as one group, not known fact)" : "from the topology",
 		m->pattern, sz, m->latency ? "latency per hop in us (lower is faster)" : "bandwidth in MB/s",
 		m->latency ? "" : " (10<sup>6</sup> bytes/s)", 100 * m->floor, m->alpha, 100 * m->confidence);
-	fprintf(f, "<h%d id=\"claims-%s\">Claims</h%d>\n", h, m->id, h);
+	fprintf(f, "<h%d id=\"claims-%s\">Claims%s</h%d>\n", h, m->id, of, h);
 	if (!m->nclaim)
 		fprintf(f, "<p>No host, uplink, boundary or link is slower than %g%% beyond chance.</p>\n", 100 * m->floor);
 	else
@@ -743,11 +746,11 @@ static void write_set(FILE *f, const struct site_map *mp, const struct smap_set 
 	}
 	if (m->nclaim)
 		fputs("</ul>\n", f);
-	fprintf(f, "<h%d id=\"heat-map-%s\">Heat map</h%d>\n", h, m->id, h);
+	fprintf(f, "<h%d id=\"heat-map-%s\">Heat map%s</h%d>\n", h, m->id, of, h);
 	if (grid_fill(m, &g) == 0)
 		heat_map(f, mp->run, m, &g);
 	grid_free(&g);
-	fprintf(f, "<h%d id=\"tables-%s\">Hosts, groups and links</h%d>\n", h, m->id, h);
+	fprintf(f, "<h%d id=\"tables-%s\">Hosts, groups and links%s</h%d>\n", h, m->id, of, h);
 	hosts_table(f, mp->frame, m);
 	groups_table(f, mp->frame, m);
 	links_table(f, mp->frame, m);

@@ -275,7 +275,7 @@ check "site: map pages: the tree's claim and swsN05 marked; a hostile host name 
 "$PY" - "$T/site" << 'EOF' > "$T/map2" 2>&1
 import re, sys
 page = open(sys.argv[1] + "/maps/mixed-20261203-120000.html", encoding="utf-8").read()
-small, big = page.index('<section id="stream-16384">'), page.index('<section id="stream-65536">')
+small, big = page.index('<section class="map-set" id="stream-16384">'), page.index('<section class="map-set" id="stream-65536">')
 assert small < big, "16 KiB first, as the run measured"
 assert '<li><a href="#stream-16384">stream, 16 KiB</a>: 1 claim, 0 flagged hosts</li>' in page, "contents"
 assert '<li><a href="#stream-65536">stream, 64 KiB</a>: 1 claim, 1 flagged host</li>' in page, "contents"

@@ -568,8 +568,8 @@ Test(catalog, map_every_pattern_and_size)
 	store_close(s);
 	snprintf(path, sizeof(path), "%s/site/maps/%s.html", fixture_dir, name);
 	html = slurp(path);
-	at64 = strstr(html, "<section id=\"stream-65536\">");
-	at1m = strstr(html, "<section id=\"stream-1048576\">");
+	at64 = strstr(html, "<section class=\"map-set\" id=\"stream-65536\">");
+	at1m = strstr(html, "<section class=\"map-set\" id=\"stream-1048576\">");
 	cr_assert(at64 && at1m && at64 < at1m, "a section per size, in the run's order");
 	cr_assert(strstr(html, "<a href=\"#stream-65536\">stream, 64 KiB</a>: 1 claim, 1 flagged host"), "contents");
 	cr_assert(strstr(at64, "<strong>SLOW</strong>: host node6:") < at1m, "node6's claim under 64 KiB");
