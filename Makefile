@@ -165,7 +165,7 @@ monitoring-test: all build/libswstress.a build/libswstress-cli.a
 	sh tests/monitoring/run_tests.sh
 
 fabric-test: build/swstress build/mapblame
-	sh tests/fabric/run_tests.sh; r=$$?; sh tests/fabric/wander.sh || r=1; sh tests/fabric/map.sh || exit 1; exit $$r
+	sh tests/fabric/run_tests.sh; r=$$?; sh tests/fabric/wander.sh || r=1; sh tests/fabric/ppn.sh || r=1; sh tests/fabric/map.sh || exit 1; exit $$r
 
 # publish into SQLite and a PostgreSQL server the test starts; the site in
 # headless Chromium (installs postgresql, chromium when root; SKIP otherwise)

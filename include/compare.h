@@ -210,8 +210,10 @@ struct compare_row_text {
 };
 void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t);
 
-/* The text tables (stdout of the command): the headlines first. */
-void compare_print(FILE *f, const struct compare *c);
+/* The text tables (stdout of the command): the headlines first, within
+ * 80 columns (a row per run); verbose: every CI, the message rates and
+ * the method in full (wide). */
+void compare_print(FILE *f, const struct compare *c, bool verbose);
 
 /* The Markdown report; charts[0..ncharts-1] are file names in the same
  * folder to embed (may be 0). */

@@ -58,4 +58,7 @@ void text_html_put(FILE *f, const char *s);
  * At most 2047 bytes of text. */
 void text_wrapped(FILE *f, const char *indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* text_wrapped of text as it is, of any length (no printf formatting). */
+void text_wrapped_put(FILE *f, const char *indent, const char *text);
+
 #endif

@@ -50,7 +50,8 @@ static const struct cli_row rows[CLI_NOPTIONS] = {
 		"(one per line)" },
 	[CLI_TIME_LIMIT] = { "time-limit", 0, "SECONDS", "end COMMAND (TERM, then KILL 5 s later) when it has not "
 		"ended after SECONDS, and report UNKNOWN (set it above the check's deadline + 30 s)" },
-	[CLI_VERBOSE] = { "verbose", 0, NULL, "the method in full (else one line)" },
+	[CLI_VERBOSE] = { "verbose", 0, NULL, "every CI, the message rates and the method in full (wide; else "
+		"within 80 columns, the method in one line)" },
 	[CLI_SWITCH] = { "switch", 0, "MODEL", "only the runs of this switch: its [switch] model, or vendor "
 		"and model" },
 	[CLI_HISTORY_LABEL] = { "label", 0, "L", "only the runs of label L (the start of their folder names)" },

@@ -119,18 +119,15 @@ static int baseline_main(const struct cli_args *a)
 				       nwords ? "unknown subcommand '" : "missing subcommand", sub, nwords ? "'" : "");
 	}
 	if (name && !baseline_name_valid(name)) {
+		/* not cli_usage_error: its 512 bytes would cut a long name */
 		fprintf(stderr, "swstress: baseline: '%s' is not a set name (1-63 letters, digits, . _ -; "
 			"not starting with . or -)\n", name);
 		return SW_EXIT_USAGE;
 	}
-	if ((!strcmp(sub, "set") || !strcmp(sub, "add")) && nwords < 3) {
-		fprintf(stderr, "swstress: baseline %s needs a set name and at least one results folder\n", sub);
-		return SW_EXIT_USAGE;
-	}
-	if ((!strcmp(sub, "remove") && !name) || (!strcmp(sub, "list") && nwords > 2)) {
-		fprintf(stderr, "swstress: baseline %s: %s\n", sub, name ? "one set name at most" : "needs a set name");
-		return SW_EXIT_USAGE;
-	}
+	if ((!strcmp(sub, "set") || !strcmp(sub, "add")) && nwords < 3)
+		return cli_usage_error(a, "baseline %s needs a set name and at least one results folder", sub);
+	if ((!strcmp(sub, "remove") && !name) || (!strcmp(sub, "list") && nwords > 2))
+		return cli_usage_error(a, "baseline %s: %s", sub, name ? "one set name at most" : "needs a set name");
 	if (nwords > 2 && strcmp(sub, "remove"))
 		history_result_path(history, words[2], db, sizeof(db));
 	else if (history)

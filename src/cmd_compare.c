@@ -33,7 +33,7 @@ static int compare_main(const struct cli_args *a)
 		for (int i = 2; access(dir, F_OK) == 0 && i < 100; i++)
 			snprintf(dir, sizeof(dir), "results/%s-%d", name, i);
 	}
-	compare_print(stdout, c);
+	compare_print(stdout, c, a->opt[CLI_VERBOSE] != NULL);
 	fflush(stdout);
 	rc = compare_write(c, dir, NULL, charts, NULL, err, sizeof(err));
 	if (rc)
@@ -46,14 +46,15 @@ static int compare_main(const struct cli_args *a)
 
 const struct cli_command compare_command = {
 	.name = "compare",
-	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot]",
+	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot] [--verbose]",
 	.summary = "switches side by side: medians, % worse with CI and p, charts",
 	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
-		       "the comparison and writes compare.md, compare.json and the charts.\n"
+		       "the comparison within 80 columns (--verbose: every CI, the message rates and\n"
+		       "the method in full) and writes compare.md, compare.json and the charts.\n"
 		       "Fabric maps (schedule = map) compare with maps only: per pattern and size,\n"
 		       "which switch's fabric is slower [CI], the hosts that got slower or faster,\n"
 		       "the claims of one map alone and each side's group boundaries.\n",
-	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT),
+	.options = CLI_OPT(CLI_OUTPUT) | CLI_OPT(CLI_NO_PLOT) | CLI_OPT(CLI_VERBOSE),
 	.min_args = 2,
 	.max_args = COMPARE_MAX_RUNS,
 	.fn = compare_main,

@@ -29,6 +29,7 @@ static int report_main(const struct cli_args *a)
 	struct sw_config cfg;
 	struct sw_run *r, *u = NULL;
 	struct sw_analysis *an;
+	struct report_maps *maps = NULL;
 	char err[1024];
 	int format = cmd_report_format(a, err, sizeof(err)), rc = SW_EXIT_FAIL;
 
@@ -85,20 +86,27 @@ static int report_main(const struct cli_args *a)
 	/* the unloaded map read and checked before anything is printed */
 	if (a->opt[CLI_UNLOADED]) {
 		if (!(u = results_load(a->opt[CLI_UNLOADED], err, sizeof(err))) ||
-		    report_map_contrast(NULL, r, u, err, sizeof(err))) {
+		    report_map_check(r, u, err, sizeof(err))) {
 			fprintf(stderr, "swstress: %s\n", err);
 			analysis_free(an);
 			goto out;
 		}
+		/* the loaded map's statistics, once for its tables and the contrast */
+		if (!(maps = report_maps_analyse(r))) {
+			fprintf(stderr, "swstress: out of memory\n");
+			analysis_free(an);
+			goto out;
+		}
 	}
-	report_print(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0));
+	report_print_maps(stdout, r, an, format | (a->opt[CLI_VERBOSE] ? REPORT_VERBOSE : 0), maps);
 	analysis_free(an);
-	if (u && report_map_contrast(stdout, r, u, err, sizeof(err))) {
+	if (u && report_map_contrast(stdout, r, maps, u, err, sizeof(err))) {
 		fprintf(stderr, "swstress: %s\n", err);
 		goto out;
 	}
 	rc = SW_EXIT_OK;
 out:
+	report_maps_free(maps);
 	run_free(u);
 	run_free(r);
 	return rc;

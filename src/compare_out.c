@@ -182,6 +182,11 @@ static void map_lines(FILE *f, const struct compare *c, const struct compare_map
 			order[j] = order[j - 1];
 			order[j - 1] = k;
 		}
+	int hw = 4;   /* the host names' column: as wide as the longest shown, 20 at most */
+
+	for (int k = 0; k < no && k < 10; k++)
+		hw = MAXI(hw, (int)strlen(ra->host[m->host[order[k]].a].name));
+	hw = hw > 20 ? 20 : hw;
 	for (int k = 0; k < no && k < 10; k++) {
 		const struct mapcmp_host *h = &m->host[order[k]];
 
@@ -191,7 +196,7 @@ static void map_lines(FILE *f, const struct compare *c, const struct compare_map
 		else
 			snprintf(b, sizeof(b), "%d partners (%d slower, %d faster beyond %.0f%%)", h->n, h->slower,
 				 h->faster, expm1(m->thresh) * 100.0);
-		snprintf(t, sizeof(t), "  %-20s %sx  %s  p %s%s", ra->host[h->a].name, fmt_num(x, sizeof(x), h->rel), b, a,
+		snprintf(t, sizeof(t), "  %-*s  %7sx  %s  p %s%s", hw, ra->host[h->a].name, fmt_num(x, sizeof(x), h->rel), b, a,
 			 h->claim < 0 ? "  SLOWER" : h->claim > 0 ? "  FASTER" : "");
 		emit(f, t);
 	}
@@ -239,9 +244,11 @@ static void map_lines(FILE *f, const struct compare *c, const struct compare_map
 	}
 }
 
+/* A line of the map comparison on a terminal: within 80 columns, the
+ * rest of a long one indented under it. */
 static void text_line(FILE *f, const char *line)
 {
-	fprintf(f, "%s\n", line);
+	text_wrapped_put(f, "    ", line);
 }
 
 static void md_line(FILE *f, const char *line)
@@ -255,106 +262,289 @@ static void md_line(FILE *f, const char *line)
 
 /* "answer: HEADLINE" within 80 columns; "[CI n/a]" is kept on one line
  * (a tab: a blank text_wrapped never breaks at). */
-static void print_answer(FILE *f, const char *headline)
+static void print_kept(FILE *f, const char *indent, const char *prefix, const char *text)
 {
-	char buf[1024], *p = buf;
+	size_t n = strlen(prefix) + strlen(text) + 1;
+	char *buf = malloc(n), *p;
 
-	snprintf(buf, sizeof(buf), "%s", headline);
-	while ((p = strstr(p, "[CI n/a]")))
-		p[3] = '\t', p += 8;
-	text_wrapped(f, "  ", "answer: %s", buf);
+	if (!buf) {
+		fprintf(f, "%s%s\n", prefix, text);
+		return;
+	}
+	snprintf(buf, n, "%s%s", prefix, text);
+	for (p = buf; (p = strstr(p, "[CI n/a]")); p += 8)
+		p[3] = '\t';
+	text_wrapped_put(f, indent, buf);
+	free(buf);
 }
 
-void compare_print(FILE *f, const struct compare *c)
+/* A text table: row 0 the header, at most TAB_COLS columns of at most
+ * TAB_CELL bytes; a column whose bit is set in right is right-aligned,
+ * one empty in every row is left out.
+ * Two blanks between columns, one when fit and a row would pass
+ * TEXT_WIDTH. */
+#define TAB_COLS 8
+#define TAB_CELL 112
+typedef char tab_row[TAB_COLS][TAB_CELL];
+
+static int tab_last(const tab_row r)
 {
-	char a[96], b[96], s[32], h[32], p[32];
+	int last = TAB_COLS - 1;
+
+	while (last > 0 && !r[last][0])
+		last--;
+	return last;
+}
+
+/* The widest row of rows[0..n-1] with gap blanks between columns. */
+static int tab_width(tab_row *row, int n, int gap, int *w)
+{
+	int width = 0;
+
+	for (int j = 0; j < TAB_COLS; j++)
+		w[j] = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < TAB_COLS; j++)
+			w[j] = MAXI(w[j], (int)strlen(row[i][j]));
+	for (int i = 0; i < n; i++) {
+		int last = tab_last(row[i]), x = 0;
+
+		for (int j = 0; j <= last; j++)
+			x += j < last ? (w[j] ? w[j] + gap : 0) : (int)strlen(row[i][j]);
+		width = MAXI(width, x);
+	}
+	return width;
+}
+
+static void tab_print(FILE *f, tab_row *row, int n, unsigned right, bool fit)
+{
+	int w[TAB_COLS], gap = fit && tab_width(row, n, 2, w) > TEXT_WIDTH ? 1 : 2;
+
+	tab_width(row, n, gap, w);
+
+	for (int i = 0; i < n; i++) {
+		int last = tab_last(row[i]);
+
+		for (int j = 0; j <= last; j++) {
+			bool r = right & (1u << j);
+
+			if (!w[j])   /* a column empty in every row takes no room */
+				continue;
+			fprintf(f, r ? "%*s" : "%-*s", j < last || r ? w[j] : 0, row[i][j]);
+			fprintf(f, "%s", j < last ? (gap == 2 ? "  " : " ") : "\n");
+		}
+	}
+}
+
+/* Run i's name in a table: "B swA2", or "B" alone when letters (the
+ * labels made a table pass 80 columns; the runs' list above names them). */
+static void run_name(char *buf, size_t len, const struct compare *c, int i, bool letters)
+{
+	if (letters)
+		snprintf(buf, len, "%c", LETTER(i));
+	else
+		snprintf(buf, len, "%c %s", LETTER(i), c->label[i]);
+}
+
+/* A median without its CI, "-" when there is none. */
+static void fmt_plain(char *buf, size_t len, enum fmt_unit u, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else
+		fmt_val(buf, len, u, x);
+}
+
+/* The matched cells of pattern pat, a row per run (the rows of one cell
+ * under its size, nodes and hops): median, %worse against A and p; with
+ * verbose the medians' and the %worse's CIs. Rows into row[1..],
+ * returns their count + 1. */
+static int cells_rows(const struct compare *c, int pat, bool verbose, bool letters, tab_row *row)
+{
+	int n = 1;
+
+	memset(row[0], 0, sizeof(row[0]));
+	snprintf(row[0][0], TAB_CELL, "size");
+	snprintf(row[0][1], TAB_CELL, "nodes");
+	snprintf(row[0][2], TAB_CELL, "hops");
+	snprintf(row[0][3], TAB_CELL, "run");
+	snprintf(row[0][4], TAB_CELL, "median%s", verbose ? " [CI]" : "");
+	snprintf(row[0][6], TAB_CELL, "%%worse%s", verbose ? " [CI]" : "");
+	snprintf(row[0][7], TAB_CELL, "p");
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+
+		if (m->pattern != pat)
+			continue;
+		for (int i = 0; i < c->nruns; i++, n++) {
+			const struct sw_change *d = &m->d[i];
+			char *v = row[n][4];
+
+			memset(row[n], 0, sizeof(row[n]));
+			if (i == 0) {
+				config_format_size_spaced(m->size, row[n][0], TAB_CELL);
+				snprintf(row[n][1], TAB_CELL, "%d", m->nodes);
+				fmt_hops(row[n][2], TAB_CELL, m->hops);
+			}
+			run_name(row[n][3], TAB_CELL, c, i, letters);
+			if (verbose)
+				fmt_value(v, TAB_CELL, c, m, i);
+			else if (m->v[i].n == 0)
+				snprintf(v, TAB_CELL, "-");
+			else {   /* the mark in a column of its own: the units stay aligned */
+				fmt_val(v, TAB_CELL, m->latency ? FMT_TIME : FMT_BW, m->v[i].median);
+				mark_cpu(row[n][5], TAB_CELL, c, i, m->cell[i], m->latency);
+				if (row[n][5][0] == ' ')
+					memmove(row[n][5], row[n][5] + 1, strlen(row[n][5]));
+			}
+			if (i == 0)
+				continue;
+			fmt_worse(row[n][6], TAB_CELL, d);
+			if (verbose && d->valid && isfinite(d->lo) && isfinite(d->hi)) {
+				char ci[64];
+
+				snprintf(ci, sizeof(ci), "%+.1f%% [%+.1f, %+.1f]%s", d->pct, d->lo, d->hi,
+					 d->significant ? " *" : "");
+				snprintf(row[n][6], TAB_CELL, "%s", ci);
+			}
+			if (d->valid)
+				stats_format_p(row[n][7], TAB_CELL, d->p);
+			else
+				snprintf(row[n][7], TAB_CELL, "-");
+		}
+	}
+	return n;
+}
+
+/* The summary rows of pattern pat (c->summary[k0..k1-1]), a row per run:
+ * the degradation and the difference against A with their CIs (the
+ * answer) after the pattern's own value (per-hop latency of a latency
+ * pattern, else the aggregate bandwidth); verbose: latency (or time per
+ * message), aggregate and message rate, each with its CI. Returns the
+ * rows + 1. */
+static int summary_rows(const struct compare *c, int k0, int k1, bool verbose, bool letters, tab_row *row)
+{
+	int pat = c->summary[k0].pattern, n = 1, j = 3;
+	bool lat = pattern_latency_metric(pat);
+
+	memset(row[0], 0, sizeof(row[0]));
+	snprintf(row[0][0], TAB_CELL, "size");
+	snprintf(row[0][1], TAB_CELL, "nodes");
+	snprintf(row[0][2], TAB_CELL, "run");
+	if (verbose) {
+		snprintf(row[0][j++], TAB_CELL, "%s [CI]", lat ? "latency/hop" : "time/message");
+		snprintf(row[0][j++], TAB_CELL, "aggregate [CI]");
+		snprintf(row[0][j++], TAB_CELL, "message rate [CI]");
+	} else
+		snprintf(row[0][j++], TAB_CELL, "%s", lat ? "latency/hop" : "aggregate");
+	snprintf(row[0][j++], TAB_CELL, "degradation [CI]");
+	snprintf(row[0][j], TAB_CELL, "vs A, points [CI]");
+	for (int k = k0; k < k1; k++) {
+		const struct compare_summary_row *r = &c->summary[k];
+
+		for (int i = 0; i < c->nruns; i++, n++) {
+			const struct compare_level *l = &r->run[i];
+			struct compare_row_text t;
+
+			compare_row(c, r, i, &t);
+			memset(row[n], 0, sizeof(row[n]));
+			if (i == 0)
+				config_format_size_spaced(r->size, row[n][0], TAB_CELL);
+			snprintf(row[n][1], TAB_CELL, "%d", r->nodes);
+			run_name(row[n][2], TAB_CELL, c, i, letters);
+			j = 3;
+			if (verbose) {
+				snprintf(row[n][j++], TAB_CELL, "%s", t.lat);
+				snprintf(row[n][j++], TAB_CELL, "%s", t.agg);
+				snprintf(row[n][j++], TAB_CELL, "%s", t.rate);
+			} else if (lat)
+				fmt_plain(row[n][j++], TAB_CELL, FMT_TIME, l->lat);
+			else
+				fmt_plain(row[n][j++], TAB_CELL, FMT_BW, l->agg);
+			snprintf(row[n][j++], TAB_CELL, "%s", t.change);
+			snprintf(row[n][j], TAB_CELL, "%s", t.diff);
+		}
+	}
+	return n;
+}
+
+/* Rows built by fn, printed within 80 columns unless verbose: with the
+ * runs' labels when they fit, else their letters. */
+static void print_fitted(FILE *f, tab_row *row, int (*build)(const struct compare *, int, int, bool, bool, tab_row *),
+			 const struct compare *c, int a, int b, bool verbose, unsigned right)
+{
+	int w[TAB_COLS], n = build(c, a, b, verbose, false, row);
+
+	if (!verbose && tab_width(row, n, 1, w) > TEXT_WIDTH)
+		n = build(c, a, b, verbose, true, row);
+	tab_print(f, row, n, right, !verbose);
+}
+
+static int cells_build(const struct compare *c, int pat, int unused, bool verbose, bool letters, tab_row *row)
+{
+	(void)unused;
+	return cells_rows(c, pat, verbose, letters, row);
+}
+
+static int summary_build(const struct compare *c, int k0, int k1, bool verbose, bool letters, tab_row *row)
+{
+	return summary_rows(c, k0, k1, verbose, letters, row);
+}
+
+void compare_print(FILE *f, const struct compare *c, bool verbose)
+{
+	char a[96], b[96], s[32], h[32];
+	int nrows = (c->ncells + c->nsummary) * c->nruns + 1;
+	tab_row *row = calloc((size_t)nrows, sizeof(*row));
 
 	fprintf(f, "swstress compare: %d runs\n", c->nruns);
 	for (int i = 0; i < c->nruns; i++)
-		fprintf(f, "  %c = %s: %s, %d ranks, started %s\n", LETTER(i), c->label[i], c->run[i]->name,
-			c->run[i]->nranks, c->run[i]->started);
+		text_wrapped(f, "      ", "  %c = %s: %s, %d ranks, started %s", LETTER(i), c->label[i], c->run[i]->name,
+			     c->run[i]->nranks, c->run[i]->started);
 	if (c->nverdicts)
 		fputc('\n', f);
 	for (int k = 0; k < c->nverdicts; k++)
-		print_answer(f, c->verdict[k].headline);
+		print_kept(f, "  ", "answer: ", c->verdict[k].headline);
 	if (c->nnotes)
 		fputc('\n', f);
 	for (int i = 0; i < c->nnotes; i++)
 		text_wrapped(f, "  ", "note: %s", c->notes[i]);
 	if (!c->maps)
-		text_wrapped(f, "", "\nmedian [%g%% CI]; %%worse against A (positive = worse); p of the change test; "
-			     "*\tsignificant (p < %g, CI excludes 0, |%%worse| > %g%%; unit: repetition); ~\tCI needs more "
-			     "samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel they share (it "
-			     "includes waiting for a CPU); drift: a change of a run that drifted (its baseline level, "
-			     "measured again, differed)", c->confidence * 100, c->alpha, c->min_effect);
-	for (int pat = 0; pat < pattern_count(); pat++) {
+		text_wrapped(f, "  ", "\nvalues: medians of per-repetition values%s; %%worse against A (positive = "
+			     "worse) and p of the change test; *\tsignificant (p < %g, CI excludes 0, |%%worse| > %g%%; "
+			     "unit: repetition); ~\tCI needs more samples; cpu: a latency whose busy ranks outnumbered "
+			     "the cores of a kernel they share (it includes waiting for a CPU); drift: a change of a run "
+			     "that drifted (its baseline level, measured again, differed)",
+			     verbose ? " [CI]" : " (their CIs: compare --verbose)", c->alpha, c->min_effect);
+	if (!row && (c->ncells || c->nsummary)) {
+		fprintf(f, "\n(out of memory: the tables are in compare.md and compare.json)\n");
+	}
+	for (int pat = 0; row && pat < pattern_count(); pat++) {
 		bool any = false;
 
-		for (int k = 0; k < c->ncells; k++) {
-			const struct compare_cell *m = &c->cells[k];
-
-			if (m->pattern != pat)
-				continue;
-			if (!any) {
-				fprintf(f, "\n%s: %s\n%8s %5s %6s", pattern_name(pat), metric_title(pat), "size", "nodes",
-					"hops");
-				for (int i = 0; i < c->nruns; i++)
-					fprintf(f, "  %-31c", LETTER(i));
-				for (int i = 1; i < c->nruns; i++)
-					fprintf(f, "  %9s %9s", (snprintf(a, sizeof(a), "%c %%worse", LETTER(i)), a),
-						(snprintf(b, sizeof(b), "%c p", LETTER(i)), b));
-				fputc('\n', f);
-				any = true;
-			}
-			config_format_size_spaced(m->size, s, sizeof(s));
-			fmt_hops(h, sizeof(h), m->hops);
-			fprintf(f, "%8s %5d %6s", s, m->nodes, h);
-			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), c, m, i);
-				fprintf(f, "  %-31s", a);
-			}
-			for (int i = 1; i < c->nruns; i++) {
-				fmt_worse(a, sizeof(a), &m->d[i]);
-				stats_format_p(p, sizeof(p), m->d[i].p);
-				fprintf(f, "  %9s %9s", a, m->d[i].valid ? p : "-");
-			}
-			fputc('\n', f);
-		}
+		for (int k = 0; k < c->ncells && !any; k++)
+			any = c->cells[k].pattern == pat;
+		if (!any)
+			continue;
+		fprintf(f, "\n%s: %s\n", pattern_name(pat), metric_title(pat));
+		print_fitted(f, row, cells_build, c, pat, 0, verbose, verbose ? 0x87u : 0xd7u);
 	}
 	if (c->nsummary)
-		fprintf(f, "\nat the highest load every run reached: per-hop latency, aggregate bandwidth "
-			"and its message rate (Mmsg/s = 10^6 messages/s), degradation from the run's own baseline level (%%) [CI], and its difference against A in "
-			"points [CI] (negative = degrades less)\n");
-	for (int k0 = 0, k1; k0 < c->nsummary; k0 = k1) {
+		text_wrapped(f, "  ", "\nat the highest load every run reached: %s, the degradation from the run's "
+			     "own baseline level (%%) [%g%%\tCI] and its difference against A in points [CI] (negative "
+			     "= degrades less)", verbose ? "per-hop latency (time per message for bandwidth patterns), "
+			     "the aggregate bandwidth and its message rate (Mmsg/s = 10^6 messages/s) [CI]" :
+			     "per-hop latency (pingpong) or the aggregate bandwidth (their CIs, the other value and the "
+			     "message rates: compare --verbose)", c->confidence * 100);
+	for (int k0 = 0, k1; row && k0 < c->nsummary; k0 = k1) {
 		int pat = c->summary[k0].pattern;
-		int w[5] = { 3, (int)strlen("time/message [CI]"), (int)strlen("aggregate [CI]"),
-			     (int)strlen("degradation [CI]"), (int)strlen("message rate [CI]") };
-		struct compare_row_text t;
 
-		/* the rows of one pattern share their column widths */
 		for (k1 = k0; k1 < c->nsummary && c->summary[k1].pattern == pat; k1++)
-			for (int i = 0; i < c->nruns; i++) {
-				compare_row(c, &c->summary[k1], i, &t);
-				w[0] = MAXI(w[0], (int)strlen(t.run));
-				w[1] = MAXI(w[1], (int)strlen(t.lat));
-				w[2] = MAXI(w[2], (int)strlen(t.agg));
-				w[3] = MAXI(w[3], (int)strlen(t.change));
-				w[4] = MAXI(w[4], (int)strlen(t.rate));
-			}
+			;
 		fprintf(f, "\n%s (degradation = %s)\n", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
-		fprintf(f, "%8s %5s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", "size", "nodes", w[0], "run", w[1],
-			pattern_latency_metric(pat) ? "latency/hop [CI]" : "time/message [CI]", w[2], "aggregate [CI]",
-			w[4], "message rate [CI]", w[3], "degradation [CI]", "vs A, points [CI]");
-		for (int k = k0; k < k1; k++) {
-			config_format_size_spaced(c->summary[k].size, s, sizeof(s));
-			for (int i = 0; i < c->nruns; i++) {
-				compare_row(c, &c->summary[k], i, &t);
-				fprintf(f, "%8s %5d  %-*s  %-*s  %-*s  %-*s  %-*s%s%s\n", i == 0 ? s : "",
-					c->summary[k].nodes, w[0], t.run, w[1], t.lat, w[2], t.agg, w[4], t.rate,
-					i ? w[3] : 0, t.change, i ? "  " : "", t.diff);
-			}
-		}
+		print_fitted(f, row, summary_build, c, k0, k1, verbose, verbose ? 0x03u : 0x0bu);
 	}
+	free(row);
 	if (c->nunmatched) {
 		fprintf(f, "\nunmatched cells (not in every run):\n");
 		for (int k = 0; k < c->nunmatched; k++) {
@@ -364,19 +554,30 @@ void compare_print(FILE *f, const struct compare *c)
 			fmt_hops(h, sizeof(h), u->hops);
 			present_list(c, u->present, true, a, sizeof(a));
 			present_list(c, u->present, false, b, sizeof(b));
-			fprintf(f, "  %-8s %8s %3d nodes, %s hops: in %s, missing in %s\n", pattern_name(u->pattern), s,
-				u->nodes, h, a, b);
+			text_wrapped(f, "    ", "  %-8s %8s %3d nodes, %s hops: in %s, missing in %s", pattern_name(u->pattern),
+				     s, u->nodes, h, a, b);
 		}
 	}
 	if (c->nverdicts)
 		fputc('\n', f);
 	for (int k = 0; k < c->nverdicts; k++)
-		fprintf(f, "verdict: %s\n", c->verdict[k].text);
+		print_kept(f, "  ", "verdict: ", c->verdict[k].text);
 	for (int k = 0; k < c->nmaps; k++) {
 		fputc('\n', f);
 		map_lines(f, c, &c->map[k], text_line);
 	}
-	fprintf(f, "\nmethod: %s\n", c->method);
+	if (verbose)
+		print_kept(f, "  ", "\nmethod: ", c->method);
+	else if (c->maps)
+		text_wrapped(f, "  ", "\nmethod: each map's statistics as its report gives them; the fabric-wide value "
+			     "the median of the link medians, %%slower with its %g%%\tCI and p (runs as the unit with 2 or "
+			     "more runs a side, else blocks), significant at p < %g and beyond %g%%; in full: "
+			     "compare --verbose, compare.json \"method\"", c->confidence * 100, c->alpha, c->min_effect);
+	else
+		text_wrapped(f, "  ", "\nmethod: cells matched as judge matches them; medians of per-repetition values "
+			     "(the repetition is the unit), %g%%\tBonett-Price\tCIs, a change significant at p < %g and "
+			     "beyond %g%%; runs of one switch are replicates; in full: compare --verbose, compare.json "
+			     "\"method\"", c->confidence * 100, c->alpha, c->min_effect);
 }
 
 /* Markdown table cell text: '|' would split the cell. */

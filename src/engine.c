@@ -752,7 +752,6 @@ static void leader_blocks(struct eng *e, struct lead *l)
 				for (int ci = 0; ci < p->ncells && stop >= 0; ci++)
 					r->cell[ci].stop = stop;
 			}
-			r->duration = MPI_Wtime() - l->t_sweep;
 			if (stop >= 0 && e->o->isolate)
 				leader_isolate(e, l->res, l->req, l->missing);
 			bool mark = i + 1 == L &&

@@ -707,24 +707,74 @@ static void print_summary(FILE *f, const struct sw_run *r, const struct sw_analy
 			      "slow-pair test needs 3 or more)" : "");
 }
 
+/* One pattern and size of a map run: mapout_analyse's rc, its result b
+ * (rc 0: blame_free it) or why there is none (err). */
+struct map_set {
+	int rc;
+	struct blame_result b;
+	char err[512];
+};
+
+struct report_maps {
+	int n;                    /* npatterns * nsizes of the run */
+	struct map_set set[];     /* pattern i, size j at i * nsizes + j */
+};
+
+/* Set s from r's pattern i and size j; returns s. */
+static struct map_set *analyse_set(const struct sw_run *r, int i, int j, struct map_set *s)
+{
+	s->rc = mapout_analyse(r, r->cfg.patterns[i], r->cfg.sizes[j], &s->b, s->err, sizeof(s->err));
+	return s;
+}
+
+static void free_set(struct map_set *s)
+{
+	if (!s->rc)
+		blame_free(&s->b);
+}
+
+struct report_maps *report_maps_analyse(const struct sw_run *r)
+{
+	int n = r->cfg.npatterns * r->cfg.nsizes;
+	struct report_maps *m = malloc(sizeof(*m) + (size_t)n * sizeof(m->set[0]));
+
+	if (!m)
+		return NULL;
+	m->n = n;
+	for (int i = 0; i < r->cfg.npatterns; i++)
+		for (int j = 0; j < r->cfg.nsizes; j++)
+			analyse_set(r, i, j, &m->set[i * r->cfg.nsizes + j]);
+	return m;
+}
+
+void report_maps_free(struct report_maps *m)
+{
+	if (!m)
+		return;
+	for (int k = 0; k < m->n; k++)
+		free_set(&m->set[k]);
+	free(m);
+}
+
 /* A map run: the map's tables for each pattern and size, in place of the
  * summary, the per-level tables and their notes (levels mean nothing
- * there). */
-static void print_map(FILE *f, const struct sw_run *r)
+ * there); from m when given, else each analysed here in turn. */
+static void print_map(FILE *f, const struct sw_run *r, const struct report_maps *m)
 {
 	for (int i = 0; i < r->cfg.npatterns; i++)
 		for (int j = 0; j < r->cfg.nsizes; j++) {
-			struct blame_result b;
-			char err[512];
+			struct map_set own;
+			const struct map_set *s = m ? &m->set[i * r->cfg.nsizes + j] : analyse_set(r, i, j, &own);
 
 			fprintf(f, "\n%s, %" PRIu64 " bytes:", pattern_name(r->cfg.patterns[i]), r->cfg.sizes[j]);
-			if (mapout_analyse(r, r->cfg.patterns[i], r->cfg.sizes[j], &b, err, sizeof(err))) {
-				fprintf(f, " no statistics: %s\n", err);
-				continue;
+			if (s->rc) {
+				fprintf(f, " no statistics: %s\n", s->err);
+			} else {
+				fputc('\n', f);
+				blame_report(f, &s->b, 10);
 			}
-			fputc('\n', f);
-			blame_report(f, &b, 10);
-			blame_free(&b);
+			if (!m)
+				free_set(&own);
 		}
 }
 
@@ -736,27 +786,30 @@ static bool has_cell(const struct sw_run *r, int pattern, uint64_t size)
 	return false;
 }
 
-int report_map_contrast(FILE *f, const struct sw_run *r, const struct sw_run *u, char *err, size_t errlen)
+int report_map_check(const struct sw_run *r, const struct sw_run *u, char *err, size_t errlen)
 {
-	int shown = 0;
+	int common = 0;
 
 	if (r->cfg.schedule != CFG_SCHEDULE_MAP || u->cfg.schedule != CFG_SCHEDULE_MAP)
 		return sw_fail(err, errlen, "--unloaded: %s is not a fabric map (schedule = map)",
 			       r->cfg.schedule != CFG_SCHEDULE_MAP ? r->name : u->name);
-	if (!f) {   /* the check alone */
-		if (u->nranks != r->nranks)
-			return sw_fail(err, errlen, "--unloaded: %s has %d ranks, %s %d: not a map of the same hosts",
-				       u->name, u->nranks, r->name, r->nranks);
-		for (int i = 0; i < r->nranks; i++)
-			if (strcmp(r->host[i], u->host[i]))
-				return sw_fail(err, errlen, "--unloaded: rank %d is on %s in %s but on %s in %s: not a map of "
-					       "the same hosts", i, u->host[i], u->name, r->host[i], r->name);
-		for (int i = 0; i < r->cfg.npatterns; i++)
-			for (int j = 0; j < r->cfg.nsizes; j++)
-				shown += has_cell(u, r->cfg.patterns[i], r->cfg.sizes[j]);
-		return shown ? 0 : sw_fail(err, errlen, "--unloaded: %s and %s have no pattern and size in common",
-					   r->name, u->name);
-	}
+	if (u->nranks != r->nranks)
+		return sw_fail(err, errlen, "--unloaded: %s has %d ranks, %s %d: not a map of the same hosts",
+			       u->name, u->nranks, r->name, r->nranks);
+	for (int i = 0; i < r->nranks; i++)
+		if (strcmp(r->host[i], u->host[i]))
+			return sw_fail(err, errlen, "--unloaded: rank %d is on %s in %s but on %s in %s: not a map of "
+				       "the same hosts", i, u->host[i], u->name, r->host[i], r->name);
+	for (int i = 0; i < r->cfg.npatterns; i++)
+		for (int j = 0; j < r->cfg.nsizes; j++)
+			common += has_cell(u, r->cfg.patterns[i], r->cfg.sizes[j]);
+	return common ? 0 : sw_fail(err, errlen, "--unloaded: %s and %s have no pattern and size in common",
+				    r->name, u->name);
+}
+
+int report_map_contrast(FILE *f, const struct sw_run *r, struct report_maps *m, const struct sw_run *u, char *err,
+			size_t errlen)
+{
 	if (u->cfg.map_concurrency != 1) {
 		char k[16] = "all";
 
@@ -769,37 +822,36 @@ int report_map_contrast(FILE *f, const struct sw_run *r, const struct sw_run *u,
 		for (int j = 0; j < r->cfg.nsizes; j++) {
 			int pat = r->cfg.patterns[i];
 			uint64_t size = r->cfg.sizes[j];
-			struct blame_result b, ub;
+			struct map_set *s = &m->set[i * r->cfg.nsizes + j];
+			struct blame_result ub;
 			char sz[32];
 
 			if (!has_cell(u, pat, size))
 				continue;
-			if (mapout_analyse(r, pat, size, &b, err, errlen))
+			if (s->rc)
+				return sw_fail(err, errlen, "%s", s->err);
+			if (mapout_analyse(u, pat, size, &ub, err, errlen))
 				return -1;
-			if (mapout_analyse(u, pat, size, &ub, err, errlen)) {
-				blame_free(&b);
-				return -1;
-			}
-			if (blame_contrast(&b, &ub, err, errlen)) {
-				blame_free(&b);
+			if (blame_contrast(&s->b, &ub, err, errlen)) {
 				blame_free(&ub);
 				return -1;
 			}
 			config_format_size(size, sz, sizeof(sz));
 			text_wrapped(f, "  ", "\n%s %s, loaded (%s) against unloaded (%s): a fault is slow on both maps, "
 				     "congestion only under load", pattern_name(pat), sz, r->name, u->name);
-			blame_report_claims(f, &b);
-			blame_free(&b);
+			blame_report_claims(f, &s->b);
 			blame_free(&ub);
-			shown++;
 		}
-	if (!shown)
-		return sw_fail(err, errlen, "--unloaded: %s and %s have no pattern and size in common", r->name,
-			       u->name);
 	return 0;
 }
 
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
+{
+	report_print_maps(f, r, a, format, NULL);
+}
+
+void report_print_maps(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format,
+		       const struct report_maps *m)
 {
 	char rtt[32] = "not measured", tick[32];
 	bool verbose = format & REPORT_VERBOSE;
@@ -813,7 +865,7 @@ void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, 
 		r->yield ? "ranks yielded the CPU while waiting (more ranks than cores)" : "ranks polled while waiting");
 	print_setup(f, r);
 	if (r->cfg.schedule == CFG_SCHEDULE_MAP)
-		print_map(f, r);
+		print_map(f, r, m);
 	else if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {

@@ -418,15 +418,28 @@ static void drift_mark(FILE *f, const struct rows *c, size_t i)
 		fputs("<br><small class=\"drift\">drifted: may be drift, not load</small>", f);
 }
 
-/* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>" */
-static void full_load_td(FILE *f, const struct site *st, long i, bool latency)
+static long map_row(const struct site *st, const char *name);
+
+/* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>";
+ * run row r's "-" says why: a fabric map has no load levels (its page has
+ * the answer), else the run measured no such pattern at full load. */
+static void full_load_td(FILE *f, const struct site *st, size_t r, long i, bool latency)
 {
 	const struct rows *c = &st->cells;
 	char pct[96], p[32], sz[32];
 	int k = latency ? C_INFL : C_DROP;
+	const char *name = val(&st->runs, r, R_NAME);
 
+	if (map_row(st, name) >= 0) {
+		fputs("<td class=\"num\" title=\"a fabric map measures every pair of hosts, not load levels: it has no "
+		      "full load; its answer is on its page\">-<br><small><a href=\"maps/", f);
+		esc(f, name);
+		fputs(".html\">fabric map</a>: no load levels</small></td>", f);
+		return;
+	}
 	if (i < 0) {
-		fputs("<td>-</td>", f);
+		fprintf(f, "<td class=\"num\" title=\"this run measured no %s pattern at full load\">-<br><small>not "
+			"measured</small></td>", latency ? "latency" : "bandwidth");
 		return;
 	}
 	fmt_ci(pct, sizeof(pct), num(c, (size_t)i, k), num(c, (size_t)i, k + 1), num(c, (size_t)i, k + 2), true);
@@ -470,8 +483,8 @@ static int write_index(FILE *f, const void *arg)
 			put(f, "<br><small>firmware ", val(t, r, R_FIRMWARE)), fputs("</small>", f);
 		shared_mark(f, st, r, true, "<br><small class=\"shared\">", "</small>");
 		fprintf(f, "</th><td class=\"num\">%ld</td>", inum(t, r, R_MAXNODES));
-		full_load_td(f, st, full_load_cell(st, r, false), false);
-		full_load_td(f, st, full_load_cell(st, r, true), true);
+		full_load_td(f, st, r, full_load_cell(st, r, false), false);
+		full_load_td(f, st, r, full_load_cell(st, r, true), true);
 		fprintf(f, "<td class=\"num opt\">1 of %zu</td><td class=\"opt\">", st->sw[s].count);
 		esc(f, val(t, r, R_STARTED));
 		fputs("</td></tr>\n", f);

@@ -169,13 +169,19 @@ void text_html_put(FILE *f, const char *s)
 void text_wrapped(FILE *f, const char *indent, const char *fmt, ...)
 {
 	char text[2048];
-	const char *p = text;
-	int col = 0, lead = (int)strlen(indent), gap = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	text_wrapped_put(f, indent, text);
+}
+
+void text_wrapped_put(FILE *f, const char *indent, const char *text)
+{
+	const char *p = text;
+	int col = 0, lead = (int)strlen(indent), gap = 0;
+
 	while (*p == '\n')   /* blank lines before it */
 		fputc(*p++, f);
 	gap = (int)strspn(p, " ");   /* the text's own leading blanks stay */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mapfalse: the fabric map's false flags on the emulated fabric (`make
 # bench` runs 5; root only, prints "skip - WHY" otherwise):
-#   sh tests/bench/mapfalse.sh [N]   (from the repository root; default 20)
+#   sh tests/bench/mapfalse.sh [N]   (from the repository root; default 20;
+#   SEED0=S seeds the maps S+1 .. S+N, for a set independent of an earlier)
 # N short healthy maps on one fabric: two leaves of 4 hosts, 20 Mbit/s
 # ports, an 80 Mbit/s trunk (non-blocking: the 4 ports of a leaf fill it),
 # `swstress map` of stream 8 KiB, 0.5-s samples, 3 blocks, no warm-up (as
@@ -37,7 +38,7 @@ while [ "$i" -le "$N" ]; do
 	t0=$(date +%s)
 	timeout -k 5 300 sh $F/mpirun.sh --timeout 280 "$SW" map "$OUT/leaves.conf" --no-plot --no-history \
 		label="healthy$i" output="$OUT/$i" patterns=stream sizes=8KiB sample_time=0.5s repetitions=3 \
-		warmup=0 seed="$i" timeout=60s allow_shared_node=no </dev/null >"$OUT/$i.out" 2>"$OUT/$i.err"
+		warmup=0 seed="$((i + ${SEED0:-0}))" timeout=60s allow_shared_node=no </dev/null >"$OUT/$i.out" 2>"$OUT/$i.err"
 	r=$?
 	res=$(ls -d "$OUT/$i"/healthy"$i"-*/ 2>/dev/null | head -1)
 	if [ "$r" != 0 ] || [ -z "$res" ] ||

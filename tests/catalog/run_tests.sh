@@ -249,7 +249,7 @@ cp "$LITE" "$T/evil.sqlite" && for c in "map_hosts SET host" "map_links SET host
 done && "$SW" site "$T/evil.sqlite" "$T/evil-site" > /dev/null 2> "$T/err"
 check "site: a store with U+202E planted in the hostile host's name (exit 0)" [ $? = 0 ]
 "$PY" - "$T/site" "$T/evil-site" << 'EOF' > "$T/map" 2>&1
-import glob, sys
+import glob, re, sys
 site, planted = sys.argv[1], sys.argv[2]
 tree = open(site + "/maps/slowhost-20261202-164036.html", encoding="utf-8").read()
 # the claim, as the report words it, and the slow host marked in the table and on the heat map
@@ -260,6 +260,15 @@ assert 'font-weight="bold">swsN05 \u25b6</text>' in tree, "heat map label"
 assert "1 flagged host outlined in red" in tree, "heat map description"
 sw = open(site + "/switch/swstress-emulated-tree-4x4.html", encoding="utf-8").read()
 assert '<a href="../maps/slowhost-20261202-164036.html">' in sw, "switch page lists the map"
+# the index's row of the map's switch: its "-" says why (a map has no
+# full load) and links the map, in both columns; no other row says so
+index = open(site + "/index.html", encoding="utf-8").read()
+row = re.search(r'<tr><th scope="row"><a href="switch/swstress-emulated-tree-4x4\.html">.*?</tr>', index).group(0)
+why = re.findall(r'<td class="num" title="a fabric map measures every pair of hosts, not load levels: it has no '
+                 r'full load; its answer is on its page">-<br><small><a href="maps/((?:slowhost|evil)-20261202-164036)'
+                 r'\.html">fabric map</a>: no load levels</small></td>', row)
+assert len(why) == 2 and why[0] == why[1], "the map row's drop and inflation: " + row
+assert index.count(">fabric map</a>: no load levels<") == 2, "other rows said to be maps"
 for d, shown in ((site, "sw&lt;script&gt;alert(5)&lt;/script&gt;N05"),
                  (planted, "sw&lt;script&gt;alert(5)&lt;/script&gt;\\u{202E}N05")):
     bad = open(d + "/maps/evil-20261202-164036.html", encoding="utf-8").read()
@@ -271,7 +280,7 @@ for page in glob.glob(site + "/**/*.html", recursive=True) + glob.glob(planted +
     assert "<script" not in text and "\u202e" not in text, page
 print("claim, flagged host and the hostile name as expected")
 EOF
-check "site: map pages: the tree's claim and swsN05 marked; a hostile host name escaped everywhere ($(tail -1 "$T/map"))" [ $? = 0 ]
+check "site: map pages: the tree's claim and swsN05 marked, the index's map row says why its drop is '-'; a hostile host name escaped everywhere ($(tail -1 "$T/map"))" [ $? = 0 ]
 "$PY" - "$T/site" << 'EOF' > "$T/map2" 2>&1
 import re, sys
 page = open(sys.argv[1] + "/maps/mixed-20261203-120000.html", encoding="utf-8").read()

@@ -94,6 +94,13 @@ out=$("$SW" judge --bogus 2>/dev/null); rc=$?
 check_eq "judge --bogus: UNKNOWN on stdout, exit 3" "$rc:$out" "3:SWSTRESS UNKNOWN - bad arguments: unknown option '--bogus' (see swstress judge --help)"
 out=$("$SW" history --since=soon 2>&1); rc=$?
 check_eq "history --since=soon: exit 2" "$rc" "2"
+out=$(cd "$tmp" && for w in "set" "remove" "list a b"; do "$SW" baseline $w 2>&1; echo "exit $?"; done)
+check_eq "baseline set, remove, list a b: one line each, exit 2" "$out" "swstress: baseline set needs a set name and at least one results folder
+exit 2
+swstress: baseline remove: needs a set name
+exit 2
+swstress: baseline list: one set name at most
+exit 2"
 out=$(mpiexec -n 2 "$SW" check --baseline 2>/dev/null); rc=$?
 check_eq "check --baseline without value under mpiexec: one UNKNOWN line, exit 3" "$rc:$out" \
 	"3:SWSTRESS UNKNOWN - bad arguments: option --baseline needs a value (PATH|NAME)"

@@ -23,21 +23,35 @@ in_range() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 
 # sw NAME TIMEOUT [mpirun.sh options] [WRAPPER ARGS...] -- KEY=VALUE...: swstress
 # through the fabric (each rank as `WRAPPER ARGS... build/swstress run ...` when a
 # wrapper program ends the options, as tests/fabric/cpucap.sh in ppn.sh);
-# sets $rc and $res (the results folder); facts of the run in $TMP/NAME.facts
+# sets $rc, $res (the results folder) and $WALL (its wall time, start-up
+# included, in seconds); facts of the run in $TMP/NAME.facts
 sw() {
 	n=$1 t=$2; shift 2
 	mo=""
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do mo="$mo $1"; shift; done
 	[ $# -gt 0 ] && shift
+	sw_t0=$(date +%s)
 	# shellcheck disable=SC2086 # the options are words
 	timeout -k 5 $((t + 15)) sh $F/mpirun.sh --timeout "$t" $mo build/swstress run -c "$SWCFG" --no-plot \
 		label="$n" output="$TMP/res" "$@" </dev/null >"$TMP/$n.out" 2>"$TMP/$n.err"
 	rc=$?
+	WALL=$(($(date +%s) - sw_t0))
 	res=$(ls -td "$TMP/res/$n"-*/ 2>/dev/null | head -1)
 	res=${res%/}
 	: >"$TMP/$n.facts"
 	[ -n "$res" ] && python3 $F/swres.py "$res" >"$TMP/$n.facts" 2>>"$TMP/$n.err"
 	return 0
+}
+
+# estimate NAME RANKS KEY=VALUE...: plan's estimate for the run just made
+# by sw with those keys, on RANKS ranks sharing this machine's cores, within
+# 0.5-2x of its wall time $WALL (issue 27: the estimate a user is quoted)
+estimate() {
+	n=$1 nr=$2; shift 2
+	e=$(build/swstress plan -c "$SWCFG" -n "$nr" --cores "$(nproc)" "$@" 2>&1 |
+		sed -n 's/^estimated time: \([0-9.]*\) s.*/\1/p')
+	check "$n: plan's estimate ${e:-?} s within 0.5-2x of the wall time $WALL s" \
+		awk -v w="$WALL" -v e="${e:-0}" 'BEGIN { exit !(e > 0 && w / e >= 0.5 && w / e <= 2) }'
 }
 
 # vl NAME PAIRS KEY: a fact of the victims line of NAME's cell with PAIRS pairs (swres.py)

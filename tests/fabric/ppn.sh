@@ -1,7 +1,6 @@
 #!/bin/sh
 # ppn.sh - known answers for ranks_per_node = K on the emulated fabric
-# (root; by hand, not yet in make fabric-test: its cgroup v2 branch has
-# never run). Issue #31 item 4.
+# (root; make fabric-test). Issue #31 item 4.
 #
 # Two hosts on one switch, 100 Mbit/s ports, one pair of nodes, stream at
 # 8 B and 64 KiB, with K = 1 (2 ranks) and K = 2 (4 ranks: rank pairs 0-2
@@ -28,9 +27,12 @@
 # PPN_K=1 runs the "K = 2" runs with K = 1 (PPN_CONTROL_K, default PPN_K,
 # the control's K): the rate check must then fail (ratio about 1; RESULTS.md
 # §19). PPN_QUOTA sets the quota (10 at least: CFS takes 1 ms of a 10-ms
-# period at least). The cgroup v2 branch is untried (this machine has v1's
-# cpu controller); without either the suite SKIPs. About 40 s. T_KEEP=1
-# keeps the outputs.
+# period at least). The cgroup v1 cpu controller is tried first, then v2's
+# (PPN_CGROUP=v2: only v2). The v2 branch has not run on a machine with v2's
+# cpu controller (ours bind it to v1, and it cannot be released there):
+# whatever of it fails to make the groups, or a quota that does not
+# throttle a busy loop, SKIPs the suite with the reason. About 45 s.
+# T_KEEP=1 keeps the outputs.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -51,7 +53,7 @@ tl=$(date +%s)
 CG=""
 cg_make() {
 	mkdir -p "$1" || return 1
-	if mount -t cgroup -o cpu swstress-ppn "$1" 2>/dev/null; then
+	if [ "${PPN_CGROUP:-}" != v2 ] && mount -t cgroup -o cpu swstress-ppn "$1" 2>/dev/null; then
 		CG=$1/swstress-ppn.$$
 		mkdir "$CG" || return 1
 		for p in 0 1; do
@@ -59,7 +61,10 @@ cg_make() {
 				echo $((PERIOD * QUOTA / 100)) >"$CG/p$p/cpu.cfs_quota_us" || return 1
 		done
 	elif mount -t cgroup2 swstress-ppn "$1" 2>/dev/null; then
-		grep -qw cpu "$1/cgroup.subtree_control" || echo +cpu >"$1/cgroup.subtree_control" || return 1
+		if ! grep -qw cpu "$1/cgroup.subtree_control"; then
+			echo +cpu >"$1/cgroup.subtree_control" 2>/dev/null || return 1
+			CG_ROOT_CPU=$1   # enabled here: disabled again by cg_drop
+		fi
 		CG=$1/swstress-ppn.$$
 		mkdir "$CG" && echo +cpu >"$CG/cgroup.subtree_control" || return 1
 		for p in 0 1; do
@@ -69,12 +74,15 @@ cg_make() {
 		return 1
 	fi
 }
+CG_ROOT_CPU=""
 cg_drop() {
-	[ -n "$CG" ] || return 0
-	for p in 0 1; do [ -d "$CG/p$p" ] && rmdir "$CG/p$p" 2>/dev/null; done
-	rmdir "$CG" 2>/dev/null
-	umount "$TMP/cg" 2>/dev/null
-	CG=""
+	if [ -n "$CG" ]; then
+		for p in 0 1; do [ -d "$CG/p$p" ] && rmdir "$CG/p$p" 2>/dev/null; done
+		rmdir "$CG" 2>/dev/null
+	fi
+	[ -n "$CG_ROOT_CPU" ] && echo -cpu >"$CG_ROOT_CPU/cgroup.subtree_control" 2>/dev/null
+	mountpoint -q "$TMP/cg" && umount "$TMP/cg"
+	CG="" CG_ROOT_CPU=""
 }
 t_cleanup() { cg_drop; timeout 60 $FAB down >/dev/null 2>&1; }
 throttled() { sed -n 's/^nr_throttled //p' "$CG/p$1/cpu.stat"; }
@@ -84,8 +92,10 @@ cg_make "$TMP/cg" || { cg_drop; t_skip_all fabric-ppn "cannot make CPU cgroups w
 n0=$(throttled 0)
 sh -c "echo \$\$ >'$CG/p0/cgroup.procs' && exec timeout 0.3 sh -c 'while :; do :; done'"
 n1=$(throttled 0)
-check "the cgroup quota holds ($QUOTA% of a core: a busy loop in p0 throttled in $((n1 - n0)) periods of 30)" \
-	test "$((n1 - n0))" -ge 10
+# (the suite's instrument, not swstress: without it nothing here is known)
+[ "$((n1 - n0))" -ge 10 ] ||
+	t_skip_all fabric-ppn "the cgroup quota does not hold here ($QUOTA% of a core: a busy loop throttled in $((n1 - n0)) periods of 30, want 10)"
+ok "the cgroup quota holds ($QUOTA% of a core: a busy loop in p0 throttled in $((n1 - n0)) periods of 30)"
 
 SWCFG=$TMP/p.conf
 cat >"$SWCFG" <<-'EOC'

@@ -236,6 +236,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		rx=$(($(sum_counters rx_bytes $SENDERS) - rx)) tx=$(($(sum_counters tx_bytes $RECEIVERS) - tx))
 		m=$(($(sum_counters rx_bytes $MGMT) - m))
 		ran single
+		estimate single 8 pairs=1,2,4 sample_time=500ms
 		check "single: one rank per host, in order (run.json ranks)" test "$(fact single hosts)" = "$HOSTS8"
 		check "single: ranks yield the CPU (8 ranks, $(nproc) cores: run.json yield)" test "$(fact single yield)" = 1
 		for k in 1 2 4; do
@@ -414,6 +415,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		sw twoleaf 150 -- pairs=1,2,3,4 sample_time=1s
 		ta=$(($(counter swtA tx_bytes) - ta))
 		ran twoleaf
+		estimate twoleaf 8 pairs=1,2,3,4 sample_time=1s
 		check "twoleaf: ranks yield the CPU (run.json yield)" test "$(fact twoleaf yield)" = 1
 		for k in 1 2; do
 			v=$(cf twoleaf $k bw)
@@ -515,10 +517,13 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		# their own loopback, and the parts are paired within repetitions:
 		# the victims separated in 10 of 10 runs (tests/fabric/victims.sh).
 		d=$(vl vlocal 2 net) g=$(vl vlocal 2 net_sig)
-		# Not significantly positive in 5 of 5 bench runs (victims.sh), but a
-		# fresh-clone make test read +75.3% [+10.9, +177] * at 99% once
-		# (with CPU and network parts equal to 4 digits: not understood
-		# yet). The suite's check is therefore the separation itself: not
+		# Not significantly positive in 5 of 5 bench runs (victims.sh) on a
+		# quiet machine, but on this emulation the own-leaf network part is
+		# about +10-20% and grows with other work on the 2 cores (the
+		# bridges and the aggressors' MPI progress share them): 3 of 25 runs
+		# significant at 99% at load 2-8 (RESULTS.md section 15, set 4; a
+		# fresh-clone make test once read +75.3% [+10.9, +177] *). The
+		# suite's check is therefore the separation itself: not
 		# significantly positive, or under a tenth of the trunk victim's
 		# network part (that one read +3766% beside it).
 		x=$(vl vcross 2 net)
@@ -539,9 +544,8 @@ sys.exit(not (len(r) == 8 and len({x['boot_id'] for x in r}) == 1 and len({x['ne
 
 		# Without the finalize workaround, swstress's own guard must still end
 		# the run (MPICH 4.0.2 over UCX/TCP can hang in MPI_Finalize).
-		t0=$(date +%s)
 		sw nopreload 60 --no-preload -- pairs=1,4 sample_time=200ms repetitions=3
-		t=$(($(date +%s) - t0))
+		t=$WALL
 		n="without finalize_preload.so: ends by itself in ${t}s (< 45) with complete results (mpiexec rc=$rc)"
 		if [ "$rc" != 124 ] && [ "$rc" != 137 ] && [ "$t" -lt 45 ] && [ "$(fact nopreload complete)" = 1 ]; then ok "$n"; else fail "$n"; fi
 	else

@@ -88,6 +88,16 @@ elif "$BIN" compare $MA $MB --output cmpplot > /dev/null 2> cmpplot.err && [ -s 
 else
 	fail "maps: the difference heat map" cmpplot.err
 fi
+# the emulated tree's maps side by side: every boundary and uplink of
+# both, the slow uplink's marked SLOW
+golden compare-maps-tree compare $MH $MU --output cmptree --no-plot
+# compare's text fits an 80-column terminal for any number of runs (issue
+# #27: a column per run made the 3-run tables 162 columns and more, the
+# verdicts and the method one line each); no line of it is a picture
+# (compare --verbose and compare.md are wide on purpose)
+wide=$(awk 'length($0) > 80 { print FILENAME ":" FNR ": " length($0) " columns" }' \
+	compare.out compare-maps.out compare-maps2.out compare-maps-tree.out)
+check_eq "compare within 80 columns" "$wide" ""
 # judge of a map against a baseline map: every element, text and JSON;
 # a map against a sweep baseline: one UNKNOWN line naming both, exit 3
 golden judge-map judge $MB --baseline $MA --no-history

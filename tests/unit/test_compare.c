@@ -391,7 +391,7 @@ Test(compare, unmatched_cells_and_differences_listed)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	compare_print(f, c);
+	compare_print(f, c, false);
 	fclose(f);
 	cr_expect(strstr(buf, "unmatched cells"));
 	cr_expect(strstr(buf, "256 KiB"));

@@ -143,7 +143,7 @@ Test(pattern, compare_judges_it_by_latency)
 	cr_assert(m->latency);
 	cr_assert(m->d[1].valid && m->d[1].pct > 25 && m->d[1].pct < 35, "B %%worse %g, planted 30", m->d[1].pct);
 	FILE *f = open_memstream(&buf, &len);
-	compare_print(f, c);
+	compare_print(f, c, false);
 	fclose(f);
 	cr_assert(strstr(buf, "\ndummy: per-hop latency (lower is better)"), "%s", buf);
 	cr_assert(strstr(buf, "\ndummy (degradation = latency inflation)"), "%s", buf);

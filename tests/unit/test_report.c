@@ -202,27 +202,58 @@ Test(report, compare_marks_cpu_bound_latency)
 	cr_assert_not_null(c, "%s", err);
 	f = open_memstream(&buf, &len);
 	cr_assert_not_null(f);
-	compare_print(f, c);
+	compare_print(f, c, false);
 	fclose(f);
 	if (getenv("T_DUMP"))
 		fputs(buf, stderr);
-	/* the matched-cells rows (size, nodes, hops 100) and the summary's */
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		bool lat = strstr(line, " us [") != NULL, mark = strstr(line, "] cpu") || strstr(line, "~ cpu");
+	/* a row per run: the matched cells' (size, nodes and hops on a
+	 * cell's first row) and the summary's (nodes on every row), under
+	 * each pattern's heading; in the text and in --verbose alike */
+	for (int verbose = 0; verbose < 2; verbose++) {
+		int sect = 0;   /* 1, 2: pingpong's, stream's cells; 3, 4: their summary */
+		char size[16] = "";
+		int nodes = 0;
 
-		if (!strncmp(line, "     8 B     8    100  ", 23) && lat)
-			cpu8 += mark;
-		else if (!strncmp(line, "     8 B     2    100  ", 23))
-			cpu2 += mark;
-		else if (!strncmp(line, "     8 B     8    100  ", 23))
-			bw += mark;
-		else if (!strncmp(line, "     8 B     8  A ", 18))
-			sum += mark;
+		cpu8 = cpu2 = bw = sum = 0;
+		if (verbose) {
+			free(buf);
+			buf = NULL;
+			f = open_memstream(&buf, &len);
+			cr_assert_not_null(f);
+			compare_print(f, c, true);
+			fclose(f);
+		}
+		for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+			char sz[8], un[8];
+			int lead = (int)strspn(line, " ");
+			bool mark = strstr(line, " cpu") != NULL;
+
+			if (!strncmp(line, "pingpong: ", 10) || !strncmp(line, "stream: ", 8))
+				sect = line[0] == 'p' ? 1 : 2;
+			else if (!strncmp(line, "pingpong (", 10) || !strncmp(line, "stream (", 8))
+				sect = line[0] == 'p' ? 3 : 4;
+			else if (line[0] != ' ')
+				sect = 0;
+			if (!sect || lead == 0 || strstr(line, "nodes"))
+				continue;
+			if (lead < 6 && sscanf(line, "%7s %7s %d", sz, un, &nodes) == 3)
+				snprintf(size, sizeof(size), "%s %s", sz, un);
+			else if (sect >= 3)
+				nodes = atoi(line);
+			if (sect == 1 && !strcmp(size, "8 B") && nodes == 8)
+				cpu8 += mark;
+			else if (sect <= 2 && !strcmp(size, "8 B") && nodes == 2)
+				cpu2 += mark;
+			else if (sect == 2 && nodes == 8)
+				bw += mark;
+			else if (sect >= 3 && !strcmp(size, "8 B") && lead < 6 && strstr(line, "  A "))
+				sum += mark;
+		}
+		cr_expect_eq(cpu8, 2, "verbose %d: the 8-node pingpong rows (A, B) are not marked cpu", verbose);
+		cr_expect_eq(cpu2, 0, "verbose %d: a 2-node row marked cpu", verbose);
+		cr_expect_eq(bw, 0, "verbose %d: a bandwidth row marked cpu", verbose);
+		cr_expect_eq(sum, 1, "verbose %d: the summary's 8 B rows of A: pingpong's marked cpu, stream's not", verbose);
 	}
-	cr_expect_eq(cpu8, 1, "the 8-node pingpong row is not marked cpu");
-	cr_expect_eq(cpu2, 0, "a 2-node row marked cpu");
-	cr_expect_eq(bw, 0, "a bandwidth row marked cpu");
-	cr_expect_eq(sum, 1, "the summary's 8 B rows of A: pingpong's marked cpu, stream's not");
 	free(buf);
 	compare_free(c);
 }
