@@ -34,20 +34,32 @@ int mapout_analyse(const struct sw_run *r, int pattern, uint64_t size, struct bl
  * values that b was computed from). On failure d and b hold nothing. */
 int mapout_analyse_keep(const struct sw_run *r, int pattern, uint64_t size, struct mapdata *d,
 			struct blame_result *b, char *err, size_t errlen);
-/* The files a map run's analysis is checked against: the first
- * pattern's first size's links.csv, hosts.csv and groups.csv
- * (fabric.csv, the heat map's grid, follows from links.csv). */
-#define MAPOUT_NFILES 3
-extern const char *const mapout_files[MAPOUT_NFILES];
+/* A map run's sets: one per pattern and size, set k being pattern
+ * k / nsizes and size k % nsizes of the config (set 0 the first
+ * pattern's first size). */
+int mapout_nsets(const struct sw_run *r);
+int mapout_set_pattern(const struct sw_run *r, int k);
+uint64_t mapout_set_size(const struct sw_run *r, int k);
 
-/* The map statistics of r's first pattern and size into *b (blame_free
- * it), with r's groups, or for a run whose run.json does not keep them
- * (older runs) the groups hosts.csv gives when it says they were given,
- * else inferred; and text[] (the content of mapout_files in dir, as read)
- * must have the data lines that b gives, comments aside: a cut, changed
- * or missing file is refused with DIR/FILE:LINE. 0, or -1 with err (b
- * then freed). */
-int mapout_check(const struct sw_run *r, const char *const text[MAPOUT_NFILES], const char *dir,
+/* The name of set k's file base ("links", "hosts", "groups", "fabric")
+ * into buf: BASE.csv for set 0, BASE-PATTERN-SIZE.csv (size in bytes)
+ * for every other. */
+void mapout_set_file(const struct sw_run *r, int k, const char *base, char *buf, size_t len);
+
+/* The files a map run's analysis is checked against, of each set: its
+ * links, hosts and groups (fabric.csv, the heat map's grid, follows from
+ * links.csv). */
+#define MAPOUT_NFILES 3
+extern const char *const mapout_files[MAPOUT_NFILES];   /* the bases */
+
+/* The map statistics of r's set k into *b (blame_free it), with r's
+ * groups, or for a run whose run.json does not keep them (older runs)
+ * the groups the set's hosts.csv gives when it says they were given,
+ * else inferred; and text[] (the content of the set's mapout_files in
+ * dir, as read: mapout_set_file) must have the data lines that b gives,
+ * comments aside: a cut, changed or missing file is refused with
+ * DIR/FILE:LINE. 0, or -1 with err (b then freed). */
+int mapout_check(const struct sw_run *r, int k, const char *const text[MAPOUT_NFILES], const char *dir,
 		 struct blame_result *b, char *err, size_t errlen);
 
 /* mapout_analyse of every pattern and size, then their sets of files into

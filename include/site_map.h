@@ -1,7 +1,9 @@
 /*
  * site_map.h - the catalog site's page of one map run (schedule = map),
- * from the store's map tables (store.h, schema 5): maps/NAME.html with
- * the blame claims and their evidence, the heat map of every link as
+ * from the store's map tables (store.h, schema 6): maps/NAME.html with,
+ * for each pattern and size of the run (a section each, in the run's
+ * order, when it has more than one), the blame claims and their
+ * evidence, the heat map of every link as
  * inline SVG (hosts in group order, the viridis scale with its legend in
  * the map's unit; at more than SITE_MAP_CELLS hosts, blocks of
  * neighbouring hosts, each the mean of its links), the slowest hosts,

@@ -16,7 +16,8 @@
  *              at publish time ("vendor, model", or "")
  *   run_files  the run's files verbatim (run.json, samples.csv,
  *              summary.csv, pairs.csv, fits.csv, report.txt; a map run's
- *              links.csv, hosts.csv, groups.csv): run, file, content
+ *              links.csv, hosts.csv, groups.csv of every pattern and size,
+ *              named as mapout_set_file names them): run, file, content
  *   cells      per cell, as analysis_run computes them with the run's own
  *              config: medians and CIs (latency in us per hop, bandwidth
  *              in MB/s = 10^6 bytes/s), latency inflation and bandwidth
@@ -26,7 +27,11 @@
  *              NULL where a number does not exist
  *   suspects   the run's verdict on its ports: hosts flagged in at least
  *              half of their cells
- *   maps, map_hosts, map_groups, map_links, map_claims (schema 5)
+ *   maps, map_hosts, map_groups, map_links, map_claims (schema 5;
+ *              schema 6 keys every row by pattern and size_bytes too, one
+ *              map per pattern and size of the run: a store of schema 5,
+ *              which held the first only, migrates its rows under the
+ *              pattern and size of the run's first cell)
  *              a map run's statistics (schedule = map; mapout.h, blame.h)
  *              in the CSV units of its metric (MB/s or us): the map
  *              (metric, hosts, groups, inferred, floor, alpha,
@@ -37,8 +42,9 @@
  *              host_b, median [lo, hi], n, rel, flagged alone, cause);
  *              each claim (kind, element, holds, rel [lo, hi], p and the
  *              report's evidence line). Checked first: links.csv,
- *              hosts.csv and groups.csv must be what run.json gives
- *              (mapout_check), or the run is refused with FILE:LINE
+ *              hosts.csv and groups.csv of every pattern and size must
+ *              be what run.json gives (mapout_check), or the run is
+ *              refused with FILE:LINE
  *
  * Publishing one run is one transaction: a reader sees all of it or
  * nothing. The name is the key: publishing a run that is already stored
@@ -53,7 +59,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 struct store;
 

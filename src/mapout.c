@@ -13,7 +13,31 @@
 #include "text.h"
 #include "topology.h"
 
-const char *const mapout_files[MAPOUT_NFILES] = { "links.csv", "hosts.csv", "groups.csv" };
+const char *const mapout_files[MAPOUT_NFILES] = { "links", "hosts", "groups" };
+
+int mapout_nsets(const struct sw_run *r)
+{
+	return r->cfg.npatterns * r->cfg.nsizes;
+}
+
+int mapout_set_pattern(const struct sw_run *r, int k)
+{
+	return r->cfg.patterns[k / r->cfg.nsizes];
+}
+
+uint64_t mapout_set_size(const struct sw_run *r, int k)
+{
+	return r->cfg.sizes[k % r->cfg.nsizes];
+}
+
+void mapout_set_file(const struct sw_run *r, int k, const char *base, char *buf, size_t len)
+{
+	if (k == 0)
+		snprintf(buf, len, "%s.csv", base);
+	else
+		snprintf(buf, len, "%s-%s-%llu.csv", base, pattern_name(mapout_set_pattern(r, k)),
+			 (unsigned long long)mapout_set_size(r, k));
+}
 
 int mapout_keep_groups(struct sw_run *r, char *err, size_t errlen)
 {
@@ -212,8 +236,8 @@ static int write_set(const char *dir, const struct sw_run *r, int k, mapout_path
 		{ "links", blame_write_links }, { "hosts", blame_write_hosts },
 		{ "groups", blame_write_groups }, { "fabric", blame_write_matrix },
 	};
-	int pattern = r->cfg.patterns[k / r->cfg.nsizes];
-	uint64_t size = r->cfg.sizes[k % r->cfg.nsizes];
+	int pattern = mapout_set_pattern(r, k);
+	uint64_t size = mapout_set_size(r, k);
 	struct blame_result b;
 	int done = 0, rc = -1;
 
@@ -221,12 +245,10 @@ static int write_set(const char *dir, const struct sw_run *r, int k, mapout_path
 		return -1;
 	for (; done < NFILES; done++) {
 		struct writer w = { files[done].fn, &b };
+		char name[96];
 
-		if (k == 0)
-			snprintf(path[done], sizeof(path[done]), "%s/%s.csv", dir, files[done].name);
-		else
-			snprintf(path[done], sizeof(path[done]), "%s/%s-%s-%llu.csv", dir, files[done].name,
-				 pattern_name(pattern), (unsigned long long)size);
+		mapout_set_file(r, k, files[done].name, name, sizeof(name));
+		snprintf(path[done], sizeof(path[done]), "%s/%s", dir, name);
 		if (sw_write_temp(path[done], call_writer, &w, tmp[done], sizeof(tmp[done]), err, errlen))
 			break;
 	}
@@ -241,7 +263,7 @@ static int write_set(const char *dir, const struct sw_run *r, int k, mapout_path
 
 int mapout_write(const char *dir, const struct sw_run *r, char *err, size_t errlen)
 {
-	int nset = r->cfg.npatterns * r->cfg.nsizes, done = 0, rc = -1;
+	int nset = mapout_nsets(r), done = 0, rc = -1;
 	mapout_path *path = calloc((size_t)nset * NFILES, sizeof(*path));
 	mapout_path *tmp = calloc((size_t)nset * NFILES, sizeof(*tmp));
 
@@ -312,7 +334,7 @@ out:
 	return rc;
 }
 
-int mapout_check(const struct sw_run *r, const char *const text[MAPOUT_NFILES], const char *dir,
+int mapout_check(const struct sw_run *r, int k, const char *const text[MAPOUT_NFILES], const char *dir,
 		 struct blame_result *b, char *err, size_t errlen)
 {
 	static const blame_fn fns[MAPOUT_NFILES] = { blame_write_links, blame_write_hosts, blame_write_groups };
@@ -320,19 +342,24 @@ int mapout_check(const struct sw_run *r, const char *const text[MAPOUT_NFILES], 
 	int *group = NULL, rc = -1;
 	char (*names)[SW_HOST_MAX] = NULL;
 	const char **gnames = NULL;
-	char shown[SW_PATH_MAX + 32];
+	char shown[SW_PATH_MAX + 32], file[96];
 
+	if (k < 0 || k >= mapout_nsets(r))
+		return sw_fail(err, errlen, "%s: no pattern and size %d in the run", dir, k);
 	for (int i = 0; i < MAPOUT_NFILES; i++)
-		if (!text[i])
+		if (!text[i]) {
+			mapout_set_file(r, k, mapout_files[i], file, sizeof(file));
 			return sw_fail(err, errlen, "%s/%s: a map run's file is missing (swstress report %s writes it)",
-				       dir, mapout_files[i], dir);
-	if (mapdata_fill(r, r->cfg.patterns[0], r->cfg.sizes[0], &d, err, errlen))
+				       dir, file, dir);
+		}
+	if (mapdata_fill(r, mapout_set_pattern(r, k), mapout_set_size(r, k), &d, err, errlen))
 		return -1;
 	if ((d.in.group || csv_groups(text[1], &d, &group, &names, &gnames, err, errlen) == 0) &&
 	    blame_run(&d.in, b, err, errlen) == 0) {
 		rc = 0;
 		for (int i = 0; i < MAPOUT_NFILES && !rc; i++) {
-			snprintf(shown, sizeof(shown), "%s/%s", dir, mapout_files[i]);
+			mapout_set_file(r, k, mapout_files[i], file, sizeof(file));
+			snprintf(shown, sizeof(shown), "%s/%s", dir, file);
 			rc = same_lines(text[i], shown, fns[i], b, err, errlen);
 		}
 		if (rc)

@@ -205,6 +205,7 @@ static const char STYLE[] =
 	"th[scope=row] { font-weight: normal; background: #f4f4f4; }\n"
 	"thead th { background: #e8e8e8; }\n"
 	"figure { margin: 1em 0; }\n"
+	"section.map-set { border-top: 2px solid #888; margin-top: 2em; }\n"
 	"svg { max-width: 100%; height: auto; border: 1px solid #ddd; background: #fff; }\n"
 	"code { word-break: break-all; }\n"
 	"small { color: #444; }\n"
@@ -747,10 +748,14 @@ static void map_line(FILE *f, const struct site *st, const char *name)
 {
 	long i = map_row(st, name);
 
-	if (i >= 0)
-		fprintf(f, "<p>Fabric map of this run (%s hosts, %s claim%s): <a href=\"../maps/%s.html\">the map, "
-			"its claims and its heat map</a>.</p>\n", val(&st->maps, i, 1), val(&st->maps, i, 2),
-			strcmp(val(&st->maps, i, 2), "1") ? "s" : "", name);
+	if (i < 0)
+		return;
+	fprintf(f, "<p>Fabric map of this run (%s hosts, ", val(&st->maps, i, 1));
+	if (strcmp(val(&st->maps, i, 3), "1"))
+		fprintf(f, "%s patterns and sizes, ", val(&st->maps, i, 3));
+	fprintf(f, "%s claim%s): <a href=\"../maps/%s.html\">the map, its claims and its heat map%s</a>.</p>\n",
+		val(&st->maps, i, 2), strcmp(val(&st->maps, i, 2), "1") ? "s" : "", name,
+		strcmp(val(&st->maps, i, 3), "1") ? "s" : "");
 }
 
 /* The switch's map runs, newest first, at the top of its page. */
@@ -1091,6 +1096,28 @@ static int int_field(const struct rows *t, size_t r, int c, const char *field, l
 	return 0;
 }
 
+/* A map run's file of a pattern and size other than its first
+ * (mapout_set_file): links, hosts or groups-PATTERN-BYTES.csv. */
+static bool map_set_file(const char *name)
+{
+	static const char *const bases[] = { "links-", "hosts-", "groups-" };
+
+	for (size_t k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
+		size_t n = strlen(bases[k]);
+		const char *pat = name + n, *dash;
+		char buf[16];
+
+		if (strncmp(name, bases[k], n) || !(dash = strchr(pat, '-')) || (size_t)(dash - pat) >= sizeof(buf))
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(dash - pat), pat);
+		dash++;
+		if (pattern_find(buf) >= 0 && dash[0] >= '1' && dash[0] <= '9' && strspn(dash, "0123456789") < 20 &&
+		    !strcmp(dash + strspn(dash, "0123456789"), ".csv"))
+			return true;
+	}
+	return false;
+}
+
 /* Refuse rows the pages would print unescaped or use in paths, and
  * numbers out of range. */
 static int check_rows(const struct site *st, char *err, size_t errlen)
@@ -1137,7 +1164,7 @@ static int check_rows(const struct site *st, char *err, size_t errlen)
 
 		for (size_t k = 0; k < sizeof(files) / sizeof(files[0]); k++)
 			known |= !strcmp(val(&st->files, i, 1), files[k]);
-		if (!known)
+		if (!known && !map_set_file(val(&st->files, i, 1)))
 			return sw_fail(err, errlen, "run '%.100s': unknown file '%.100s' in the store",
 				       val(&st->files, i, 0), val(&st->files, i, 1));
 	}
@@ -1223,8 +1250,8 @@ int site_write(struct store *s, const char *outdir, int *npages, char *err, size
 			collect, &st.suspects, err, errlen) ||
 	    store_query(s, "SELECT run, file FROM run_files ORDER BY run, file", 0, NULL, collect, &st.files,
 			err, errlen) ||
-	    store_query(s, "SELECT run, nhosts, (SELECT count(*) FROM map_claims c WHERE c.run = m.run) FROM maps m"
-			" ORDER BY run", 0, NULL, collect, &st.maps, err, errlen) ||
+	    store_query(s, "SELECT run, max(nhosts), (SELECT count(*) FROM map_claims c WHERE c.run = m.run),"
+			" count(*) FROM maps m GROUP BY run ORDER BY run", 0, NULL, collect, &st.maps, err, errlen) ||
 	    check_rows(&st, err, errlen))
 		goto out;
 	if (group(&st)) {

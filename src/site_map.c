@@ -5,12 +5,16 @@
  * the heat map's axis, links by the axis places of their two hosts), and
  * the page is written from those alone.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "blame_out.h"
+#include "config.h"
+#include "pattern.h"
 #include "site_map.h"
 #include "stats.h"
 #include "sw.h"
@@ -42,9 +46,11 @@ struct smap_claim {
 	char *element, *evidence;
 };
 
-struct site_map {
-	const char *run, *switch_title, *switch_href, *generated;
-	const struct site_frame *frame;
+/* One pattern and size of the map (a row of maps): its own hosts, links,
+ * groups and claims. */
+struct smap_set {
+	char pattern[16], id[48], title[64];   /* id: PATTERN-SIZE, safe in HTML */
+	uint64_t size;
 	bool latency, inferred;
 	int nhost, ngroup;
 	double floor, alpha, confidence;
@@ -56,6 +62,14 @@ struct site_map {
 	struct smap_claim *claim;
 	size_t nclaim, capclaim;
 	int bad;                      /* a row out of range: its table's number */
+};
+
+struct site_map {
+	const char *run, *switch_title, *switch_href, *generated;
+	const struct site_frame *frame;
+	struct smap_set *set;         /* in the run's order: set 0 its first cell's */
+	size_t nset, capset;
+	int bad;
 };
 
 /* ---- rows ---- */
@@ -107,24 +121,45 @@ static void *grow(void *arrp, size_t *n, size_t *cap, size_t size)
 static int row_map(void *arg, int ncols, const char *const *v)
 {
 	struct site_map *m = arg;
+	struct smap_set *t;
 	int inferred;
+	long long size;
+	char *end;
 
-	if (ncols < 7 || !inum(v[1], 2, SW_MAX_RANKS, &m->nhost) || !inum(v[2], 1, SW_MAX_RANKS, &m->ngroup) ||
-	    !inum(v[3], 0, 1, &inferred)) {
+	if (ncols < 9 || !v[0] || pattern_find(v[0]) < 0 || !v[1]) {
 		m->bad = 1;
 		return 0;
 	}
-	m->latency = !strcmp(str(v[0]), "latency_us");
-	m->inferred = inferred;
-	m->floor = dnum(v[4]);
-	m->alpha = dnum(v[5]);
-	m->confidence = dnum(v[6]);
+	errno = 0;
+	size = strtoll(v[1], &end, 10);
+	if (errno || end == v[1] || *end || size < 1) {
+		m->bad = 1;
+		return 0;
+	}
+	t = grow(&m->set, &m->nset, &m->capset, sizeof(*t));
+	if (!t)
+		return -1;
+	memset(t, 0, sizeof(*t));
+	if (!inum(v[3], 2, SW_MAX_RANKS, &t->nhost) || !inum(v[4], 1, SW_MAX_RANKS, &t->ngroup) ||
+	    !inum(v[5], 0, 1, &inferred)) {
+		m->bad = 1;
+		return 0;
+	}
+	snprintf(t->pattern, sizeof(t->pattern), "%s", pattern_name(pattern_find(v[0])));
+	t->size = (uint64_t)size;
+	snprintf(t->id, sizeof(t->id), "%s-%" PRIu64, t->pattern, t->size);
+	config_format_size_spaced(t->size, t->title, sizeof(t->title));
+	t->latency = !strcmp(str(v[2]), "latency_us");
+	t->inferred = inferred;
+	t->floor = dnum(v[6]);
+	t->alpha = dnum(v[7]);
+	t->confidence = dnum(v[8]);
 	return 0;
 }
 
 static int row_host(void *arg, int ncols, const char *const *v)
 {
-	struct site_map *m = arg;
+	struct smap_set *m = arg;
 	struct smap_host *h;
 	int axis, flagged;
 
@@ -152,7 +187,7 @@ static int row_host(void *arg, int ncols, const char *const *v)
 
 static int row_link(void *arg, int ncols, const char *const *v)
 {
-	struct site_map *m = arg;
+	struct smap_set *m = arg;
 	struct smap_link l = { 0 }, *slot;
 	int flagged;
 
@@ -179,7 +214,7 @@ static int row_link(void *arg, int ncols, const char *const *v)
 
 static int row_group(void *arg, int ncols, const char *const *v)
 {
-	struct site_map *m = arg;
+	struct smap_set *m = arg;
 	struct smap_group *g;
 	int flagged;
 
@@ -206,7 +241,7 @@ static int row_group(void *arg, int ncols, const char *const *v)
 
 static int row_claim(void *arg, int ncols, const char *const *v)
 {
-	struct site_map *m = arg;
+	struct smap_set *m = arg;
 	struct smap_claim *c;
 
 	if (ncols < 4) {
@@ -223,6 +258,37 @@ static int row_claim(void *arg, int ncols, const char *const *v)
 	return c->element && c->evidence ? 0 : -1;
 }
 
+/* The rows of set t of run from s. 0, or -1 with err (t->bad: a row
+ * out of range). */
+static int load_set(struct store *s, const char *run, struct smap_set *t, char *err, size_t errlen)
+{
+	char size[32];
+	const char *p[3] = { run, t->pattern, size };
+
+	snprintf(size, sizeof(size), "%" PRIu64, t->size);
+	if (!(t->host = calloc((size_t)t->nhost, sizeof(*t->host))))
+		return sw_fail(err, errlen, "site: out of memory");
+	if (store_query(s, "SELECT host, group_name, axis, n, score, lo, hi, slower, tested, rel, p, 0, flagged"
+			" FROM map_hosts WHERE run = $1 AND pattern = $2 AND size_bytes = $3", 3, p, row_host, t, err,
+			errlen) ||
+	    store_query(s, "SELECT ha.axis, hb.axis, l.median, l.lo, l.hi, l.n, l.rel, l.flagged, l.cause"
+			" FROM map_links l JOIN map_hosts ha ON ha.run = l.run AND ha.pattern = l.pattern"
+			" AND ha.size_bytes = l.size_bytes AND ha.host = l.host_a"
+			" JOIN map_hosts hb ON hb.run = l.run AND hb.pattern = l.pattern"
+			" AND hb.size_bytes = l.size_bytes AND hb.host = l.host_b"
+			" WHERE l.run = $1 AND l.pattern = $2 AND l.size_bytes = $3", 3, p, row_link, t, err, errlen) ||
+	    store_query(s, "SELECT kind, group_a, group_b, n, median, lo, hi, rel, rel_lo, rel_hi, p, flagged,"
+			" capacity, cap_lo, cap_hi FROM map_groups WHERE run = $1 AND pattern = $2 AND size_bytes = $3"
+			" ORDER BY kind DESC, group_a, group_b", 3, p, row_group, t, err, errlen) ||
+	    store_query(s, "SELECT kind, element, holds, evidence FROM map_claims WHERE run = $1 AND pattern = $2"
+			" AND size_bytes = $3 ORDER BY claim", 3, p, row_claim, t, err, errlen))
+		return -1;
+	for (int i = 0; i < t->nhost && !t->bad; i++)
+		if (!t->host[i].name[0])
+			t->bad = 2;   /* a place on the axis without its host */
+	return 0;
+}
+
 int site_map_load(struct store *s, const char *run, const char *switch_title, const char *switch_href,
 		  const char *generated, const struct site_frame *frame, struct site_map **out, char *err,
 		  size_t errlen)
@@ -236,31 +302,19 @@ int site_map_load(struct store *s, const char *run, const char *switch_title, co
 		return sw_fail(err, errlen, "site: out of memory");
 	*m = (struct site_map){ .run = run, .switch_title = switch_title, .switch_href = switch_href,
 				.generated = generated, .frame = frame };
-	if (store_query(s, "SELECT metric, nhosts, ngroups, inferred, floor, alpha, confidence FROM maps"
-			" WHERE run = $1", 1, &run, row_map, m, err, errlen))
+	/* the run's order: by the first cell of each pattern and size */
+	if (store_query(s, "SELECT pattern, size_bytes, metric, nhosts, ngroups, inferred, floor, alpha, confidence"
+			" FROM maps m WHERE run = $1 ORDER BY (SELECT min(c.cell) FROM cells c WHERE c.run = m.run"
+			" AND c.pattern = m.pattern AND c.size_bytes = m.size_bytes), pattern, size_bytes", 1, &run,
+			row_map, m, err, errlen))
 		goto fail;
-	if (!m->bad && m->nhost == 0)
+	if (!m->bad && m->nset == 0)
 		m->bad = 1;
-	if (!m->bad && !(m->host = calloc((size_t)m->nhost, sizeof(*m->host)))) {
-		sw_fail(err, errlen, "site: out of memory");
-		goto fail;
+	for (size_t k = 0; k < m->nset && !m->bad; k++) {
+		if (load_set(s, run, &m->set[k], err, errlen))
+			goto fail;
+		m->bad = m->set[k].bad;
 	}
-	if (m->bad ||
-	    store_query(s, "SELECT host, group_name, axis, n, score, lo, hi, slower, tested, rel, p, 0, flagged"
-			" FROM map_hosts WHERE run = $1", 1, &run, row_host, m, err, errlen) ||
-	    store_query(s, "SELECT ha.axis, hb.axis, l.median, l.lo, l.hi, l.n, l.rel, l.flagged, l.cause"
-			" FROM map_links l JOIN map_hosts ha ON ha.run = l.run AND ha.host = l.host_a"
-			" JOIN map_hosts hb ON hb.run = l.run AND hb.host = l.host_b WHERE l.run = $1", 1, &run,
-			row_link, m, err, errlen) ||
-	    store_query(s, "SELECT kind, group_a, group_b, n, median, lo, hi, rel, rel_lo, rel_hi, p, flagged,"
-			" capacity, cap_lo, cap_hi FROM map_groups WHERE run = $1 ORDER BY kind DESC, group_a,"
-			" group_b", 1, &run, row_group, m, err, errlen) ||
-	    store_query(s, "SELECT kind, element, holds, evidence FROM map_claims WHERE run = $1 ORDER BY claim",
-			1, &run, row_claim, m, err, errlen))
-		goto fail;
-	for (int i = 0; i < m->nhost && !m->bad; i++)
-		if (!m->host[i].name[0])
-			m->bad = 2;   /* a place on the axis without its host */
 	if (m->bad) {
 		sw_fail(err, errlen, "store: %s of map run '%s': a row out of range, or hosts missing", tables[m->bad],
 			text_term(shown, sizeof(shown), run));
@@ -275,20 +329,27 @@ fail:
 	return -1;
 }
 
+static void set_free(struct smap_set *t)
+{
+	for (size_t i = 0; i < t->nlink; i++)
+		free(t->link[i].cause);
+	for (size_t i = 0; i < t->nclaim; i++) {
+		free(t->claim[i].element);
+		free(t->claim[i].evidence);
+	}
+	free(t->link);
+	free(t->group);
+	free(t->claim);
+	free(t->host);
+}
+
 void site_map_free(struct site_map *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nlink; i++)
-		free(m->link[i].cause);
-	for (size_t i = 0; i < m->nclaim; i++) {
-		free(m->claim[i].element);
-		free(m->claim[i].evidence);
-	}
-	free(m->link);
-	free(m->group);
-	free(m->claim);
-	free(m->host);
+	for (size_t k = 0; k < m->nset; k++)
+		set_free(&m->set[k]);
+	free(m->set);
 	free(m);
 }
 
@@ -327,12 +388,12 @@ struct grid {
 	bool *flagged;
 };
 
-static int block(const struct site_map *m, int nb, int axis)
+static int block(const struct smap_set *m, int nb, int axis)
 {
 	return (int)((long long)axis * nb / m->nhost);
 }
 
-static int grid_fill(const struct site_map *m, struct grid *g)
+static int grid_fill(const struct smap_set *m, struct grid *g)
 {
 	int nb = m->nhost <= SITE_MAP_CELLS ? m->nhost : SITE_MAP_CELLS;
 	size_t cells = (size_t)nb * (size_t)nb;
@@ -386,14 +447,14 @@ static void grid_free(struct grid *g)
 
 /* t in [0, 1] for value v: 0 the slowest (the lowest bandwidth, the
  * highest latency). */
-static double scale(const struct site_map *m, const struct grid *g, double v)
+static double scale(const struct smap_set *m, const struct grid *g, double v)
 {
 	double t = g->hi > g->lo ? (v - g->lo) / (g->hi - g->lo) : 0.5;
 
 	return m->latency ? 1 - t : t;
 }
 
-static const char *unit(const struct site_map *m)
+static const char *unit(const struct smap_set *m)
 {
 	return m->latency ? "us" : "MB/s";
 }
@@ -415,7 +476,7 @@ static void label(FILE *f, const char *s)
 	text_html_put(f, buf);
 }
 
-static void heat_map(FILE *f, const struct site_map *m, const struct grid *g)
+static void heat_map(FILE *f, const char *run, const struct smap_set *m, const struct grid *g)
 {
 	int nb = g->nb, left = 110, size = MAP_W - left - 8, legend_y;
 	double c = (double)size / nb;
@@ -426,13 +487,13 @@ static void heat_map(FILE *f, const struct site_map *m, const struct grid *g)
 	for (int i = 0; i < m->nhost; i++)
 		nflag += m->host[i].flagged;
 	legend_y = MAP_T + size + 24;
-	fprintf(f, "<figure>\n<svg role=\"img\" aria-labelledby=\"heat-t heat-d\" viewBox=\"0 0 %d %d\" width=\"%d\" "
-		"height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"heat-t\">Heat map of every link of ",
-		MAP_W, legend_y + 84, MAP_W, legend_y + 84);
-	text_html_put(f, m->run);
-	fprintf(f, "</title>\n<desc id=\"heat-d\">%d hosts in %d group%s, rows and columns in the same order, by "
+	fprintf(f, "<figure>\n<svg role=\"img\" aria-labelledby=\"heat-t-%s heat-d-%s\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n<title id=\"heat-t-%s\">Heat map of "
+		"every link of ", m->id, m->id, MAP_W, legend_y + 84, MAP_W, legend_y + 84, m->id);
+	text_html_put(f, run);
+	fprintf(f, ", %s %s</title>\n<desc id=\"heat-d-%s\">%d hosts in %d group%s, rows and columns in the same order, by "
 		"group; each square the median of a link in %s%s, from %.4g (%s) to %.4g; %d flagged host%s "
-		"outlined in red%s</desc>\n", m->nhost, m->ngroup, m->ngroup == 1 ? "" : "s", unit(m),
+		"outlined in red%s</desc>\n", m->pattern, m->title, m->id, m->nhost, m->ngroup, m->ngroup == 1 ? "" : "s", unit(m),
 		nb < m->nhost ? " (each square a block of neighbouring hosts: the mean of its links)" : "",
 		m->latency ? g->hi : g->lo, "slowest", m->latency ? g->lo : g->hi, nflag, nflag == 1 ? "" : "s",
 		"; a white dot: a link a claim explains, a red square: a link slow alone");
@@ -528,28 +589,28 @@ static void heat_map(FILE *f, const struct site_map *m, const struct grid *g)
 /* ---- tables ---- */
 
 /* m's metric as blame.h numbers it */
-static int metric_of(const struct site_map *m)
+static int metric_of(const struct smap_set *m)
 {
 	return m->latency ? BLAME_LATENCY : BLAME_BANDWIDTH;
 }
 
 static int cmp_host(const void *a, const void *b, void *arg)
 {
-	const struct site_map *m = arg;
+	const struct smap_set *m = arg;
 
 	return blame_cmp_worse(m->host[*(const int *)a].rel, m->host[*(const int *)b].rel, metric_of(m));
 }
 
 static int cmp_link(const void *a, const void *b, void *arg)
 {
-	const struct site_map *m = arg;
+	const struct smap_set *m = arg;
 
 	return blame_cmp_worse(m->link[*(const size_t *)a].rel, m->link[*(const size_t *)b].rel, metric_of(m));
 }
 
 #define TOP 10
 
-static void hosts_table(FILE *f, const struct site_map *m)
+static void hosts_table(FILE *f, const struct site_frame *fr, const struct smap_set *m)
 {
 	int *idx = malloc(sizeof(*idx) * (size_t)m->nhost);
 	char ci[96], p[32];
@@ -568,11 +629,11 @@ static void hosts_table(FILE *f, const struct site_map *m)
 	for (int k = 0; k < m->nhost && k < TOP; k++) {
 		const struct smap_host *h = &m->host[idx[k]];
 
-		m->frame->fmt_ci(ci, sizeof(ci), h->score, h->lo, h->hi);
+		fr->fmt_ci(ci, sizeof(ci), h->score, h->lo, h->hi);
 		stats_format_p(p, sizeof(p), h->p);
 		fputs("<tr data-host=\"", f);
 		text_html_put(f, h->name);
-		fputs("\"><td class=\"wrap\">", f);
+		fprintf(f, "\" data-set=\"%s/%" PRIu64 "\"><td class=\"wrap\">", m->pattern, m->size);
 		text_html_put(f, h->name);
 		fputs("</td><td class=\"opt wrap\">", f);
 		text_html_put(f, h->group);
@@ -584,7 +645,7 @@ static void hosts_table(FILE *f, const struct site_map *m)
 	free(idx);
 }
 
-static void groups_table(FILE *f, const struct site_map *m)
+static void groups_table(FILE *f, const struct site_frame *fr, const struct smap_set *m)
 {
 	char cross[96], rel[96], cap[96];
 
@@ -602,9 +663,9 @@ static void groups_table(FILE *f, const struct site_map *m)
 		const struct smap_group *g = &m->group[i];
 		bool up = !strcmp(g->kind, "uplink");
 
-		m->frame->fmt_ci(cross, sizeof(cross), g->median, g->lo, g->hi);
-		m->frame->fmt_ci(rel, sizeof(rel), g->rel, g->rel_lo, g->rel_hi);
-		m->frame->fmt_ci(cap, sizeof(cap), g->cap, g->cap_lo, g->cap_hi);
+		fr->fmt_ci(cross, sizeof(cross), g->median, g->lo, g->hi);
+		fr->fmt_ci(rel, sizeof(rel), g->rel, g->rel_lo, g->rel_hi);
+		fr->fmt_ci(cap, sizeof(cap), g->cap, g->cap_lo, g->cap_hi);
 		fprintf(f, "<tr><td class=\"wrap\">%s ", up ? "uplink of" : m->ngroup == 2 ? "trunk" : "boundary");
 		text_html_put(f, g->a);
 		if (!up) {
@@ -618,7 +679,7 @@ static void groups_table(FILE *f, const struct site_map *m)
 	fputs("</tbody>\n</table>\n", f);
 }
 
-static void links_table(FILE *f, const struct site_map *m)
+static void links_table(FILE *f, const struct site_frame *fr, const struct smap_set *m)
 {
 	size_t *idx = malloc(sizeof(*idx) * (m->nlink ? m->nlink : 1));
 	char ci[96];
@@ -635,7 +696,7 @@ static void links_table(FILE *f, const struct site_map *m)
 	for (size_t k = 0; k < m->nlink && k < TOP; k++) {
 		const struct smap_link *l = &m->link[idx[k]];
 
-		m->frame->fmt_ci(ci, sizeof(ci), l->median, l->lo, l->hi);
+		fr->fmt_ci(ci, sizeof(ci), l->median, l->lo, l->hi);
 		fputs("<tr><td class=\"wrap\">", f);
 		text_html_put(f, m->host[l->a].name);
 		fputs(" \xe2\x80\x93 ", f);
@@ -648,25 +709,26 @@ static void links_table(FILE *f, const struct site_map *m)
 	free(idx);
 }
 
-int site_map_write(FILE *f, const void *arg)
+/* Set t's section: what it measured, its claims, its heat map and its
+ * tables, under headings of level h (2 when the map has one set). */
+static void write_set(FILE *f, const struct site_map *mp, const struct smap_set *m, int h, bool many)
 {
-	const struct site_map *m = arg;
 	struct grid g = { 0 };
-	char title[200];
+	char sz[32], of[64];
 
-	snprintf(title, sizeof(title), "Fabric map: run %s", m->run);
-	m->frame->head(f, title, "../");
-	fputs("<p>Switch: <a href=\"", f);
-	text_html_put(f, m->switch_href);
-	fputs("\">", f);
-	text_html_put(f, m->switch_title);
-	fprintf(f, "</a>. %d hosts, %zu links, %d group%s %s; %s. Claims need the link at least %g%% slower, one-sided, "
-		"Holm at alpha %g within each family; intervals at %g%%.</p>\n", m->nhost, m->nlink, m->ngroup,
+	config_format_size_spaced(m->size, sz, sizeof(sz));
+	if (many)
+		fprintf(f, "<section class=\"map-set\" id=\"%s\">\n<h2>%s, %s</h2>\n", m->id, m->pattern, sz);
+	/* with many, each heading names its pattern and size: a reader who
+	 * lands mid-page (or lists the headings) knows which map it is */
+	snprintf(of, sizeof(of), many ? ", %s %s" : "", m->pattern, sz);
+	fprintf(f, "<p>%d hosts, %zu links, %d group%s %s; %s %s, %s%s. Claims need the link at least %g%% slower, "
+		"one-sided, Holm at alpha %g within each family; intervals at %g%%.</p>\n", m->nhost, m->nlink, m->ngroup,
 		m->ngroup == 1 ? "" : "s",
 		m->inferred ? "inferred from the map (ports that behave as one group, not known fact)" : "from the topology",
-		m->latency ? "pingpong latency per hop in us (lower is faster)" : "stream bandwidth in MB/s (10<sup>6</sup> bytes/s)",
-		100 * m->floor, m->alpha, 100 * m->confidence);
-	fputs("<h2 id=\"claims\">Claims</h2>\n", f);
+		m->pattern, sz, m->latency ? "latency per hop in us (lower is faster)" : "bandwidth in MB/s",
+		m->latency ? "" : " (10<sup>6</sup> bytes/s)", 100 * m->floor, m->alpha, 100 * m->confidence);
+	fprintf(f, "<h%d id=\"claims-%s\">Claims%s</h%d>\n", h, m->id, of, h);
 	if (!m->nclaim)
 		fprintf(f, "<p>No host, uplink, boundary or link is slower than %g%% beyond chance.</p>\n", 100 * m->floor);
 	else
@@ -684,13 +746,50 @@ int site_map_write(FILE *f, const void *arg)
 	}
 	if (m->nclaim)
 		fputs("</ul>\n", f);
-	fputs("<h2 id=\"heat-map\">Heat map</h2>\n", f);
+	fprintf(f, "<h%d id=\"heat-map-%s\">Heat map%s</h%d>\n", h, m->id, of, h);
 	if (grid_fill(m, &g) == 0)
-		heat_map(f, m, &g);
+		heat_map(f, mp->run, m, &g);
 	grid_free(&g);
-	fputs("<h2 id=\"tables\">Hosts, groups and links</h2>\n", f);
-	hosts_table(f, m);
-	groups_table(f, m);
-	links_table(f, m);
+	fprintf(f, "<h%d id=\"tables-%s\">Hosts, groups and links%s</h%d>\n", h, m->id, of, h);
+	hosts_table(f, mp->frame, m);
+	groups_table(f, mp->frame, m);
+	links_table(f, mp->frame, m);
+	if (many)
+		fputs("</section>\n", f);
+}
+
+int site_map_write(FILE *f, const void *arg)
+{
+	const struct site_map *m = arg;
+	bool many = m->nset > 1;
+	char title[200];
+
+	snprintf(title, sizeof(title), "Fabric map: run %s", m->run);
+	m->frame->head(f, title, "../");
+	fputs("<p>Switch: <a href=\"", f);
+	text_html_put(f, m->switch_href);
+	fputs("\">", f);
+	text_html_put(f, m->switch_title);
+	fputs("</a>.", f);
+	if (many) {
+		fprintf(f, " This run mapped %zu patterns and sizes, each its own map below:</p>\n<ul class=\"sets\">\n",
+			m->nset);
+		for (size_t k = 0; k < m->nset; k++) {
+			const struct smap_set *t = &m->set[k];
+			char sz[32];
+			int nflag = 0;
+
+			for (int i = 0; i < t->nhost; i++)
+				nflag += t->host[i].flagged;
+			config_format_size_spaced(t->size, sz, sizeof(sz));
+			fprintf(f, "<li><a href=\"#%s\">%s, %s</a>: %zu claim%s, %d flagged host%s</li>\n", t->id, t->pattern,
+				sz, t->nclaim, t->nclaim == 1 ? "" : "s", nflag, nflag == 1 ? "" : "s");
+		}
+		fputs("</ul>\n", f);
+	} else {
+		fputs("</p>\n", f);
+	}
+	for (size_t k = 0; k < m->nset; k++)
+		write_set(f, m, &m->set[k], many ? 3 : 2, many);
 	return m->frame->tail(f, m->generated);
 }

@@ -246,6 +246,69 @@ static const char *const migrations[STORE_SCHEMA_VERSION] = {
 	" claim INTEGER NOT NULL, kind TEXT NOT NULL, element TEXT NOT NULL, holds TEXT NOT NULL,"
 	" rel DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, p DOUBLE PRECISION,"
 	" evidence TEXT NOT NULL, PRIMARY KEY (run, claim));",
+	/* 6: a map per pattern and size (schema 5 kept the first only): the
+	 * map tables again, keyed by run, pattern and size_bytes too; the
+	 * rows of 5 are their run's first cell's pattern and size */
+	"ALTER TABLE maps RENAME TO maps_v5;"
+	"ALTER TABLE map_hosts RENAME TO map_hosts_v5;"
+	"ALTER TABLE map_groups RENAME TO map_groups_v5;"
+	"ALTER TABLE map_links RENAME TO map_links_v5;"
+	"ALTER TABLE map_claims RENAME TO map_claims_v5;"
+	"CREATE TABLE maps ("
+	" run TEXT NOT NULL REFERENCES runs(name) ON DELETE CASCADE,"
+	" pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+	" metric TEXT NOT NULL, nhosts INTEGER NOT NULL, ngroups INTEGER NOT NULL, inferred INTEGER NOT NULL,"
+	" floor DOUBLE PRECISION NOT NULL, alpha DOUBLE PRECISION NOT NULL, confidence DOUBLE PRECISION NOT NULL,"
+	" PRIMARY KEY (run, pattern, size_bytes));"
+	"CREATE TABLE map_hosts ("
+	" run TEXT NOT NULL, pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+	" host TEXT NOT NULL, group_name TEXT NOT NULL, axis INTEGER NOT NULL,"
+	" score DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, n INTEGER NOT NULL,"
+	" rel DOUBLE PRECISION, slower INTEGER NOT NULL, tested INTEGER NOT NULL, p DOUBLE PRECISION,"
+	" flagged INTEGER NOT NULL, PRIMARY KEY (run, pattern, size_bytes, host),"
+	" FOREIGN KEY (run, pattern, size_bytes) REFERENCES maps(run, pattern, size_bytes) ON DELETE CASCADE);"
+	"CREATE TABLE map_groups ("
+	" run TEXT NOT NULL, pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+	" kind TEXT NOT NULL, group_a TEXT NOT NULL, group_b TEXT NOT NULL, n INTEGER NOT NULL,"
+	" median DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION,"
+	" rel DOUBLE PRECISION, rel_lo DOUBLE PRECISION, rel_hi DOUBLE PRECISION, p DOUBLE PRECISION,"
+	" flagged INTEGER NOT NULL, capacity DOUBLE PRECISION, cap_lo DOUBLE PRECISION,"
+	" cap_hi DOUBLE PRECISION, cap_pairs INTEGER NOT NULL,"
+	" PRIMARY KEY (run, pattern, size_bytes, kind, group_a, group_b),"
+	" FOREIGN KEY (run, pattern, size_bytes) REFERENCES maps(run, pattern, size_bytes) ON DELETE CASCADE);"
+	"CREATE TABLE map_links ("
+	" run TEXT NOT NULL, pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+	" host_a TEXT NOT NULL, host_b TEXT NOT NULL,"
+	" median DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, n INTEGER NOT NULL,"
+	" rel DOUBLE PRECISION, flagged INTEGER NOT NULL, cause TEXT NOT NULL,"
+	" PRIMARY KEY (run, pattern, size_bytes, host_a, host_b),"
+	" FOREIGN KEY (run, pattern, size_bytes) REFERENCES maps(run, pattern, size_bytes) ON DELETE CASCADE);"
+	"CREATE TABLE map_claims ("
+	" run TEXT NOT NULL, pattern TEXT NOT NULL, size_bytes BIGINT NOT NULL,"
+	" claim INTEGER NOT NULL, kind TEXT NOT NULL, element TEXT NOT NULL, holds TEXT NOT NULL,"
+	" rel DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, p DOUBLE PRECISION,"
+	" evidence TEXT NOT NULL, PRIMARY KEY (run, pattern, size_bytes, claim),"
+	" FOREIGN KEY (run, pattern, size_bytes) REFERENCES maps(run, pattern, size_bytes) ON DELETE CASCADE);"
+	"INSERT INTO maps (run, pattern, size_bytes, metric, nhosts, ngroups, inferred, floor, alpha, confidence)"
+	" SELECT m.run,"
+	" (SELECT c.pattern FROM cells c WHERE c.run = m.run ORDER BY c.cell LIMIT 1),"
+	" (SELECT c.size_bytes FROM cells c WHERE c.run = m.run ORDER BY c.cell LIMIT 1),"
+	" m.metric, m.nhosts, m.ngroups, m.inferred, m.floor, m.alpha, m.confidence FROM maps_v5 m;"
+	"INSERT INTO map_hosts (run, pattern, size_bytes, host, group_name, axis, score, lo, hi, n, rel, slower,"
+	" tested, p, flagged) SELECT x.run, m.pattern, m.size_bytes, x.host, x.group_name, x.axis, x.score, x.lo,"
+	" x.hi, x.n, x.rel, x.slower, x.tested, x.p, x.flagged FROM map_hosts_v5 x JOIN maps m ON m.run = x.run;"
+	"INSERT INTO map_groups (run, pattern, size_bytes, kind, group_a, group_b, n, median, lo, hi, rel, rel_lo,"
+	" rel_hi, p, flagged, capacity, cap_lo, cap_hi, cap_pairs) SELECT x.run, m.pattern, m.size_bytes, x.kind,"
+	" x.group_a, x.group_b, x.n, x.median, x.lo, x.hi, x.rel, x.rel_lo, x.rel_hi, x.p, x.flagged, x.capacity,"
+	" x.cap_lo, x.cap_hi, x.cap_pairs FROM map_groups_v5 x JOIN maps m ON m.run = x.run;"
+	"INSERT INTO map_links (run, pattern, size_bytes, host_a, host_b, median, lo, hi, n, rel, flagged, cause)"
+	" SELECT x.run, m.pattern, m.size_bytes, x.host_a, x.host_b, x.median, x.lo, x.hi, x.n, x.rel, x.flagged,"
+	" x.cause FROM map_links_v5 x JOIN maps m ON m.run = x.run;"
+	"INSERT INTO map_claims (run, pattern, size_bytes, claim, kind, element, holds, rel, lo, hi, p, evidence)"
+	" SELECT x.run, m.pattern, m.size_bytes, x.claim, x.kind, x.element, x.holds, x.rel, x.lo, x.hi, x.p,"
+	" x.evidence FROM map_claims_v5 x JOIN maps m ON m.run = x.run;"
+	"DROP TABLE map_claims_v5; DROP TABLE map_links_v5; DROP TABLE map_groups_v5; DROP TABLE map_hosts_v5;"
+	" DROP TABLE maps_v5;",
 };
 
 /* The schema version: the one value of a row, -1 when it is not a whole
@@ -401,12 +464,11 @@ void store_default_path(const char *output, char *buf, size_t len)
 /* ---- publish ---- */
 
 /* The files a run's folder may hold, stored verbatim; the first two must
- * be there (results_load read them). */
+ * be there (results_load read them). A map run's are besides, each
+ * pattern and size's mapout_files (mapout_set_file). */
 static const char *const run_files[] = {
 	"run.json", "samples.csv", "summary.csv", "pairs.csv", "fits.csv", "report.txt",
-	"links.csv", "hosts.csv", "groups.csv",   /* a map run's: mapout_files */
 };
-#define MAP_FILE0 6
 
 /* The most a stored file may have: the store holds it whole, and so
  * does the site's download. */
@@ -609,26 +671,29 @@ static int insert_cells(struct store *s, const struct sw_run *r, const struct sw
 	return 0;
 }
 
-/* A map run's statistics (b, as mapout_check gave them) into the map
- * tables, in the CSV units. */
-static int insert_map(struct store *s, const char *run, const struct blame_result *b, char *err, size_t errlen)
+/* A map run's statistics of one pattern and size (b, as mapout_check
+ * gave them) into the map tables, in the CSV units. */
+static int insert_map(struct store *s, const char *run, int pattern, uint64_t size, const struct blame_result *b,
+		      char *err, size_t errlen)
 {
 	double k = b->metric == BLAME_LATENCY ? 1e6 : 1e-6;
-	char t[16][32], cause[2 * SW_HOST_MAX + 16];
+	char t[16][32], sz[32], cause[2 * SW_HOST_MAX + 16];
+	const char *pat = pattern_name(pattern);
 	int *axis = malloc(sizeof(*axis) * (size_t)b->nhost);
 	int rc = -1;
 
 	if (!axis)
 		return sw_fail(err, errlen, "%s: out of memory", s->name);
 	blame_host_order(b, axis);
+	snprintf(sz, sizeof(sz), "%llu", (unsigned long long)size);
 	snprintf(t[0], 32, "%d", b->nhost);
 	snprintf(t[1], 32, "%d", b->ngroup);
 	const char *pm[] = {
-		run, b->metric == BLAME_LATENCY ? "latency_us" : "bandwidth_MBps", t[0], t[1], b->inferred ? "1" : "0",
+		run, pat, sz, b->metric == BLAME_LATENCY ? "latency_us" : "bandwidth_MBps", t[0], t[1], b->inferred ? "1" : "0",
 		num(t[2], 32, b->floor), num(t[3], 32, b->alpha), num(t[4], 32, b->confidence),
 	};
-	if (s->ops->exec(s, "INSERT INTO maps (run, metric, nhosts, ngroups, inferred, floor, alpha, confidence)"
-			 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, pm, NULL, err, errlen))
+	if (s->ops->exec(s, "INSERT INTO maps (run, pattern, size_bytes, metric, nhosts, ngroups, inferred, floor,"
+			 " alpha, confidence) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, pm, NULL, err, errlen))
 		goto out;
 	for (int i = 0; i < b->nhost; i++) {
 		const struct blame_host *h = &b->host[i];
@@ -638,13 +703,13 @@ static int insert_map(struct store *s, const char *run, const struct blame_resul
 		snprintf(t[2], 32, "%d", h->slower);
 		snprintf(t[3], 32, "%d", h->tested);
 		const char *p[] = {
-			run, h->name, b->group[h->group].name, t[0], num(t[4], 32, h->score * k), num(t[5], 32, h->lo * k),
+			run, pat, sz, h->name, b->group[h->group].name, t[0], num(t[4], 32, h->score * k), num(t[5], 32, h->lo * k),
 			num(t[6], 32, h->hi * k), t[1], num(t[7], 32, h->rel), t[2], t[3], num(t[8], 32, h->p),
 			h->flagged ? "1" : "0",
 		};
-		if (s->ops->exec(s, "INSERT INTO map_hosts (run, host, group_name, axis, score, lo, hi, n, rel, slower,"
-				 " tested, p, flagged) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-				 13, p, NULL, err, errlen))
+		if (s->ops->exec(s, "INSERT INTO map_hosts (run, pattern, size_bytes, host, group_name, axis, score, lo,"
+				 " hi, n, rel, slower, tested, p, flagged) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
+				 " $11, $12, $13, $14, $15)", 15, p, NULL, err, errlen))
 			goto out;
 	}
 	for (size_t i = 0; i < (size_t)b->ngroup + b->nbound; i++) {
@@ -657,7 +722,7 @@ static int insert_map(struct store *s, const char *run, const struct blame_resul
 		snprintf(t[0], 32, "%d", up ? g->n : bd->n);
 		snprintf(t[1], 32, "%d", up ? 0 : bd->cap_pairs);
 		const char *p[] = {
-			run, up ? "uplink" : "boundary", up ? g->name : b->group[bd->g].name, up ? "-" : b->group[bd->h].name,
+			run, pat, sz, up ? "uplink" : "boundary", up ? g->name : b->group[bd->g].name, up ? "-" : b->group[bd->h].name,
 			t[0], up ? NULL : num(t[2], 32, bd->median * k), up ? NULL : num(t[3], 32, bd->lo * k),
 			up ? NULL : num(t[4], 32, bd->hi * k), num(t[5], 32, up ? g->rel : bd->rel),
 			num(t[6], 32, up ? g->lo : bd->rel_lo), num(t[7], 32, up ? g->hi : bd->rel_hi),
@@ -665,9 +730,10 @@ static int insert_map(struct store *s, const char *run, const struct blame_resul
 			up ? NULL : num(t[9], 32, bd->capacity * k), up ? NULL : num(t[10], 32, bd->cap_lo * k),
 			up ? NULL : num(t[11], 32, bd->cap_hi * k), t[1],
 		};
-		if (s->ops->exec(s, "INSERT INTO map_groups (run, kind, group_a, group_b, n, median, lo, hi, rel, rel_lo,"
-				 " rel_hi, p, flagged, capacity, cap_lo, cap_hi, cap_pairs) VALUES ($1, $2, $3, $4, $5,"
-				 " $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)", 17, p, NULL, err, errlen))
+		if (s->ops->exec(s, "INSERT INTO map_groups (run, pattern, size_bytes, kind, group_a, group_b, n, median,"
+				 " lo, hi, rel, rel_lo, rel_hi, p, flagged, capacity, cap_lo, cap_hi, cap_pairs) VALUES ($1,"
+				 " $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)", 19, p,
+				 NULL, err, errlen))
 			goto out;
 	}
 	for (size_t i = 0; i < b->nlink; i++) {
@@ -676,11 +742,12 @@ static int insert_map(struct store *s, const char *run, const struct blame_resul
 		snprintf(t[0], 32, "%d", l->n);
 		blame_link_cause(b, l, cause, sizeof(cause));
 		const char *p[] = {
-			run, b->host[l->a].name, b->host[l->b].name, num(t[1], 32, l->median * k), num(t[2], 32, l->lo * k),
+			run, pat, sz, b->host[l->a].name, b->host[l->b].name, num(t[1], 32, l->median * k), num(t[2], 32, l->lo * k),
 			num(t[3], 32, l->hi * k), t[0], num(t[4], 32, l->rel), l->flagged ? "1" : "0", cause,
 		};
-		if (s->ops->exec(s, "INSERT INTO map_links (run, host_a, host_b, median, lo, hi, n, rel, flagged, cause)"
-				 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p, NULL, err, errlen))
+		if (s->ops->exec(s, "INSERT INTO map_links (run, pattern, size_bytes, host_a, host_b, median, lo, hi, n,"
+				 " rel, flagged, cause) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 12, p,
+				 NULL, err, errlen))
 			goto out;
 	}
 	for (int i = 0; i < b->nclaim; i++) {
@@ -688,11 +755,12 @@ static int insert_map(struct store *s, const char *run, const struct blame_resul
 
 		snprintf(t[0], 32, "%d", i);
 		const char *p[] = {
-			run, t[0], blame_kind_name(c->kind), c->name, blame_when_name(c->when), num(t[1], 32, c->rel),
+			run, pat, sz, t[0], blame_kind_name(c->kind), c->name, blame_when_name(c->when), num(t[1], 32, c->rel),
 			num(t[2], 32, c->lo), num(t[3], 32, c->hi), num(t[4], 32, c->p), c->evidence,
 		};
-		if (s->ops->exec(s, "INSERT INTO map_claims (run, claim, kind, element, holds, rel, lo, hi, p, evidence)"
-				 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, p, NULL, err, errlen))
+		if (s->ops->exec(s, "INSERT INTO map_claims (run, pattern, size_bytes, claim, kind, element, holds, rel,"
+				 " lo, hi, p, evidence) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 12, p,
+				 NULL, err, errlen))
 			goto out;
 	}
 	rc = 0;
@@ -731,16 +799,38 @@ static int consistent(const struct sw_run *r, const struct sw_analysis *a, const
 	return summary ? results_summary_check(r, a, summary, shown, err, errlen) : 0;
 }
 
+/* A map run's files (mapout_files of each of its nset sets, set-major)
+ * read from dfd into text (NULL: missing; mapout_check names it), and
+ * each set checked against run.json into map[k]. 0, or -1 with err. */
+static int read_maps(const struct sw_run *r, int dfd, const char *dir, int nset, char **text,
+		     struct blame_result *map, char *err, size_t errlen)
+{
+	for (int k = 0; k < nset; k++) {
+		for (int i = 0; i < MAPOUT_NFILES; i++) {
+			char name[96], fp[SW_PATH_MAX + 128];
+
+			mapout_set_file(r, k, mapout_files[i], name, sizeof(name));
+			snprintf(fp, sizeof(fp), "%s/%s", dir, name);
+			text[k * MAPOUT_NFILES + i] = sfile_slurp_at(dfd, name, STORE_MAX_FILE, NULL, fp, err, errlen);
+			if (!text[k * MAPOUT_NFILES + i] && errno != ENOENT)
+				return -1;
+		}
+		if (mapout_check(r, k, (const char *const *)&text[k * MAPOUT_NFILES], dir, &map[k], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int store_publish(struct store *s, const char *path, const struct store_publish_opts *o, char *err,
 		  size_t errlen)
 {
 	enum { NFILES = sizeof(run_files) / sizeof(run_files[0]) };
 	char dir[SW_PATH_MAX], why[512], msg[512], supplied[64];
-	char *text[NFILES] = { 0 };
+	char *text[NFILES] = { 0 }, **mtext = NULL;
 	struct sw_run *r;
 	struct sw_analysis *a = NULL;
-	struct blame_result map = { 0 };
-	bool is_map;
+	struct blame_result *map = NULL;
+	int nset = 0;
 	long added = 0;
 	int rc = STORE_REFUSED, dfd = -1;
 
@@ -772,9 +862,17 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 	}
 	if (consistent(r, a, dir, text[2], err, errlen))
 		goto out;
-	is_map = r->cfg.schedule == CFG_SCHEDULE_MAP;
-	if (is_map && mapout_check(r, (const char *const *)&text[MAP_FILE0], dir, &map, err, errlen))
-		goto out;
+	if (r->cfg.schedule == CFG_SCHEDULE_MAP) {
+		nset = mapout_nsets(r);
+		mtext = calloc((size_t)nset * MAPOUT_NFILES, sizeof(*mtext));
+		map = calloc((size_t)nset, sizeof(*map));
+		if (!mtext || !map) {
+			sw_fail(err, errlen, "%s: out of memory", path);
+			goto out;
+		}
+		if (read_maps(r, dfd, dir, nset, mtext, map, err, errlen))
+			goto out;
+	}
 	rc = STORE_FAILED;
 	if (s->ops->exec(s, s->ops->begin, 0, NULL, NULL, err, errlen))
 		goto out;
@@ -794,15 +892,25 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 		}
 		goto rollback;
 	}
-	for (int i = 0; i < NFILES; i++) {
-		const char *p[] = { r->name, run_files[i], text[i] };
+	for (int i = 0; i < NFILES + nset * MAPOUT_NFILES; i++) {
+		char name[96];
+		const char *p[] = { r->name, name, i < NFILES ? text[i] : mtext[i - NFILES] };
 
-		if (text[i] && s->ops->exec(s, "INSERT INTO run_files (run, file, content) VALUES ($1, $2, $3)",
-					    3, p, NULL, err, errlen))
+		if (i < NFILES)
+			snprintf(name, sizeof(name), "%s", run_files[i]);
+		else
+			mapout_set_file(r, (i - NFILES) / MAPOUT_NFILES, mapout_files[(i - NFILES) % MAPOUT_NFILES], name,
+					sizeof(name));
+		if (p[2] && s->ops->exec(s, "INSERT INTO run_files (run, file, content) VALUES ($1, $2, $3)",
+					 3, p, NULL, err, errlen))
 			goto rollback;
 	}
-	if (insert_cells(s, r, a, err, errlen) || (is_map && insert_map(s, r->name, &map, err, errlen)) ||
-	    s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
+	if (insert_cells(s, r, a, err, errlen))
+		goto rollback;
+	for (int k = 0; k < nset; k++)
+		if (insert_map(s, r->name, mapout_set_pattern(r, k), mapout_set_size(r, k), &map[k], err, errlen))
+			goto rollback;
+	if (s->ops->exec(s, "COMMIT", 0, NULL, NULL, err, errlen))
 		goto rollback;
 	rc = STORE_ADDED;
 	goto out;
@@ -811,9 +919,14 @@ rollback:
 out:
 	for (int i = 0; i < NFILES; i++)
 		free(text[i]);
+	for (int i = 0; mtext && i < nset * MAPOUT_NFILES; i++)
+		free(mtext[i]);
+	free(mtext);
+	for (int k = 0; map && k < nset; k++)
+		blame_free(&map[k]);
+	free(map);
 	if (dfd >= 0)
 		close(dfd);
-	blame_free(&map);
 	analysis_free(a);
 	run_free(r);
 	return rc;

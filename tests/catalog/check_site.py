@@ -210,10 +210,12 @@ try:
             numbers += 1
         # a map page's hosts (tr[data-host]): score [CI] and flag as the store's map_hosts
         run = os.path.basename(path)[:-5]
-        for host, tds in b.js("[...document.querySelectorAll('tr[data-host]')].map(r => [r.dataset.host, [...r.cells].map(c => c.innerText)])") or []:
-            h = db.execute("SELECT * FROM map_hosts WHERE run = ? AND host = ?", (run, host)).fetchone()
+        for host, mset, tds in b.js("[...document.querySelectorAll('tr[data-host]')].map(r => [r.dataset.host, r.dataset.set, [...r.cells].map(c => c.innerText)])") or []:
+            pat, size = mset.split("/")
+            h = db.execute("SELECT * FROM map_hosts WHERE run = ? AND host = ? AND pattern = ? AND size_bytes = ?",
+                           (run, host, pat, int(size))).fetchone()
             ok = h is not None and tds[2] == est(h["score"], h["lo"], h["hi"]) and tds[-1] == ("SLOW" if h["flagged"] else "no")
-            check(ok, "%s: host %r numbers equal the store's" % (rel, host) + ("" if ok else " %r" % tds))
+            check(ok, "%s: host %r (%s) numbers equal the store's" % (rel, host, mset) + ("" if ok else " %r" % tds))
             numbers += 1
         # a drifted change (store: drifted = 1) is shown marked, in a style of
         # its own: not the plain small print's colour and weight; no other is

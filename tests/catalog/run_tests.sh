@@ -84,6 +84,14 @@ mkdir -p "$R/evil-20261202-164036" &&
 	sed -e "s|$MAPRUN|evil-20261202-164036|g" -e "s|swsN05|$EVIL|g" "$MAP/run.json" > "$R/evil-20261202-164036/run.json" &&
 	sed -e "s|$MAPRUN|evil-20261202-164036|g" -e "s|swsN05|$EVIL|g" "$MAP/samples.csv" > "$R/evil-20261202-164036/samples.csv" &&
 	"$SW" report "$R/evil-20261202-164036" > /dev/null || t_bail "the hostile map run"
+# A map run of two sizes (tests/catalog/make_map2.py): the slow-uplink
+# map of the same tree as its stream 16 KiB, the slow-host map as its
+# 64 KiB, every size's map files written by report; and a copy whose
+# 64 KiB links.csv is cut.
+MIXRUN=mixed-20261203-120000 MIX=$R/map2/mixed-20261203-120000
+"$PY" tests/catalog/make_map2.py "tests/data/maps/$MAPRUN" tests/data/maps/slowuplink-20261203-103006 "$R/map2" \
+	$MIXRUN > /dev/null && "$SW" report "$MIX" > /dev/null && mkdir -p "$R/cut2" && cp -r "$MIX" "$R/cut2/" &&
+	head -60 "$MIX/links-stream-65536.csv" > "$R/cut2/$MIXRUN/links-stream-65536.csv" || t_bail "the map of two sizes"
 CONC="$R/conc-20261202-000001 $R/conc-20261202-000002 $R/conc-20261202-000003 $R/conc-20261202-000004
 $R/conc-20261202-000005 $R/conc-20261202-000006 $R/conc-20261202-000007 $R/conc-20261202-000008"
 
@@ -167,6 +175,16 @@ store_tests() {
 		[ "$(count "$S" "SELECT count(*) FROM map_hosts WHERE flagged = 1 AND run = '$MAPRUN'")/$(count "$S" "SELECT host FROM map_hosts WHERE flagged = 1 AND run = '$MAPRUN'")/$(count "$S" "SELECT kind || ' ' || element FROM map_claims WHERE run = '$MAPRUN'")/$(count "$S" "SELECT count(DISTINCT group_name) FROM map_hosts WHERE run = '$MAPRUN' AND group_name LIKE 'leaf_'")" = "1/swsN05/host host swsN05/4" ]
 	check "$N: ... the hostile host name stored as it is, flagged" \
 		[ "$(count "$S" "SELECT host FROM map_hosts WHERE flagged = 1 AND run = 'evil-20261202-164036'")" = "$EVIL" ]
+	# the map of two sizes: every size checked, stored and true to its own fault
+	refused "$N: a map of two sizes whose 64 KiB links.csv is cut is refused, naming that file and line" "$S" \
+		"$R/cut2/$MIXRUN" "cut2/$MIXRUN/links-stream-65536.csv:61: the file ends here"
+	"$SW" publish "$MIX" --store "$S" > "$T/out" 2> "$T/err"
+	check "$N: a map run of two sizes published (exit 0)" [ $? = 0 ]
+	mq() { count "$S" "SELECT $1 FROM $2 WHERE run = '$MIXRUN' AND pattern = 'stream' AND size_bytes = $3"; }
+	check "$N: ... both sizes stored: 16 hosts, 120 links, 10 uplinks and boundaries each; their 6 map files" \
+		[ "$(count "$S" "SELECT count(*) FROM maps WHERE run = '$MIXRUN'")/$(mq 'count(*)' map_hosts 16384)/$(mq 'count(*)' map_links 16384)/$(mq 'count(*)' map_groups 16384)/$(mq 'count(*)' map_hosts 65536)/$(mq 'count(*)' map_links 65536)/$(mq 'count(*)' map_groups 65536)/$(count "$S" "SELECT count(*) FROM run_files WHERE run = '$MIXRUN' AND file LIKE '%.csv' AND file <> 'samples.csv'")" = 2/16/120/10/16/120/10/6 ]
+	check "$N: ... each size its own truth: 16 KiB leafC's uplink, no host; 64 KiB swsN05 alone" \
+		[ "$(mq "kind || ' ' || element" map_claims 16384)/$(mq 'sum(flagged)' map_hosts 16384)/$(mq "kind || ' ' || element" map_claims 65536)/$(mq 'sum(flagged)' map_hosts 65536)/$(mq 'min(host)' map_hosts "65536 AND flagged = 1")" = "uplink uplink of leafC/0/host host swsN05/1/swsN05" ]
 	"$SW" publish "$R/acme-20261201-100000" model=X --store "$S" > "$T/out" 2> "$T/err"
 	rc=$?
 	grep -q "refused: .*the run's \[switch\] model is 'Fabric 9000', not 'X': model= only fills in" "$T/err"
@@ -236,7 +254,7 @@ site, planted = sys.argv[1], sys.argv[2]
 tree = open(site + "/maps/slowhost-20261202-164036.html", encoding="utf-8").read()
 # the claim, as the report words it, and the slow host marked in the table and on the heat map
 assert '<li data-claim="host"><strong>SLOW</strong>: host swsN05: slower than its group mates' in tree, "claim"
-assert '<tr data-host="swsN05"><td class="wrap">swsN05</td>' in tree and '<td class="sig">SLOW</td>' in tree, "table"
+assert '<tr data-host="swsN05" data-set="stream/65536"><td class="wrap">swsN05</td>' in tree and '<td class="sig">SLOW</td>' in tree, "table"
 assert tree.count('class="sig">SLOW') == 1, "one flagged host"
 assert 'font-weight="bold">swsN05 \u25b6</text>' in tree, "heat map label"
 assert "1 flagged host outlined in red" in tree, "heat map description"
@@ -254,7 +272,7 @@ assert index.count(">fabric map</a>: no load levels<") == 2, "other rows said to
 for d, shown in ((site, "sw&lt;script&gt;alert(5)&lt;/script&gt;N05"),
                  (planted, "sw&lt;script&gt;alert(5)&lt;/script&gt;\\u{202E}N05")):
     bad = open(d + "/maps/evil-20261202-164036.html", encoding="utf-8").read()
-    assert ('<tr data-host="%s"><td class="wrap">%s</td>' % (shown, shown)) in bad, "table: " + d
+    assert ('<tr data-host="%s" data-set="stream/65536"><td class="wrap">%s</td>' % (shown, shown)) in bad, "table: " + d
     assert "<strong>SLOW</strong>: host " + shown + ": slower" in bad, "claim: " + d
     assert bad.count('<td class="sig">SLOW</td>') == 1, "flagged: " + d
 for page in glob.glob(site + "/**/*.html", recursive=True) + glob.glob(planted + "/**/*.html", recursive=True):
@@ -263,6 +281,48 @@ for page in glob.glob(site + "/**/*.html", recursive=True) + glob.glob(planted +
 print("claim, flagged host and the hostile name as expected")
 EOF
 check "site: map pages: the tree's claim and swsN05 marked, the index's map row says why its drop is '-'; a hostile host name escaped everywhere ($(tail -1 "$T/map"))" [ $? = 0 ]
+"$PY" - "$T/site" << 'EOF' > "$T/map2" 2>&1
+import re, sys
+page = open(sys.argv[1] + "/maps/mixed-20261203-120000.html", encoding="utf-8").read()
+small, big = page.index('<section class="map-set" id="stream-16384">'), page.index('<section class="map-set" id="stream-65536">')
+assert small < big, "16 KiB first, as the run measured"
+assert '<li><a href="#stream-16384">stream, 16 KiB</a>: 1 claim, 0 flagged hosts</li>' in page, "contents"
+assert '<li><a href="#stream-65536">stream, 64 KiB</a>: 1 claim, 1 flagged host</li>' in page, "contents"
+a, b = page[small:big], page[big:]
+hosts = a.split("<caption>The slowest hosts")[1].split("</table>")[0]
+assert '<li data-claim="uplink"><strong>SLOW</strong>: uplink of leafC:' in a and 'class="sig">SLOW' not in hosts, "16 KiB"
+assert '<li data-claim="host"><strong>SLOW</strong>: host swsN05:' in b and 'data-claim="uplink"' not in b, "64 KiB"
+assert a.count("<svg") == b.count("<svg") == 1, "a heat map each"
+assert 'id="heat-t-stream-16384"' in a and 'id="heat-t-stream-65536"' in b, "heat map titles"
+assert a.count('data-set="stream/16384"') == 10 and b.count('data-set="stream/65536"') == 10, "a host table each"
+sw = open(sys.argv[1] + "/switch/swstress-emulated-tree-4x4.html", encoding="utf-8").read()
+assert "Fabric map of this run (16 hosts, 2 patterns and sizes, 2 claims)" in sw, "switch page"
+print("2 sections, each its claim, heat map and tables")
+EOF
+check "site: the map of two sizes: a section each, its own claim, heat map and tables ($(tail -1 "$T/map2"))" [ $? = 0 ] ||
+	cat "$T/map2"
+# A store of schema 5 (tests/catalog/schema6to5.sql: the map tables as they
+# were, the first pattern and size of each map) opens and is migrated: the
+# maps under their first pattern and size, the single-size map's page as
+# the schema 6 store's, the map of two sizes shown with its first.
+v5_check() {   # NAME STORE SITE
+	"$SW" site "$2" "$3" > /dev/null 2> "$T/err"
+	check "$1: a store of schema 5 with two map runs: site opens and migrates it (exit 0)" [ $? = 0 ] || cat "$T/err"
+	check "$1: ... schema 6 recorded, each map once under its first size, its hosts, links and claims" \
+		[ "$(count "$2" "SELECT max(version) FROM schema_migrations")/$(count "$2" "SELECT min(size_bytes) || ',' || max(size_bytes) || ',' || count(*) FROM maps WHERE run IN ('$MAPRUN', '$MIXRUN')")/$(count "$2" "SELECT count(*) FROM map_hosts WHERE run = '$MIXRUN' AND size_bytes = 16384")/$(count "$2" "SELECT count(*) FROM map_links WHERE run = '$MAPRUN' AND size_bytes = 65536 AND pattern = 'stream'")/$(count "$2" "SELECT kind FROM map_claims WHERE run = '$MIXRUN'")" = "6/16384,65536,2/16/120/uplink" ]
+	check "$1: ... the single-size map's page equals the schema 6 store's" \
+		sh -c 'grep -v "<footer>" "$1" > "$3.a"; grep -v "<footer>" "$2" > "$3.b"; cmp -s "$3.a" "$3.b"' _ \
+		"$T/site/maps/$MAPRUN.html" "$3/maps/$MAPRUN.html" "$T/v5cmp"
+	check "$1: ... the map of two sizes shown with its first (one heat map, leafC's uplink)" \
+		sh -c '[ "$(grep -c "<svg" "$1")" = 1 ] && grep -q "uplink of leafC" "$1" && ! grep -q "stream-65536" "$1"' _ \
+		"$3/maps/$MIXRUN.html"
+}
+cp "$LITE" "$T/v5.sqlite" &&
+	"$PY" -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.commit()' \
+	"$T/v5.sqlite" tests/catalog/schema6to5.sql || t_bail "schema 5 store"
+check "sqlite: a store taken back to schema 5 (version 5, no map file of a second size)" \
+	[ "$(count "$T/v5.sqlite" "SELECT max(version) FROM schema_migrations")/$(count "$T/v5.sqlite" "SELECT count(*) FROM run_files WHERE file LIKE '%-stream-%'")" = 5/0 ]
+v5_check sqlite "$T/v5.sqlite" "$T/v5-site"
 check "site: the run files are downloadable as published" cmp -s "$R/bolt-20261201-110000/samples.csv" "$T/site/runs/bolt-20261201-110000/samples.csv"
 check "site: a comparison page for Acme and Bolt at 8 nodes" [ -f "$T/site/compare/acme-fabric-9000--bolt-networks-x-y-32-script-alert-1-script-n8.html" ]
 "$PY" - "$T/site" << 'EOF' > "$T/marks" 2>&1
@@ -326,9 +386,9 @@ check "site: the comparison uses every published run a side, as compare does ($(
 vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
 if command -v valgrind > /dev/null; then
 	vg "$SW" publish "$R/acme-20261201-100000" "$R/bolt-20261201-110000" "$R/late-20261201-130000" "$MAP" \
-		"$R/cut/$MAPRUN" --store "$T/vg.sqlite" > /dev/null 2> "$T/vg.err"
+		"$R/cut/$MAPRUN" "$MIX" "$R/cut2/$MIXRUN" --store "$T/vg.sqlite" > /dev/null 2> "$T/vg.err"
 	rc=$?
-	check "valgrind: publish (3 stored with a map run, 2 refused: exit 1) is clean" [ $rc = 1 -a "$(grep -c '^==' "$T/vg.err")" = 0 ]
+	check "valgrind: publish (4 stored with two map runs, one of two sizes; 3 refused: exit 1) is clean" [ $rc = 1 -a "$(grep -c '^==' "$T/vg.err")" = 0 ]
 	vg "$SW" site "$T/vg.sqlite" "$T/vg-site" > /dev/null 2> "$T/vg.err"
 	check "valgrind: site is clean" [ $? = 0 ]
 else
@@ -361,7 +421,7 @@ else
 			psql_q "CREATE FUNCTION boom() RETURNS trigger AS \$\$ BEGIN IF NEW.run = 'boom-20261201-120000' AND NEW.cell = 5 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END \$\$ LANGUAGE plpgsql; CREATE TRIGGER boom BEFORE INSERT ON cells FOR EACH ROW EXECUTE FUNCTION boom()" > /dev/null
 		}
 		# Three first publishers at once on an empty database: one migrates,
-		# the others wait for its lock and find the schema there (5 migrations).
+		# the others wait for its lock and find the schema there (6 migrations).
 		"$PGBIN/createdb" -h "$T/pg/sock" -p $PGPORT -U swstress fresh
 		for r in acme-20261130-090000 acme-20261201-100000 bolt-20261201-110000; do
 			"$SW" publish "$R/$r" --store "postgresql:///fresh?host=$T/pg/sock&port=$PGPORT&user=swstress" \
@@ -369,33 +429,44 @@ else
 		done
 		wait
 		check "postgresql: 3 first publishers at once on an empty database all succeed, schema migrated once" \
-			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/5 ]
+			[ "$(cat "$T"/fresh-*.err | grep -c ' 1 published')/$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d fresh -c 'SELECT count(*) FROM schema_migrations')" = 3/6 ]
 		store_tests "$PG" postgresql pg_boom
 		# Round trip: the same runs give the same rows in both stores.
 		psql_q "SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell" > "$T/pg.cells"
 		psql_q "SELECT run || '/' || file || '/' || md5(content) FROM run_files ORDER BY run, file" > "$T/pg.files"
-		psql_q "SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b" > "$T/pg.map"
-		"$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" "$T/pg.map" << 'EOF'
-import hashlib, sqlite3, sys
+		MAPQ="SELECT l.run, l.pattern, l.size_bytes, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.pattern = l.pattern AND h.size_bytes = l.size_bytes AND h.host = l.host_a ORDER BY l.run, l.pattern, l.size_bytes, host_a, host_b"
+		psql_q "$MAPQ" > "$T/pg.map"
+		MAPQ=$MAPQ "$PY" - "$LITE" "$T/pg.cells" "$T/pg.files" "$T/pg.map" << 'EOF'
+import hashlib, os, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 lite = db.execute("SELECT run, cell, lat_median_us, lat_lo_us, bw_median_MBps, bw_drop_pct, bw_drop_lo, bw_drop_hi, bw_drop_p, lat_infl_p FROM cells WHERE run NOT LIKE 'conc-%' ORDER BY run, cell").fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[2]) if l.strip()]
-assert len(pg) == len(lite) == 102, (len(pg), len(lite))   # 6 runs of 12 cells, 2 maps of 15 steps
+assert len(pg) == len(lite) == 132, (len(pg), len(lite))   # 6 runs of 12 cells, 2 maps of 15 steps, 1 of 30
 for a, b in zip(lite, pg):
     assert a[0] == b[0] and a[1] == int(b[1]), (a, b)
     for x, y in zip(a[2:], b[2:]):
         assert (x is None and y == "") or x == float(y), (a, b)
-lite = db.execute("SELECT l.run, host_a, host_b, l.median, l.lo, l.hi, l.flagged, h.score, h.lo, h.hi, h.flagged FROM map_links l JOIN map_hosts h ON h.run = l.run AND h.host = l.host_a ORDER BY l.run, host_a, host_b").fetchall()
+lite = db.execute(os.environ["MAPQ"]).fetchall()
 pg = [l.rstrip("\n").split("|") for l in open(sys.argv[4]) if l.strip()]
-assert len(pg) == len(lite) == 240, (len(pg), len(lite))   # 2 maps of 120 links
+assert len(pg) == len(lite) == 480, (len(pg), len(lite))   # 2 maps of 120 links, 1 of 2 x 120
 for a, b in zip(lite, pg):
-    assert list(a[:3]) == b[:3] and all(x == float(y) for x, y in zip(a[3:], b[3:])), (a, b)
+    assert [a[0], a[1], str(a[2]), a[3], a[4]] == b[:5] and all(x == float(y) for x, y in zip(a[5:], b[5:])), (a, b)
 files = ["%s/%s/%s" % (r, f, hashlib.md5(c.encode()).hexdigest()) for r, f, c in db.execute("SELECT run, file, content FROM run_files ORDER BY run, file")]
 assert files == [l.strip() for l in open(sys.argv[3]) if l.strip()], "run_files differ"
 EOF
 		check "postgresql: round trip: cells, files and the maps' links and hosts equal the SQLite store's, number for number" [ $? = 0 ]
 		"$SW" site "$PG" "$T/site-pg" > /dev/null 2> "$T/err"
 		check "postgresql: site from the shared store (exit 0)" [ $? = 0 ]
+		# a copy of the shared store taken back to schema 5, then opened
+		"$PGBIN/createdb" -h "$T/pg/sock" -p $PGPORT -U swstress -T catalog v5 &&
+			"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$T/pg/sock" -p $PGPORT -U swstress -d v5 \
+			-f tests/catalog/schema6to5.sql > /dev/null 2> "$T/err"
+		check "postgresql: a store taken back to schema 5 (version 5)" \
+			[ $? = 0 -a "$("$PGBIN/psql" -X -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d v5 -c 'SELECT max(version) FROM schema_migrations')" = 5 ] ||
+			cat "$T/err"
+		psql_q() { "$PGBIN/psql" -X -q -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d v5 -c "$1"; }
+		v5_check postgresql "postgresql:///v5?host=$T/pg/sock&port=$PGPORT&user=swstress" "$T/v5-site-pg"
+		psql_q() { "$PGBIN/psql" -X -q -A -t -h "$T/pg/sock" -p $PGPORT -U swstress -d catalog -c "$1"; }
 		check "postgresql: its index equals the SQLite store's" sh -c 'grep -v "<footer>" "$1" > "$3.a"; grep -v "<footer>" "$2" > "$3.b"; cmp -s "$3.a" "$3.b"' _ "$T/site/index.html" "$T/site-pg/index.html" "$T/idx"
 		"$SW" publish "$R/acme-20261201-100000" --store "postgresql:///nosuchdb?host=$T/pg/sock&port=$PGPORT&user=swstress" > /dev/null 2> "$T/err"
 		rc=$?

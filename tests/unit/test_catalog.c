@@ -10,8 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "fixture.h"
 #include "health_fixture.h"
+#include "analysis.h"
+#include "map_fixture.h"
+#include "mapout.h"
+#include "results.h"
 #include "report.h"
 #include "site.h"
 #include "store.h"
@@ -465,4 +470,145 @@ Test(catalog, report_shows_switch_and_host)
 		  "%s", text);
 	free(text);
 	run_free(r);
+}
+
+/* The whole of tests/catalog/schema6to5.sql run on store: the store as
+ * swstress made it at schema 5 (the first pattern and size of a map). */
+static void to_schema5(const char *store)
+{
+	char *sql = slurp("tests/catalog/schema6to5.sql");
+
+	sql_poke(store, sql);
+	free(sql);
+}
+
+/* Map run name of two sizes (map_fixture.h: node6 slow at 64 KiB, node5
+ * at 1 MiB) written as a run writes it, into path: fixture_dir/SUB/NAME. */
+static void make_map_run(const char *sub, const char *name, char *path, size_t len)
+{
+	struct sw_run *r = slow_host_run_at("64KiB,1MiB");
+	struct sw_analysis *a;
+	char err[512];
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	cr_assert_eq(config_set_arg(&r->cfg, "model=Fabric 9000", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, len, "%s/%s", fixture_dir, sub);
+	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+	snprintf(path, len, "%s/%s/%s", fixture_dir, sub, name);
+	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_assert_eq(results_write(path, r, a, "", err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(mapout_write(path, r, err, sizeof(err)), 0, "%s", err);
+	analysis_free(a);
+	run_free(r);
+}
+
+/* Issue #30's gap: a map of two sizes is stored and shown whole, each
+ * size with its own known truth; every size's files are checked line by
+ * line; a store of schema 5 (which kept the first size only) opens,
+ * migrates its map under that size and is shown as before. */
+Test(catalog, map_every_pattern_and_size)
+{
+	static const char *const name = "map2-20260306-020000";
+	char run[512], file[600], store[300], err[1024], path[600], v[256], groups[256], *html, *at64, *at1m, *text;
+	const char *p[3] = { name, "stream", v };
+	struct store *s;
+	FILE *f;
+
+	make_map_run("cut", name, run, sizeof(run));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	/* 1 MiB's hosts.csv with node5 not flagged: refused, naming it */
+	snprintf(file, sizeof(file), "%s/hosts-stream-1048576.csv", run);
+	text = slurp(file);
+	strstr(text, "\nnode5,")[1] = '\0';   /* cut before node5's row */
+	f = fopen(file, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	cr_assert_eq(store_publish(s, run, NULL, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "/hosts-stream-1048576.csv:") && strstr(err, "the file ends here"), "%s", err);
+	query1(s, "SELECT count(*) FROM runs", NULL, v);
+	cr_assert_str_eq(v, "0");
+	free(text);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(store_publish(s, run, NULL, err, sizeof(err)), STORE_REFUSED);
+	cr_assert(strstr(err, "/hosts-stream-1048576.csv: a map run's file is missing"), "%s", err);
+	make_map_run("map", name, run, sizeof(run));
+	cr_assert_eq(store_publish(s, run, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	query1(s, "SELECT count(*) || '/' || min(size_bytes) || '/' || max(size_bytes) FROM maps WHERE run = $1", name, v);
+	cr_assert_str_eq(v, "2/65536/1048576");
+	for (int k = 0; k < 2; k++) {
+		char want[256] = "";
+
+		snprintf(v, sizeof(v), "%s", k ? "1048576" : "65536");
+		cr_assert_eq(store_query(s, "SELECT count(*) || '/' || sum(flagged) FROM map_hosts WHERE run = $1 AND"
+					 " pattern = $2 AND size_bytes = $3", 3, p, first_text, want, err, sizeof(err)), 0);
+		cr_assert_str_eq(want, "16/1", "size %s: hosts/flagged", v);
+		want[0] = '\0';
+		cr_assert_eq(store_query(s, "SELECT host FROM map_hosts WHERE flagged = 1 AND run = $1 AND"
+					 " pattern = $2 AND size_bytes = $3", 3, p, first_text, want, err, sizeof(err)), 0);
+		cr_assert_str_eq(want, k ? "node5" : "node6", "size %s", v);
+		want[0] = '\0';
+		cr_assert_eq(store_query(s, "SELECT count(*) || ' ' || min(element) FROM map_claims WHERE run = $1 AND"
+					 " pattern = $2 AND size_bytes = $3", 3, p, first_text, want, err, sizeof(err)), 0);
+		cr_assert_str_eq(want, k ? "1 host node5" : "1 host node6", "size %s", v);
+		want[0] = '\0';
+		cr_assert_eq(store_query(s, "SELECT count(*) FROM map_links WHERE run = $1 AND pattern = $2 AND"
+					 " size_bytes = $3", 3, p, first_text, want, err, sizeof(err)), 0);
+		cr_assert_str_eq(want, "120", "size %s", v);
+	}
+	query1(s, "SELECT count(*) FROM run_files WHERE run = $1 AND file LIKE '%-stream-1048576.csv'", name, v);
+	cr_assert_str_eq(v, "3");
+	query1(s, "SELECT count(*) FROM map_groups WHERE run = $1 AND size_bytes = 65536", name, groups);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s", err);
+	store_close(s);
+	snprintf(path, sizeof(path), "%s/site/maps/%s.html", fixture_dir, name);
+	html = slurp(path);
+	at64 = strstr(html, "<section class=\"map-set\" id=\"stream-65536\">");
+	at1m = strstr(html, "<section class=\"map-set\" id=\"stream-1048576\">");
+	cr_assert(at64 && at1m && at64 < at1m, "a section per size, in the run's order");
+	cr_assert(strstr(html, "<a href=\"#stream-65536\">stream, 64 KiB</a>: 1 claim, 1 flagged host"), "contents");
+	cr_assert(strstr(at64, "<strong>SLOW</strong>: host node6:") < at1m, "node6's claim under 64 KiB");
+	cr_assert(strstr(at1m, "<strong>SLOW</strong>: host node5:") && !strstr(at1m, "host node6:"), "1 MiB's claim");
+	cr_assert(strstr(at64, "aria-labelledby=\"heat-t-stream-65536 heat-d-stream-65536\"") < at1m &&
+		  strstr(at1m, "aria-labelledby=\"heat-t-stream-1048576 heat-d-stream-1048576\""), "a heat map each");
+	cr_assert(strstr(at1m, "<tr data-host=\"node5\" data-set=\"stream/1048576\">"), "1 MiB's host table");
+	free(html);
+	snprintf(path, sizeof(path), "%s/site/switch/fabric-9000.html", fixture_dir);
+	html = slurp(path);
+	cr_assert(strstr(html, "Fabric map of this run (16 hosts, 2 patterns and sizes, 2 claims)"), "switch page");
+	free(html);
+	/* the same store at schema 5: its map keyed by run, 64 KiB's alone */
+	to_schema5(store);
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "schema 5 to 6: %s", err);
+	query1(s, "SELECT max(version) FROM schema_migrations", NULL, v);
+	cr_assert_eq(atoi(v), STORE_SCHEMA_VERSION);
+	query1(s, "SELECT count(*) || '/' || min(pattern) || '/' || min(size_bytes) FROM maps WHERE run = $1", name, v);
+	cr_assert_str_eq(v, "1/stream/65536", "schema 5's map under the run's first pattern and size");
+	query1(s, "SELECT count(*) || '/' || sum(flagged) || '/' || min(size_bytes) || '/' || max(size_bytes)"
+	       " FROM map_hosts WHERE run = $1", name, v);
+	cr_assert_str_eq(v, "16/1/65536/65536");
+	query1(s, "SELECT host FROM map_hosts WHERE flagged = 1 AND run = $1", name, v);
+	cr_assert_str_eq(v, "node6");
+	query1(s, "SELECT count(*) || '/' || min(size_bytes) FROM map_links WHERE run = $1", name, v);
+	cr_assert_str_eq(v, "120/65536");
+	query1(s, "SELECT count(*) || ' ' || min(element) || ' ' || min(pattern) FROM map_claims WHERE run = $1", name, v);
+	cr_assert_str_eq(v, "1 host node6 stream");
+	query1(s, "SELECT count(*) FROM map_groups WHERE run = $1 AND size_bytes = 65536", name, v);
+	cr_assert_str_eq(v, groups);
+	/* the same run again: already there (the store keeps what schema 5 kept) */
+	cr_assert_eq(store_publish(s, run, NULL, err, sizeof(err)), STORE_PRESENT, "%s", err);
+	snprintf(path, sizeof(path), "%s/site5", fixture_dir);
+	cr_assert_eq(site_write(s, path, NULL, err, sizeof(err)), 0, "%s", err);
+	store_close(s);
+	snprintf(path, sizeof(path), "%s/site5/maps/%s.html", fixture_dir, name);
+	html = slurp(path);
+	cr_assert(strstr(html, "<strong>SLOW</strong>: host node6:") && !strstr(html, "stream-1048576") &&
+		  !strstr(html, "<section"), "one map, as schema 5 kept it");
+	free(html);
 }

@@ -14,52 +14,7 @@
 #include "report.h"
 #include "results.h"
 
-enum { N = 16, BLOCKS = 4, SLOW = 5 };
-
-/* A complete map run of N hosts node0..node15, stream at sizes (a config
- * list): every link 100 MB/s with +-2% noise per block, the links of
- * host SLOW at the largest size, SLOW + 1 at the other, at half that. */
-static struct sw_run *slow_host_run_at(const char *sizes)
-{
-	char size_kv[64];
-	const char *kv[] = { "schedule=map", "patterns=stream", size_kv, "repetitions=4", "label=map", NULL };
-	struct sw_config c;
-	struct sw_plan *p;
-	struct sw_run *r;
-	char err[512];
-	unsigned long long seed = 12345;
-
-	snprintf(size_kv, sizeof(size_kv), "sizes=%s", sizes);
-	config_defaults(&c);
-	for (const char *const *k = kv; *k; k++)
-		cr_assert_eq(config_set_arg(&c, *k, err, sizeof(err)), 0, "%s: %s", *k, err);
-	p = plan_create(&c, N, err, sizeof(err));
-	cr_assert_not_null(p, "%s", err);
-	r = run_create(&c, p, N);
-	cr_assert_not_null(r);
-	for (int i = 0; i < N; i++)
-		snprintf(r->host[i], SW_HOST_MAX, "node%d", i);
-	snprintf(r->name, sizeof(r->name), "map-test");
-	for (int ci = 0; ci < p->ncells; ci++) {
-		for (int b = 0; b < BLOCKS; b++)
-			for (int i = 0; i < p->level_pairs[p->cell[ci].level]; i++) {
-				struct sw_pair q = plan_pair(p, ci, i);
-				int slow = SLOW + (p->cell[ci].size != c.sizes[c.nsizes - 1]);
-				double bw = 100e6 * (q.a == slow || q.b == slow ? 0.5 : 1), t;
-
-				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-				bw *= 0.98 + 0.04 * (double)(seed >> 11) / 9007199254740992.0;
-				t = (double)p->cell[ci].size / bw;
-				struct sw_sample s = { .cell = ci, .rep = b, .pair = i, .t_start = b, .t_end = b + t,
-						       .seconds = t, .hops = 1 };
-				cr_assert_eq(run_add_sample(r, &s), 0);
-			}
-		r->cell[ci].reps = BLOCKS;
-		r->cell[ci].stop = SW_STOP_FIXED;
-	}
-	r->complete = true;
-	return r;
-}
+#include "map_fixture.h"
 
 static struct sw_run *slow_host_run(void)
 {
@@ -282,9 +237,13 @@ Test(mapout, check_files_against_run_json)
 	fclose(f);
 	cr_assert_eq(mapout_keep_groups(r, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(mapout_write(dir, r, err, sizeof(err)), 0, "%s", err);
-	for (int i = 0; i < MAPOUT_NFILES; i++)
-		text[i] = slurp(dir, mapout_files[i]);
-	cr_assert_eq(mapout_check(r, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	for (int i = 0; i < MAPOUT_NFILES; i++) {
+		char name[64];
+
+		mapout_set_file(r, 0, mapout_files[i], name, sizeof(name));
+		text[i] = slurp(dir, name);
+	}
+	cr_assert_eq(mapout_check(r, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
 	cr_assert(b.ngroup == 2 && b.host[SLOW].flagged && b.nclaim == 1 && b.nlink == N * (N - 1) / 2);
 	blame_free(&b);
 	/* an older run: no groups kept, those of hosts.csv (in its order) */
@@ -293,19 +252,19 @@ Test(mapout, check_files_against_run_json)
 	back = results_load(dir, err, sizeof(err));
 	cr_assert_not_null(back, "%s", err);
 	cr_assert_eq(back->ngroup, 0);
-	cr_assert_eq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(mapout_check(back, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0, "%s", err);
 	cr_assert(b.ngroup == 2 && !strcmp(b.group[0].name, r->group_name[0]) && b.host[SLOW].flagged);
 	blame_free(&b);
 	/* links.csv cut after node1-node15; hosts.csv with node5 not flagged */
 	cut = strdup(text[0]);
 	strchr(strstr(cut, "node1,node15,"), '\n')[1] = '\0';
-	cr_assert_neq(mapout_check(back, (const char *const[]){ cut, text[1], text[2] }, dir, &b, err, sizeof(err)), 0);
+	cr_assert_neq(mapout_check(back, 0, (const char *const[]){ cut, text[1], text[2] }, dir, &b, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "/links.csv:"), "%s", err);
 	cr_assert_not_null(strstr(err, "the file ends here"), "%s", err);
 	line = strstr(text[1], "\nnode5,") + 1;
 	cr_assert_eq(line[strcspn(line, "\n") - 1], '1');
 	line[strcspn(line, "\n") - 1] = '0';
-	cr_assert_neq(mapout_check(back, (const char *const *)text, dir, &b, err, sizeof(err)), 0);
+	cr_assert_neq(mapout_check(back, 0, (const char *const *)text, dir, &b, err, sizeof(err)), 0);
 	cr_assert_not_null(strstr(err, "/hosts.csv:8: not what run.json gives"), "%s", err);
 	free(cut);
 	for (int i = 0; i < MAPOUT_NFILES; i++)
