@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FILE *f = fopen("/dev/null", "w");
 
 		if (f) {
-			compare_print(f, c);
+			compare_print(f, c, false);
 			fclose(f);
 		}
 		compare_free(c);
