@@ -260,8 +260,9 @@ static void md_line(FILE *f, const char *line)
 	fprintf(f, p == line ? "\n%s\n\n" : "- %s\n", p);
 }
 
-/* "answer: HEADLINE" within 80 columns; "[CI n/a]" is kept on one line
- * (a tab: a blank text_wrapped never breaks at). */
+/* PREFIX TEXT ("answer: ...", "verdict: ...") within 80 columns, the rest
+ * under indent; "[CI n/a]" is kept on one line (a tab: a blank
+ * text_wrapped never breaks at). */
 static void print_kept(FILE *f, const char *indent, const char *prefix, const char *text)
 {
 	size_t n = strlen(prefix) + strlen(text) + 1;
@@ -486,11 +487,6 @@ static int cells_build(const struct compare *c, int pat, int unused, bool verbos
 	return cells_rows(c, pat, verbose, letters, row);
 }
 
-static int summary_build(const struct compare *c, int k0, int k1, bool verbose, bool letters, tab_row *row)
-{
-	return summary_rows(c, k0, k1, verbose, letters, row);
-}
-
 void compare_print(FILE *f, const struct compare *c, bool verbose)
 {
 	char a[96], b[96], s[32], h[32];
@@ -542,7 +538,7 @@ void compare_print(FILE *f, const struct compare *c, bool verbose)
 		for (k1 = k0; k1 < c->nsummary && c->summary[k1].pattern == pat; k1++)
 			;
 		fprintf(f, "\n%s (degradation = %s)\n", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
-		print_fitted(f, row, summary_build, c, k0, k1, verbose, verbose ? 0x03u : 0x0bu);
+		print_fitted(f, row, summary_rows, c, k0, k1, verbose, verbose ? 0x03u : 0x0bu);
 	}
 	free(row);
 	if (c->nunmatched) {

@@ -18,6 +18,7 @@
 #include <time.h>
 #include "compare.h"
 #include "config.h"
+#include "mapout.h"
 #include "pattern.h"
 #include "results.h"
 #include "sfile.h"
@@ -1100,14 +1101,13 @@ static int int_field(const struct rows *t, size_t r, int c, const char *field, l
  * (mapout_set_file): links, hosts or groups-PATTERN-BYTES.csv. */
 static bool map_set_file(const char *name)
 {
-	static const char *const bases[] = { "links-", "hosts-", "groups-" };
-
-	for (size_t k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
-		size_t n = strlen(bases[k]);
-		const char *pat = name + n, *dash;
+	for (int k = 0; k < MAPOUT_NFILES; k++) {
+		size_t n = strlen(mapout_files[k]);
+		const char *pat = name + n + 1, *dash;
 		char buf[16];
 
-		if (strncmp(name, bases[k], n) || !(dash = strchr(pat, '-')) || (size_t)(dash - pat) >= sizeof(buf))
+		if (strncmp(name, mapout_files[k], n) || name[n] != '-' || !(dash = strchr(pat, '-')) ||
+		    (size_t)(dash - pat) >= sizeof(buf))
 			continue;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(dash - pat), pat);
 		dash++;
