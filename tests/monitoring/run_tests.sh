@@ -109,6 +109,12 @@ nagios_tests() {
 		skip "Nagios" "needs root to start nagios4 as its user nagios"
 		return
 	fi
+	# the plugin runs as user nagios: a checkout under a folder others
+	# cannot enter (e.g. mktemp -d's mode 700) cannot be run by it
+	if ! su -s /bin/sh nagios -c "test -x '$SW'" </dev/null >/dev/null 2>&1; then
+		skip "Nagios" "user nagios cannot run $SW (a folder above it is closed to others: chmod o+x it, or clone where others may enter)"
+		return
+	fi
 	N=$tmp/nagios
 	mkdir -p "$N/checkresults"
 	printf '#!/bin/sh\n# a rank killed by SIGKILL, as the kernel OOM killer does\nkill -KILL $$\n' >"$tmp/killed.sh"
