@@ -245,9 +245,11 @@ static long clock_stride(long n, double elapsed, double span, long hi)
  * hidden queue in MPI or socket buffers cannot grow), at most the window
  * and what drains in FLOW_DRAIN_SHARE of the sample at the rate seen so
  * far, but never below twice the receiver's ack interval (which it
- * announces in each ack: half of the same rule at half the window, so at
- * most a quarter of the window, since each ack is a message too; so
- * neither side waits for the other). The receiver counts what arrived by
+ * announces in each ack: half of the same rule, so at most half the
+ * window; so the sender keeps one chunk in flight while the receiver's ack
+ * of the other is on its way. An ack every half window, not every
+ * quarter, moved 10-16% more 8-B messages a second on shared memory:
+ * tests/bench/RESULTS.md §21). The receiver counts what arrived by
  * t_stop (flow_window): bytes that arrive after the deadline load an
  * emptier switch and are not counted. Both sides read the clock every
  * clock_stride() messages, not at each (a read costs more than a small
@@ -358,7 +360,7 @@ static void flow_rx_take(struct eng *e, struct flow_rx *rx, int cnt, double t0, 
 	if (rx->last)
 		flow_window(&rx->ack, rx->n1, rx->t1, rx->done, rx->t_final, t_stop, e->offset);
 	if (rx->last || rx->done - rx->acked >= rx->chunk) {
-		long chunk = flow_cap(rx->read, rx->t_final - t0, span, 1, w / 2 > 1 ? w / 2 : 1) / 2;
+		long chunk = flow_cap(rx->read, rx->t_final - t0, span, 1, w) / 2;
 
 		rx->chunk = chunk > 1 ? chunk : 1;
 		rx->ack.received = (double)rx->done;
