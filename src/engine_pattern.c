@@ -555,6 +555,126 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 	return 0;
 }
 
+/* Timed bidir goes a half window at a time (bidir_halves) while a window
+ * of messages is at most this many bytes: its drain then takes at most
+ * 26 ms at 20 Mbit/s; larger windows take the ring flow, whose acks hold
+ * in flight only what drains in FLOW_DRAIN_SHARE of the sample. */
+#define HALVES_MAX_BYTES 65536
+
+/* Post the receives (any tag: the peer's TAG_LAST may fill one) or the
+ * sends of one half of bidir_halves: h requests into q. */
+static void halves_post(struct eng *e, MPI_Request *q, int h, int cnt, int peer, bool send)
+{
+	for (int i = 0; i < h; i++)
+		if (send)
+			MPI_Isend(e->sbuf, cnt, MPI_BYTE, peer, TAG_DATA, e->flow, &q[i]);
+		else
+			MPI_Irecv(ring_buf(e, i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &q[i]);
+}
+
+/*
+ * Bidir to a deadline, a half window (h = window / 2 messages each way) at
+ * a time, as osu_bibw goes a window at a time, but with two halves in
+ * flight, so no link idles between them, and without acks: the peer's data
+ * are the clock. A half's h receives and h sends are one slot of 2h
+ * requests, polled with one MPI_Testsome; once both are done, the slot is
+ * posted again for the half after next (so each way holds at most a window
+ * in flight, and the peer's next half may wait unexpected for a moment).
+ * Before posting its sends the rank reads the clock, and at t_stop, or
+ * once the peer's TAG_LAST has come, sends an empty TAG_LAST instead; it
+ * reposts receives until the peer's TAG_LAST. Received messages are
+ * counted as MPI_Testsome hands them over, the clock read every
+ * clock_stride() messages, and the count at the deadline taken as the ring
+ * flow takes it (flow_window); at the end the two ranks swap counts
+ * (struct flow_ack, as the ring flow's final ack). Against the ring flow
+ * with its acks: 1.2 x the messages a second at 8 B on shared memory
+ * (tests/bench/RESULTS.md §21). 0, or -1 at the round deadline.
+ */
+static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, struct flow_ack *mine,
+			struct flow_ack *peer_ack)
+{
+	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, n, b = 0, idx[SW_MAX_WINDOW];
+	int rl[2] = { h, h }, sl[2] = { h, h };   /* each slot's receives, sends not yet done */
+	MPI_Request *q = e->ring, ack[3] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+	MPI_Status st[SW_MAX_WINDOW];
+	long got = 0, n1 = 0, clock = 1;
+	bool stop = false, peer_last = false;
+	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
+	unsigned polls = 0;
+
+	*mine = (struct flow_ack){ .t_start = t0 - e->offset, .chunk = 1, .last = 1 };
+	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[1]);
+	for (int k = 0; k < 2; k++)
+		halves_post(e, q + k * 2 * h, h, cnt, peer, false);
+	for (int k = 0; k < 2; k++) {
+		eng_fault_message(e);
+		halves_post(e, q + k * 2 * h + h, h, cnt, peer, true);
+	}
+	while (!stop || !peer_last || sl[0] || sl[1]) {
+		MPI_Request *slot = q + b * 2 * h;
+		bool busy = false;
+
+		MPI_Testsome(2 * h, slot, &n, idx, st);
+		for (int i = 0; i < n && n != MPI_UNDEFINED; i++) {
+			busy = true;
+			if (idx[i] >= h)
+				sl[b]--;
+			else if (st[i].MPI_TAG == TAG_LAST)
+				peer_last = true;
+			else {
+				rl[b]--;
+				got++;
+			}
+		}
+		if (busy && (got >= clock || peer_last)) {
+			t_final = MPI_Wtime();
+			if (t_final <= t_stop) {
+				n1 = got;
+				t1 = t_final;
+			}
+			clock = got + clock_stride(got, t_final - t0, span, w);
+		}
+		if (peer_last && !stop) {
+			stop = true;
+			MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &ack[2]);
+		}
+		if (sl[b] == 0 && (rl[b] == 0 || peer_last)) {   /* the half is done */
+			busy = true;
+			if (!peer_last) {
+				halves_post(e, slot, h, cnt, peer, false);
+				rl[b] = h;
+			}
+			if (!stop && MPI_Wtime() >= t_stop) {
+				stop = true;
+				MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &ack[2]);
+			} else if (!stop) {
+				eng_fault_message(e);
+				halves_post(e, slot + h, h, cnt, peer, true);
+				sl[b] = h;
+			}
+			b ^= 1;
+		}
+		if (busy)
+			polls = 0;
+		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc) {
+		flow_window(mine, n1, t1, got, t_final, t_stop, e->offset);
+		mine->received = (double)got;
+		MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[0]);
+		rc = eng_wait_reqs(e->env->yield, ack, 3, e->deadline, false, NULL);
+	}
+	for (int i = 0; i < 4 * h; i++)   /* the receives left (nothing else can match them) */
+		if (i % (2 * h) < h && q[i] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&q[i]);
+			MPI_Wait(&q[i], MPI_STATUS_IGNORE);
+		}
+	return rc;
+}
+
 /* Both ways, a window per direction: hops and seconds are the means of
  * the two (bytes = 2 * size * hops); the sample spans both windows. */
 static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
@@ -563,7 +683,9 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 	struct flow_ack mine, theirs;
 
 	(void)initiator;
-	if (timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
+	if (e->cfg->window >= 2 && size * (uint64_t)e->cfg->window <= HALVES_MAX_BYTES
+		    ? bidir_halves(e, peer, size, t_stop, &mine, &theirs)
+		    : timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
 		return -1;
 	m->hops = window_hops((mine.in_window + theirs.in_window) / 2);
 	m->seconds = (window_seconds(mine.t_start, theirs.t_last) + window_seconds(theirs.t_start, mine.t_last)) / 2;

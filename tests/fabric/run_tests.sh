@@ -252,6 +252,14 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			v=$(cf single $k overlap)
 			check "single $k pairs: timed samples overlapped in time: $v (>= 0.97)" in_range "$v" 0.97 1
 		done
+		# timed bidir, 1 KiB (a half window at a time): each way at port speed
+		sw sbidir 120 -- patterns=bidir sizes=1KiB pairs=1,2 sample_time=500ms
+		ran sbidir
+		for k in 1 2; do
+			v=$(cf sbidir $k bw)
+			check "single bidir 1 KiB, $k pairs: per pair both ways at twice the port speed, never above: $v MB/s (19..25.2)" \
+				in_range "$v" 19 25.2
+		done
 		b=$(fact single bytes)
 		check "single: bytes crossed the veth links (sender ports rx $rx, receiver ports tx $tx >= ${b:-?} timed)" \
 			sh -c "[ ${b:-0} -gt 100000000 ] && [ $rx -ge ${b:-0} ] && [ $tx -ge ${b:-0} ]"
@@ -440,6 +448,19 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		v=$(cf twoleaf 4 span_agg)
 		check "twoleaf 4 pairs: bytes / wall time of a repetition = trunk capacity within 5%: $v MB/s ($lo..$hi)" \
 			in_range "$v" "$lo" "$hi"
+		# Timed bidir a half window at a time (1 KiB x window 64: bidir_halves)
+		# through the same trunk both ways: 4 pairs fill each of its
+		# directions, so the aggregate (both ways) is twice its capacity, and
+		# never more (a count that took messages after the deadline would be;
+		# the batch flow tried in round 8 read 8% over).
+		sw twobidir 150 -- patterns=bidir sizes=1KiB pairs=4 sample_time=1s
+		ran twobidir
+		lo=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 2 * 0.85 }') hi=$(awk -v c="$cap" 'BEGIN { printf "%.2f", c * 2 * 1.05 }')
+		v=$(cf twobidir 4 agg)
+		check "twoleaf bidir 1 KiB, 4 pairs: the aggregate both ways is twice the trunk's capacity, never above: $v MB/s ($lo..$hi)" \
+			in_range "$v" "$lo" "$hi"
+		v=$(cf twobidir 4 overlap)
+		check "twoleaf bidir 4 pairs: timed samples overlapped in time: $v (>= 0.97)" in_range "$v" 0.97 1
 		for k in 2 3 4; do
 			v=$(cf twoleaf $k overlap)
 			check "twoleaf $k pairs: timed samples overlapped in time: $v (>= 0.97)" in_range "$v" 0.97 1

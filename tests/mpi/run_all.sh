@@ -613,6 +613,29 @@ EOF
 	else fail "known-rate timed stream" "$TMP/err"; fi
 }
 
+# The same for timed bidir, which goes a half window at a time (issue 31):
+# rank 0 sleeps 100 ms before each half of 8 messages, so it sends at most
+# 80 a second; rank 1 sends a half only once rank 0's half before last has
+# come, at most 2 halves (16 messages) more in the 1-s window: the mean of
+# the two ways is at most 88 a second (88.9 with 1% for the clock), over a
+# window that ends at the deadline.
+test_known_rate_bidir() {
+	c=$(conf ratebi "pairs = 1" "sizes = 8" "patterns = bidir" "sample_time = 1s" "window = 16" \
+		"repetitions = 3")
+	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
+		check_folder "$(folder ratebi)" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder ratebi)" >> "$TMP/err" 2>&1 <<'EOF'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))]
+rate = [int(r["hops"]) / float(r["seconds"]) for r in rows]
+secs = [float(r["seconds"]) for r in rows]
+assert len(rows) == 3 and max(rate) <= 88.9 and statistics.median(rate) >= 40, rate
+assert 0.9 <= statistics.median(secs) <= 1.02, secs
+EOF
+	then ok "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second, over a window that ends at the deadline"
+	else fail "known-rate timed bidir" "$TMP/err"; fi
+}
+
 # The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
 # on 4 ranks of this machine (plan --cores: the ranks share its cores, as the
 # run finds out itself), start-up, calibration and charts included, against
@@ -742,7 +765,7 @@ test_stalled_rank_watchdog test_classic_format test_report_reanalysis test_slow_
 test_isolate_names_the_slow_host_alone test_check test_long_cell_is_not_stuck test_floor_and_drift
 test_rank0_stalled test_victims_beside_aggressors test_incast_four_ranks test_stall_in_sample
 test_blocking_waits test_blocking_waits_stall test_slow_pair_of_two test_wander_between_levels
-test_known_rate_flow test_ranks_per_node
+test_known_rate_flow test_known_rate_bidir test_ranks_per_node
 test_map_every_pair_once test_check_map test_estimate_within_2x}"
 for t in $tests; do $t; done
 t_end
