@@ -555,11 +555,14 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 	return 0;
 }
 
-/* Timed bidir goes a half window at a time (bidir_halves) while a window
- * of messages is at most this many bytes: its drain then takes at most
- * 26 ms at 20 Mbit/s; larger windows take the ring flow, whose acks hold
- * in flight only what drains in FLOW_DRAIN_SHARE of the sample. */
-#define HALVES_MAX_BYTES 65536
+/* Timed bidir goes a half window at a time (bidir_halves) for messages of
+ * at most this many bytes, where it moved more than the ring flow on
+ * shared memory (8 B: 1.43 x, 64 B: 1.31 x; 256 B: 0.975 x, 1 KiB: 0.75 x;
+ * tests/bench/RESULTS.md §21). A window of them is at most 64 KiB
+ * (window <= 1024), whose drain takes 26 ms at 20 Mbit/s; larger
+ * messages take the ring flow, whose acks hold in flight only what drains
+ * in FLOW_DRAIN_SHARE of the sample. */
+#define HALVES_MAX_SIZE 64
 
 /* Post the receives (any tag: the peer's TAG_LAST may fill one) or the
  * sends of one half of bidir_halves: h requests into q. */
@@ -683,7 +686,7 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 	struct flow_ack mine, theirs;
 
 	(void)initiator;
-	if (e->cfg->window >= 2 && size * (uint64_t)e->cfg->window <= HALVES_MAX_BYTES
+	if (e->cfg->window >= 2 && size <= HALVES_MAX_SIZE
 		    ? bidir_halves(e, peer, size, t_stop, &mine, &theirs)
 		    : timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
 		return -1;

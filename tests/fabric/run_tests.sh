@@ -252,7 +252,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			v=$(cf single $k overlap)
 			check "single $k pairs: timed samples overlapped in time: $v (>= 0.97)" in_range "$v" 0.97 1
 		done
-		# timed bidir, 1 KiB (a half window at a time): each way at port speed
+		# timed bidir, 1 KiB (the ring flow): each way at port speed
 		sw sbidir 120 -- patterns=bidir sizes=1KiB pairs=1,2 sample_time=500ms
 		ran sbidir
 		for k in 1 2; do
@@ -260,6 +260,25 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 			check "single bidir 1 KiB, $k pairs: per pair both ways at twice the port speed, never above: $v MB/s (19..25.2)" \
 				in_range "$v" 19 25.2
 		done
+		# timed bidir, 64 B (a half window at a time, bidir_halves): with the
+		# pair's two ports at 5 and then 2 Mbit/s the port limits it (8 B
+		# to 64 B messages move 64-82 thousand a second here, far more), so
+		# its rate follows the port's, 2.5 x, and stays under the line rate
+		# both ways (2 x 0.25 MB/s at 2 Mbit/s, + the 64-KB tbf bucket a 1-s
+		# sample may start with at each end)
+		for r in 5 2; do
+			timeout 30 $FAB fault swsN00 rate ${r}mbit >/dev/null 2>&1
+			timeout 30 $FAB fault swsN04 rate ${r}mbit >/dev/null 2>&1
+			sw hbidir$r 120 -- patterns=bidir sizes=64 pairs=1 sample_time=1s
+			ran hbidir$r
+		done
+		timeout 30 $FAB fault swsN00 clear >/dev/null 2>&1
+		timeout 30 $FAB fault swsN04 clear >/dev/null 2>&1
+		v5=$(cf hbidir5 1 bw) v2=$(cf hbidir2 1 bw)
+		check "single bidir 64 B at 2 Mbit/s ports: under the line rate both ways: $v2 MB/s (0.2..0.63)" in_range "$v2" 0.2 0.63
+		x=$(awk -v a="${v5:-NaN}" -v b="${v2:-NaN}" 'BEGIN { printf "%.3f", a / b }')
+		check "single bidir 64 B: 5 against 2 Mbit/s ports, the rate follows the port: $v5 / $v2 MB/s = $x (2.25..2.75)" \
+			in_range "$x" 2.25 2.75
 		b=$(fact single bytes)
 		check "single: bytes crossed the veth links (sender ports rx $rx, receiver ports tx $tx >= ${b:-?} timed)" \
 			sh -c "[ ${b:-0} -gt 100000000 ] && [ $rx -ge ${b:-0} ] && [ $tx -ge ${b:-0} ]"
@@ -448,8 +467,7 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 		v=$(cf twoleaf 4 span_agg)
 		check "twoleaf 4 pairs: bytes / wall time of a repetition = trunk capacity within 5%: $v MB/s ($lo..$hi)" \
 			in_range "$v" "$lo" "$hi"
-		# Timed bidir a half window at a time (1 KiB x window 64: bidir_halves)
-		# through the same trunk both ways: 4 pairs fill each of its
+		# Timed bidir (1 KiB: the ring flow) through the same trunk both ways: 4 pairs fill each of its
 		# directions, so the aggregate (both ways) is twice its capacity, and
 		# never more (a count that took messages after the deadline would be;
 		# the batch flow tried in round 8 read 8% over).
