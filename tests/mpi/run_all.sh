@@ -588,52 +588,42 @@ EOF
 	else fail "wander between levels" "$TMP/err"; fi
 }
 
-# A flow of known rate reads its rate (issue 31): rank 0 sleeps 100 ms
-# before every 8 messages it sends (SWSTRESS_FAULT_DELAY: a timed flow's
-# sender sleeps once a round of its ring of window sends, window 8 here),
-# so at most 80 messages a second reach rank 1 (less by the sleep's
-# overshoot and, on a busy machine, each side's wait for a core). Every
-# 1 s sample must read at most 80.8 messages/s and their median at least
-# 40, over a window that ends at the deadline: the messages in flight
-# then are counted in part (median 0.9-1.02 s).
-test_known_rate_flow() {
-	c=$(conf rate "pairs = 1" "sizes = 8" "patterns = stream" "sample_time = 1s" "window = 8" \
+# known_rate NAME PATTERN WINDOW MAX WHAT: a 1-s timed flow of 8 B with rank 0
+# sleeping 100 ms before each batch it sends reads at most MAX messages/s in
+# every sample, a median of at least 40, over a window that ends at the
+# deadline (median 0.9-1.02 s).
+known_rate() {
+	c=$(conf "$1" "pairs = 1" "sizes = 8" "patterns = $2" "sample_time = 1s" "window = $3" \
 		"repetitions = 3")
 	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
-		check_folder "$(folder rate)" >> "$TMP/err" 2>&1 &&
-		python3 - "$(folder rate)" >> "$TMP/err" 2>&1 <<'EOF'
+		check_folder "$(folder "$1")" >> "$TMP/err" 2>&1 &&
+		python3 - "$(folder "$1")" "$4" >> "$TMP/err" 2>&1 <<'EOF'
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))]
 rate = [int(r["hops"]) / float(r["seconds"]) for r in rows]
 secs = [float(r["seconds"]) for r in rows]
-assert len(rows) == 3 and max(rate) <= 80.8 and statistics.median(rate) >= 40, rate
+assert len(rows) == 3 and max(rate) <= float(sys.argv[2]) and statistics.median(rate) >= 40, rate
 assert 0.9 <= statistics.median(secs) <= 1.02, secs
 EOF
-	then ok "a timed stream of known rate (8 messages per 100 ms) reads it, over a window that ends at the deadline"
-	else fail "known-rate timed stream" "$TMP/err"; fi
+	then ok "$5, over a window that ends at the deadline"
+	else fail "known-rate timed $2" "$TMP/err"; fi
 }
 
-# The same for timed bidir, which goes a half window at a time (issue 31):
-# rank 0 sleeps 100 ms before each half of 8 messages, so it sends at most
-# 80 a second; rank 1 sends a half only once rank 0's half before last has
-# come, at most 2 halves (16 messages) more in the 1-s window: the mean of
-# the two ways is at most 88 a second (88.9 with 1% for the clock), over a
-# window that ends at the deadline.
+# The timed stream (issue 31): the sender sleeps once a round of its ring
+# of window sends, window 8 here, so at most 80 messages a second reach
+# rank 1 (less by the sleep's overshoot and, on a busy machine, each side's
+# wait for a core): at most 80.8 with 1% for the clock; the messages in
+# flight at the deadline are counted in part.
+test_known_rate_flow() {
+	known_rate rate stream 8 80.8 "a timed stream of known rate (8 messages per 100 ms) reads it"
+}
+
+# Timed bidir, a half window at a time: rank 0 sleeps before each half of 8
+# messages, so it sends at most 80 a second; rank 1 sends a half only once
+# rank 0's half before last has come, at most 2 halves (16 messages) more
+# in the 1-s window: the mean of the two ways is at most 88 a second (88.9).
 test_known_rate_bidir() {
-	c=$(conf ratebi "pairs = 1" "sizes = 8" "patterns = bidir" "sample_time = 1s" "window = 16" \
-		"repetitions = 3")
-	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
-		check_folder "$(folder ratebi)" >> "$TMP/err" 2>&1 &&
-		python3 - "$(folder ratebi)" >> "$TMP/err" 2>&1 <<'EOF'
-import csv, statistics, sys
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))]
-rate = [int(r["hops"]) / float(r["seconds"]) for r in rows]
-secs = [float(r["seconds"]) for r in rows]
-assert len(rows) == 3 and max(rate) <= 88.9 and statistics.median(rate) >= 40, rate
-assert 0.9 <= statistics.median(secs) <= 1.02, secs
-EOF
-	then ok "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second, over a window that ends at the deadline"
-	else fail "known-rate timed bidir" "$TMP/err"; fi
+	known_rate ratebi bidir 16 88.9 "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second"
 }
 
 # The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
