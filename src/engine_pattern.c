@@ -555,9 +555,10 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 	return 0;
 }
 
-/* Timed bidir goes a half window at a time (bidir_halves) for messages of
- * at most this many bytes, where it moved more than the ring flow on
- * shared memory (8 B: 1.43 x, 64 B: 1.31 x; 256 B: 0.975 x, 1 KiB: 0.75 x;
+/* Timed bidir and stream go a half window at a time (bidir_halves,
+ * stream_halves_*) for messages of at most this many bytes, where that
+ * moved more than the ring flow on shared memory (bidir 8 B: 1.43 x, 64 B:
+ * 1.31 x, 256 B: 0.975 x, 1 KiB: 0.75 x; stream 8 B and 64 B: 1.17 x;
  * tests/bench/RESULTS.md §21). A window of them is at most 64 KiB
  * (window <= 1024), whose drain takes 26 ms at 20 Mbit/s; larger
  * messages take the ring flow, whose acks hold in flight only what drains
@@ -679,6 +680,174 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 	return rc;
 }
 
+/*
+ * Stream to a deadline a half window at a time, for messages of at most
+ * HALVES_MAX_SIZE (stream_halves_send, stream_halves_recv): the sender
+ * keeps two halves of h = window / 2 sends in flight and posts half k once
+ * half k - 2's sends are done and the receiver's ack says half k - 2 has
+ * arrived; the receiver posts two halves of receives, reposts a half as it
+ * fills and acks it with its count (two ack buffers, one a half). The
+ * sender reads the clock before each half and sends an empty TAG_LAST at
+ * t_stop; the receiver counts as MPI_Testsome hands messages over, takes
+ * the count at the deadline as the ring flow does (flow_window) and sends
+ * it in the final ack. 0, or -1 at the round deadline.
+ */
+static int stream_halves_send(struct eng *e, int peer, uint64_t size, double t_stop, struct flow_ack *mine,
+			      struct flow_ack *peer_ack)
+{
+	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, n, b = 0, idx[SW_MAX_WINDOW];
+	int sl[2] = { h, h };   /* each slot's sends not yet done */
+	MPI_Request *q = e->ring, ack_in = MPI_REQUEST_NULL, last_out = MPI_REQUEST_NULL;
+	MPI_Status st[SW_MAX_WINDOW];
+	long next = 2;   /* the half to post next */
+	bool stop = false, peer_done = false;
+	double t0 = MPI_Wtime();
+	unsigned polls = 0;
+
+	*mine = (struct flow_ack){ .t_start = t0 - e->offset };
+	memset(peer_ack, 0, sizeof(*peer_ack));
+	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+	for (int k = 0; k < 2; k++) {
+		eng_fault_message(e);
+		halves_post(e, q + k * h, 0, h, cnt, peer, true);
+	}
+	while (!peer_done || sl[0] || sl[1]) {
+		bool busy = false;
+		int flag;
+
+		if (sl[b]) {
+			MPI_Testsome(h, q + b * h, &n, idx, st);
+			if (n > 0 && n != MPI_UNDEFINED) {
+				sl[b] -= n;
+				busy = true;
+			}
+		}
+		if (!peer_done) {
+			MPI_Test(&ack_in, &flag, MPI_STATUS_IGNORE);
+			if (flag) {
+				busy = true;
+				peer_done = peer_ack->last > 0;
+				if (!peer_done)
+					MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_in);
+			}
+		}
+		if (!stop && sl[b] == 0 && (long)peer_ack->received >= (next - 1) * h) {
+			busy = true;
+			if (MPI_Wtime() >= t_stop) {
+				stop = true;
+				MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &last_out);
+			} else {
+				eng_fault_message(e);
+				halves_post(e, q + b * h, 0, h, cnt, peer, true);
+				sl[b] = h;
+				next++;
+				b ^= 1;
+			}
+		} else if (stop && sl[b] == 0)
+			b ^= 1;
+		if (busy)
+			polls = 0;
+		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc)
+		rc = eng_wait_reqs(e->env->yield, &last_out, 1, e->deadline, false, NULL);
+	return rc;
+}
+
+static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_stop, struct flow_ack *mine)
+{
+	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, n, b = 0, idx[SW_MAX_WINDOW];
+	int rl[2] = { h, h };   /* each slot's receives not yet done */
+	MPI_Request *q = e->ring + w, ack_out[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+	MPI_Status st[SW_MAX_WINDOW];
+	struct flow_ack ack[2];
+	long got = 0, n1 = 0, clock = 1;
+	bool last = false;
+	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
+	unsigned polls = 0;
+
+	memset(ack, 0, sizeof(ack));
+	for (int k = 0; k < 2; k++)
+		halves_post(e, q + k * h, k * h, h, cnt, peer, false);
+	while (!last) {
+		bool busy = false;
+
+		MPI_Testsome(h, q + b * h, &n, idx, st);
+		for (int i = 0; i < n && n != MPI_UNDEFINED; i++) {
+			busy = true;
+			if (st[i].MPI_TAG == TAG_LAST)
+				last = true;
+			else {
+				rl[b]--;
+				got++;
+			}
+		}
+		if (busy && (got >= clock || last)) {
+			t_final = MPI_Wtime();
+			if (t_final <= t_stop) {
+				n1 = got;
+				t1 = t_final;
+			}
+			clock = got + clock_stride(got, t_final - t0, span, w);
+		}
+		if (!last && rl[b] == 0) {   /* a half came: post it again, ack it */
+			halves_post(e, q + b * h, b * h, h, cnt, peer, false);
+			rl[b] = h;
+			if (eng_wait_reqs(e->env->yield, &ack_out[b], 1, e->deadline, false, NULL)) {
+				rc = -1;
+				break;
+			}
+			ack[b].received = (double)got;
+			MPI_Isend(&ack[b], FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out[b]);
+			b ^= 1;
+		}
+		if (busy)
+			polls = 0;
+		else if (eng_idle_poll(e->env->yield, &polls, e->deadline)) {
+			rc = -1;
+			break;
+		}
+	}
+	if (!rc && !eng_wait_reqs(e->env->yield, ack_out, 2, e->deadline, false, NULL)) {
+		*mine = (struct flow_ack){ .t_start = t0 - e->offset, .received = (double)got, .last = 1 };
+		flow_window(mine, n1, t1, got, t_final, t_stop, e->offset);
+		MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out[0]);
+		rc = eng_wait_reqs(e->env->yield, ack_out, 1, e->deadline, false, NULL);
+	} else
+		rc = -1;
+	for (int i = 0; i < 2 * h; i++)   /* the receives left (nothing else can match them) */
+		if (q[i] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&q[i]);
+			MPI_Wait(&q[i], MPI_STATUS_IGNORE);
+		}
+	return rc;
+}
+
+/* A stream of small messages goes a half window at a time (up to
+ * HALVES_MAX_SIZE; incast's senders take the ring flow: its receiver is
+ * incast_receive); hops and window as timed_stream's. */
+static int timed_stream_small(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
+			      struct sample_msg *m)
+{
+	struct flow_ack mine, theirs;
+
+	if (e->cfg->window < 2 || size > HALVES_MAX_SIZE)
+		return timed_stream(e, peer, initiator, size, t_stop, m);
+	if (initiator ? stream_halves_send(e, peer, size, t_stop, &mine, &theirs)
+		      : stream_halves_recv(e, peer, size, t_stop, &mine))
+		return -1;
+	if (!initiator)
+		return 0;
+	m->hops = window_hops(theirs.in_window);
+	m->t_start = mine.t_start;
+	m->seconds = window_seconds(mine.t_start, theirs.t_last);
+	m->t_end = m->t_start + m->seconds;
+	return 0;
+}
+
 /* Both ways, a window per direction: hops and seconds are the means of
  * the two (bytes = 2 * size * hops); the sample spans both windows. */
 static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
@@ -770,7 +939,7 @@ static const struct pattern_ops {
 	timed_fn timed;
 } pattern_ops[PAT_COUNT] = {
 	[PAT_PINGPONG] = { run_pingpong, timed_pingpong },
-	[PAT_STREAM] = { run_stream, timed_stream },
+	[PAT_STREAM] = { run_stream, timed_stream_small },
 	[PAT_BIDIR] = { run_bidir, timed_bidir },
 	[PAT_INCAST] = { NULL, timed_stream },
 };

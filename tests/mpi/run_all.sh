@@ -588,16 +588,17 @@ EOF
 	else fail "wander between levels" "$TMP/err"; fi
 }
 
-# known_rate NAME PATTERN WINDOW MAX WHAT: a 1-s timed flow of 8 B with rank 0
+# known_rate NAME PATTERN SIZE WINDOW MAX WHAT: a 1-s timed flow with rank 0
 # sleeping 100 ms before each batch it sends reads at most MAX messages/s in
 # every sample, a median of at least 40, over a window that ends at the
-# deadline (median 0.9-1.02 s).
+# deadline (median 0.9-1.02 s): the messages in flight at the deadline are
+# counted in part.
 known_rate() {
-	c=$(conf "$1" "pairs = 1" "sizes = 8" "patterns = $2" "sample_time = 1s" "window = $3" \
+	c=$(conf "$1" "pairs = 1" "sizes = $3" "patterns = $2" "sample_time = 1s" "window = $4" \
 		"repetitions = 3")
 	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
 		check_folder "$(folder "$1")" >> "$TMP/err" 2>&1 &&
-		python3 - "$(folder "$1")" "$4" >> "$TMP/err" 2>&1 <<'EOF'
+		python3 - "$(folder "$1")" "$5" >> "$TMP/err" 2>&1 <<'EOF'
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1] + "/samples.csv") if not l.startswith("#"))]
 rate = [int(r["hops"]) / float(r["seconds"]) for r in rows]
@@ -605,17 +606,18 @@ secs = [float(r["seconds"]) for r in rows]
 assert len(rows) == 3 and max(rate) <= float(sys.argv[2]) and statistics.median(rate) >= 40, rate
 assert 0.9 <= statistics.median(secs) <= 1.02, secs
 EOF
-	then ok "$5, over a window that ends at the deadline"
-	else fail "known-rate timed $2" "$TMP/err"; fi
+	then ok "$6, over a window that ends at the deadline"
+	else fail "known-rate timed $2 $3 B" "$TMP/err"; fi
 }
 
-# The timed stream (issue 31): the sender sleeps once a round of its ring
-# of window sends, window 8 here, so at most 80 messages a second reach
-# rank 1 (less by the sleep's overshoot and, on a busy machine, each side's
-# wait for a core): at most 80.8 with 1% for the clock; the messages in
-# flight at the deadline are counted in part.
+# Timed streams (issue 31), at most 80 messages a second reach rank 1 (less
+# by the sleep's overshoot and, on a busy machine, each side's wait for a
+# core): at most 80.8 with 1% for the clock. 1 KiB goes the ring flow (the
+# sender sleeps once a round of its ring of window sends, window 8); 8 B a
+# half window at a time (a sleep before each half of 8, window 16).
 test_known_rate_flow() {
-	known_rate rate stream 8 80.8 "a timed stream of known rate (8 messages per 100 ms) reads it"
+	known_rate rate stream 1KiB 8 80.8 "a timed stream (ring) of known rate (8 messages per 100 ms) reads it"
+	known_rate rate8 stream 8 16 80.8 "a timed stream (halves) of known rate (8 messages per 100 ms) reads it"
 }
 
 # Timed bidir, a half window at a time: rank 0 sleeps before each half of 8
@@ -623,7 +625,7 @@ test_known_rate_flow() {
 # rank 0's half before last has come, at most 2 halves (16 messages) more
 # in the 1-s window: the mean of the two ways is at most 88 a second (88.9).
 test_known_rate_bidir() {
-	known_rate ratebi bidir 16 88.9 "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second"
+	known_rate ratebi bidir 8 16 88.9 "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second"
 }
 
 # The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
