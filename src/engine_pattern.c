@@ -577,6 +577,67 @@ static void halves_post(struct eng *e, MPI_Request *q, int first, int h, int cnt
 			MPI_Irecv(ring_buf(e, first + i), cnt, MPI_BYTE, peer, MPI_ANY_TAG, e->flow, &q[i]);
 }
 
+/* A receiving side's count for the halves flows: got messages so far, the
+ * clock read every clock_stride() of them (due at clock), n1 of them by t1,
+ * the last read at t_final, of a flow from t0 over span. */
+struct halves_count {
+	long got, n1, clock;
+	double t0, span, t1, t_final;
+};
+
+static struct halves_count halves_count_start(double t_stop)
+{
+	double t0 = MPI_Wtime();
+
+	return (struct halves_count){ .clock = 1, .t0 = t0, .span = t_stop - t0, .t1 = t0, .t_final = t0 };
+}
+
+/* Read the clock when a read is due, or at the peer's TAG_LAST (last). */
+static void halves_count_read(struct halves_count *c, bool last, double t_stop, long hi)
+{
+	if (c->got < c->clock && !last)
+		return;
+	c->t_final = MPI_Wtime();
+	if (c->t_final <= t_stop) {
+		c->n1 = c->got;
+		c->t1 = c->t_final;
+	}
+	c->clock = c->got + clock_stride(c->got, c->t_final - c->t0, c->span, hi);
+}
+
+/* The count at the deadline into *w, as the ring flow takes it. */
+static void halves_count_window(const struct halves_count *c, struct flow_ack *w, double t_stop, double offset)
+{
+	flow_window(w, c->n1, c->t1, c->got, c->t_final, t_stop, offset);
+	w->received = (double)c->got;
+}
+
+/* One MPI_Testsome over a slot of nreq requests, its first h receives and
+ * the rest sends: counts the data received into c (and off *rl), the sends
+ * done off *sl, and the peer's TAG_LAST into *last, reading the clock when
+ * a read is due. True when something completed. */
+static bool halves_poll(MPI_Request *slot, int nreq, int h, int *rl, int *sl, struct halves_count *c, bool *last,
+			double t_stop, long hi)
+{
+	int n, idx[SW_MAX_WINDOW];
+	MPI_Status st[SW_MAX_WINDOW];
+
+	MPI_Testsome(nreq, slot, &n, idx, st);
+	if (n == MPI_UNDEFINED || n == 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (idx[i] >= h)
+			--*sl;
+		else if (st[i].MPI_TAG == TAG_LAST)
+			*last = true;
+		else {
+			--*rl;
+			c->got++;
+		}
+	halves_count_read(c, *last, t_stop, hi);
+	return true;
+}
+
 /*
  * Bidir to a deadline, a half window (h = window / 2 messages each way) at
  * a time, as osu_bibw goes a window at a time, but with two halves in
@@ -598,16 +659,14 @@ static void halves_post(struct eng *e, MPI_Request *q, int first, int h, int cnt
 static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, struct flow_ack *mine,
 			struct flow_ack *peer_ack)
 {
-	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, n, b = 0, idx[SW_MAX_WINDOW];
+	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, b = 0;
 	int rl[2] = { h, h }, sl[2] = { h, h };   /* each slot's receives, sends not yet done */
 	MPI_Request *q = e->ring, ack[3] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-	MPI_Status st[SW_MAX_WINDOW];
-	long got = 0, n1 = 0, clock = 1;
+	struct halves_count c = halves_count_start(t_stop);
 	bool stop = false, peer_last = false;
-	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
 	unsigned polls = 0;
 
-	*mine = (struct flow_ack){ .t_start = t0 - e->offset, .chunk = 1, .last = 1 };
+	*mine = (struct flow_ack){ .t_start = c.t0 - e->offset, .chunk = 1, .last = 1 };
 	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[1]);
 	for (int k = 0; k < 2; k++)
 		halves_post(e, q + k * 2 * h, k * h, h, cnt, peer, false);
@@ -619,26 +678,7 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 		MPI_Request *slot = q + b * 2 * h;
 		bool busy = false;
 
-		MPI_Testsome(2 * h, slot, &n, idx, st);
-		for (int i = 0; i < n && n != MPI_UNDEFINED; i++) {
-			busy = true;
-			if (idx[i] >= h)
-				sl[b]--;
-			else if (st[i].MPI_TAG == TAG_LAST)
-				peer_last = true;
-			else {
-				rl[b]--;
-				got++;
-			}
-		}
-		if (busy && (got >= clock || peer_last)) {
-			t_final = MPI_Wtime();
-			if (t_final <= t_stop) {
-				n1 = got;
-				t1 = t_final;
-			}
-			clock = got + clock_stride(got, t_final - t0, span, w);
-		}
+		busy = halves_poll(slot, 2 * h, h, &rl[b], &sl[b], &c, &peer_last, t_stop, w);
 		if (peer_last && !stop) {
 			stop = true;
 			MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &ack[2]);
@@ -667,8 +707,7 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 		}
 	}
 	if (!rc) {
-		flow_window(mine, n1, t1, got, t_final, t_stop, e->offset);
-		mine->received = (double)got;
+		halves_count_window(&c, mine, t_stop, e->offset);
 		MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[0]);
 		rc = eng_wait_reqs(e->env->yield, ack, 3, e->deadline, false, NULL);
 	}
@@ -759,14 +798,12 @@ static int stream_halves_send(struct eng *e, int peer, uint64_t size, double t_s
 
 static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_stop, struct flow_ack *mine)
 {
-	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, n, b = 0, idx[SW_MAX_WINDOW];
+	int w = e->cfg->window, h = w / 2, cnt = (int)size, rc = 0, b = 0;
 	int rl[2] = { h, h };   /* each slot's receives not yet done */
 	MPI_Request *q = e->ring + w, ack_out[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-	MPI_Status st[SW_MAX_WINDOW];
 	struct flow_ack ack[2];
-	long got = 0, n1 = 0, clock = 1;
+	struct halves_count c = halves_count_start(t_stop);
 	bool last = false;
-	double t0 = MPI_Wtime(), span = t_stop - t0, t1 = t0, t_final = t0;
 	unsigned polls = 0;
 
 	memset(ack, 0, sizeof(ack));
@@ -775,24 +812,9 @@ static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_s
 	while (!last) {
 		bool busy = false;
 
-		MPI_Testsome(h, q + b * h, &n, idx, st);
-		for (int i = 0; i < n && n != MPI_UNDEFINED; i++) {
-			busy = true;
-			if (st[i].MPI_TAG == TAG_LAST)
-				last = true;
-			else {
-				rl[b]--;
-				got++;
-			}
-		}
-		if (busy && (got >= clock || last)) {
-			t_final = MPI_Wtime();
-			if (t_final <= t_stop) {
-				n1 = got;
-				t1 = t_final;
-			}
-			clock = got + clock_stride(got, t_final - t0, span, w);
-		}
+		int none = 0;
+
+		busy = halves_poll(q + b * h, h, h, &rl[b], &none, &c, &last, t_stop, w);
 		if (!last && rl[b] == 0) {   /* a half came: post it again, ack it */
 			halves_post(e, q + b * h, b * h, h, cnt, peer, false);
 			rl[b] = h;
@@ -800,7 +822,7 @@ static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_s
 				rc = -1;
 				break;
 			}
-			ack[b].received = (double)got;
+			ack[b].received = (double)c.got;
 			MPI_Isend(&ack[b], FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out[b]);
 			b ^= 1;
 		}
@@ -812,8 +834,8 @@ static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_s
 		}
 	}
 	if (!rc && !eng_wait_reqs(e->env->yield, ack_out, 2, e->deadline, false, NULL)) {
-		*mine = (struct flow_ack){ .t_start = t0 - e->offset, .received = (double)got, .last = 1 };
-		flow_window(mine, n1, t1, got, t_final, t_stop, e->offset);
+		*mine = (struct flow_ack){ .t_start = c.t0 - e->offset, .last = 1 };
+		halves_count_window(&c, mine, t_stop, e->offset);
 		MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack_out[0]);
 		rc = eng_wait_reqs(e->env->yield, ack_out, 1, e->deadline, false, NULL);
 	} else
