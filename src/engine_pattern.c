@@ -402,15 +402,21 @@ static bool flow_rx_poll(struct eng *e, struct flow_rx *rx, int cnt, double t0, 
 	return busy;
 }
 
-/* Cancel what is left of a receiving side's ring (nothing else can match
- * it: its peer sends nothing more on e->flow). */
+/* Cancel the n receives left in q (nothing else can match them: their
+ * peer sends nothing more on e->flow). */
+static void cancel_recvs(MPI_Request *q, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (q[i] != MPI_REQUEST_NULL) {
+			MPI_Cancel(&q[i]);
+			MPI_Wait(&q[i], MPI_STATUS_IGNORE);
+		}
+}
+
+/* Cancel what is left of a receiving side's ring. */
 static void flow_rx_cancel(const struct eng *e, struct flow_rx *rx)
 {
-	for (int i = 0; i < e->cfg->window; i++)
-		if (rx->ring[i] != MPI_REQUEST_NULL) {
-			MPI_Cancel(&rx->ring[i]);
-			MPI_Wait(&rx->ring[i], MPI_STATUS_IGNORE);
-		}
+	cancel_recvs(rx->ring, e->cfg->window);
 }
 
 static int timed_flow(struct eng *e, int peer, bool send, bool recv, uint64_t size, double t_stop,
@@ -538,9 +544,17 @@ static long window_hops(double n)
 	return lround(n) > 1 ? lround(n) : 1;
 }
 
-/* One way: the window runs from the sender's (initiator's) start to the
- * receiver's end of window (flow_window); hops: its count, rounded (at
- * least 1). */
+/* One way: the window runs from the sender's (initiator's) start (mine)
+ * to the receiver's end of window (theirs, flow_window); hops: its count,
+ * rounded (at least 1). */
+static void stream_sample(struct sample_msg *m, const struct flow_ack *mine, const struct flow_ack *theirs)
+{
+	m->hops = window_hops(theirs->in_window);
+	m->t_start = mine->t_start;
+	m->seconds = window_seconds(mine->t_start, theirs->t_last);
+	m->t_end = m->t_start + m->seconds;
+}
+
 static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
 			struct sample_msg *m)
 {
@@ -548,10 +562,7 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
 
 	if (timed_flow(e, peer, initiator, !initiator, size, t_stop, &mine, &theirs))
 		return -1;
-	m->hops = window_hops(theirs.in_window);
-	m->t_start = mine.t_start;
-	m->seconds = window_seconds(mine.t_start, theirs.t_last);
-	m->t_end = m->t_start + m->seconds;
+	stream_sample(m, &mine, &theirs);
 	return 0;
 }
 
@@ -564,6 +575,12 @@ static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, 
  * messages take the ring flow, whose acks hold in flight only what drains
  * in FLOW_DRAIN_SHARE of the sample. */
 #define HALVES_MAX_SIZE 64
+
+/* Does a timed flow of this size go a half window at a time? */
+static bool halves_apply(const struct eng *e, uint64_t size)
+{
+	return e->cfg->window >= 2 && size <= HALVES_MAX_SIZE;
+}
 
 /* Post the receives (any tag: the peer's TAG_LAST may fill one; into ring
  * slots first.., as the ring flow's) or the sends of one half of
@@ -676,9 +693,7 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 	}
 	while (!stop || !peer_last || sl[0] || sl[1]) {
 		MPI_Request *slot = q + b * 2 * h;
-		bool busy = false;
-
-		busy = halves_poll(slot, 2 * h, h, &rl[b], &sl[b], &c, &peer_last, t_stop, w);
+		bool busy = halves_poll(slot, 2 * h, h, &rl[b], &sl[b], &c, &peer_last, t_stop, w);
 		if (peer_last && !stop) {
 			stop = true;
 			MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &ack[2]);
@@ -711,11 +726,8 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 		MPI_Isend(mine, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[0]);
 		rc = eng_wait_reqs(e->env->yield, ack, 3, e->deadline, false, NULL);
 	}
-	for (int i = 0; i < 4 * h; i++)   /* the receives left (nothing else can match them) */
-		if (i % (2 * h) < h && q[i] != MPI_REQUEST_NULL) {
-			MPI_Cancel(&q[i]);
-			MPI_Wait(&q[i], MPI_STATUS_IGNORE);
-		}
+	cancel_recvs(q, h);   /* each slot's receives */
+	cancel_recvs(q + 2 * h, h);
 	return rc;
 }
 
@@ -810,11 +822,8 @@ static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_s
 	for (int k = 0; k < 2; k++)
 		halves_post(e, q + k * h, k * h, h, cnt, peer, false);
 	while (!last) {
-		bool busy = false;
-
-		int none = 0;
-
-		busy = halves_poll(q + b * h, h, h, &rl[b], &none, &c, &last, t_stop, w);
+		int none = 0;   /* no sends in a slot */
+		bool busy = halves_poll(q + b * h, h, h, &rl[b], &none, &c, &last, t_stop, w);
 		if (!last && rl[b] == 0) {   /* a half came: post it again, ack it */
 			halves_post(e, q + b * h, b * h, h, cnt, peer, false);
 			rl[b] = h;
@@ -840,11 +849,7 @@ static int stream_halves_recv(struct eng *e, int peer, uint64_t size, double t_s
 		rc = eng_wait_reqs(e->env->yield, ack_out, 1, e->deadline, false, NULL);
 	} else
 		rc = -1;
-	for (int i = 0; i < 2 * h; i++)   /* the receives left (nothing else can match them) */
-		if (q[i] != MPI_REQUEST_NULL) {
-			MPI_Cancel(&q[i]);
-			MPI_Wait(&q[i], MPI_STATUS_IGNORE);
-		}
+	cancel_recvs(q, 2 * h);
 	return rc;
 }
 
@@ -856,17 +861,13 @@ static int timed_stream_small(struct eng *e, int peer, bool initiator, uint64_t 
 {
 	struct flow_ack mine, theirs;
 
-	if (e->cfg->window < 2 || size > HALVES_MAX_SIZE)
+	if (!halves_apply(e, size))
 		return timed_stream(e, peer, initiator, size, t_stop, m);
 	if (initiator ? stream_halves_send(e, peer, size, t_stop, &mine, &theirs)
 		      : stream_halves_recv(e, peer, size, t_stop, &mine))
 		return -1;
-	if (!initiator)
-		return 0;
-	m->hops = window_hops(theirs.in_window);
-	m->t_start = mine.t_start;
-	m->seconds = window_seconds(mine.t_start, theirs.t_last);
-	m->t_end = m->t_start + m->seconds;
+	if (initiator)
+		stream_sample(m, &mine, &theirs);
 	return 0;
 }
 
@@ -878,7 +879,7 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 	struct flow_ack mine, theirs;
 
 	(void)initiator;
-	if (e->cfg->window >= 2 && size <= HALVES_MAX_SIZE
+	if (halves_apply(e, size)
 		    ? bidir_halves(e, peer, size, t_stop, &mine, &theirs)
 		    : timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
 		return -1;
