@@ -22,16 +22,21 @@
 #     sums over three alternations: measured 1.9-2.1x; a double count of
 #     the rank pairs would read 4x; K = 1 against K = 1 read 1.0-1.3x);
 #   - the control: K = 2 with both rank pairs in one pair's cgroup and core
-#     (the CPU of K = 1) is not twice as fast (measured 0.83-1.15x,
-#     asserted <= 1.4x): the gain is the CPU, not the second rank pair.
+#     (the CPU of K = 1), alternated with the two: with the same rank pairs,
+#     twice the CPU moves more (K = 2 on two CPUs / on one: measured
+#     1.6-2.0x, asserted >= 1.3x): the gain is the CPU. Against K = 1 the
+#     control read 0.83-1.15x on an idle machine but 1.61x under a load of
+#     3 (CI, 2026-12-03: K = 1 fell to 0.022 million messages/s from 0.038
+#     idle, the control held 0.036), since a lone pair's waits then go
+#     unused; so that ratio is printed, not asserted.
 # PPN_K=1 runs the "K = 2" runs with K = 1 (PPN_CONTROL_K, default PPN_K,
-# the control's K): the rate check must then fail (ratio about 1; RESULTS.md
-# §19). PPN_QUOTA sets the quota (10 at least: CFS takes 1 ms of a 10-ms
-# period at least). The cgroup v1 cpu controller is tried first, then v2's
+# the control's K): the rate check and the control's must then fail (ratios
+# about 1; RESULTS.md §19). PPN_QUOTA sets the quota (10 at least: CFS takes
+# 1 ms of a 10-ms period at least). The cgroup v1 cpu controller is tried first, then v2's
 # (PPN_CGROUP=v2: only v2). The v2 branch has not run on a machine with v2's
 # cpu controller (ours bind it to v1, and it cannot be released there):
 # whatever of it fails to make the groups, or a quota that does not
-# throttle a busy loop, SKIPs the suite with the reason. About 45 s.
+# throttle a busy loop, SKIPs the suite with the reason. About 55 s.
 # T_KEEP=1 keeps the outputs.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -133,8 +138,8 @@ if timeout 60 $FAB up single 2 --port-rate 100mbit; then
 	for a in a b c; do
 		run k1$a 1 0,0
 		run k2$a "$K" $c2
+		run kc$a "$CK" $cc
 	done
-	run kc "$CK" $cc
 	check_eq "K = $K: ranks on the hosts in rank order (run.json)" "$(sed -n 's/^hosts=//p' "$TMP/k2a.facts")" \
 		"$(if [ "$K" = 2 ]; then echo swsN00,swsN00,swsN01,swsN01; else echo swsN00,swsN01; fi)"
 	for n in k1a k1b k1c k2a k2b k2c; do
@@ -153,8 +158,10 @@ if timeout 60 $FAB up single 2 --port-rate 100mbit; then
 	r1=$(sum 8 rate k1a k1b k1c)
 	r=$(ratio "$(sum 8 rate k2a k2b k2c)" "$r1")
 	check "8 B: the CPU limits: message rate with K = $K / with K = 1 = $r (twice the CPU: 1.5-3)" in_range "$r" 1.5 3
-	r=$(ratio "$(sum 8 rate kc kc kc)" "$r1")
-	check "8 B, control: K = $CK on one rank pair's CPU / K = 1 = $r (the same CPU: <= 1.4)" in_range "$r" 0 1.4
+	r2=$(sum 8 rate k2a k2b k2c) rk=$(sum 8 rate kca kcb kcc)
+	r=$(ratio "$r2" "$rk")
+	check "8 B, control: K = $K on two rank pairs' CPU / K = $CK on one = $r (twice the CPU: >= 1.3)" in_range "$r" 1.3 1000
+	echo "  8 B, control: K = $CK on one rank pair's CPU / K = 1 = $(ratio "$rk" "$r1") (1 when the CPU alone limits a pair)"
 else
 	fail "up single 2"
 fi
