@@ -851,12 +851,12 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	sigemptyset(&on_stop.sa_mask);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &on_stop, &was[i]);
-	if (c->blocking_waits && eng_guard_start(&e, &guard)) {
+	if ((c->blocking_waits || !env->yield) && eng_guard_start(&e, &guard)) {
 		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking_waits\n", env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
-	if (c->blocking_waits)
+	if (c->blocking_waits || !env->yield)
 		eng_guard_stop(guard);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &was[i], NULL);

@@ -194,7 +194,8 @@ _Noreturn void eng_hold(void);
  * period (rank 0 itself may be the one stuck), end the job from here. */
 void eng_fail_other(struct eng *e, int peer);
 
-/* The guard, the watchdog of blocking_waits: a thread that ends the job
+/* The guard, the watchdog of blocking waits (blocking_waits, and timed
+ * bidir on ranks that do not yield): a thread that ends the job
  * as the polling watchdog would when the main thread is blocked in a
  * sample past the round's deadline. eng_guard_start starts it with every
  * signal blocked (the handlers are the main thread's): 0, or

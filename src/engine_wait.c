@@ -13,7 +13,9 @@
  * with the signal recorded.
  *
  * With blocking_waits, the untimed patterns wait in MPI's blocking calls
- * instead (as OSU does), which cannot watch a deadline: a watchdog thread
+ * instead (as OSU does), and so does timed bidir of up to 4 KiB on ranks
+ * that do not yield (bidir_halves_blocking); such waits cannot watch a
+ * deadline: a watchdog thread
  * (the guard, whose one MPI call is its final MPI_Abort) watches the
  * sample from outside and ends the job when it runs past the deadline.
  */
@@ -376,7 +378,8 @@ void eng_fail_other(struct eng *e, int peer)
 }
 
 /* ---------------------------------------------------------------- */
-/* The guard: the watchdog of blocking waits (blocking_waits).       */
+/* The guard: the watchdog of blocking waits (blocking_waits, and the */
+/* default timed bidir of ranks that do not yield).                  */
 
 /* The main thread's state as the guard sees it: odd while it is in the
  * blocking waits of a sample, even while it is not, GUARD_TAKEN once the
@@ -423,7 +426,7 @@ static _Noreturn void guard_end(struct eng *e)
 		if (eng_signal)
 			eng_die_other(e, "stopped by signal %d (%s) in a blocking wait, and rank 0 did not end the run",
 				  (int)eng_signal, strsignal(eng_signal));
-		eng_die_other(e, "watchdog: waited more than %g s for rank %d in cell %d (blocking_waits), and rank 0 "
+		eng_die_other(e, "watchdog: waited more than %g s for rank %d in cell %d in a blocking wait, and rank 0 "
 			  "did not end the run", e->cfg->timeout, peer, e->cell);
 	}
 	if (!eng_signal) {

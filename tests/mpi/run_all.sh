@@ -205,14 +205,19 @@ test_stalled_rank_watchdog() {
 	else fail "report reads the incomplete folder" "$TMP/rep"; fi
 }
 
-# stall_in_sample NAME RANK BLOCKING WANT WHO WHAT: 4 ranks, pairs = 1, 2,
-# timeout 3 s; rank RANK stops at its first message of level 1, inside a
+# stall_in_sample NAME RANK BLOCKING WANT WHO WHAT [LINE...]: 4 ranks,
+# pairs = 1, 2, timeout 3 s, untimed pingpong of 100 hops (or the config
+# LINEs given); rank RANK stops at its first message of level 1, inside a
 # sample (SWSTRESS_FAULT_STALL=RANK:1:sample). Passes when the run ends
 # within 15 s with exit 1, stderr matches WANT and the folder's failure
 # names WHO (stalled_folder).
 stall_in_sample() {
-	c=$(conf "$1" "pairs = 1, 2" "sizes = 8" "patterns = pingpong" "hops = 100" "repetitions = 3" "timeout = 3" \
-		"blocking_waits = $3" "design = sequential")
+	si_n=$1 si_r=$2 si_b=$3 si_want=$4 si_who=$5 si_what=$6
+	shift 6
+	[ $# -gt 0 ] || set -- "patterns = pingpong" "hops = 100"
+	c=$(conf "$si_n" "pairs = 1, 2" "sizes = 8" "repetitions = 3" "timeout = 3" "blocking_waits = $si_b" \
+		"design = sequential" "$@")
+	set -- "$si_n" "$si_r" "$si_b" "$si_want" "$si_who" "$si_what"
 	start=$(date +%s)
 	SWSTRESS_FAULT_STALL=$2:1:sample timeout 60 $MPIEXEC -n 4 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err"
 	rc=$?
@@ -238,6 +243,14 @@ test_blocking_waits_stall() {
 		"rank 1" "blocking_waits, rank 0's partner stalls in a sample: the guard ends the run, names rank 1"
 	stall_in_sample blockstall3 3 yes "watchdog: .*pair 1 (ranks 2-3" "ranks 2-3" \
 		"blocking_waits, rank 3 stalls in a sample: rank 0 ends the run, names pair 2-3"
+	# the default timed bidir of ranks that do not yield waits in MPI_Waitall
+	# (bidir_halves_blocking), under the same guard
+	stall_in_sample bidirstall1 1 no "watchdog: .*rank 0 waited for rank 1 (host [^)]*) in a blocking wait" \
+		"rank 1" "timed bidir (yield = no), rank 0's partner stalls in a sample: the guard ends the run, names rank 1" \
+		"patterns = bidir" "sample_time = 300ms" "yield = no"
+	stall_in_sample bidirstall3 3 no "watchdog: .*pair 1 (ranks 2-3" "ranks 2-3" \
+		"timed bidir (yield = no), rank 3 stalls in a sample: rank 0 ends the run, names pair 2-3" \
+		"patterns = bidir" "sample_time = 300ms" "yield = no"
 }
 
 # blocking_waits = yes measures: every cell completes with its samples, and
@@ -594,8 +607,11 @@ EOF
 # deadline (median 0.9-1.02 s): the messages in flight at the deadline are
 # counted in part.
 known_rate() {
-	c=$(conf "$1" "pairs = 1" "sizes = $3" "patterns = $2" "sample_time = 1s" "window = $4" \
-		"repetitions = 3")
+	kr_n=$1 kr_p=$2 kr_s=$3 kr_w=$4 kr_max=$5 kr_what=$6
+	shift 6
+	c=$(conf "$kr_n" "pairs = 1" "sizes = $kr_s" "patterns = $kr_p" "sample_time = 1s" "window = $kr_w" \
+		"repetitions = 3" "$@")
+	set -- "$kr_n" "$kr_p" "$kr_s" "$kr_w" "$kr_max" "$kr_what"
 	if SWSTRESS_FAULT_DELAY=0:100000 timeout 60 $MPIEXEC -n 2 "$SW" run -c "$c" --no-plot > "$TMP/out" 2> "$TMP/err" &&
 		check_folder "$(folder "$1")" >> "$TMP/err" 2>&1 &&
 		python3 - "$(folder "$1")" "$5" >> "$TMP/err" 2>&1 <<'EOF'
@@ -620,12 +636,18 @@ test_known_rate_flow() {
 	known_rate rate8 stream 8 16 80.8 "a timed stream (halves) of known rate (8 messages per 100 ms) reads it"
 }
 
-# Timed bidir, a half window at a time: rank 0 sleeps before each half of 8
+# Timed bidir, a half window at a time, polled (yield = yes) and in
+# blocking waits (yield = no, 8 B and 1 KiB): rank 0 sleeps before each half of 8
 # messages, so it sends at most 80 a second; rank 1 sends a half only once
 # rank 0's half before last has come, at most 2 halves (16 messages) more
 # in the 1-s window: the mean of the two ways is at most 88 a second (88.9).
 test_known_rate_bidir() {
-	known_rate ratebi bidir 8 16 88.9 "a timed bidir of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second"
+	known_rate ratebi bidir 8 16 88.9 "a timed bidir (polled halves) of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second" \
+		"yield = yes"
+	known_rate ratebib bidir 8 16 88.9 "a timed bidir (blocking halves) of known rate (rank 0: 8 messages per 100 ms) reads at most 88 a second" \
+		"yield = no"
+	known_rate ratebik bidir 1KiB 16 88.9 "a timed bidir of 1 KiB (blocking halves) of known rate reads at most 88 a second" \
+		"yield = no"
 }
 
 # The estimate a newcomer reads (issue #27): plan's time for configs/quick.conf
