@@ -852,7 +852,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &on_stop, &was[i]);
 	if ((c->blocking_waits || !env->yield) && eng_guard_start(&e, &guard)) {
-		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking_waits\n", env->rank);
+		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking waits\n", env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	rc = env->rank == 0 ? leader(&e) : follower(&e);

@@ -775,8 +775,8 @@ static int bidir_halves_blocking(struct eng *e, int peer, uint64_t size, double 
 	struct halves_count c = halves_count_start(t_stop);
 	bool stop = false, peer_last = false;
 
-	if ((uint64_t)h * size > BLOCKING_HALF_BYTES)
-		h = size < BLOCKING_HALF_BYTES ? (int)(BLOCKING_HALF_BYTES / size) : 1;
+	if ((uint64_t)h * size > BLOCKING_HALF_BYTES)   /* size <= BLOCKING_MAX_SIZE: h >= 8 */
+		h = (int)(BLOCKING_HALF_BYTES / size);
 	*mine = (struct flow_ack){ .t_start = c.t0 - e->offset, .chunk = 1, .last = 1 };
 	eng_guard_arm(e, peer, c.t0);
 	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[1]);
