@@ -672,6 +672,21 @@ static bool halves_poll(MPI_Request *slot, int nreq, int h, int *rl, int *sl, st
 	return true;
 }
 
+/* The start of both bidir halves flows: the receive of the peer's final
+ * counts into *ack_in, then two slots of h receives and h sends (q: slot
+ * k at q + 2hk, its receives first). */
+static void bidir_halves_start(struct eng *e, MPI_Request *q, int h, int cnt, int peer, struct flow_ack *peer_ack,
+			       MPI_Request *ack_in)
+{
+	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, ack_in);
+	for (int k = 0; k < 2; k++)
+		halves_post(e, q + k * 2 * h, k * h, h, cnt, peer, false);
+	for (int k = 0; k < 2; k++) {
+		eng_fault_message(e);
+		halves_post(e, q + k * 2 * h + h, 0, h, cnt, peer, true);
+	}
+}
+
 /*
  * Bidir to a deadline, a half window (h = window / 2 messages each way) at
  * a time, as osu_bibw goes a window at a time, but with two halves in
@@ -701,13 +716,7 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
 	unsigned polls = 0;
 
 	*mine = (struct flow_ack){ .t_start = c.t0 - e->offset, .chunk = 1, .last = 1 };
-	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[1]);
-	for (int k = 0; k < 2; k++)
-		halves_post(e, q + k * 2 * h, k * h, h, cnt, peer, false);
-	for (int k = 0; k < 2; k++) {
-		eng_fault_message(e);
-		halves_post(e, q + k * 2 * h + h, 0, h, cnt, peer, true);
-	}
+	bidir_halves_start(e, q, h, cnt, peer, peer_ack, &ack[1]);
 	while (!stop || !peer_last || sl[0] || sl[1]) {
 		MPI_Request *slot = q + b * 2 * h;
 		bool busy = halves_poll(slot, 2 * h, h, &rl[b], &sl[b], &c, &peer_last, t_stop, w);
@@ -779,13 +788,7 @@ static int bidir_halves_blocking(struct eng *e, int peer, uint64_t size, double 
 		h = (int)(BLOCKING_HALF_BYTES / size);
 	*mine = (struct flow_ack){ .t_start = c.t0 - e->offset, .chunk = 1, .last = 1 };
 	eng_guard_arm(e, peer, c.t0);
-	MPI_Irecv(peer_ack, FLOW_ACK_DOUBLES, MPI_DOUBLE, peer, TAG_ACK, MPI_COMM_WORLD, &ack[1]);
-	for (int k = 0; k < 2; k++)
-		halves_post(e, q + k * 2 * h, k * h, h, cnt, peer, false);
-	for (int k = 0; k < 2; k++) {
-		eng_fault_message(e);
-		halves_post(e, q + k * 2 * h + h, 0, h, cnt, peer, true);
-	}
+	bidir_halves_start(e, q, h, cnt, peer, peer_ack, &ack[1]);
 	while (!peer_last) {
 		MPI_Request *slot = q + b * 2 * h;
 		double now;
