@@ -816,6 +816,7 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	struct eng e = { .cfg = c, .plan = p, .env = env, .o = o, .run = r, .cell = -1,
 			 .offset = env->clock_offset, .lead = 0.01 + 0.002 * env->nranks };
 	pthread_t guard;
+	bool guarded = c->blocking_waits || !env->yield;   /* may wait in MPI's blocking calls */
 	int rc;
 
 	if (c->window < 1 || c->window > SW_MAX_WINDOW) {
@@ -851,12 +852,12 @@ int engine_sweep(struct sw_run *r, const struct sw_config *c, struct sw_plan *p,
 	sigemptyset(&on_stop.sa_mask);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &on_stop, &was[i]);
-	if ((c->blocking_waits || !env->yield) && eng_guard_start(&e, &guard)) {
+	if (guarded && eng_guard_start(&e, &guard)) {
 		fprintf(stderr, "swstress: rank %d: cannot start the watchdog thread of blocking waits\n", env->rank);
 		engine_abort(SW_EXIT_FAIL);
 	}
 	rc = env->rank == 0 ? leader(&e) : follower(&e);
-	if (c->blocking_waits || !env->yield)
+	if (guarded)
 		eng_guard_stop(guard);
 	for (size_t i = 0; i < NSTOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &was[i], NULL);

@@ -770,8 +770,8 @@ static int bidir_halves(struct eng *e, int peer, uint64_t size, double t_stop, s
  * half of data would; each rank reposts receives until the peer's last
  * half, and cancels the half it then has posted. Halves are matched in
  * order, so no wait is for a half that will not come. The count is read
- * at each half of data received (n1 of them by t1 at the last read before
- * t_stop) and taken at the deadline as the ring flow takes it; the two
+ * at each half of data received (halves_count_read) and taken at the
+ * deadline as the ring flow takes it; the two
  * ranks swap counts at the end. 0 (a stuck peer ends the job by the
  * guard).
  */
@@ -791,22 +791,16 @@ static int bidir_halves_blocking(struct eng *e, int peer, uint64_t size, double 
 	bidir_halves_start(e, q, h, cnt, peer, peer_ack, &ack[1]);
 	while (!peer_last) {
 		MPI_Request *slot = q + b * 2 * h;
-		double now;
 
 		MPI_Waitall(2 * h, slot, st);
-		now = MPI_Wtime();
 		if (st[0].MPI_TAG == TAG_LAST)
 			peer_last = true;
 		else {
 			c.got += h;
-			c.t_final = now;
-			if (now <= t_stop) {
-				c.n1 = c.got;
-				c.t1 = now;
-			}
+			halves_count_read(&c, true, t_stop, h);   /* at every half */
 			halves_post(e, slot, b * h, h, cnt, peer, false);
 		}
-		if (!stop && (peer_last || now >= t_stop)) {
+		if (!stop && (peer_last || c.t_final >= t_stop)) {
 			stop = true;
 			for (int i = 0; i < h; i++)
 				MPI_Isend(e->sbuf, 0, MPI_BYTE, peer, TAG_LAST, e->flow, &slot[h + i]);
