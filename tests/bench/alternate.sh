@@ -1,4 +1,4 @@
-# Sourced by the side-by-side benchmarks (netpipe.sh, osu.sh).
+# Sourced by the side-by-side benchmarks (netpipe.sh, osu.sh, phase.sh).
 # alternate NAME REPS "ITEMS" REF SW: for each repetition and item, run the
 # functions REF and SW (called as FN ITEM REP), the reference tool first in
 # odd repetitions and swstress first in even ones; progress on stderr.

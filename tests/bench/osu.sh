@@ -48,45 +48,7 @@ SIZES=${SIZES:-1 4 8 16 64 256 1024 4096 16384 65536 262144 1048576 4194304}
 OSU_BUILD=$PWD/build/bench/osu-build
 PROGS="osu_latency osu_bw osu_bibw osu_mbw_mr"
 
-howto() {
-	echo "SKIP osu: $1"
-	echo "  The OSU micro-benchmarks are not a Debian package and this bench never downloads them."
-	echo "  Get the sources of OSU Micro-Benchmarks 7.4 (osu-micro-benchmarks-7.4.tar.gz) from"
-	echo "  https://mvapich.cse.ohio-state.edu/benchmarks/ , unpack them, and run:"
-	echo "      make bench OSU=/path/to/osu-micro-benchmarks-7.4     (or: OSU=... sh tests/bench/run_all.sh osu)"
-	echo "  A tree that already holds osu_latency, osu_bw, osu_bibw and osu_mbw_mr is used as it is."
-	exit 0
-}
-
-# osu_bin NAME: the first executable NAME under $OSU or our build of it.
-osu_bin() {
-	find "$OSU" "$OSU_BUILD" -name "$1" -type f -perm -u+x 2> /dev/null | head -n 1
-}
-
-[ -n "$OSU" ] || howto "OSU is not set"
-[ -d "$OSU" ] || howto "OSU='$OSU' is not a directory"
-if [ -z "$(osu_bin osu_mbw_mr)" ]; then
-	if [ -f "$OSU/Makefile" ]; then          # configured in place: build there
-		dir=$OSU
-	elif [ -x "$OSU/configure" ]; then       # pristine sources: build out of tree
-		dir=$OSU_BUILD
-		mkdir -p "$dir"
-		echo "osu: configuring $OSU with ${MPICC:-mpicc} in $dir" >&2
-		(cd "$dir" && "$OSU/configure" CC="${MPICC:-mpicc}" CXX="${MPICXX:-mpicxx}" > configure.log 2>&1) ||
-			{ echo "osu: configure failed, see $dir/configure.log" >&2; exit 1; }
-	else
-		howto "no OSU binaries and no configure script under '$OSU'"
-	fi
-	# OSU prints 2 decimals: 0.01 us is 5% of a 0.2 us shared-memory
-	# latency, the size of the target. Build it to print 4.
-	echo "osu: building $PROGS in $dir (FLOAT_PRECISION 4)" >&2
-	nice make -C "$dir/c/mpi/pt2pt/standard" $PROGS CPPFLAGS="-UFLOAT_PRECISION -DFLOAT_PRECISION=4" \
-		> "$dir/make-swstress-bench.log" 2>&1 ||
-		{ echo "osu: build failed, see $dir/make-swstress-bench.log" >&2; exit 1; }
-fi
-for p in $PROGS; do
-	[ -n "$(osu_bin $p)" ] || howto "$p not found under '$OSU'"
-done
+. "$(dirname "$0")/osu_build.sh"
 [ -x "$SW" ] || { echo "osu: $SW missing (make all)" >&2; exit 1; }
 
 rm -rf "$OUT" && mkdir -p "$OUT"

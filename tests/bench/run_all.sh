@@ -1,13 +1,13 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|osu|deadline|timer|waits|efficiency|adaptive|scale|fabric48|map48|mapfalse|victims|exitstatus|profile|design ...]
-# osu needs OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
+#   sh tests/bench/run_all.sh [netpipe|osu|phase|deadline|timer|waits|efficiency|adaptive|scale|fabric48|map48|mapfalse|victims|exitstatus|profile|design ...]
+# osu and phase need OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer waits netpipe osu deadline efficiency adaptive scale fabric48 map48 mapfalse victims exitstatus profile design}
+parts=${*:-timer waits netpipe osu phase deadline efficiency adaptive scale fabric48 map48 mapfalse victims exitstatus profile design}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -28,6 +28,7 @@ for p in $parts; do
 		SW_ARGS="timed=no blocking_waits=yes" TESTS="latency bw bibw" OUT=build/bench/osu-like \
 			sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1
 		TESTS="bw bibw mbw_mr" OUT=build/bench/osu-default sh "$B/osu.sh" "${OSU_REPS:-5}" || rc=1;;
+	phase) sh "$B/phase.sh" "${PHASE_REPS:-3}" || rc=1;;   # bidir 8-16 B against the shared-memory FIFO's phase
 	deadline) sh "$B/deadline.sh" "${DEADLINE_ROUNDS:-9}" || rc=1;;   # the default timed flow against its untimed loops
 	efficiency) sh "$B/efficiency.sh" || rc=1;;
 	adaptive) sh "$B/adaptive.sh" || rc=1;;
