@@ -4,7 +4,7 @@
 #                on an emulated switch fabric as root, else shared memory (tests/fabric/demo.sh)
 #   make test    set up, build, run every test (unit, MPI, fabric when root)
 #   make bench   benchmarks (never part of make test; installs netpipe-mpich2);
-#                OSU=DIR compares with the OSU micro-benchmarks (tests/bench/osu.sh)
+#                OSU=DIR compares with the OSU micro-benchmarks (tests/bench/osu.sh, phase.sh)
 #   make plot R=results/FOLDER   render the charts of a results folder
 #   make install PREFIX=/usr/local DESTDIR=    (and make uninstall with the same values)
 #
