@@ -4,12 +4,12 @@
 # install tree), or prints SKIP with how to get them and exits 0. Nothing
 # is ever downloaded. Defines osu_bin NAME.
 howto() {
-	echo "SKIP osu: $1"
+	echo "SKIP $(basename "$0" .sh): $1"
 	echo "  The OSU micro-benchmarks are not a Debian package and this bench never downloads them."
 	echo "  Get the sources of OSU Micro-Benchmarks 7.4 (osu-micro-benchmarks-7.4.tar.gz) from"
 	echo "  https://mvapich.cse.ohio-state.edu/benchmarks/ , unpack them, and run:"
-	echo "      make bench OSU=/path/to/osu-micro-benchmarks-7.4     (or: OSU=... sh tests/bench/run_all.sh osu)"
-	echo "  A tree that already holds osu_latency, osu_bw, osu_bibw and osu_mbw_mr is used as it is."
+	echo "      make bench OSU=/path/to/osu-micro-benchmarks-7.4     (or: OSU=... sh tests/bench/run_all.sh $(basename "$0" .sh))"
+	echo "  A tree that already holds $PROGS is used as it is."
 	exit 0
 }
 
