@@ -117,6 +117,9 @@ for test, col, unit, lower in TESTS:
         verdicts.append("%s: %d of %d sizes (8 B..4 MiB) meet the target on %s, ratio %.2f..%.2f%s" % (
             test, checked - len(fs), checked, how, min(rs), max(rs),
             ("; missed at " + ", ".join(fs)) if fs else ""))
+if set(osu_data("bibw")) & {8, 16}:
+    verdicts.append("bibw at 8-16 B on shared memory: osu_bibw's own figure moves by up to 2 x with the "
+                    "phase of UCX's FIFO when it starts; tests/bench/phase.sh sets both tools against it")
 loads = [l.split() for l in open(os.path.join(d, "load.txt"))] if os.path.exists(os.path.join(d, "load.txt")) else []
 if loads:
     xs = [float(x) for l in loads for x in l[3:5]]
