@@ -118,7 +118,7 @@ for test, col, unit, lower in TESTS:
             test, checked - len(fs), checked, how, min(rs), max(rs),
             ("; missed at " + ", ".join(fs)) if fs else ""))
 if set(osu_data("bibw")) & {8, 16}:
-    verdicts.append("bibw at 8-16 B on shared memory: osu_bibw's own figure moves by up to 2 x with the "
+    verdicts.append("bibw at 8-16 B on shared memory: osu_bibw's own figure moves by a factor of about 2 with the "
                     "phase of UCX's FIFO when it starts; tests/bench/phase.sh sets both tools against it")
 loads = [l.split() for l in open(os.path.join(d, "load.txt"))] if os.path.exists(os.path.join(d, "load.txt")) else []
 if loads:

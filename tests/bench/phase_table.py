@@ -11,6 +11,7 @@ those medians, each over osu_bibw's at shift 0.
 import csv, glob, os, re, statistics, sys
 
 d = sys.argv[1]
+fig = lambda x: f"{x:.2f}" if x else "-"
 rate = {}   # (tool, size, shift) -> [M msg/s a way]
 for path in glob.glob(os.path.join(d, "osu-*-*-*.txt")):
     m = re.match(r"osu-(\d+)-(\d+)-(\d+)\.txt$", os.path.basename(path))
@@ -36,8 +37,7 @@ for size in sorted({k[1] for k in rate}):
     print("|---:|---:|---:|---:|")
     for k in shifts:
         o, s = med.get(("osu", k)), med.get(("sw", k))
-        r = f"{s / o:.2f}" if o and s else "-"
-        print(f"| {k} | {o:.2f} | {s:.2f} | {r} |" if o and s else f"| {k} | {o or '-'} | {s or '-'} | - |")
+        print(f"| {k} | {fig(o)} | {fig(s)} | {fig(s / o) if o and s else '-'} |")
     base = med.get(("osu", 0))
     if not base:
         print("\n(no osu_bibw figure at shift 0)")
