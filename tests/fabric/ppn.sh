@@ -33,10 +33,11 @@
 # the control's K): the rate check and the control's must then fail (ratios
 # about 1; RESULTS.md §19). PPN_QUOTA sets the quota (10 at least: CFS takes
 # 1 ms of a 10-ms period at least). The cgroup v1 cpu controller is tried
-# first, then v2's (PPN_CGROUP=v2: only v2). The v2 branch has not run on a machine with v2's
-# cpu controller (ours bind it to v1, and it cannot be released there):
-# whatever of it fails to make the groups, or a quota that does not
-# throttle a busy loop, SKIPs the suite with the reason. About 55 s.
+# first, then v2's (PPN_CGROUP=v2: only v2). The v2 branch has not run on
+# a machine with v2's cpu controller (ours bind it to v1, and it cannot be
+# released there): whatever of it fails to make the groups, or a quota
+# that does not throttle a busy loop, SKIPs the suite with the reason.
+# About 55 s.
 # T_KEEP=1 keeps the outputs.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
