@@ -60,7 +60,8 @@ double analysis_floor_seconds(double wtick, double round_trip);
 
 /* Usable samples of cell (analysis_sample_ok) below the floor; their
  * number into *short_n and of all usable samples into *n. True when the
- * cell is below the floor (2 x short > n). */
+ * cell is below the floor: short and missing samples (run.h) are more
+ * than half of all (2 x (short + missing) > n + missing). */
 bool analysis_cell_below_floor(const struct sw_run *r, int cell, size_t *short_n, size_t *n);
 
 /* The metric of every usable sample of cell (analysis_sample_ok, finite
@@ -136,7 +137,9 @@ struct sw_cell_stats {
 	                                * clamped to [0, 1]; 1 for one pair; NaN
 	                                * with no samples */
 	size_t nshort;                 /* samples below the floor (see above) */
-	bool below_floor;              /* more than half of them: the changes of
+	size_t nmissing;               /* missing samples (run.h), by reason: */
+	size_t missing[SW_MISSING_COUNT];
+	bool below_floor;              /* more than half short or missing: the changes of
 	                                * this cell and of the cells it is the
 	                                * baseline of are never significant */
 	bool converged;                /* per-hop latency median CI half-width

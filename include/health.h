@@ -174,6 +174,7 @@ struct health_verdict {
 	                                 * baseline-only cells */
 	int ncompared, nmissing, nwarning, ncritical, nfailed;
 	int nspread_unknown;            /* compared cells without the nightly spread */
+	int nmostly_missing;            /* cells with more missing samples (run.h) than usable */
 	int nsuspects;
 	struct health_suspect *suspect;
 	char notes[8][256];             /* hosts mismatch, incomplete run, ... */

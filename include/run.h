@@ -25,7 +25,31 @@ struct sw_sample {
 	double t_start, t_end;
 	double seconds;
 	long hops;
+	int missing;   /* SW_MISSING_*: no usable time window (run_sample_check) */
 };
+
+/* Why a sample has no usable time window: a missing sample, kept with its
+ * reason (samples.csv's missing column), counted in its cell and left out
+ * of every statistic. */
+enum sw_missing {
+	SW_MISSING_NONE = 0,
+	SW_MISSING_LATE,    /* "late": an empty window (the pair began at or after the deadline) */
+	SW_MISSING_SHORT,   /* "short": a window of one timer tick or less */
+	SW_MISSING_FAST,    /* "fast": more messages than one a nanosecond in its window */
+	SW_MISSING_COUNT
+};
+
+/* The one rule for a sample's time window, for the writer (rank 0, as it
+ * records a sample) and the reader (as it loads one): SW_MISSING_NONE, or
+ * why the sample has no usable window, given the timer's resolution wtick
+ * (s; 0 or NaN when unknown: 1 ns). */
+int run_sample_check(const struct sw_sample *s, double wtick);
+
+/* A reason's word in samples.csv ("late", "short", "fast"; "" for none),
+ * its meaning in a sentence, and the reason of a word (-1: not one). */
+const char *run_missing_name(int missing);
+const char *run_missing_why(int missing);
+int run_missing_parse(const char *word);
 
 /* One sample of the isolation stage (isolate.h): ranks a (initiator) and
  * b alone on the switch, running the pattern and size of cell; host is
@@ -133,7 +157,8 @@ struct sw_run {
 struct sw_run *run_create(const struct sw_config *c, struct sw_plan *plan, int nranks);
 void run_free(struct sw_run *r);
 
-/* Append a sample; 0 or -1 on ENOMEM. run_add_cpu adds into the
+/* Append a sample, its missing reason set by run_sample_check (with the
+ * run's wtick) unless it came with one; 0 or -1 on ENOMEM. run_add_cpu adds into the
  * record of the same level and rank when there is one (a block design
  * visits every level once a block). */
 int run_add_sample(struct sw_run *r, const struct sw_sample *s);

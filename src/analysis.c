@@ -52,7 +52,7 @@ bool analysis_sample_ok(const struct sw_run *r, int cell, const struct sw_sample
 {
 	int pairs = run_cell_pairs(r, cell);
 
-	return isfinite(s->seconds) && s->seconds > 0.0 && s->rep >= 0 &&
+	return !s->missing && isfinite(s->seconds) && s->seconds > 0.0 && s->rep >= 0 &&
 	       s->pair >= 0 && s->pair < pairs && s->pair < r->plan->npairs;
 }
 
@@ -84,16 +84,31 @@ bool analysis_cell_below_floor(const struct sw_run *r, int cell, size_t *short_n
 	long hops = analysis_floor_hops(c->pattern, c->timed, r->cfg.window);
 	double secs = analysis_floor_seconds(r->wtick, r->round_trip);
 
+	size_t missing = 0;
+
 	*short_n = *n = 0;
 	for (size_t i = first; i < first + cnt; i++) {
 		const struct sw_sample *s = &r->sample[i];
 
+		missing += s->missing != 0;
 		if (!analysis_sample_ok(r, cell, s))
 			continue;
 		(*n)++;
 		*short_n += s->hops < hops || s->seconds < secs;
 	}
-	return 2 * *short_n > *n;
+	return 2 * (*short_n + missing) > *n + missing;
+}
+
+/* The missing samples of cell, by reason, into cs. */
+static void count_missing(const struct sw_run *r, int cell, struct sw_cell_stats *cs)
+{
+	size_t first, cnt = run_cell_samples(r, cell, &first);
+
+	for (size_t i = first; i < first + cnt; i++)
+		if (r->sample[i].missing > 0 && r->sample[i].missing < SW_MISSING_COUNT) {
+			cs->missing[r->sample[i].missing]++;
+			cs->nmissing++;
+		}
 }
 
 static double sample_value(const struct sw_run *r, const struct sw_sample *s, int metric)
@@ -442,6 +457,7 @@ static int cell_compute(const struct sw_run *r, const struct sw_config *cfg, int
 		goto out_free;
 	cs->converged = analysis_converged(d->rlat, d->nrlat, cfg->confidence, cfg->ci_target);
 	cs->below_floor = analysis_cell_below_floor(r, c, &cs->nshort, &nok);
+	count_missing(r, c, cs);
 	change_invalid(&cs->inflation);
 	change_invalid(&cs->drop);
 	change_invalid(&cs->agg_drop);

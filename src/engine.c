@@ -472,14 +472,19 @@ static struct sw_sample sample_of(const struct eng *e, const struct sample_msg *
 	struct sw_sample s = { .cell = ci, .rep = rep, .pair = i, .t_start = m[0].t_start, .t_end = m[0].t_end,
 			       .seconds = m[0].seconds, .hops = m[0].hops };
 
+	bool empty = !(m[0].seconds > 0);
+
 	for (int j = 1; j < per; j++) {
 		s.t_start = fmin(s.t_start, m[j].t_start);
 		s.t_end = fmax(s.t_end, m[j].t_end);
 		s.seconds = fmax(s.seconds, m[j].seconds);
 		s.hops += m[j].hops;
+		empty |= !(m[j].seconds > 0);
 	}
 	if (s.t_end - s.t_start > s.seconds)
 		s.seconds = s.t_end - s.t_start;
+	if (empty)   /* a rank pair without a window: the sample is missing (run.h) */
+		s.seconds = 0.0;
 	return s;
 }
 

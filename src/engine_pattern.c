@@ -531,11 +531,14 @@ static int incast_receive(struct eng *e, int k, uint64_t size, double t_stop, in
 }
 
 /* A sample's window from a sender's start to the arrival of the last
- * counted message (common clock; never empty, even where the clocks'
- * offsets disagree by more than a one-message window). */
-static double window_seconds(double t_start, double t_last)
+ * counted message (common clock). 0 when it is empty: the sender began at
+ * or after the deadline (descheduled on a busy host), or the receiver did,
+ * so that nothing it counted can be placed in the window (count below 0,
+ * flow_window): a missing sample (run.h), never a count over a clamped
+ * time. */
+static double window_seconds(double t_start, double t_last, double count)
 {
-	return t_last - t_start > 1e-9 ? t_last - t_start : 1e-9;
+	return t_last > t_start && count >= 0 ? t_last - t_start : 0.0;
 }
 
 /* A window's count as hops: rounded, at least 1. */
@@ -551,8 +554,8 @@ static void stream_sample(struct sample_msg *m, const struct flow_ack *mine, con
 {
 	m->hops = window_hops(theirs->in_window);
 	m->t_start = mine->t_start;
-	m->seconds = window_seconds(mine->t_start, theirs->t_last);
-	m->t_end = m->t_start + m->seconds;
+	m->seconds = window_seconds(mine->t_start, theirs->t_last, theirs->in_window);
+	m->t_end = m->seconds > 0 ? m->t_start + m->seconds : theirs->t_last;
 }
 
 static int timed_stream(struct eng *e, int peer, bool initiator, uint64_t size, double t_stop,
@@ -978,8 +981,11 @@ static int timed_bidir(struct eng *e, int peer, bool initiator, uint64_t size, d
 		    ? bidir_halves(e, peer, size, t_stop, &mine, &theirs)
 		    : timed_flow(e, peer, true, true, size, t_stop, &mine, &theirs))
 		return -1;
+	double there = window_seconds(mine.t_start, theirs.t_last, theirs.in_window),
+	       back = window_seconds(theirs.t_start, mine.t_last, mine.in_window);
+
 	m->hops = window_hops((mine.in_window + theirs.in_window) / 2);
-	m->seconds = (window_seconds(mine.t_start, theirs.t_last) + window_seconds(theirs.t_start, mine.t_last)) / 2;
+	m->seconds = there > 0 && back > 0 ? (there + back) / 2 : 0.0;   /* either way empty: missing */
 	m->t_start = fmin(mine.t_start, theirs.t_start);
 	/* never before t_start where the clocks' offsets disagree (the reader
 	 * refuses such a sample: seen under valgrind) */
@@ -1034,8 +1040,10 @@ static int pingpong_until(struct eng *e, int peer, bool initiator, uint64_t size
 	now = MPI_Wtime();
 	m->hops = 2 * rounds;
 	m->t_start = t0 - e->offset;
-	m->seconds = now - t0;
-	m->t_end = m->t_start + m->seconds;
+	m->t_end = m->t_start + (now - t0);
+	/* begun at or after the deadline: no window on a loaded switch, a
+	 * missing sample (run.h) */
+	m->seconds = initiator && t0 >= t_stop ? 0.0 : now - t0;
 	if (hist) {
 		victims_hist_add(hist, (now - t_prev) / 2);
 		m->p50 = victims_hist_quantile(hist, 0.5);

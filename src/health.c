@@ -459,6 +459,9 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 	}
 	if (v->drift[0])
 		sw_appendf(buf, sizeof(buf), "; %s", v->drift);
+	if (v->nmostly_missing)
+		sw_appendf(buf, sizeof(buf), "; %d cell%s mostly missing samples (no time window)", v->nmostly_missing,
+			   v->nmostly_missing == 1 ? "" : "s");
 	if (v->nspread_unknown && v->status != SW_NAGIOS_UNKNOWN)
 		sw_appendf(buf, sizeof(buf), "; night-to-night spread unknown (%d baseline run%s)", v->base_runs,
 			   v->base_runs == 1 ? "" : "s");
@@ -811,6 +814,33 @@ static void baseline_only_cells(struct health_verdict *v, const struct judge_ctx
 
 /* The notes of a graded verdict: cells that cannot page, the spread
  * unknown, drift, hosts, an incomplete run. */
+/* Missing samples of the judged run (run.h): how many, why, and the
+ * cells where they outnumber the usable ones (below the floor: shown,
+ * never paged); those also go into the status line (v->nmostly_missing). */
+static void missing_note(struct health_verdict *v, const struct sw_run *r, const struct sw_analysis *a)
+{
+	size_t n = 0, all = 0, why[SW_MISSING_COUNT] = { 0 };
+	char list[160] = "";
+
+	for (int c = 0; c < a->ncells; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+
+		n += cs->nmissing;
+		all += cs->nmissing + cs->lat_spread.n;
+		for (int m = 1; m < SW_MISSING_COUNT; m++)
+			why[m] += cs->missing[m];
+		v->nmostly_missing += cs->nmissing > cs->lat_spread.n;
+	}
+	if (!n)
+		return;
+	for (int m = 1; m < SW_MISSING_COUNT; m++)
+		if (why[m])
+			sw_appendf(list, sizeof(list), "%s%zu %s", list[0] ? ", " : "", why[m], run_missing_why(m));
+	health_add_note(v, "%zu of %zu samples of run %s missing (%s): left out of every statistic; %d cell%s "
+			"more missing than usable samples and cannot page", n, all, r->name, list, v->nmostly_missing,
+			v->nmostly_missing == 1 ? " has" : "s have");
+}
+
 static void judge_notes(struct health_verdict *v, const struct judge_ctx *x)
 {
 	int k = x->k;
@@ -835,6 +865,8 @@ static void judge_notes(struct health_verdict *v, const struct judge_ctx *x)
 			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
 	if (x->a && x->a->drifted)
 		drift_note(v, x->r, x->a);
+	if (x->a)
+		missing_note(v, x->r, x->a);
 	hosts_check(v, x->r, x->base[k - 1]);
 	if (!x->r->complete) {   /* cut short (a signal, a crash): not all of it was judged */
 		health_add_note(v, "run incomplete%s%s", x->r->failure[0] ? ": " : "", x->r->failure);

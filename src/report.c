@@ -447,6 +447,35 @@ static void print_short(FILE *f, const struct sw_run *r, const struct sw_analysi
 	}
 }
 
+/* Cells with missing samples (run.h): how many of how many, and why. */
+static void print_missing(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
+{
+	char sz[32], why[160];
+	int shown = 0;
+
+	for (int c = 0; c < a->ncells; c++) {
+		const struct sw_cell_stats *cs = &a->cell[c];
+		const struct sw_cell *cell = &r->plan->cell[c];
+
+		if (!cs->nmissing)
+			continue;
+		if (shown++ == 0)
+			text_wrapped(f, "  ", "\nwarning: missing samples (no usable time window: a busy host "
+				     "descheduled the pair past the deadline, or the window was below the timer's "
+				     "resolution), left out of every statistic; a cell marked short has more missing "
+				     "than usable samples and is not trusted:");
+		why[0] = '\0';
+		for (int m = 1; m < SW_MISSING_COUNT; m++)
+			if (cs->missing[m])
+				sw_appendf(why, sizeof(why), "%s%zu %s", why[0] ? ", " : "", cs->missing[m],
+					   run_missing_why(m));
+		config_format_size(cell->size, sz, sizeof(sz));
+		text_wrapped(f, "    ", "  %d nodes %s %s: %zu of %zu samples missing (%s)%s", cs->nodes,
+			     pattern_name(cell->pattern), sz, cs->nmissing, cs->nmissing + cs->lat_spread.n, why,
+			     cs->nmissing > cs->lat_spread.n ? ", the cell is short" : "");
+	}
+}
+
 /* Drift control: each baseline-level cell measured again, and the mark. */
 static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
 {
@@ -547,6 +576,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 		}
 	}
 	print_short(f, r, a);
+	print_missing(f, r, a);
 	print_drift(f, r, a);
 	for (int i = 0; i < a->nfits; i++) {
 		const struct sw_fit *ft = &a->fit[i];

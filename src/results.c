@@ -130,16 +130,19 @@ static int write_samples(FILE *f, const struct sw_run *r, const struct sw_analys
 	(void)arg;
 	csv_comment(f, r);
 	fputs("cell,level,nodes,pairs,pattern,size_bytes,hops,rep,block,pair,rank_a,rank_b,host_a,host_b,"
-	      "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps\n", f);
+	      "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps,missing\n", f);
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct sw_sample *s = &r->sample[i];
 		struct sw_pair p = plan_pair(r->plan, s->cell, s->pair);
 
 		cell_keys(f, r, s->cell, s->hops);
-		fprintf(f, ",%d,%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n", s->rep, run_sample_block(r, s),
-			s->pair, p.a, p.b,
-			r->host[p.a], r->host[p.b], s->t_start, s->t_end, s->seconds,
-			US(run_sample_latency(r, s)), MBPS(run_sample_bandwidth(r, s)));
+		fprintf(f, ",%d,%d,%d,%d,%d,%s,%s,%.17g,%.17g,", s->rep, run_sample_block(r, s), s->pair, p.a, p.b,
+			r->host[p.a], r->host[p.b], s->t_start, s->t_end);
+		if (s->missing)   /* no usable window: no seconds, no values (run.h) */
+			fprintf(f, ",,,%s\n", run_missing_name(s->missing));
+		else
+			fprintf(f, "%.17g,%.6f,%.6f,\n", s->seconds, US(run_sample_latency(r, s)),
+				MBPS(run_sample_bandwidth(r, s)));
 	}
 	return 0;
 }
@@ -541,10 +544,14 @@ static json_t *run_to_json(const struct sw_run *r, const struct sw_analysis *a)
 	for (size_t i = 0; i < r->nagain; i++) {
 		const struct sw_sample *s = &r->again[i];
 
-		json_array_append_new(again, json_pack("{s:i,s:i,s:i,s:o,s:o,s:o,s:I}", "cell", s->cell, "rep", s->rep,
-			"pair", s->pair, "t_start_s", results_json_number(s->t_start), "t_end_s",
-			results_json_number(s->t_end), "seconds", results_json_number(s->seconds), "hops",
-			(json_int_t)s->hops));
+		json_t *o = json_pack("{s:i,s:i,s:i,s:o,s:o,s:o,s:I}", "cell", s->cell, "rep", s->rep, "pair", s->pair,
+				      "t_start_s", results_json_number(s->t_start), "t_end_s",
+				      results_json_number(s->t_end), "seconds", results_json_number(s->seconds),
+				      "hops", (json_int_t)s->hops);
+
+		if (s->missing)
+			json_object_set_new(o, "missing", json_string(run_missing_name(s->missing)));
+		json_array_append_new(again, o);
 	}
 	json_object_set_new(root, "baseline_again", again);
 	if (a) {
@@ -858,9 +865,12 @@ static int check_samples(const struct sw_run *r, const char *path, char *err, si
 	return 0;
 }
 
-/* The columns of samples.csv the reader uses, in parse_sample's order. */
-static const char *const sample_cols[] = { "cell", "rep", "pair", "t_start_s", "t_end_s", "seconds", "hops" };
-#define NSAMPLE_COLS 7
+/* The columns of samples.csv the reader uses, in parse_sample's order;
+ * the last, missing, is absent before schema 7 (load_samples: col -1). */
+static const char *const sample_cols[] = { "cell", "rep", "pair", "t_start_s", "t_end_s", "seconds", "hops",
+					   "missing" };
+#define NSAMPLE_COLS 8
+#define SAMPLE_COL_MISSING 7
 
 /* One sample row of samples.csv (col: where each of sample_cols is):
  * every field numeric and in range, or an error naming the line and the
@@ -871,13 +881,17 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 	static const char *const why[] = {
 		"not a cell of run.json", "not a repetition the cell ran", "not a pair of the cell's level",
 		"not a finite number", "before t_start_s, or not a finite number",
-		"must be finite, from 1 ns to 1e6 s", "not the cell's hop count, or below 1",
+		"must be finite, from 1 ns to 1e6 s (empty in a missing sample)", "not the cell's hop count, or below 1",
+		"not a reason for a missing sample (late, short, fast)",
 	};
 	const struct sw_plan *p = r->plan;
 	long v[3] = { 0 }, hops = 0, h;
-	int bad = -1;
+	int bad = -1, miss = col[SAMPLE_COL_MISSING] < 0 ? 0 : run_missing_parse(fld[col[SAMPLE_COL_MISSING]]);
 
-	if (sw_parse_long(fld[col[0]], 0, p->ncells - 1, &v[0]))
+	/* a missing sample (run.h): its window as measured, no seconds */
+	if (miss < 0)
+		bad = SAMPLE_COL_MISSING;
+	else if (sw_parse_long(fld[col[0]], 0, p->ncells - 1, &v[0]))
 		bad = 0;
 	else if (sw_parse_long(fld[col[1]], 0, r->cell[v[0]].reps - 1, &v[1]))
 		bad = 1;
@@ -885,11 +899,13 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 		bad = 2;
 	else if (sw_parse_double(fld[col[3]], -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s->t_start))
 		bad = 3;
-	else if (sw_parse_double(fld[col[4]], s->t_start, RESULTS_MAX_SECONDS, &s->t_end))
+	else if (sw_parse_double(fld[col[4]], miss ? -RESULTS_MAX_SECONDS : s->t_start, RESULTS_MAX_SECONDS, &s->t_end))
 		bad = 4;
-	else if (sw_parse_double(fld[col[5]], RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s->seconds))
+	else if (miss ? fld[col[5]][0] != '\0'
+		      : sw_parse_double(fld[col[5]], RESULTS_MIN_SECONDS, RESULTS_MAX_SECONDS, &s->seconds))
 		bad = 5;
-	else if (h = p->cell[v[0]].hops * p->per_node, sw_parse_long(fld[col[6]], h ? h : 1, h ? h : LONG_MAX, &hops))
+	else if (h = miss ? 0 : p->cell[v[0]].hops * p->per_node,
+		 sw_parse_long(fld[col[6]], h ? h : miss ? 0 : 1, h ? h : LONG_MAX, &hops))
 		bad = 6;
 	if (bad >= 0)
 		return sw_fail(err, errlen, "%s:%d: %s: '%.40s' %s", path, lineno, sample_cols[bad], fld[col[bad]],
@@ -897,12 +913,14 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 	if (r->nsamples && r->sample[r->nsamples - 1].cell > v[0])
 		return sw_fail(err, errlen, "%s:%d: cell: %ld comes after cell %d (rows are in cell order)", path,
 			       lineno, v[0], r->sample[r->nsamples - 1].cell);
-	if (!times_agree(s->t_start, s->t_end, s->seconds, pattern_info(p->cell[v[0]].pattern)->directions == 1))
+	if (!miss && !times_agree(s->t_start, s->t_end, s->seconds, pattern_info(p->cell[v[0]].pattern)->directions == 1))
 		return sw_fail(err, errlen, "%s:%d: seconds: %.9g, but t_start_s..t_end_s is %.9g", path, lineno,
 			       s->seconds, s->t_end - s->t_start);
-	if ((double)hops * RESULTS_MIN_HOP > s->seconds * (1 + 1e-9))
-		return sw_fail(err, errlen, "%s:%d: hops: %ld in %.9g s, faster than one per %g s", path, lineno, hops,
-			       s->seconds, RESULTS_MIN_HOP);
+	/* a window the timer cannot resolve becomes a missing sample in
+	 * run_add_sample (run_sample_check), as it does in the writer */
+	s->missing = miss;
+	if (miss)
+		s->seconds = NAN;
 	s->cell = (int)v[0];
 	s->rep = (int)v[1];
 	s->pair = (int)v[2];
@@ -942,7 +960,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 				for (int i = 0; i < n; i++)
 					if (!strcmp(fld[i], sample_cols[k]))
 						col[k] = i;
-				if (col[k] < 0) {
+				if (col[k] < 0 && k != SAMPLE_COL_MISSING) {
 					sw_fail(err, errlen, "%s:%d: header lacks column '%s'", path, lineno, sample_cols[k]);
 					goto out;
 				}
@@ -957,7 +975,7 @@ static int load_samples(struct sw_run *r, const char *path, char *err, size_t er
 			sw_fail(err, errlen, "%s:%d: %d fields, expected %d", path, lineno, n, ncol);
 			goto out;
 		}
-		struct sw_sample s;
+		struct sw_sample s = { 0 };
 
 		if (parse_sample(r, fld, col, &s, path, lineno, err, errlen))
 			goto out;
@@ -1029,16 +1047,27 @@ static int load_again(struct sw_run *r, json_t *arr, const char *path, char *err
 	for (size_t i = 0; i < json_array_size(arr); i++) {
 		json_t *o = json_array_get(arr, i);
 		long long cell, rep, pair, hops;
-		struct sw_sample s;
+		struct sw_sample s = { 0 };
 		char where[40];
+		json_t *m = json_object_get(o, "missing");
+		int miss = 0;
 
 		snprintf(where, sizeof(where), "baseline_again[%zu].", i);
+		if (m && (!json_is_string(m) || (miss = run_missing_parse(json_string_value(m))) <= 0))
+			return sw_fail(err, errlen, "%s: %smissing: not a reason for a missing sample (late, short, fast)",
+				       path, where);
 		if (jint(o, "cell", 0, plan_cells_per_level(r->plan) - 1, &cell, path, where, err, errlen) ||
 		    jint(o, "rep", 0, INT_MAX, &rep, path, where, err, errlen) ||
 		    jint(o, "pair", 0, r->plan->level_pairs[0] - 1, &pair, path, where, err, errlen) ||
-		    jint(o, "hops", 1, LONG_MAX, &hops, path, where, err, errlen) ||
-		    jtimes(o, &s.t_start, &s.t_end, &s.seconds, path, where, err, errlen))
+		    jint(o, "hops", miss ? 0 : 1, LONG_MAX, &hops, path, where, err, errlen) ||
+		    (miss ? jnum(o, "t_start_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_start, path, where, err,
+				 errlen) ||
+				    jnum(o, "t_end_s", -RESULTS_MAX_SECONDS, RESULTS_MAX_SECONDS, &s.t_end, path, where, err,
+					 errlen)
+			  : jtimes(o, &s.t_start, &s.t_end, &s.seconds, path, where, err, errlen)))
 			return -1;
+		s.missing = miss;
+		s.seconds = miss ? NAN : s.seconds;
 		s.cell = (int)cell;
 		s.rep = (int)rep;
 		s.pair = (int)pair;

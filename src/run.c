@@ -86,14 +86,76 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* The smallest window a sample may have, and the fastest hop: below them
+ * the count is the timer's or the clock's, not the switch's. */
+#define RUN_MIN_SECONDS 1e-9
+#define RUN_MIN_HOP 1e-9
+
+static const char *const missing_names[SW_MISSING_COUNT] = {
+	[SW_MISSING_NONE] = "",
+	[SW_MISSING_LATE] = "late",
+	[SW_MISSING_SHORT] = "short",
+	[SW_MISSING_FAST] = "fast",
+};
+
+static const char *const missing_whys[SW_MISSING_COUNT] = {
+	[SW_MISSING_NONE] = "",
+	[SW_MISSING_LATE] = "no time window: the pair began at or after the deadline",
+	[SW_MISSING_SHORT] = "a window of one timer tick or less",
+	[SW_MISSING_FAST] = "more messages than one a nanosecond in its window",
+};
+
+int run_sample_check(const struct sw_sample *s, double wtick)
+{
+	double tick = isfinite(wtick) && wtick > RUN_MIN_SECONDS ? wtick : RUN_MIN_SECONDS;
+
+	if (!isfinite(s->seconds) || s->seconds <= 0.0 || (isfinite(s->t_start) && isfinite(s->t_end) && !(s->t_end > s->t_start)))
+		return SW_MISSING_LATE;
+	if (s->seconds <= tick)   /* one tick or less: the count is the timer's */
+		return SW_MISSING_SHORT;
+	if ((double)s->hops * RUN_MIN_HOP > s->seconds * (1 + 1e-9))
+		return SW_MISSING_FAST;
+	return SW_MISSING_NONE;
+}
+
+const char *run_missing_name(int missing)
+{
+	return missing >= 0 && missing < SW_MISSING_COUNT ? missing_names[missing] : "?";
+}
+
+const char *run_missing_why(int missing)
+{
+	return missing >= 0 && missing < SW_MISSING_COUNT ? missing_whys[missing] : "?";
+}
+
+int run_missing_parse(const char *word)
+{
+	for (int m = 0; m < SW_MISSING_COUNT; m++)
+		if (!strcmp(word, missing_names[m]))
+			return m;
+	return -1;
+}
+
+/* s as the run keeps it: the cell's hops when 0, a missing reason by
+ * run_sample_check unless it has one, and then no seconds. */
+static struct sw_sample kept_sample(const struct sw_run *r, const struct sw_sample *s)
+{
+	struct sw_sample k = *s;
+
+	if (k.hops == 0)
+		k.hops = r->plan->cell[k.cell].hops;
+	if (!k.missing)
+		k.missing = run_sample_check(&k, r->wtick);
+	if (k.missing)
+		k.seconds = NAN;
+	return k;
+}
+
 int run_add_sample(struct sw_run *r, const struct sw_sample *s)
 {
 	if (grow((void **)&r->sample, &r->cap_samples, r->nsamples + 1, sizeof(*s)))
 		return -1;
-	r->sample[r->nsamples] = *s;
-	if (s->hops == 0)
-		r->sample[r->nsamples].hops = r->plan->cell[s->cell].hops;
-	r->nsamples++;
+	r->sample[r->nsamples++] = kept_sample(r, s);
 	return 0;
 }
 
@@ -137,7 +199,7 @@ int run_add_again(struct sw_run *r, const struct sw_sample *s)
 {
 	if (grow((void **)&r->again, &r->cap_again, r->nagain + 1, sizeof(*s)))
 		return -1;
-	r->again[r->nagain++] = *s;
+	r->again[r->nagain++] = kept_sample(r, s);
 	return 0;
 }
 

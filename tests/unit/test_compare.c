@@ -96,7 +96,7 @@ static void make_run(const struct plant *p, char *dir, size_t len)
 		for (int rep = 0; rep < REPS; rep++)
 			for (int q = 0; q < k; q++) {
 				double sec = base * f * (p->run ? p->run : 1.0) * (1 + 0.01 * noise(p->salt, ci, q, rep));
-				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops };
+				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}

@@ -29,7 +29,7 @@ static struct sw_run *make_run(double slow)
 	for (int rep = 0; rep < 10; rep++)
 		for (int q = 0; q < 4; q++) {
 			double sec = 1e-3 * (q == 2 ? slow : 1.0 + 0.02 * q) * (1 + 0.001 * ((rep * 7 + q * 3) % 5));
-			struct sw_sample s = { 0, rep, q, rep, rep + sec, sec, 100 };
+			struct sw_sample s = { 0, rep, q, rep, rep + sec, sec, 100, 0 };
 
 			cr_assert_eq(run_add_sample(r, &s), 0);
 		}

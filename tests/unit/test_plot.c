@@ -1027,7 +1027,7 @@ Test(plot, victims_chart)
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}
 			for (int q = 0; q <= ci; q++) {
-				struct sw_sample s = { ci, rep, q, rep, rep + 0.02, 0.02, 100 };
+				struct sw_sample s = { ci, rep, q, rep, rep + 0.02, 0.02, 100, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}

@@ -1,6 +1,7 @@
 /* Results: write a run's folder, read it back (jansson), atomic files. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "analysis.h"
 #include "fixture.h"
 #include "pattern.h"
+#include "report.h"
 #include "results.h"
 
 /* An empty run of the config keys kv on nranks hosts node00, node01, ... */
@@ -47,7 +49,7 @@ static struct sw_run *make_run(void)
 		for (int rep = 0; rep < 3; rep++)
 			for (int pr = 0; pr < k; pr++) {
 				double secs = 1e-3 * (1 + ci) + 1e-5 * rep + 1e-6 * pr;
-				struct sw_sample s = { ci, rep, pr, 10.0 + rep, 10.0 + rep + secs, secs, p->cell[ci].hops };
+				struct sw_sample s = { ci, rep, pr, 10.0 + rep, 10.0 + rep + secs, secs, p->cell[ci].hops, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 				/* the baseline level measured again (drift control) */
@@ -257,13 +259,13 @@ Test(results, truncated_duplicated_or_impossible_samples_are_refused)
 	/* A repetition beyond the cell's count (a fuzzed 2000000000 would
 	 * otherwise size the analysis). */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,100,2000000000,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8,\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: rep: '2000000000' not a repetition the cell ran"), "%s", err);
 
 	/* The same repetition of a pair twice. */
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2 + 2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8,\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "cell 0: repetition 0 of pair 0 twice"), "%s", err);
 	run_free(r);
@@ -291,7 +293,7 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	snprintf(r->host[1], SW_HOST_MAX, "b");
 	for (int rep = 0; rep < 3; rep++) {
 		/* 0.1 s each, 150 + 10 rep messages of 64 KiB */
-		struct sw_sample s = { 0, rep, 0, rep, rep + 0.1, 0.1, 150 + 10 * rep };
+		struct sw_sample s = { 0, rep, 0, rep, rep + 0.1, 0.1, 150 + 10 * rep, 0 };
 
 		cr_assert_eq(run_add_sample(r, &s), 0);
 	}
@@ -313,7 +315,7 @@ Test(results, timed_samples_keep_their_own_hop_counts)
 	/* make_run's cells have 100 hops: a sample of 99 is not one of them */
 	r = make_run();
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
-	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,99,0,0,0,0,1,node00,node01,10,10.001,0.001,5,0.8,\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: hops: '99' not the cell's hop count"), "%s", err);
 	run_free(r);
@@ -475,19 +477,19 @@ Test(results, every_samples_field_is_checked)
 	struct {
 		const char *row, *msg;
 	} t[] = {
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,inf,5,0.8", "samples.csv:3: seconds: 'inf' must be finite" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8", "samples.csv:3: seconds: '1e308'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8", "samples.csv:3: seconds: '1e-300'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,nan,5,0.8", "samples.csv:3: seconds: 'nan'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8", "samples.csv:3: seconds: '-0.001'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8", "samples.csv:3: t_end_s: '10' before t_start_s" },
-		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,nan,10,0.001,5,0.8", "samples.csv:3: t_start_s: 'nan' not a finite" },
-		{ "abc,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: 'abc' not a cell" },
-		{ "0,0,2,1,pingpong,8,100,abc,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: rep: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: 'abc'" },
-		{ "0,0,2,1,pingpong,8,100,0,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: pair: '1' not a pair of the cell's level" },
-		{ "0,0,2,1,pingpong,8,1e2,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: hops: '1e2'" },
-		{ "-1,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8", "samples.csv:3: cell: '-1'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,inf,5,0.8,", "samples.csv:3: seconds: 'inf' must be finite" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e308,5,0.8,", "samples.csv:3: seconds: '1e308'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,1e-300,5,0.8,", "samples.csv:3: seconds: '1e-300'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,nan,5,0.8,", "samples.csv:3: seconds: 'nan'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,-0.001,5,0.8,", "samples.csv:3: seconds: '-0.001'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10.001,10,0.001,5,0.8,", "samples.csv:3: t_end_s: '10' before t_start_s" },
+		{ "0,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,nan,10,0.001,5,0.8,", "samples.csv:3: t_start_s: 'nan' not a finite" },
+		{ "abc,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: cell: 'abc' not a cell" },
+		{ "0,0,2,1,pingpong,8,100,abc,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: rep: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,abc,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: pair: 'abc'" },
+		{ "0,0,2,1,pingpong,8,100,0,0,1,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: pair: '1' not a pair of the cell's level" },
+		{ "0,0,2,1,pingpong,8,1e2,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: hops: '1e2'" },
+		{ "-1,0,2,1,pingpong,8,100,0,0,0,0,1,n0,n1,10,10.001,0.001,5,0.8,", "samples.csv:3: cell: '-1'" },
 	};
 	struct sw_run *r = make_run(), *b;
 	char err[512], row[256];
@@ -599,7 +601,7 @@ static struct sw_run *make_victims_run(void)
 				cr_assert_eq(run_add_victim(r, &v), 0);
 			}
 			for (int pr = 0; pr < k; pr++) {
-				struct sw_sample s = { ci, rep, pr, 20.0 + rep, 20.01 + rep, 0.01, 100 + pr };
+				struct sw_sample s = { ci, rep, pr, 20.0 + rep, 20.01 + rep, 0.01, 100 + pr, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}
@@ -726,7 +728,7 @@ Test(results, incast_rows_name_each_sender_and_the_receiver)
 		for (int rep = 0; rep < 3; rep++)
 			for (int s = 0; s <= ci; s++) {
 				/* k senders share 100 messages a second: 100 / k each */
-				struct sw_sample x = { ci, rep, s, rep, rep + 1.0, 1.0, 100 / (ci + 1) };
+				struct sw_sample x = { ci, rep, s, rep, rep + 1.0, 1.0, 100 / (ci + 1), 0 };
 
 				cr_assert_eq(run_add_sample(r, &x), 0);
 			}
@@ -894,7 +896,7 @@ Test(results, blocks_design_and_order_are_recorded)
 	cr_assert_not_null(b, "%s", err);
 	cr_assert_eq(b->cfg.design, CFG_DESIGN_BLOCKS);
 	run_free(b);
-	cut_samples(2, "0,0,2,1,pingpong,8,100,0,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8\n");
+	cut_samples(2, "0,0,2,1,pingpong,8,100,0,-1,0,0,1,node00,node01,10,10.001,0.001,5,0.8,\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
 	cr_assert(strstr(err, "samples.csv:3: block: '-1' is not 0"), "%s", err);
 
@@ -946,7 +948,7 @@ Test(results, biggest_honest_run_json_fits_the_cap_4_times, .timeout = 120)
 				}
 			for (int pr = 0; pr < k; pr++) {
 				double secs = 1e-3 * (1 + 0.001 * rep + 0.01 * pr);
-				struct sw_sample s = { ci, rep, pr, t, t + secs, secs, 100 };
+				struct sw_sample s = { ci, rep, pr, t, t + secs, secs, 100, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}
@@ -1005,7 +1007,7 @@ Test(results, message_rate_is_messages_a_second)
 	for (int ci = 0; ci < p->ncells; ci++) {
 		for (int rep = 0; rep < 3; rep++)
 			for (int q = 0; q < p->level_pairs[p->cell[ci].level]; q++) {
-				struct sw_sample x = { ci, rep, q, rep, rep + 0.01, 0.01, 1000 };
+				struct sw_sample x = { ci, rep, q, rep, rep + 0.01, 0.01, 1000, 0 };
 
 				cr_assert_eq(run_add_sample(r, &x), 0);
 			}
@@ -1056,4 +1058,129 @@ Test(results, message_rate_is_messages_a_second)
 								    "median")), want[ci][1] * 1e6, 1e-3, "cell %d", ci);
 	}
 	json_decref(root);
+}
+
+/* Issue #39: every kind of edge sample goes through the writer and back.
+ * A window that is empty (the pair began after the deadline), of one timer
+ * tick or less, or holds more than a message a nanosecond is a missing
+ * sample: written with its reason and no seconds, read back as missing,
+ * counted in its cell and in the report, left out of every statistic; a
+ * usable one beside it is kept as it was. */
+Test(results, edge_samples_are_written_missing_and_read_back)
+{
+	struct sw_run *r = make_run(), *b;
+	struct sw_analysis *a, *a0;
+	char err[512];
+	const struct {
+		double t_start, t_end, seconds;
+		long hops;
+		int want;
+	} edge[] = {
+		{ 12.0, 12.0, 0.0, 1, SW_MISSING_LATE },          /* began at the deadline */
+		{ 12.5, 12.4, -0.1, 61, SW_MISSING_LATE },        /* began after it */
+		{ 12.0, 12.0 + 1e-9, 1e-9, 1, SW_MISSING_SHORT }, /* one tick: 65536000 MB/s before */
+		{ 12.0, 12.0 + 5e-7, 5e-7, 600, SW_MISSING_FAST }, /* more than a message a ns */
+		{ 12.0, 12.5, NAN, 100, SW_MISSING_LATE },         /* no seconds at all */
+		{ 12.0, 12.001, 0.001, 100, SW_MISSING_NONE },     /* usable */
+	};
+	int cell = r->plan->ncells - 1;   /* 2 pairs of stream 64 KiB: timed counts allowed */
+
+	r->wtick = 1e-9;
+	a0 = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a0, "%s", err);
+	/* the fixture's cells hold 3 repetitions of every pair; the edge
+	 * samples go into a run of their own, one cell of them */
+	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		struct sw_sample s = { .cell = cell, .t_start = edge[i].t_start, .t_end = edge[i].t_end,
+				       .seconds = edge[i].seconds, .hops = edge[i].hops };
+
+		cr_expect_eq(run_sample_check(&s, r->wtick), edge[i].want, "edge %zu: %d", i, run_sample_check(&s, 1e-9));
+	}
+	/* replace the last cell's samples by the edge samples (3 reps x 2 pairs) */
+	size_t first, n = run_cell_samples(r, cell, &first);
+
+	cr_assert_eq(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		struct sw_sample *s = &r->sample[first + i];
+		long hops = r->plan->cell[cell].hops;
+
+		*s = (struct sw_sample){ .cell = cell, .rep = s->rep, .pair = s->pair, .t_start = edge[i].t_start,
+					 .t_end = edge[i].t_end, .seconds = edge[i].seconds,
+					 .hops = edge[i].want == SW_MISSING_FAST ? edge[i].hops : hops };
+		s->missing = run_sample_check(s, r->wtick);
+		if (s->missing)
+			s->seconds = NAN;
+	}
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "the writer's own edge samples refused: %s", err);
+	n = run_cell_samples(b, cell, &first);
+	for (size_t i = 0; i < n; i++) {
+		cr_expect_eq(b->sample[first + i].missing, edge[i].want, "sample %zu: missing %d, want %d", i,
+			     b->sample[first + i].missing, edge[i].want);
+		cr_expect_eq(!isnan(b->sample[first + i].seconds), edge[i].want == SW_MISSING_NONE);
+	}
+	a = analysis_run(b, &b->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	cr_expect_eq(a->cell[cell].nmissing, 5);
+	cr_expect_eq(a->cell[cell].missing[SW_MISSING_LATE], 3);
+	cr_expect_eq(a->cell[cell].lat_spread.n, 1, "one usable sample, not %zu", a->cell[cell].lat_spread.n);
+	cr_expect(a->cell[cell].below_floor, "5 of 6 missing: the cell is not trusted");
+	/* the usable sample's bandwidth is the statistic: 1 ms for hops x 64 KiB */
+	double want = (double)r->plan->cell[cell].hops * 65536 / 0.001;
+
+	cr_expect(fabs(a->cell[cell].bw_spread.max - want) < 1e-6 * want, "max %g, want %g", a->cell[cell].bw_spread.max,
+		  want);
+	char *text = report_string(b, a, REPORT_TABLE);
+
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "5 of 6 samples missing"), "%s", text);
+	cr_expect(strstr(text, "the cell is short"), "%s", text);
+	free(text);
+	/* the other cells are as before */
+	for (int c = 0; c < cell; c++)
+		cr_expect_eq(a->cell[c].lat_spread.n, a0->cell[c].lat_spread.n);
+	analysis_free(a);
+	analysis_free(a0);
+	run_free(b);
+	run_free(r);
+}
+
+/* A samples.csv of an older run (no missing column) with a count over a
+ * clamped 1 ns window, as runs before issue #39 could write: it loads, the
+ * row a missing sample by the same rule, never a value. */
+Test(results, old_rows_without_a_window_load_as_missing)
+{
+	struct sw_run *r = make_run(), *b;
+	char path[128], tmp[140], line[1024];
+	char err[512];
+	FILE *in, *out;
+	int row = 0;
+
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/samples.csv", fixture_dir);
+	snprintf(tmp, sizeof(tmp), "%s/old.csv", fixture_dir);
+	in = fopen(path, "r");
+	out = fopen(tmp, "w");
+	cr_assert(in && out);
+	while (fgets(line, sizeof(line), in)) {
+		char *last = strrchr(line, ',');   /* the missing column off */
+
+		if (line[0] != '#' && last)
+			strcpy(last, "\n");
+		/* the first data row: pingpong 8 B, 100 hops in 1 ns */
+		if (line[0] != '#' && row++ == 1)
+			snprintf(line, sizeof(line), "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.000000001,1e-9,0,0\n");
+		fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+	cr_assert_eq(rename(tmp, path), 0);
+	b = results_load(fixture_dir, err, sizeof(err));
+	cr_assert_not_null(b, "%s", err);
+	cr_expect_eq(b->sample[0].missing, SW_MISSING_SHORT, "%d", b->sample[0].missing);
+	cr_expect(isnan(b->sample[0].seconds));
+	cr_expect_eq(b->sample[1].missing, SW_MISSING_NONE);
+	run_free(b);
+	run_free(r);
 }
