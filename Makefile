@@ -234,6 +234,7 @@ test-valgrind: build/swstress
 # hold (security.sh). Prints "N passed, N failed".
 drills: build/swstress
 	sh tests/drills/run.sh
+	sh tests/drills/busy.sh
 	sh tests/drills/input.sh
 	sh tests/drills/security.sh
 

@@ -21,8 +21,10 @@
  * aggregate_Bps are over per-repetition values (latency_samples_s and
  * bandwidth_samples_Bps describe single samples), changes are positive =
  * worse with the two medians they come from. Version 1 folders still
- * load: report, compare and check recompute everything from samples.csv. */
-#define SW_SCHEMA_VERSION 3
+ * load: report, compare and check recompute everything from samples.csv.
+ * 4: samples.csv's missing column (run.h: a sample without a usable time
+ * window, its reason and no value); older folders load without it. */
+#define SW_SCHEMA_VERSION 4
 
 /* Exit statuses of every command but check/judge (which use Nagios codes). */
 enum sw_exit {

@@ -462,6 +462,30 @@ static void leader_isolate(struct eng *e, struct sample_msg *res, MPI_Request *r
 	}
 }
 
+/* Times a timed round is run again when a pair of it had no time window
+ * (it got ready at or after the deadline: a descheduled rank on a busy
+ * host); the lead has grown to the late pair's readiness by then
+ * (adapt_lead). A sample still without one is recorded missing (run.h). */
+#define ROUND_AGAIN 3
+
+/* A recorded round of cell c: run again while a timed pair had no window
+ * (ROUND_AGAIN times at most). */
+static void leader_round_whole(struct eng *e, struct ctrl *c, struct sample_msg *res, MPI_Request *req,
+			       int *missing)
+{
+	int n = e->plan->level_pairs[e->plan->cell[c->cell].level] * e->plan->per_node;
+
+	for (int again = 0;; again++) {
+		bool empty = false;
+
+		leader_round(e, c, res, req, missing);
+		for (int i = 0; i < n && e->plan->cell[c->cell].timed; i++)
+			empty |= !(res[i].seconds > 0);
+		if (!empty || again == ROUND_AGAIN)
+			return;
+	}
+}
+
 /* Pair i's sample of a recorded round of cell ci: with per_node rank
  * pairs (res[i per_node + j], plan.h) their messages summed over the span
  * from the first start to the last end, as osu_mbw_mr counts its pairs. */
@@ -506,7 +530,7 @@ static void leader_again(struct eng *e, struct sample_msg *res, MPI_Request *req
 		c.record = 1;
 		for (int rep = 0; rep < e->run->cell[b].reps; rep++) {
 			c.rep = rep;
-			leader_round(e, &c, res, req, missing);
+			leader_round_whole(e, &c, res, req, missing);
 			for (int i = 0; i < k; i++) {
 				struct sw_sample s = sample_of(e, res, b, rep, i);
 
@@ -618,7 +642,7 @@ static void leader_rep(struct eng *e, struct lead *l, int ci, int rep)
 	e->cell = ci;
 	if (e->plan->nvictims)
 		leader_victims_round(e, &c, l->res, l->req, l->missing, false);
-	leader_round(e, &c, l->res, l->req, l->missing);
+	leader_round_whole(e, &c, l->res, l->req, l->missing);
 	if (e->plan->nvictims)
 		record_victims(e, &c, l->res + k);
 	for (int i = 0; i < k; i++) {

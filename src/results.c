@@ -866,7 +866,7 @@ static int check_samples(const struct sw_run *r, const char *path, char *err, si
 }
 
 /* The columns of samples.csv the reader uses, in parse_sample's order;
- * the last, missing, is absent before schema 7 (load_samples: col -1). */
+ * the last, missing, is absent before schema 4 (load_samples: col -1). */
 static const char *const sample_cols[] = { "cell", "rep", "pair", "t_start_s", "t_end_s", "seconds", "hops",
 					   "missing" };
 #define NSAMPLE_COLS 8

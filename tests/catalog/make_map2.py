@@ -61,7 +61,8 @@ for r in urows:
     r[col["cell"]] = str(2 * int(r[col["cell"]]))
     r[col["size_bytes"]] = str(SMALL)
     r[col["hops"]] = str(K * int(r[col["hops"]]))
-    r[col["latency_us"]] = "%.6f" % (float(r[col["latency_us"]]) / K)
+    if r[col["latency_us"]]:   # empty in a missing sample
+        r[col["latency_us"]] = "%.6f" % (float(r[col["latency_us"]]) / K)
     by_cell.setdefault(int(r[col["cell"]]), []).append(r)
 for r in hrows:
     r[col["cell"]] = str(2 * int(r[col["cell"]]) + 1)

@@ -189,5 +189,13 @@ elif map trunk; then
 	estimate trunk
 fi
 esac
+# every finished map of this suite reads back (issue #39): report, publish,
+# compare (maps of the same hosts); no count over one timer tick
+set -- $(ls -d "$TMP"/*/*-[0-9]*-[0-9]* 2>/dev/null | grep -v '\.partial$')
+if [ $# -gt 0 ]; then
+	if python3 tests/fabric/readback.py "$PWD/build/swstress" "$TMP" "$@" >"$TMP/readback.out" 2>&1; then
+		ok "$(tail -n 1 "$TMP/readback.out"), every map read back by report, publish and compare"
+	else fail "finished maps read back ($# folders)" "$TMP/readback.out"; fi
+fi
 echo "# map.sh: $(($(date +%s) - T0)) s wall"
 t_end

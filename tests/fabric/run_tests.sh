@@ -591,6 +591,13 @@ sys.exit(not (len(r) == 8 and len({x['boot_id'] for x in r}) == 1 and len({x['ne
 		fail "up twoleaf 8 for swstress"
 	fi
 
+	# ---- every finished run of this suite reads back (issue #39): report,
+	# publish, compare; no count over a window of one timer tick or less
+	set -- $(ls -d "$TMP"/res/*-[0-9]*-[0-9]* 2>/dev/null | grep -v '\.partial$')
+	if python3 $F/readback.py "$PWD/build/swstress" "$TMP" "$@" >"$TMP/readback.out" 2>&1; then
+		ok "$(tail -n 1 "$TMP/readback.out"), every one read back by report, publish and compare"
+	else fail "finished runs read back ($# folders)" "$TMP/readback.out"; fi
+
 	# ---- (e) nothing left
 	timeout 60 $FAB down >/dev/null 2>&1
 	l=$(leftovers)

@@ -75,7 +75,8 @@ def main():
     for o in j.get("outliers", []):
         oh.update((o["host_a"], o["host_b"]))
     print("outlier_hosts=%s" % ",".join(sorted(oh)))
-    samples = rows(os.path.join(d, "samples.csv"))
+    # missing samples (no time window) carry no value: left out, as swstress does
+    samples = [s for s in rows(os.path.join(d, "samples.csv")) if not s.get("missing")]
     print("bytes=%d" % sum(int(s["size_bytes"]) * int(s["hops"]) for s in samples))
     reps = {}
     for s in samples:

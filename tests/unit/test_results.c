@@ -389,8 +389,8 @@ Test(results, every_run_json_field_is_checked)
 		{ "cells.0.stop", json_string("bogus"), "run.json: cells[0].stop: not a known reason to stop" },
 		{ "cells.0.reps", json_integer(4), "run.json: cells[0].reps: 4 is outside 0..3" },
 		{ "cells.0.wall_s", json_real(-1), "run.json: cells[0].wall_s: -1 is outside 0..1e+06" },
-		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..3" },
-		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..3" },
+		{ "schema_version", json_integer(0), "run.json: schema_version: 0 is outside 1..4" },
+		{ "schema_version", json_integer(-1), "run.json: schema_version: -1 is outside 1..4" },
 		{ "schema_version", json_string("1"), "run.json: schema_version: not an integer" },
 		{ "pairs.0", json_pack("[ii]", 0, 0), "run.json: pairs[0]: not two distinct ranks of 0..3" },
 		{ "pairs.1", json_pack("[ii]", 1, 2), "run.json: pairs[1]: not two distinct ranks of 0..3, each in one pair only" },
@@ -558,7 +558,7 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 	cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
 	for (int v = 0; v < 2; v++) {
-		char *p = strstr(text, "\"schema_version\": 3");
+		char *p = strstr(text, "\"schema_version\": 4");
 
 		cr_assert_not_null(p, "%.80s", text);
 		p[strlen("\"schema_version\": ")] = v == 0 ? '1' : '9';
@@ -571,9 +571,9 @@ Test(results, old_schema_loads_newer_is_refused_by_number)
 			run_free(back);
 		} else {
 			cr_assert_null(back);
-			cr_assert(strstr(err, "run.json: schema_version: 9 is outside 1..3"), "%s", err);
+			cr_assert(strstr(err, "run.json: schema_version: 9 is outside 1..4"), "%s", err);
 		}
-		p[strlen("\"schema_version\": ")] = '3';
+		p[strlen("\"schema_version\": ")] = '4';
 	}
 	free(text);
 	run_free(r);
