@@ -196,6 +196,31 @@ out=$("$SW" site "$tmp/nosuch.db" "$tmp/site" 2>&1); rc=$?
 check_eq "site on a missing store: plainly, not SQLite's words" \
 	"$rc:$(echo "$out" | grep -c 'no such store'):$(echo "$out" | grep -c 'unable to open')" "1:1:0"
 
+# --- derived files: one verifier (issue #39) ------------------------------------
+# plot, compare and publish refuse a summary.csv or fits.csv that is not what
+# the folder's run.json and samples.csv give, naming FILE:LINE (plot drew
+# both, exit 0). The run: tests/data/runs/onehost-* (2 ranks, one host).
+good=tests/data/runs/onehost-20261207-202307
+for f in summary.csv fits.csv; do
+	name=$(basename "$good")
+	rm -rf "$tmp/derived" && mkdir -p "$tmp/derived" && cp -r "$good" "$tmp/derived/$name"
+	d=$tmp/derived/$name
+	# the first data row's 12th field (summary: lat_median_us; fits: beta_MBps), 1.5 times itself
+	awk -F, -v OFS=, '/^#/ || !h++ { print; next } !done { $(NF > 11 ? 12 : 9) = $(NF > 11 ? 12 : 9) * 1.5; done = 1 } { print }' \
+		"$good/$f" > "$d/$f"
+	cmp -s "$good/$f" "$d/$f" && fail "derived: $f unchanged by the test's edit"
+	if command -v gnuplot >/dev/null; then
+		out=$("$SW" plot "$d" 2>&1); rc=$?
+		check_eq "plot with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what run.json and samples.csv give")" "1:1"
+	else
+		skip "plot with a changed $f" "gnuplot not installed"
+	fi
+	out=$("$SW" compare "$d" "$good" --no-plot --output "$tmp/derived/cmp" 2>&1); rc=$?
+	check_eq "compare with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what")" "1:1"
+	out=$("$SW" publish "$d" --store "$tmp/derived/st.sqlite" --shared-node model=M 2>&1); rc=$?
+	check_eq "publish with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what")" "1:1"
+done
+
 # --- the crontab example, run as cron runs it ---------------------------------
 # make install PREFIX=$tmp/prefix; the crontab's variables and command with
 # its paths moved into $tmp and mpiexec on this machine; run under env -i
