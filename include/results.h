@@ -155,8 +155,10 @@ json_t *results_json_change(const struct sw_change *c);
 /* Folder name LABEL-YYYYmmdd-HHMMSS for a start time (UTC). */
 void results_folder_name(const char *label, time_t t, char *buf, size_t len);
 
-/* Create the folder OUTPUT/NAME.partial; refuse early (before any
- * measurement) when OUTPUT is not writable. 0 or -1 with a message. */
+/* Create the folder OUTPUT/NAME.partial (exclusively); refuse early
+ * (before any measurement) when OUTPUT is not writable. 0, 1 when
+ * another run has the name in OUTPUT (NAME or NAME.partial is there:
+ * pick another name), or -1 with a message. */
 int results_begin(const struct sw_run *r, char *path, size_t pathlen,
 		  char *err, size_t errlen);
 

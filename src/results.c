@@ -51,10 +51,13 @@ int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err,
 		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
 	if (access(out, W_OK | X_OK))
 		return sw_fail(err, errlen, "output '%s': not writable: %s", out, strerror(errno));
-	if ((size_t)snprintf(path, pathlen, "%s/%s.partial", out, r->name) >= pathlen)
+	if ((size_t)snprintf(path, pathlen, "%s/%s", out, r->name) + 8 >= pathlen)
 		return sw_fail(err, errlen, "output '%s': path too long for the results folder", out);
+	if (lstat(path, &st) == 0)
+		return 1;   /* a finished run of this name */
+	strcat(path, ".partial");
 	if (mkdir(path, 0755))
-		return sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		return errno == EEXIST ? 1 : sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 	return 0;
 }
 
