@@ -8,7 +8,8 @@
  * check ...`) as a child in its own process group, passes its stdout
  * through, forwards SIGINT, SIGTERM and SIGHUP (as SIGTERM) to that group,
  * and ends with exactly one Nagios status: the status of the first
- * "SWSTRESS STATUS" line COMMAND printed, or, when none came, its own line
+ * "SWSTRESS STATUS" line (or JSON verdict, {"status":"STATUS",...}: check
+ * --json) COMMAND printed, or, when none came, its own line
  * "SWSTRESS UNKNOWN - ..." saying how COMMAND ended, exit 3. With
  * --time-limit it ends COMMAND that has not ended in time (a rank stopped
  * so that nothing else ends the job). The status line comes first, as
@@ -55,17 +56,25 @@ static void forward(int sig)
 	}
 }
 
-/* The Nagios status of a "SWSTRESS WORD ..." line, or -1. */
+/* The Nagios status of a verdict line, or -1: the text verdict
+ * "SWSTRESS WORD ..." or the JSON one of check --json and judge --json,
+ * {"status":"WORD",...} on one line. */
 static int line_status(const char *line)
 {
-	if (strncmp(line, "SWSTRESS ", 9) != 0)
+	static const char json[] = "{\"status\":\"";
+	size_t at;
+
+	if (strncmp(line, "SWSTRESS ", 9) == 0)
+		at = 9;
+	else if (strncmp(line, json, sizeof(json) - 1) == 0)
+		at = sizeof(json) - 1;
+	else
 		return -1;
 	for (int i = SW_NAGIOS_OK; i <= SW_NAGIOS_UNKNOWN; i++) {
-		const char *word = health_status_name(i);
-		size_t n = strlen(word);
+		const char *word = health_status_name(i), *end = line + at + strlen(word);
 
-		if (strncmp(line + 9, word, n) == 0 && (line[9 + n] == ' ' || line[9 + n] == '\n' ||
-							    line[9 + n] == '\0'))
+		if (strncmp(line + at, word, strlen(word)) == 0 &&
+		    (at == 9 ? *end == ' ' || *end == '\n' || *end == '\0' : *end == '"'))
 			return i;
 	}
 	return -1;

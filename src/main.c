@@ -119,6 +119,8 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 		engine_abort(judge_dir(ctx->dir, ctx->check, stdout));
 	if (ctx->history[0] && history_record_run(ctx->history, r, ctx->a, NULL, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: history: %s\n", err);
+	fprintf(stderr, "swstress: partial results in %s (swstress report %s: the cells that finished)\n",
+		ctx->dir, ctx->dir);
 }
 
 static int g_rank;
