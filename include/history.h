@@ -63,6 +63,12 @@ void history_default_path(const char *output, char *buf, size_t len);
  * folder or its run.json). */
 void history_result_path(const char *history, const char *result_dir, char *db, size_t len);
 
+/* A check whose results could not be read (v: its UNKNOWN verdict, the
+ * reason in its summary) recorded in db against run name (the folder's
+ * name), so that no night is missing from the history. 0 or -1 with err. */
+int history_record_unreadable(const char *db, const char *name, const struct health_verdict *v, char *err,
+			      size_t errlen);
+
 /* Reserve r's name in db (creating it) before the run measures: a row
  * of the run, complete 0 and failure 'running', that history_record_run
  * completes. 0 when reserved, 1 when another run has the name (pick

@@ -450,6 +450,29 @@ int history_record_run(const char *db, const struct sw_run *r, const struct sw_a
 	return record(db, r, a, verdict, NULL, err, errlen);
 }
 
+int history_record_unreadable(const char *path, const char *name, const struct health_verdict *v, char *err,
+			      size_t errlen)
+{
+	sqlite3 *db = db_begin(path, err, errlen);
+	sqlite3_int64 id = 0, cid;
+	char now[32];
+	int rc;
+
+	if (!db)
+		return -1;
+	now_iso(now, sizeof(now));
+	/* the run's row, when it reserved one (history_reserve), else a new one */
+	rc = sql_run(db, path, "INSERT INTO runs (name, label, started, recorded, complete, failure)"
+		     " VALUES (?1, '', ?2, ?2, 0, ?3) ON CONFLICT(name) DO NOTHING",
+		     SQL_VALS(sql_text(name), sql_text(now), sql_text(v->summary)), NULL, NULL, err, errlen);
+	if (rc == 0)
+		rc = sql_run(db, path, "SELECT id FROM runs WHERE name = ?1", SQL_VALS(sql_text(name)), get_id, &id,
+			     err, errlen);
+	if (rc == 0)
+		rc = put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen);
+	return db_end(db, path, rc, err, errlen);
+}
+
 int history_reserve(const char *path, const struct sw_run *r, char *err, size_t errlen)
 {
 	sqlite3 *db = db_begin(path, err, errlen);

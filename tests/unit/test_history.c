@@ -579,3 +579,50 @@ Test(history, a_name_is_reserved_once)
 	analysis_free(a);
 	run_free(r);
 }
+
+/* Issue #39: a check whose own results cannot be read (a sample its reader
+ * refuses) is UNKNOWN, and that night is in the history with the reason,
+ * on the row the run reserved; a judge of someone else's folder (not
+ * fresh) records nothing. */
+Test(history, unreadable_check_is_recorded_with_why)
+{
+	char base[512], now[512], file[600], err[512];
+	struct sw_analysis *ab, *an;
+	struct sw_run *rb = load_run("base", 1, 0, base, sizeof(base), &ab);
+	struct sw_run *rn = load_run("health-20260302-020000", 2, 0, now, sizeof(now), &an);
+	struct judge_opts o = { .baseline = base, .history = db, .fresh = true };
+	struct history_run *runs;
+	struct capture c;
+	size_t n;
+	int code;
+	FILE *f;
+
+	cr_assert_eq(history_reserve(db, rn, err, sizeof(err)), 0, "%s", err);
+	snprintf(file, sizeof(file), "%s/samples.csv", now);
+	f = fopen(file, "a");
+	cr_assert_not_null(f);
+	fputs("garbage,row\n", f);
+	fclose(f);
+	o.fresh = false;
+	cr_assert_eq(capture_start(&c, false), 0);
+	code = judge_dir(now, &o, stdout);
+	capture_end(&c, NULL, 0);
+	cr_assert_eq(code, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks"), 0, "judge of a folder it cannot read: no row");
+	o.fresh = true;
+	cr_assert_eq(capture_start(&c, false), 0);
+	code = judge_dir(now, &o, stdout);
+	capture_end(&c, NULL, 0);
+	cr_assert_eq(code, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks WHERE status = 3 AND summary LIKE"
+			   " '%cannot read the results to judge%samples.csv%'"), 1, "the night's UNKNOWN row with why");
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs"), 1, "on the run's reserved row");
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(runs[0].status, SW_NAGIOS_UNKNOWN);
+	free(runs);
+	analysis_free(ab);
+	analysis_free(an);
+	run_free(rb);
+	run_free(rn);
+}
