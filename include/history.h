@@ -63,6 +63,18 @@ void history_default_path(const char *output, char *buf, size_t len);
  * folder or its run.json). */
 void history_result_path(const char *history, const char *result_dir, char *db, size_t len);
 
+/* A check whose results could not be read (v: its UNKNOWN verdict, the
+ * reason in its summary) recorded in db against run name (the folder's
+ * name), so that no night is missing from the history. 0 or -1 with err. */
+int history_record_unreadable(const char *db, const char *name, const struct health_verdict *v, char *err,
+			      size_t errlen);
+
+/* Reserve r's name in db (creating it) before the run measures: a row
+ * of the run, complete 0 and failure 'running', that history_record_run
+ * completes. 0 when reserved, 1 when another run has the name (pick
+ * another: two runs never share one row), -1 with "DB: reason" in err. */
+int history_reserve(const char *db, const struct sw_run *r, char *err, size_t errlen);
+
 /* Record run r (analysis a, may be NULL: no cell summaries then) in db,
  * creating db if needed. verdict is NULL for a plain run; otherwise a
  * check row is added with it as summary and its status read from it:

@@ -155,8 +155,10 @@ json_t *results_json_change(const struct sw_change *c);
 /* Folder name LABEL-YYYYmmdd-HHMMSS for a start time (UTC). */
 void results_folder_name(const char *label, time_t t, char *buf, size_t len);
 
-/* Create the folder OUTPUT/NAME.partial; refuse early (before any
- * measurement) when OUTPUT is not writable. 0 or -1 with a message. */
+/* Create the folder OUTPUT/NAME.partial (exclusively); refuse early
+ * (before any measurement) when OUTPUT is not writable. 0, 1 when
+ * another run has the name in OUTPUT (NAME or NAME.partial is there:
+ * pick another name), or -1 with a message. */
 int results_begin(const struct sw_run *r, char *path, size_t pathlen,
 		  char *err, size_t errlen);
 
@@ -180,6 +182,22 @@ char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a);
  * since at its end, is the run's too. */
 int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
 			  char *err, size_t errlen);
+
+/* The one verifier of a folder's derived files, which plot, compare,
+ * publish and site all call: name ("summary.csv" or "fits.csv"), its
+ * text (shown: its path), is what results_write writes for r and a; else
+ * -1 with "SHOWN:LINE: ..." naming the first line that differs.
+ * results_summary_check is this for summary.csv. */
+int results_derived_check(const struct sw_run *r, const struct sw_analysis *a, const char *name, const char *text,
+			  const char *shown, char *err, size_t errlen);
+
+/* results_derived_check on each derived file folder dir holds (a missing
+ * one is not checked). 0 or -1 with err. */
+int results_verify(const char *dir, const struct sw_run *r, const struct sw_analysis *a, char *err, size_t errlen);
+
+/* The run of folder dir loaded (results_load), analysed (analysis_run)
+ * and its derived files checked (results_verify). 0 or -1 with err. */
+int results_verify_folder(const char *dir, char *err, size_t errlen);
 
 struct sw_run *results_load(const char *path, char *err, size_t errlen);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "commands.h"
 #include "plot.h"
+#include "results.h"
 
 int cmd_charts(const char *dir, unsigned flags, bool after_run)
 {
@@ -19,7 +20,14 @@ int cmd_charts(const char *dir, unsigned flags, bool after_run)
 			after_run ? "note: " : "", after_run ? "; later: swstress plot FOLDER" : "");
 		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
 	}
-	n = plot_render(dir, NULL, flags, &charts, err, sizeof(err));
+	/* a folder given to plot: the files' form first (plot_check_results),
+	 * then its summary.csv and fits.csv against its run.json and
+	 * samples.csv (results_verify_folder, the check of compare, publish
+	 * and site); after a run, the run has just written them */
+	if (!after_run && (plot_check_results(dir, err, sizeof(err)) || results_verify_folder(dir, err, sizeof(err))))
+		n = -1;
+	else
+		n = plot_render(dir, NULL, flags, &charts, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "swstress: %s%s\n", after_run ? "warning: charts: " : "", err);
 		return after_run ? SW_EXIT_OK : SW_EXIT_FAIL;
@@ -50,7 +58,9 @@ const struct cli_command plot_command = {
 	.synopsis = "RESULT [--svg] [--ports-per-size]",
 	.summary = "render the charts of a results folder (gnuplot)",
 	.description = "Charts into the results folder: degradation map, fall-off, drop, size,\n"
-		       "ports overview.\n",
+		       "ports overview. A summary.csv or fits.csv that is not what the folder's\n"
+		       "run.json and samples.csv give is refused (FILE:LINE), as compare and\n"
+		       "publish refuse it.\n",
 	.options = CLI_OPT(CLI_SVG) | CLI_OPT(CLI_PORTS_PER_SIZE),
 	.min_args = 1,
 	.max_args = 1,

@@ -963,29 +963,6 @@ void compare_free(struct compare *c)
 	free(c);
 }
 
-/* A run's summary.csv, when its folder has one, is what its run.json and
- * samples.csv give (the overlay charts draw from it): a cut or changed
- * copy is refused, never charted. It is never bigger than its run.json.
- * 0, or -1 with err naming the file and line. */
-static int summary_whole(const struct sw_run *r, const struct sw_analysis *a, const char *dir, char *err,
-			 size_t errlen)
-{
-	char shown[SW_PATH_MAX + 16], *text;
-	int dfd, rc, e;
-
-	snprintf(shown, sizeof(shown), "%s/summary.csv", dir);
-	if ((dfd = sfile_dir(dir, err, errlen)) < 0)
-		return -1;
-	text = sfile_slurp_at(dfd, "summary.csv", RESULTS_MAX_JSON, NULL, shown, err, errlen);
-	e = errno;
-	close(dfd);
-	if (!text)
-		return e == ENOENT ? 0 : -1;
-	rc = results_summary_check(r, a, text, shown, err, errlen);
-	free(text);
-	return rc;
-}
-
 static void map_method(struct compare *c)
 {
 	snprintf(c->method, sizeof(c->method),
@@ -1035,7 +1012,7 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 			sw_fail(err, errlen, "%s: %s", c->path[i][0] ? c->path[i] : runs[i]->name, msg);
 			goto fail;
 		}
-		if (c->path[i][0] && summary_whole(runs[i], c->an[i], c->path[i], err, errlen))
+		if (c->path[i][0] && results_verify(c->path[i], runs[i], c->an[i], err, errlen))
 			goto fail;
 	}
 	for (int i = 0; i < n; i++) {

@@ -450,6 +450,48 @@ int history_record_run(const char *db, const struct sw_run *r, const struct sw_a
 	return record(db, r, a, verdict, NULL, err, errlen);
 }
 
+int history_record_unreadable(const char *path, const char *name, const struct health_verdict *v, char *err,
+			      size_t errlen)
+{
+	sqlite3 *db = db_begin(path, err, errlen);
+	sqlite3_int64 id = 0, cid;
+	char now[32];
+	int rc;
+
+	if (!db)
+		return -1;
+	now_iso(now, sizeof(now));
+	/* the run's row, when it reserved one (history_reserve), else a new one */
+	rc = sql_run(db, path, "INSERT INTO runs (name, label, started, recorded, complete, failure)"
+		     " VALUES (?1, '', ?2, ?2, 0, ?3) ON CONFLICT(name) DO NOTHING",
+		     SQL_VALS(sql_text(name), sql_text(now), sql_text(v->summary)), NULL, NULL, err, errlen);
+	if (rc == 0)
+		rc = sql_run(db, path, "SELECT id FROM runs WHERE name = ?1", SQL_VALS(sql_text(name)), get_id, &id,
+			     err, errlen);
+	if (rc == 0)
+		rc = put_check(db, path, id, v->baseline, v->status, v->summary, &cid, err, errlen);
+	return db_end(db, path, rc, err, errlen);
+}
+
+int history_reserve(const char *path, const struct sw_run *r, char *err, size_t errlen)
+{
+	sqlite3 *db = db_begin(path, err, errlen);
+	char now[32];
+	int rc;
+
+	if (!db)
+		return -1;
+	now_iso(now, sizeof(now));
+	rc = sql_run(db, path, "INSERT INTO runs (name, label, started, recorded, tool_version, command_line, nranks,"
+		     " complete, failure) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, 'running') ON CONFLICT(name) DO NOTHING",
+		     SQL_VALS(sql_text(r->name), sql_text(r->cfg.label), sql_text(r->started[0] ? r->started : now),
+			      sql_text(now), sql_text(r->tool_version), sql_text(r->command_line), sql_int(r->nranks)),
+		     NULL, NULL, err, errlen);
+	if (rc == 0 && sqlite3_changes(db) == 0)
+		rc = 1;   /* another run's name */
+	return db_end(db, path, rc < 0 ? -1 : 0, err, errlen) ? -1 : rc;
+}
+
 int history_record_check(const char *db, const struct sw_run *r, const struct sw_analysis *a,
 			 const struct health_verdict *v, char *err, size_t errlen)
 {

@@ -74,7 +74,8 @@ static void trail_lost(struct health_verdict *w, const char *what, const char *e
 	fprintf(stderr, "swstress: warning: %s: %s\n", what, err);
 }
 
-/* Record the history row (when the run was judged, or is fresh: a judge
+/* Record the history row (when the run was judged, or is fresh, even
+ * unreadable: check's night is never missing from the history; a judge
  * that could not read its arguments or baseline says nothing about the
  * run, and must not replace the verdict recorded for it) and write --prom
  * first, so that a failure of either shows in the one status line; then
@@ -91,6 +92,20 @@ static int emit(const struct health_verdict *v, const struct judge_opts *o, cons
 			trail_lost(&w, "history row lost", err);
 		else
 			roll_baseline(v, r, result_dir, db);
+	} else if (!o->no_history && !r && o->fresh) {
+		/* check's own results unreadable: the night is recorded with why,
+		 * under the folder's name (the run's, less .partial) */
+		char name[256];
+		const char *base = strrchr(result_dir, '/');
+		size_t n;
+
+		snprintf(name, sizeof(name), "%s", base ? base + 1 : result_dir);
+		n = strlen(name);
+		if (n > 8 && !strcmp(name + n - 8, ".partial"))
+			name[n - 8] = '\0';
+		history_result_path(o->history, result_dir, db, sizeof(db));
+		if (history_record_unreadable(db, name, v, err, sizeof(err)))
+			trail_lost(&w, "history row lost", err);
 	}
 	if (o->prom && health_write_prom(o->prom, r, &w, err, sizeof(err)))
 		trail_lost(&w, "--prom not written", err);

@@ -119,6 +119,8 @@ static void level_done(struct sw_run *r, int level, void *vctx)
 		engine_abort(judge_dir(ctx->dir, ctx->check, stdout));
 	if (ctx->history[0] && history_record_run(ctx->history, r, ctx->a, NULL, err, sizeof(err)))
 		fprintf(stderr, "swstress: warning: history: %s\n", err);
+	fprintf(stderr, "swstress: partial results in %s (swstress report %s: the cells that finished)\n",
+		ctx->dir, ctx->dir);
 }
 
 static int g_rank;
@@ -384,6 +386,37 @@ static void estimate_cores(struct sweep *s)
 		plan_set_cores(s->plan, hostid_kernel_cores(s->r->id, s->nranks, 0));
 }
 
+/* Rank 0: a name that no other run has in the output folder or in the
+ * history database: LABEL-TIME, else LABEL-TIME-2, -3, ... (two runs of
+ * one label started in the same second), its .partial folder made and
+ * its history row reserved. 0, or -1 with s->err. */
+static int sweep_name(struct sweep *s)
+{
+	char base[sizeof(s->r->name)], why[512];
+
+	snprintf(base, sizeof(base), "%s", s->r->name);
+	for (int k = 1; k < 100; k++) {
+		int rc;
+
+		if (k > 1 && (size_t)snprintf(s->r->name, sizeof(s->r->name), "%s-%d", base, k) >= sizeof(s->r->name))
+			break;
+		rc = results_begin(s->r, s->ctx.dir, sizeof(s->ctx.dir), s->err, sizeof(s->err));
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			continue;
+		if (!s->db[0] || (rc = history_reserve(s->db, s->r, why, sizeof(why))) == 0)
+			return 0;
+		if (rc < 0) {   /* the history fails now: the row is written (or lost, said) at the end */
+			fprintf(stderr, "swstress: warning: %s\n", why);
+			return 0;
+		}
+		rmdir(s->ctx.dir);   /* the history has a run of this name */
+	}
+	snprintf(s->err, sizeof(s->err), "output '%s': 99 runs named %s... already: no free name", s->cfg.output, base);
+	return -1;
+}
+
 /* Rank 0, once every rank's identity is known: refuse ranks on one host
  * unless allowed, and ranks on one kernel when asked; open the .partial
  * folder. A failure is printed and in s->status. */
@@ -415,7 +448,7 @@ static void sweep_open(struct sweep *s)
 		sweep_failed(s, s->bad);
 	} else if (s->cfg.schedule == CFG_SCHEDULE_MAP && mapout_keep_groups(s->r, s->err, sizeof(s->err))) {
 		sweep_failed(s, s->bad);   /* a [topology] that leaves a host out */
-	} else if (results_begin(s->r, s->ctx.dir, sizeof(s->ctx.dir), s->err, sizeof(s->err))) {
+	} else if (sweep_name(s)) {
 		sweep_failed(s, s->bad);
 	}
 }

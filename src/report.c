@@ -875,6 +875,35 @@ int report_map_contrast(FILE *f, const struct sw_run *r, struct report_maps *m, 
 	return 0;
 }
 
+/* Whether any level of column off (a pattern, size and hops) was run. */
+static bool column_run(const struct sw_run *r, int off)
+{
+	int per = plan_cells_per_level(r->plan);
+
+	for (int l = 0; l < r->plan->nlevels; l++)
+		if (r->cell[l * per + off].stop != SW_STOP_NOT_RUN)
+			return true;
+	return false;
+}
+
+/* A run that stopped early (a .partial folder, a run.json of complete
+ * false): what stopped it and how many cells finished, before the
+ * tables of those cells alone (no headline over empty tables). */
+static void print_incomplete(FILE *f, const struct sw_run *r)
+{
+	int done = 0;
+
+	for (int c = 0; c < r->plan->ncells; c++)
+		done += r->cell[c].stop != SW_STOP_NOT_RUN;
+	if (done)
+		text_wrapped(f, "  ", "\nINCOMPLETE: %s; %d of %d cells finished (their tables below; no summary "
+			     "of a run cut short)", r->failure[0] ? r->failure : "the sweep did not finish", done,
+			     r->plan->ncells);
+	else
+		text_wrapped(f, "  ", "\nINCOMPLETE: %s; none of its %d cells finished: nothing to report",
+			     r->failure[0] ? r->failure : "the sweep did not finish", r->plan->ncells);
+}
+
 void report_print(FILE *f, const struct sw_run *r, const struct sw_analysis *a, int format)
 {
 	report_print_maps(f, r, a, format, NULL);
@@ -899,7 +928,9 @@ void report_print_maps(FILE *f, const struct sw_run *r, const struct sw_analysis
 	else if (format == REPORT_CLASSIC)
 		print_classic(f, r, a);
 	else {
-		if (a)
+		if (!r->complete)
+			print_incomplete(f, r);
+		else if (a)
 			print_summary(f, r, a);
 		text_wrapped(f, "  ", "\nvalues: the median over repetitions of each repetition's median over its "
 			      "pairs%s; MB/s = 10^6 bytes/s%s; change: against the baseline level (inflation = "
@@ -909,6 +940,8 @@ void report_print_maps(FILE *f, const struct sw_run *r, const struct sw_analysis
 			      verbose ? "; Mmsg/s = 10^6 messages/s (both ways for bidir; at one size it falls off as the "
 			      "bandwidth does)" : "", r->cfg.confidence * 100);
 		for (int c = 0; c < plan_cells_per_level(r->plan); c++) {
+			if (!r->complete && !column_run(r, c))
+				continue;
 			print_table(f, r, a, c, verbose);
 			if (a && a->victim)
 				print_victims(f, r, a, c, verbose);

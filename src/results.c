@@ -51,10 +51,13 @@ int results_begin(const struct sw_run *r, char *path, size_t pathlen, char *err,
 		return sw_fail(err, errlen, "output '%s': cannot create: %s", out, strerror(errno));
 	if (access(out, W_OK | X_OK))
 		return sw_fail(err, errlen, "output '%s': not writable: %s", out, strerror(errno));
-	if ((size_t)snprintf(path, pathlen, "%s/%s.partial", out, r->name) >= pathlen)
+	if ((size_t)snprintf(path, pathlen, "%s/%s", out, r->name) + 8 >= pathlen)
 		return sw_fail(err, errlen, "output '%s': path too long for the results folder", out);
+	if (lstat(path, &st) == 0)
+		return 1;   /* a finished run of this name */
+	strcat(path, ".partial");
 	if (mkdir(path, 0755))
-		return sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+		return errno == EEXIST ? 1 : sw_fail(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -666,7 +669,8 @@ out_unlink:
 	return -1;
 }
 
-char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
+/* The text writer fn gives for r and a (malloc'd), or NULL on ENOMEM. */
+static char *derived_text(writer_fn fn, const struct sw_run *r, const struct sw_analysis *a)
 {
 	char *text = NULL;
 	size_t n = 0;
@@ -674,12 +678,17 @@ char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
 
 	if (!f)
 		return NULL;
-	write_summary(f, r, a, NULL);
+	fn(f, r, a, NULL);
 	if (fclose(f) || !text) {
 		free(text);
 		return NULL;
 	}
 	return text;
+}
+
+char *results_summary_text(const struct sw_run *r, const struct sw_analysis *a)
+{
+	return derived_text(write_summary, r, a);
 }
 
 /* True when have is want with every row cut after the fields of have's
@@ -716,19 +725,35 @@ static bool summary_older(const char *want, const char *have)
 	return !*want && !*have;
 }
 
-int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
-			  char *err, size_t errlen)
-{
-	char *want = results_summary_text(r, a);
-	size_t i = 0;
-	long line = 1;
+/* The files of a results folder that run.json and samples.csv determine,
+ * each with its writer; older: an older swstress's copy (fewer columns
+ * at the end of each row) is the run's too. */
+static const struct {
+	const char *name;
+	writer_fn fn;
+	bool older;
+} derived[] = {
+	{ "summary.csv", write_summary, true },
+	{ "fits.csv", write_fits, false },
+};
 
-	if (!want)
+int results_derived_check(const struct sw_run *r, const struct sw_analysis *a, const char *name, const char *text,
+			  const char *shown, char *err, size_t errlen)
+{
+	size_t k = 0, i = 0;
+	long line = 1;
+	char *want;
+
+	while (k < sizeof(derived) / sizeof(derived[0]) && strcmp(derived[k].name, name))
+		k++;
+	if (k == sizeof(derived) / sizeof(derived[0]))
+		return sw_fail(err, errlen, "%s: not a file derived from run.json", shown);
+	if (!(want = derived_text(derived[k].fn, r, a)))
 		return sw_fail(err, errlen, "%s: out of memory", shown);
 	while (want[i] && want[i] == text[i])
 		if (want[i++] == '\n')
 			line++;
-	if ((!want[i] && !text[i]) || summary_older(want, text)) {
+	if ((!want[i] && !text[i]) || (derived[k].older && summary_older(want, text))) {
 		free(want);
 		return 0;
 	}
@@ -740,6 +765,57 @@ int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, c
 			line);
 	free(want);
 	return -1;
+}
+
+int results_summary_check(const struct sw_run *r, const struct sw_analysis *a, const char *text, const char *shown,
+			  char *err, size_t errlen)
+{
+	return results_derived_check(r, a, "summary.csv", text, shown, err, errlen);
+}
+
+int results_verify(const char *dir, const struct sw_run *r, const struct sw_analysis *a, char *err, size_t errlen)
+{
+	int dfd = sfile_dir(dir, err, errlen), rc = 0;
+
+	if (dfd < 0)
+		return -1;
+	for (size_t k = 0; !rc && k < sizeof(derived) / sizeof(derived[0]); k++) {
+		char shown[SW_PATH_MAX + 16], *text;
+
+		if (sfile_path(shown, sizeof(shown), err, errlen, "%s/%s", dir, derived[k].name)) {
+			rc = -1;
+			break;
+		}
+		text = sfile_slurp_at(dfd, derived[k].name, RESULTS_MAX_JSON, NULL, shown, err, errlen);
+		if (!text) {
+			rc = errno == ENOENT ? 0 : -1;
+			continue;
+		}
+		rc = results_derived_check(r, a, derived[k].name, text, shown, err, errlen);
+		free(text);
+	}
+	close(dfd);
+	return rc;
+}
+
+int results_verify_folder(const char *dir, char *err, size_t errlen)
+{
+	struct sw_run *r = results_load(dir, err, errlen);
+	struct sw_analysis *a;
+	char msg[512];
+	int rc;
+
+	if (!r)
+		return -1;
+	a = analysis_run(r, &r->cfg, msg, sizeof(msg));
+	if (!a) {
+		run_free(r);
+		return sw_fail(err, errlen, "%s: %s", dir, msg);
+	}
+	rc = results_verify(dir, r, a, err, errlen);
+	analysis_free(a);
+	run_free(r);
+	return rc;
 }
 
 /* ---------------------------------------------------------------- */

@@ -9,13 +9,17 @@
  * numbers, and the table beside it holds the same numbers for readers
  * without graphics (terminal browsers, screen readers).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include "compare.h"
 #include "config.h"
 #include "mapout.h"
@@ -140,7 +144,8 @@ struct cmp_entry {
 	size_t run[COMPARE_MAX_RUNS];   /* run rows: A's na, then B's nb */
 	int na, nb;
 	int nodes;
-	char file[256];      /* compare/SLUGA--SLUGB-nN.html */
+	bool map;            /* fabric maps on both sides, else sweeps */
+	char file[256];      /* compare/SLUGA--SLUGB-nN.html, -nN-map.html */
 };
 
 struct site {
@@ -153,6 +158,8 @@ struct site {
 	size_t ncmp;
 	struct cmp_entry *cmp;
 	char generated[32];
+	char refused[4][600];   /* comparisons compare refused: why (the first few) */
+	int nrefused;
 };
 
 /* ---- HTML ---- */
@@ -286,15 +293,24 @@ static bool slug_taken(const struct site *st, const char *slug)
 	return false;
 }
 
-/* Switch sw's runs at a largest node count of nodes into run[0..*n),
- * newest first, at most SITE_SIDE_RUNS. */
-static void side_runs(const struct site *st, size_t sw, int nodes, size_t *run, int *n)
+static long map_row(const struct site *st, const char *name);
+
+/* Whether run row r is a fabric map. */
+static bool is_map_run(const struct site *st, size_t r)
+{
+	return map_row(st, val(&st->runs, r, R_NAME)) >= 0;
+}
+
+/* Switch sw's runs of one kind (maps or sweeps: compare takes one kind)
+ * at a largest node count of nodes into run[0..*n), newest first, at most
+ * SITE_SIDE_RUNS. */
+static void side_runs(const struct site *st, size_t sw, int nodes, bool map, size_t *run, int *n)
 {
 	const struct sw_entry *e = &st->sw[sw];
 
 	*n = 0;
 	for (size_t r = e->first; r < e->first + e->count && *n < SITE_SIDE_RUNS; r++)
-		if (inum(&st->runs, r, R_MAXNODES) == nodes)
+		if (inum(&st->runs, r, R_MAXNODES) == nodes && is_map_run(st, r) == map)
 			run[(*n)++] = r;
 }
 
@@ -322,9 +338,9 @@ static int group(struct site *st)
 			snprintf(e->slug + n, sizeof(e->slug) - n, "-%zu", k);
 	}
 	/* Comparisons: each pair of switches, at each largest node count both
-	 * have, all their runs at that count (runs are newest first). Each is
-	 * of a run of switch a against one other switch: at most runs x
-	 * switches. */
+	 * have, all their runs at that count (runs are newest first), sweeps
+	 * with sweeps and maps with maps. Each is of a run of switch a
+	 * against one other switch: at most runs x switches. */
 	st->cmp = calloc(t->n * st->nsw + 1, sizeof(*st->cmp));
 	if (!st->cmp)
 		return -1;
@@ -332,21 +348,22 @@ static int group(struct site *st)
 		for (size_t b = a + 1; b < st->nsw; b++)
 			for (size_t i = st->sw[a].first; i < st->sw[a].first + st->sw[a].count; i++) {
 				int nodes = (int)inum(t, i, R_MAXNODES);
-				bool seen = false;
+				bool seen = false, map = is_map_run(st, i);
 
 				for (size_t k = 0; k < st->ncmp; k++)
-					seen |= st->cmp[k].a == a && st->cmp[k].b == b && st->cmp[k].nodes == nodes;
+					seen |= st->cmp[k].a == a && st->cmp[k].b == b && st->cmp[k].nodes == nodes &&
+						st->cmp[k].map == map;
 				if (seen)
 					continue;
 				struct cmp_entry *c = &st->cmp[st->ncmp];
 
-				*c = (struct cmp_entry){ .a = a, .b = b, .nodes = nodes };
-				side_runs(st, a, nodes, c->run, &c->na);
-				side_runs(st, b, nodes, c->run + c->na, &c->nb);
+				*c = (struct cmp_entry){ .a = a, .b = b, .nodes = nodes, .map = map };
+				side_runs(st, a, nodes, map, c->run, &c->na);
+				side_runs(st, b, nodes, map, c->run + c->na, &c->nb);
 				if (!c->nb)
 					continue;
-				snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d.html", st->sw[a].slug,
-					 st->sw[b].slug, nodes);
+				snprintf(c->file, sizeof(c->file), "compare/%s--%s-n%d%s.html", st->sw[a].slug,
+					 st->sw[b].slug, nodes, map ? "-map" : "");
 				st->ncmp++;
 			}
 	return 0;
@@ -419,7 +436,6 @@ static void drift_mark(FILE *f, const struct rows *c, size_t i)
 		fputs("<br><small class=\"drift\">drifted: may be drift, not load</small>", f);
 }
 
-static long map_row(const struct site *st, const char *name);
 
 /* "<td>+30.0% [+29.1, +30.8]<br><small>stream 64KiB, 8 nodes, p < 0.001</small></td>";
  * run row r's "-" says why: a fabric map has no load levels (its page has
@@ -505,10 +521,16 @@ static int write_index(FILE *f, const void *arg)
 		esc(f, a);
 		fputs(" and ", f);
 		esc(f, b);
-		fprintf(f, " at %d nodes</a></li>\n", st->cmp[i].nodes);
+		fprintf(f, " at %d nodes%s</a></li>\n", st->cmp[i].nodes, st->cmp[i].map ? ", fabric maps" : "");
 	}
 	if (st->ncmp)
 		fputs("</ul>\n", f);
+	for (int i = 0; i < st->nrefused; i++) {
+		fputs(i ? "<br>" : "<p>Not compared (compare refused them):<br>", f);
+		esc(f, st->refused[i]);
+	}
+	if (st->nrefused)
+		fputs("</p>\n", f);
 	return page_tail(f, st);
 }
 
@@ -840,7 +862,7 @@ static int write_switch(FILE *f, const void *arg)
 			switch_title(st, st->cmp[i].a == pg->sw ? st->cmp[i].b : st->cmp[i].a, other, sizeof(other));
 			fprintf(f, " <a href=\"../%s\">Compared with ", st->cmp[i].file);
 			esc(f, other);
-			fprintf(f, " at %d nodes</a>.", st->cmp[i].nodes);
+			fprintf(f, " at %d nodes%s</a>.", st->cmp[i].nodes, st->cmp[i].map ? ", fabric maps" : "");
 		}
 	fputs("</p>\n", f);
 	map_list(f, st, e);
@@ -1235,62 +1257,232 @@ out:
 	return c;
 }
 
-int site_write(struct store *s, const char *outdir, int *npages, char *err, size_t errlen)
+/* The published files of run r, as site_write wrote them under the
+ * site's folder, are whole: summary.csv and fits.csv what its run.json
+ * and samples.csv give (results_verify, as plot, compare and publish
+ * check them). 0, or -1 with "FILE:LINE: ..." in err. */
+static int verify_run(const struct site *st, size_t r, char *err, size_t errlen)
 {
-	struct site st = { .store = s, .outdir = outdir };
-	time_t now = time(NULL);
-	struct tm tm;
-	int rc = -1, pages = 0;
+	char dir[SW_PATH_MAX];
 
-	gmtime_r(&now, &tm);
-	strftime(st.generated, sizeof(st.generated), "%Y-%m-%d %H:%M UTC", &tm);
-	if (store_query(s, RUNS_SQL, 0, NULL, collect, &st.runs, err, errlen) ||
-	    store_query(s, CELLS_SQL, 0, NULL, collect, &st.cells, err, errlen) ||
+	if (sfile_path(dir, sizeof(dir), err, errlen, "%s/runs/%s", st->outdir, val(&st->runs, r, R_NAME)))
+		return -1;
+	return results_verify_folder(dir, err, errlen);
+}
+
+/* The site's pages into st->outdir (a new, empty folder). 0, or -1 with
+ * the message in err. */
+static int build(struct site *st, int *npages, char *err, size_t errlen)
+{
+	struct store *s = st->store;
+	int pages = 0;
+
+	if (store_query(s, RUNS_SQL, 0, NULL, collect, &st->runs, err, errlen) ||
+	    store_query(s, CELLS_SQL, 0, NULL, collect, &st->cells, err, errlen) ||
 	    store_query(s, "SELECT run, host, flagged, cells FROM suspects ORDER BY run, host", 0, NULL,
-			collect, &st.suspects, err, errlen) ||
-	    store_query(s, "SELECT run, file FROM run_files ORDER BY run, file", 0, NULL, collect, &st.files,
+			collect, &st->suspects, err, errlen) ||
+	    store_query(s, "SELECT run, file FROM run_files ORDER BY run, file", 0, NULL, collect, &st->files,
 			err, errlen) ||
 	    store_query(s, "SELECT run, max(nhosts), (SELECT count(*) FROM map_claims c WHERE c.run = m.run),"
-			" count(*) FROM maps m GROUP BY run ORDER BY run", 0, NULL, collect, &st.maps, err, errlen) ||
-	    check_rows(&st, err, errlen))
-		goto out;
-	if (group(&st)) {
-		sw_fail(err, errlen, "%s: out of memory", outdir);
-		goto out;
-	}
-	if (write_file(&st, "style.css", write_text, STYLE, err, errlen) ||
-	    write_run_files(&st, err, errlen))
-		goto out;
-	for (size_t i = 0; i < st.nsw; i++) {
-		struct switch_page pg = { &st, i };
-		char rel[160];
+			" count(*) FROM maps m GROUP BY run ORDER BY run", 0, NULL, collect, &st->maps, err, errlen) ||
+	    check_rows(st, err, errlen))
+		return -1;
+	if (group(st))
+		return sw_fail(err, errlen, "%s: out of memory", st->outdir);
+	if (write_file(st, "style.css", write_text, STYLE, err, errlen) ||
+	    write_run_files(st, err, errlen))
+		return -1;
+	for (size_t r = 0; r < st->runs.n; r++)
+		if (verify_run(st, r, err, errlen))
+			return -1;
+	/* The comparisons first: one that compare refuses (runs it cannot
+	 * match) is left out of every page and named on the index; it does
+	 * not stop the site. */
+	for (size_t i = 0; i < st->ncmp; i++) {
+		char why[512];
+		struct compare *c = compare_sides(st, &st->cmp[i], why, sizeof(why));
 
-		snprintf(rel, sizeof(rel), "switch/%s.html", st.sw[i].slug);
-		if (write_file(&st, rel, write_switch, &pg, err, errlen))
-			goto out;
-		pages++;
-	}
-	for (size_t i = 0; i < st.ncmp; i++) {
-		struct compare *c = compare_sides(&st, &st.cmp[i], err, errlen);
+		if (!c) {
+			char a[160], b[160];
 
-		if (!c)
-			goto out;
-		struct compare_page pg = { &st, &st.cmp[i], c };
-		int wrc = write_file(&st, st.cmp[i].file, write_compare, &pg, err, errlen);
+			switch_title(st, st->cmp[i].a, a, sizeof(a));
+			switch_title(st, st->cmp[i].b, b, sizeof(b));
+			if (st->nrefused < (int)(sizeof(st->refused) / sizeof(st->refused[0])))
+				snprintf(st->refused[st->nrefused++], sizeof(st->refused[0]), "%.150s and %.150s at %d "
+					 "nodes: %.200s", a, b, st->cmp[i].nodes, why);
+			memmove(&st->cmp[i], &st->cmp[i + 1], (st->ncmp - i - 1) * sizeof(st->cmp[0]));
+			st->ncmp--;
+			i--;
+			continue;
+		}
+		struct compare_page pg = { st, &st->cmp[i], c };
+		int wrc = write_file(st, st->cmp[i].file, write_compare, &pg, err, errlen);
 
 		compare_free(c);
 		if (wrc)
-			goto out;
+			return -1;
 		pages++;
 	}
-	if (write_maps(&st, &pages, err, errlen))
-		goto out;
-	if (write_file(&st, "index.html", write_index, &st, err, errlen))
-		goto out;
-	pages++;
+	for (size_t i = 0; i < st->nsw; i++) {
+		struct switch_page pg = { st, i };
+		char rel[160];
+
+		snprintf(rel, sizeof(rel), "switch/%s.html", st->sw[i].slug);
+		if (write_file(st, rel, write_switch, &pg, err, errlen))
+			return -1;
+		pages++;
+	}
+	if (write_maps(st, &pages, err, errlen) ||
+	    write_file(st, "index.html", write_index, st, err, errlen))
+		return -1;
+	*npages = pages + 1;
+	return 0;
+}
+
+/* ---- the site's folder: built beside it, renamed into place ---- */
+
+/* What a site folder holds (site.h); temporary files are ".NAME.XXXXXX.tmp". */
+static bool site_entry(const char *name)
+{
+	static const char *const names[] = { "index.html", "style.css", "runs", "switch", "compare", "maps" };
+	size_t n = strlen(name);
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(name, names[k]))
+			return true;
+	return name[0] == '.' && n > 4 && !strcmp(name + n - 4, ".tmp");
+}
+
+/* Whether path is missing (*exists false), or a folder that site_write
+ * may replace: empty, or holding nothing but what a site holds. A folder
+ * of anything else is refused, never replaced. 0 or -1 with err. */
+static int replaceable(const char *path, bool *exists, char *err, size_t errlen)
+{
+	struct stat sb;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	*exists = false;
+	if (lstat(path, &sb))
+		return errno == ENOENT ? 0 : sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return sw_fail(err, errlen, "%s: exists and is not a folder", path);
+	*exists = true;
+	if (!(d = opendir(path)))
+		return sw_fail(err, errlen, "%s: %s", path, strerror(errno));
+	while (!rc && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && !site_entry(de->d_name))
+			rc = sw_fail(err, errlen, "%s: holds '%.100s', which a site does not: site replaces only a "
+				     "folder that holds a site (or nothing); name a new folder", path, de->d_name);
+	closedir(d);
+	return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Remove the folder tree path (links removed, never followed; not across
+ * mounts). */
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/* The folder the site goes to, as a path whose last component is the
+ * folder itself (a link the user named is followed to its folder), and
+ * its parent folder. 0 or -1 with err. */
+static int site_target(const char *outdir, char *target, char *parent, size_t len, char *err, size_t errlen)
+{
+	char buf[SW_PATH_MAX], *slash;
+	size_t n;
+
+	if (sfile_path(buf, sizeof(buf), err, errlen, "%s", outdir))
+		return -1;
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	if (realpath(buf, target)) {   /* there (through a link, the user's choice) */
+		if (strlen(target) >= len)
+			return sw_fail(err, errlen, "%s: path too long", outdir);
+	} else if (errno == ENOENT) {
+		char dir[SW_PATH_MAX], real[PATH_MAX];
+		const char *base;
+
+		slash = strrchr(buf, '/');
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - buf) + (slash == buf) : 1, slash ? buf : ".");
+		base = slash ? slash + 1 : buf;
+		if (sw_mkdir_p(dir) || !realpath(dir, real))
+			return sw_fail(err, errlen, "%s: %s", dir, strerror(errno));
+		if (sfile_path(target, len, err, errlen, "%s/%s", strcmp(real, "/") ? real : "", base))
+			return -1;
+	} else
+		return sw_fail(err, errlen, "%s: %s", outdir, strerror(errno));
+	slash = strrchr(target, '/');
+	if (!slash || !slash[1] || !strcmp(slash + 1, ".") || !strcmp(slash + 1, ".."))
+		return sw_fail(err, errlen, "%s: name a folder for the site, not the root", outdir);
+	snprintf(parent, len, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+	return 0;
+}
+
+int site_write(struct store *s, const char *outdir, int *npages, char *err, size_t errlen)
+{
+	struct site st = { .store = s };
+	char target[SW_PATH_MAX], parent[SW_PATH_MAX], tmp[SW_PATH_MAX + 32], old[SW_PATH_MAX + 32];
+	const char *base;
+	time_t now = time(NULL);
+	struct tm tm;
+	bool exists;
+	int rc = -1, pages = 0;
+
+	if (site_target(outdir, target, parent, sizeof(target), err, errlen) ||
+	    replaceable(target, &exists, err, errlen))
+		return -1;
+	base = strrchr(target, '/') + 1;
+	/* a new folder beside the target, made exclusively (mkdtemp) */
+	snprintf(tmp, sizeof(tmp), "%s/.%s.new-XXXXXX", strcmp(parent, "/") ? parent : "", base);
+	if (!mkdtemp(tmp) || chmod(tmp, 0755))
+		return sw_fail(err, errlen, "%s: cannot create a folder beside it: %s", target, strerror(errno));
+	st.outdir = tmp;
+	gmtime_r(&now, &tm);
+	strftime(st.generated, sizeof(st.generated), "%Y-%m-%d %H:%M UTC", &tm);
+	if (build(&st, &pages, err, errlen))
+		goto out_remove;
+	/* into place: swapped with the previous site in one step, else (a
+	 * file system without RENAME_EXCHANGE) the previous one moved aside
+	 * first */
+	if (!exists) {
+		if (rename(tmp, target)) {
+			sw_fail(err, errlen, "%s: cannot rename the new site into place: %s", target, strerror(errno));
+			goto out_remove;
+		}
+	} else if (renameat2(AT_FDCWD, tmp, AT_FDCWD, target, RENAME_EXCHANGE) == 0) {
+		remove_tree(tmp);   /* the previous site */
+	} else {
+		snprintf(old, sizeof(old), "%s/.%s.old-XXXXXX", strcmp(parent, "/") ? parent : "", base);
+		if ((errno != EINVAL && errno != ENOSYS) || !mkdtemp(old) || rename(target, old)) {
+			sw_fail(err, errlen, "%s: cannot rename the new site into place: %s", target, strerror(errno));
+			goto out_remove;
+		}
+		if (rename(tmp, target)) {
+			sw_fail(err, errlen, "%s: cannot rename the new site into place: %s", target, strerror(errno));
+			rename(old, target);
+			goto out_remove;
+		}
+		remove_tree(old);
+	}
 	if (npages)
 		*npages = pages;
 	rc = 0;
+	goto out;
+out_remove:
+	remove_tree(tmp);
 out:
 	rows_free(&st.runs);
 	rows_free(&st.cells);

@@ -783,10 +783,11 @@ static void folder_of(const char *path, char *dir, size_t len)
 
 
 /* The folder is the run's (named as run.json names it), and its
- * summary.csv, when there, is what its run.json and samples.csv give:
+ * summary.csv and fits.csv, when there, are what its run.json and samples.csv
+ * give (results_derived_check, as plot, compare and site check them):
  * never a cut or changed copy. 0, or -1 with err. */
 static int consistent(const struct sw_run *r, const struct sw_analysis *a, const char *dir, const char *summary,
-		      char *err, size_t errlen)
+		      const char *fits, char *err, size_t errlen)
 {
 	const char *base = strrchr(dir, '/');
 	char shown[SW_PATH_MAX + 16];
@@ -796,7 +797,10 @@ static int consistent(const struct sw_run *r, const struct sw_analysis *a, const
 		return sw_fail(err, errlen, "%s: the folder is named '%s', but run.json says the run is '%s'", dir, base,
 			       r->name);
 	snprintf(shown, sizeof(shown), "%s/summary.csv", dir);
-	return summary ? results_summary_check(r, a, summary, shown, err, errlen) : 0;
+	if (summary && results_derived_check(r, a, "summary.csv", summary, shown, err, errlen))
+		return -1;
+	snprintf(shown, sizeof(shown), "%s/fits.csv", dir);
+	return fits ? results_derived_check(r, a, "fits.csv", fits, shown, err, errlen) : 0;
 }
 
 /* A map run's files (mapout_files of each of its nset sets, set-major)
@@ -860,7 +864,7 @@ int store_publish(struct store *s, const char *path, const struct store_publish_
 		if (!text[i] && (errno != ENOENT || i < 2))
 			goto out;
 	}
-	if (consistent(r, a, dir, text[2], err, errlen))
+	if (consistent(r, a, dir, text[2], text[4], err, errlen))
 		goto out;
 	if (r->cfg.schedule == CFG_SCHEDULE_MAP) {
 		nset = mapout_nsets(r);

@@ -196,6 +196,45 @@ out=$("$SW" site "$tmp/nosuch.db" "$tmp/site" 2>&1); rc=$?
 check_eq "site on a missing store: plainly, not SQLite's words" \
 	"$rc:$(echo "$out" | grep -c 'no such store'):$(echo "$out" | grep -c 'unable to open')" "1:1:0"
 
+# --- derived files: one verifier (issue #39) ------------------------------------
+# plot, compare and publish refuse a summary.csv or fits.csv that is not what
+# the folder's run.json and samples.csv give, naming FILE:LINE (plot drew
+# both, exit 0). The run: tests/data/runs/onehost-* (2 ranks, one host).
+good=tests/data/runs/onehost-20261207-202307
+for f in summary.csv fits.csv; do
+	name=$(basename "$good")
+	rm -rf "$tmp/derived" && mkdir -p "$tmp/derived" && cp -r "$good" "$tmp/derived/$name"
+	d=$tmp/derived/$name
+	# the first data row's 12th field (summary: lat_median_us; fits: beta_MBps), 1.5 times itself
+	awk -F, -v OFS=, '/^#/ || !h++ { print; next } !done { $(NF > 11 ? 12 : 9) = $(NF > 11 ? 12 : 9) * 1.5; done = 1 } { print }' \
+		"$good/$f" > "$d/$f"
+	cmp -s "$good/$f" "$d/$f" && fail "derived: $f unchanged by the test's edit"
+	if command -v gnuplot >/dev/null; then
+		out=$("$SW" plot "$d" 2>&1); rc=$?
+		check_eq "plot with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what run.json and samples.csv give")" "1:1"
+	else
+		skip "plot with a changed $f" "gnuplot not installed"
+	fi
+	out=$("$SW" compare "$d" "$good" --no-plot --output "$tmp/derived/cmp" 2>&1); rc=$?
+	check_eq "compare with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what")" "1:1"
+	out=$("$SW" publish "$d" --store "$tmp/derived/st.sqlite" --shared-node model=M 2>&1); rc=$?
+	check_eq "publish with a changed $f: exit 1, FILE:LINE" "$rc:$(echo "$out" | grep -c "$f:3: not what")" "1:1"
+done
+
+# --- guard: every night leaves its verdict (issue #39) ---------------------------
+# the JSON verdict of check --json is a verdict (it was "printed no verdict");
+# under cron (stderr not a terminal) the status line comes first in the file
+# that holds both (five stderr lines came before it).
+out=$("$SW" guard -- sh -c 'echo "{\"status\":\"WARNING\",\"code\":1}"' 2>&1); rc=$?
+check_eq "guard reads the JSON verdict: its status, no UNKNOWN of its own" "$rc:$out" '1:{"status":"WARNING","code":1}'
+"$SW" guard -- sh -c 'echo "swstress: 2 ranks" >&2; echo "swstress: note" >&2; echo "SWSTRESS OK - fine"; echo "swstress: after" >&2' \
+	>"$tmp/guard.last" 2>&1; rc=$?
+check_eq "guard >FILE 2>&1: the status line first, the stderr lines after it" "$rc:$(tr '\n' '|' <"$tmp/guard.last")" \
+	"0:SWSTRESS OK - fine|swstress: 2 ranks|swstress: note|swstress: after|"
+"$SW" guard -- sh -c 'echo "swstress: died" >&2; exit 1' >"$tmp/guard.last" 2>&1; rc=$?
+check_eq "guard >FILE 2>&1, no verdict: its UNKNOWN line first" "$rc:$(head -n 1 "$tmp/guard.last" | cut -c1-18):$(sed -n 2p "$tmp/guard.last")" \
+	"3:SWSTRESS UNKNOWN -:swstress: died"
+
 # --- the crontab example, run as cron runs it ---------------------------------
 # make install PREFIX=$tmp/prefix; the crontab's variables and command with
 # its paths moved into $tmp and mpiexec on this machine; run under env -i
@@ -220,8 +259,8 @@ if make -s install PREFIX="$prefix" >"$tmp/install2.log" 2>&1; then
 		fail "cron: baseline run and baseline set"
 	out=$(cron 2>&1); rc=$?
 	check_eq "crontab under env -i, healthy: exit 0 and nothing printed (no mail)" "$rc:$out" "0:"
-	grep -q '^SWSTRESS OK' "$work/check.last" && [ -f "$work/swstress.prom" ] &&
-		ok "crontab: the verdict in check.last, the textfile written" || fail "cron: check.last $(head -n 1 "$work/check.last")"
+	head -n 1 "$work/check.last" | grep -q '^SWSTRESS OK' && [ -f "$work/swstress.prom" ] &&
+		ok "crontab: the verdict first in check.last, the textfile written" || fail "cron: check.last $(head -n 1 "$work/check.last")"
 	# retention: keep_days=1 removes an old complete folder, not the recent ones
 	mkdir -p "$work/results/old-20200101-000000" && echo '{}' >"$work/results/old-20200101-000000/run.json"
 	(cd "$work" && mpiexec -n 2 "$prefix/bin/swstress" run $quick keep_days=1 --label=prune --no-plot \

@@ -38,14 +38,13 @@ have_gnuplot() { command -v gnuplot > /dev/null || { skip "$1" "gnuplot not inst
 drill_plot_injection() {
 	have_gnuplot "plot/compare with a folder named '<touch ...'" || return
 	name="<touch pwned;echo "
-	cp -r "$FIXTURE" "$TMP/$name"
+	B=$(small_run B)   # plot checks summary.csv against run.json and samples.csv: a real run
+	cp -r "$B" "$TMP/$name"
 	(cd "$TMP" && "$SW" plot "$name") > "$TMP/out" 2> "$TMP/err"
 	rc=$?
 	if [ "$rc" = 0 ] && [ ! -e "$TMP/pwned" ] && ls "$TMP/$name"/falloff-*.png > /dev/null 2>&1; then
 		ok "plot on a folder named '<touch X;echo ': exit 0, charts drawn, no command run"
 	else fail "plot on '<touch ...': exit $rc, pwned=$([ -e "$TMP/pwned" ] && echo yes || echo no)" "$TMP/err"; fi
-	# compare needs samples.csv of a real run
-	B=$(small_run B)
 	rm -rf "$TMP/$name" && cp -r "$B" "$TMP/$name"
 	(cd "$TMP" && "$SW" compare "$name" runs/B --output "|touch pwned2;cat>/dev/null;echo ") \
 		> "$TMP/out" 2> "$TMP/err"
@@ -137,7 +136,7 @@ os.symlink(sys.argv[1], sys.argv[2] + "/sw.prom")' "$TMP/victim" "$TMP/prom"
 		ok "judge --prom with links planted at 300 predictable temp names and at the file: exit 0, link replaced, target untouched"
 	else fail "judge --prom with planted links: exit $rc, victim now '$(head -c 40 "$TMP/victim")'" "$TMP/err"; fi
 	have_gnuplot "plot.log planted as a link" || return
-	cp -r "$FIXTURE" "$TMP/linked"
+	cp -r "$B" "$TMP/linked"
 	ln -s "$TMP/victim" "$TMP/linked/plot.log"
 	expect "plot with plot.log a symlink" 1 "plot.log: cannot write: Too many levels of symbolic links" \
 		"$SW" plot "$TMP/linked"

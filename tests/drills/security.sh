@@ -164,18 +164,28 @@ drill_site_markup() {
 	else fail "3 ... a raw escape character reached a page"; fi
 }
 
-# 4. the site writes through no planted link to a folder
+# 4. the site writes through no planted link to a folder: it is built in
+# a new folder beside OUTDIR and swapped in, so a planted link is removed
+# with the old site (never followed); a folder of other things is refused
 drill_site_links() {
 	s=$(store links)
 	mkdir -p "$T/links-site" "$T/elsewhere"
+	echo precious > "$T/elsewhere/keep"
 	ln -s "$T/elsewhere" "$T/links-site/switch"
-	expect "4 site with OUTDIR/switch a link to another folder" 1 "switch: a symbolic link, not a folder: refused" \
-		"$SW" site "$s" "$T/links-site"
+	expect "4 site with OUTDIR/switch a link to another folder" 0 "" "$SW" site "$s" "$T/links-site"
+	[ -d "$T/links-site/switch" ] && [ ! -L "$T/links-site/switch" ] && [ -f "$T/links-site/index.html" ] &&
+		ok "4 ... the link replaced by the site's folder" || fail "4 ... switch/ is not the site's folder"
 	mkdir -p "$T/links-site2"
 	ln -s "$T/elsewhere" "$T/links-site2/runs"
-	expect "4 site with OUTDIR/runs a link to another folder" 1 "runs: a symbolic link, not a folder: refused" \
-		"$SW" site "$s" "$T/links-site2"
-	n=$(find "$T/elsewhere" -type f | wc -l)
+	expect "4 site with OUTDIR/runs a link to another folder" 0 "" "$SW" site "$s" "$T/links-site2"
+	mkdir -p "$T/notsite" && echo mine > "$T/notsite/thesis.tex"
+	expect "4 site into a folder of other files" 1 "notsite: holds 'thesis.tex', which a site does not" \
+		"$SW" site "$s" "$T/notsite"
+	[ "$(cat "$T/notsite/thesis.tex")" = mine ] && [ ! -e "$T/notsite/index.html" ] &&
+		ok "4 ... that folder untouched" || fail "4 ... site wrote into a folder of other files"
+	[ "$(cat "$T/elsewhere/keep")" = precious ] && ok "4 ... the linked folder's file kept" ||
+		fail "4 ... the linked folder's file was removed"
+	n=$(find "$T/elsewhere" -type f ! -name keep | wc -l)
 	[ "$n" = 0 ] && ok "4 ... nothing written into the other folder" || fail "4 ... $n files written into the other folder"
 }
 
@@ -184,7 +194,8 @@ drill_output_names() {
 	base=$(run base-20261201-090000)
 	echo precious > "$T/victim"
 	if command -v gnuplot > /dev/null; then
-		rm -rf "$T/hl" && cp -r tests/data/fixture-run "$T/hl"
+		# a real run: plot checks summary.csv against run.json and samples.csv
+		rm -rf "$T/hl" && cp -r tests/data/runs/onehost-20261207-202307 "$T/hl"
 		ln "$T/victim" "$T/hl/plot.log"
 		expect "5 plot with plot.log a hard link to another file" 1 "plot.log: cannot write: the file has other hard links" \
 			"$SW" plot "$T/hl"

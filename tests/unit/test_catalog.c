@@ -484,14 +484,15 @@ static void to_schema5(const char *store)
 
 /* Map run name of two sizes (map_fixture.h: node6 slow at 64 KiB, node5
  * at 1 MiB) written as a run writes it, into path: fixture_dir/SUB/NAME. */
-static void make_map_run(const char *sub, const char *name, char *path, size_t len)
+static void make_map_run_of(const char *sub, const char *name, const char *model, char *path, size_t len)
 {
 	struct sw_run *r = slow_host_run_at("64KiB,1MiB");
 	struct sw_analysis *a;
-	char err[512];
+	char err[512], set[128];
 
 	snprintf(r->name, sizeof(r->name), "%s", name);
-	cr_assert_eq(config_set_arg(&r->cfg, "model=Fabric 9000", err, sizeof(err)), 0, "%s", err);
+	snprintf(set, sizeof(set), "model=%s", model);
+	cr_assert_eq(config_set_arg(&r->cfg, set, err, sizeof(err)), 0, "%s", err);
 	snprintf(path, len, "%s/%s", fixture_dir, sub);
 	cr_assert_eq(mkdir(path, 0755), 0, "%s", path);
 	snprintf(path, len, "%s/%s/%s", fixture_dir, sub, name);
@@ -502,6 +503,11 @@ static void make_map_run(const char *sub, const char *name, char *path, size_t l
 	cr_assert_eq(mapout_write(path, r, err, sizeof(err)), 0, "%s", err);
 	analysis_free(a);
 	run_free(r);
+}
+
+static void make_map_run(const char *sub, const char *name, char *path, size_t len)
+{
+	make_map_run_of(sub, name, "Fabric 9000", path, len);
 }
 
 /* Issue #30's gap: a map of two sizes is stored and shown whole, each
@@ -611,4 +617,92 @@ Test(catalog, map_every_pattern_and_size)
 	cr_assert(strstr(html, "<strong>SLOW</strong>: host node6:") && !strstr(html, "stream-1048576") &&
 		  !strstr(html, "<section"), "one map, as schema 5 kept it");
 	free(html);
+}
+
+/* A sweep of 16 nodes (pairs 1 and 8) of model into a new folder under
+ * fixture_dir/SUB. */
+static void make_sweep16(const char *sub, const char *name, const char *model, uint64_t seed, char *path, size_t len)
+{
+	struct fx_spec s;
+	char parent[512], err[512];
+
+	fx_defaults(&s);
+	s.name = name;
+	s.model = model;
+	s.noise_seed = seed;
+	s.nranks = 16;
+	s.pairs = "1, 8";
+	snprintf(parent, sizeof(parent), "%s/%s", fixture_dir, sub);
+	cr_assert_eq(mkdir(parent, 0755), 0, "%s", parent);
+	cr_assert_eq(fx_make(parent, &s, path, len, err, sizeof(err)), 0, "%s", err);
+}
+
+static bool exists(const char *fmt, const char *a)
+{
+	char p[700];
+
+	snprintf(p, sizeof(p), fmt, fixture_dir, a);
+	return access(p, F_OK) == 0;
+}
+
+/* Issue #39: a store of one fabric map and one sweep of the same node
+ * count (two switches) makes a site (compare takes one kind a side: no
+ * comparison, not a failure); a second switch's map and sweep are paired
+ * kind with kind; a site that fails leaves the previous one whole; a
+ * folder of other files is never replaced. */
+Test(catalog, site_pairs_kinds_and_replaces_whole)
+{
+	char map1[512], map2[512], sw1[512], sw2[512], store[300], err[1024], path[600], *before, *after;
+	struct store *s;
+	int pages = 0;
+
+	make_map_run("m1", "mapa-20260306-020000", map1, sizeof(map1));   /* Fabric 9000, 16 hosts */
+	make_sweep16("s1", "swb-20260307-020000", "Other 100", 3, sw1, sizeof(sw1));
+	snprintf(store, sizeof(store), "%s/catalog.sqlite", fixture_dir);
+	snprintf(path, sizeof(path), "%s/site", fixture_dir);
+	s = store_open(store, true, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_eq(store_publish(s, map1, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(store_publish(s, sw1, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "a map and a sweep of 16 nodes: %s", err);
+	cr_assert(exists("%s/site/%s", "index.html") && !exists("%s/site/%s", "compare"), "no comparison of a map "
+		  "with a sweep");
+	/* each switch a map and a sweep: one comparison of each kind */
+	make_map_run_of("m2", "mapb-20260308-020000", "Other 100", map2, sizeof(map2));
+	make_sweep16("s2", "swa-20260309-020000", "Fabric 9000", 4, sw2, sizeof(sw2));
+	cr_assert_eq(store_publish(s, sw2, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "%s", err);
+	cr_assert(exists("%s/site/compare/%s", "fabric-9000--other-100-n16.html"), "the sweeps compared");
+	cr_assert(!exists("%s/site/compare/%s", "fabric-9000--other-100-n16-map.html"), "one map: no map comparison");
+	cr_assert_eq(store_publish(s, map2, NULL, err, sizeof(err)), STORE_ADDED, "%s", err);
+	cr_assert_eq(site_write(s, path, &pages, err, sizeof(err)), 0, "%s", err);
+	cr_assert(exists("%s/site/compare/%s", "fabric-9000--other-100-n16.html") &&
+		  exists("%s/site/compare/%s", "fabric-9000--other-100-n16-map.html"), "sweeps and maps compared apart");
+	snprintf(err, sizeof(err), "%s/site/index.html", fixture_dir);
+	before = slurp(err);
+	/* a store the site refuses: the previous site stays whole */
+	store_close(s);
+	sql_poke(store, "UPDATE cells SET nodes = 4294967304 WHERE run = 'swa-20260309-020000' AND cell = 0");
+	s = store_open(store, false, err, sizeof(err));
+	cr_assert_not_null(s, "%s", err);
+	cr_assert_neq(site_write(s, path, NULL, err, sizeof(err)), 0, "a poisoned store made a site");
+	cr_assert(strstr(err, "cells.nodes of run 'swa-20260309-020000'"), "%s", err);
+	snprintf(err, sizeof(err), "%s/site/index.html", fixture_dir);
+	after = slurp(err);
+	cr_assert_str_eq(after, before, "the previous index.html kept whole");
+	cr_assert(exists("%s/site/compare/%s", "fabric-9000--other-100-n16-map.html"), "the previous pages kept");
+	{
+		char cmd[700];
+
+		snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s' | grep '^\\.site\\.')\"", fixture_dir);
+		cr_assert_eq(system(cmd), 0, "no temporary folder left beside the site");
+	}
+	free(before);
+	free(after);
+	/* a folder of other files: refused, untouched */
+	snprintf(path, sizeof(path), "%s/m1", fixture_dir);
+	cr_assert_neq(site_write(s, path, NULL, err, sizeof(err)), 0, "a folder of runs replaced by a site");
+	cr_assert(strstr(err, "holds 'mapa-20260306-020000', which a site does not"), "%s", err);
+	cr_assert(exists("%s/m1/%s", "mapa-20260306-020000/run.json"), "the folder's run kept");
+	store_close(s);
 }

@@ -544,3 +544,85 @@ Test(history, unusable_baseline_keeps_the_recorded_verdict)
 	run_free(rb);
 	run_free(rn);
 }
+
+/* Issue #39: two runs of one label started in the same second, into two
+ * output folders and one history: the first reserves the name before it
+ * measures, the second is told the name is taken (it takes NAME-2), and
+ * the first run's row is completed, never replaced; an output folder
+ * that holds NAME or NAME.partial gives the name up too. */
+Test(history, a_name_is_reserved_once)
+{
+	char path[512], err[512], out[600];
+	struct sw_analysis *a;
+	struct sw_run *r = load_run("same-20261207-204326", 1, 0, path, sizeof(path), &a);
+	struct sw_run r2;
+
+	cr_assert_eq(history_reserve(db, r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(q_int("SELECT count(*) FROM runs WHERE complete = 0 AND failure = 'running'"), 1);
+	memcpy(&r2, r, sizeof(r2));
+	cr_assert_eq(history_reserve(db, &r2, err, sizeof(err)), 1, "a second run took the name: %s", err);
+	snprintf(r2.name, sizeof(r2.name), "same-20261207-204326-2");
+	cr_assert_eq(history_reserve(db, &r2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(history_record_run(db, r, a, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(q_int("SELECT count(*) FROM runs"), 2);
+	cr_assert_eq(q_int("SELECT complete FROM runs WHERE name = 'same-20261207-204326'"), 1, "the row completed");
+	cr_assert_eq(q_int("SELECT count(*) FROM cells c JOIN runs r ON c.run_id = r.id"
+			   " WHERE r.name = 'same-20261207-204326'"), r->plan->ncells);
+	/* the output folder: NAME there (the fixture's folder) */
+	snprintf(r2.cfg.output, sizeof(r2.cfg.output), "%s", fixture_dir);
+	snprintf(r2.name, sizeof(r2.name), "same-20261207-204326");
+	cr_assert_eq(results_begin(&r2, out, sizeof(out), err, sizeof(err)), 1, "%s", err);
+	snprintf(r2.name, sizeof(r2.name), "same-20261207-204326-2");
+	cr_assert_eq(results_begin(&r2, out, sizeof(out), err, sizeof(err)), 0, "%s", err);
+	cr_assert(strstr(out, "/same-20261207-204326-2.partial"), "%s", out);
+	cr_assert_eq(results_begin(&r2, out, sizeof(out), err, sizeof(err)), 1, "NAME.partial there: %s", err);
+	analysis_free(a);
+	run_free(r);
+}
+
+/* Issue #39: a check whose own results cannot be read (a sample its reader
+ * refuses) is UNKNOWN, and that night is in the history with the reason,
+ * on the row the run reserved; a judge of someone else's folder (not
+ * fresh) records nothing. */
+Test(history, unreadable_check_is_recorded_with_why)
+{
+	char base[512], now[512], file[600], err[512];
+	struct sw_analysis *ab, *an;
+	struct sw_run *rb = load_run("base", 1, 0, base, sizeof(base), &ab);
+	struct sw_run *rn = load_run("health-20260302-020000", 2, 0, now, sizeof(now), &an);
+	struct judge_opts o = { .baseline = base, .history = db, .fresh = true };
+	struct history_run *runs;
+	struct capture c;
+	size_t n;
+	int code;
+	FILE *f;
+
+	cr_assert_eq(history_reserve(db, rn, err, sizeof(err)), 0, "%s", err);
+	snprintf(file, sizeof(file), "%s/samples.csv", now);
+	f = fopen(file, "a");
+	cr_assert_not_null(f);
+	fputs("garbage,row\n", f);
+	fclose(f);
+	o.fresh = false;
+	cr_assert_eq(capture_start(&c, false), 0);
+	code = judge_dir(now, &o, stdout);
+	capture_end(&c, NULL, 0);
+	cr_assert_eq(code, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks"), 0, "judge of a folder it cannot read: no row");
+	o.fresh = true;
+	cr_assert_eq(capture_start(&c, false), 0);
+	code = judge_dir(now, &o, stdout);
+	capture_end(&c, NULL, 0);
+	cr_assert_eq(code, SW_NAGIOS_UNKNOWN);
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM checks WHERE status = 3 AND summary LIKE"
+			   " '%cannot read the results to judge%samples.csv%'"), 1, "the night's UNKNOWN row with why");
+	cr_assert_eq(q_int("SELECT COUNT(*) FROM runs"), 1, "on the run's reserved row");
+	cr_assert_eq(history_list(db, NULL, &runs, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(runs[0].status, SW_NAGIOS_UNKNOWN);
+	free(runs);
+	analysis_free(ab);
+	analysis_free(an);
+	run_free(rb);
+	run_free(rn);
+}

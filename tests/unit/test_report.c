@@ -257,3 +257,55 @@ Test(report, compare_marks_cpu_bound_latency)
 	free(buf);
 	compare_free(c);
 }
+
+/* Issue #39: a run stopped early (Ctrl-C) prints what stopped it, how
+ * many cells finished and their tables only, no headline figures; a run
+ * stopped before any cell finished says so and prints no table. */
+Test(report, stopped_run_prints_the_cells_that_finished)
+{
+	struct fx_spec s;
+	char path[512], err[512], *text, *fl;
+	struct sw_run *r;
+	struct sw_analysis *a;
+	int per, keep;
+
+	fx_defaults(&s);
+	s.name = "stopped-20261207-204731";
+	cr_assert_eq(fx_make(fixture_dir, &s, path, sizeof(path), err, sizeof(err)), 0, "%s", err);
+	r = results_load(path, err, sizeof(err));
+	cr_assert_not_null(r, "%s", err);
+	per = plan_cells_per_level(r->plan);
+	r->complete = false;
+	snprintf(r->failure, sizeof(r->failure), "stopped by signal 2 (Interrupt)");
+	keep = 1;   /* the first cell of the first level alone finished */
+	for (int c = keep; c < r->plan->ncells; c++)
+		r->cell[c].stop = SW_STOP_NOT_RUN;
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	cr_assert_not_null(a, "%s", err);
+	text = report_string(r, a, REPORT_TABLE);
+	fl = flat(text);
+	cr_assert(strstr(fl, "INCOMPLETE: stopped by signal 2 (Interrupt); 1 of "), "%s", text);
+	cr_assert(!strstr(text, "\nsummary:\n") && !strstr(text, "knee:"), "a headline over a cut run:\n%s", text);
+	{
+		int tables = 0;
+
+		for (const char *p = text; (p = strstr(p, "\nnodes  ")); p++)
+			tables++;
+		cr_assert_eq(tables, 1, "one table (the cell that finished), got %d:\n%s", tables, text);
+	}
+	(void)per;
+	free(fl);
+	free(text);
+	for (int c = 0; c < r->plan->ncells; c++)
+		r->cell[c].stop = SW_STOP_NOT_RUN;
+	analysis_free(a);
+	a = analysis_run(r, &r->cfg, err, sizeof(err));
+	text = report_string(r, a, REPORT_TABLE);
+	fl = flat(text);
+	cr_assert(strstr(fl, "none of its ") && strstr(fl, "cells finished: nothing to report"), "%s", text);
+	cr_assert(!strstr(text, "\nnodes  "), "a table of a run whose cells all stopped:\n%s", text);
+	free(fl);
+	free(text);
+	analysis_free(a);
+	run_free(r);
+}
