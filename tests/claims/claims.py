@@ -532,6 +532,97 @@ def scen_outlier(ctx, name, n):
     return [f]
 
 
+SLOW_LINE = re.compile(r"^SLOW: (\S+) (?:of )?(\S+?)[:,]")
+
+
+def map_claims(run):
+    """report on a map folder: the SLOW claims it prints, [(kind, what)],
+    with the hosts hosts.csv flags (kind "host") beside them; None when
+    report fails."""
+    rc, so, se = sw(["report", run])
+    if rc != 0:
+        return None
+    out = []
+    for line in so.splitlines():
+        m = SLOW_LINE.match(line)
+        if m:
+            out.append((m.group(1), m.group(2)))
+    try:
+        with open(os.path.join(run, "hosts.csv")) as f:
+            rows = [l.rstrip("\n").split(",") for l in f if not l.startswith("#")]
+        head = rows[0]
+        hi, fi = head.index("host"), head.index("flagged")
+        for r in rows[1:]:
+            if len(r) == len(head) and r[fi] == "1" and ("host", r[hi]) not in out:
+                out.append(("host", r[hi]))
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
+
+
+def host_name(i):
+    return "h%03d" % (i + 1)
+
+
+def scen_map(ctx, name, n, hosts, groups, fault="", factor=1.0, tail="lognormal", targets=None):
+    """Fabricated loaded maps with one planted fault (or none), through
+    report: the claims it prints and the hosts it flags."""
+    targets = targets or {}
+    what = {"": "healthy", "host": "host port at %gx" % factor, "uplink": "uplink at %gx" % factor,
+            "cable": "one link at %gx" % factor}[fault]
+    figs = {}
+    if fault == "":
+        figs["clean"] = ctx.figure(name, "%d hosts, healthy (%s): nothing flagged" % (hosts, tail),
+                                   targets.get("clean", ("min", 0.99)))
+    elif fault == "host":
+        figs["named"] = ctx.figure(name, "%d hosts, %s: that host alone, no link claim (%s)" % (hosts, what, tail),
+                                   targets.get("named"))
+    else:
+        figs["named"] = ctx.figure(name, "%d hosts, %s: named as such (%s)" % (hosts, what, tail),
+                                   targets.get("named", ("min", 0.90)))
+        figs["nohost"] = ctx.figure(name + "-nohost", "%d hosts, %s: no host flagged" % (hosts, what),
+                                    targets.get("nohost", ("min", 0.95)))
+    for i in range(n):
+        seed = ctx.seed(name, i)
+        rng = random.Random(seed)
+        kw = dict(hosts=hosts, groups=groups, tail=tail, seed=seed)
+        if tail != "lognormal":
+            kw.update(sample_sd=0.01, lomax_shape=2.5)
+        if fault == "host":
+            h = rng.randrange(hosts)
+            kw["slow_host"] = "%d:%g" % (h, factor)
+        elif fault == "uplink":
+            g = rng.randrange(groups)
+            kw["slow_uplink"] = "%d:%g" % (g, factor)
+        elif fault == "cable":
+            a, b = rng.sample(range(hosts), 2)
+            kw["bad_cable"] = "%d:%d:%g" % (a, b, factor)
+        p = dict(sim.MAP_DEFAULTS, **kw)
+        d = sim.write_map(ctx.tmp, NAME("map"), p)
+        cl = map_claims(d)
+        ctx.cleanup([d])
+        if cl is None:
+            for f in figs.values():
+                f.errors += 1
+                f.add(False)
+            continue
+        hosts_flagged = {w for k, w in cl if k == "host"}
+        links = [w for k, w in cl if k == "link"]
+        if fault == "":
+            figs["clean"].add(not cl)
+        elif fault == "host":
+            figs["named"].add(hosts_flagged == {host_name(h)} and not links)
+        elif fault == "uplink":
+            gname = "leaf%c" % (ord("A") + g)
+            figs["named"].add(("uplink", gname) in cl)
+            figs["nohost"].add(not hosts_flagged)
+        else:
+            pair = sorted((host_name(a), host_name(b)))
+            figs["named"].add(("link", "%s-%s" % tuple(pair)) in cl)
+            figs["nohost"].add(not hosts_flagged)
+    return list(figs.values())
+
+
 # name -> (function, kwargs, datasets fast, datasets full)
 SCENARIOS = [
     ("compare-same-1run", scen_compare_same, dict(na=1, nb=1, run_sd=0.02, cell_sd=0.0), 60, 400),
@@ -548,6 +639,28 @@ SCENARIOS = [
     ("coverage-lomax-4", scen_coverage, dict(tail="lomax", pairs=4), 40, 300),
     ("coverage-lomax-16", scen_coverage, dict(tail="lomax", pairs=16), 40, 300),
     ("outlier-1000x", scen_outlier, dict(), 40, 300),
+    # issue 41: the fabric map (schedule = map), [topology] groups given
+    ("map-healthy-8", scen_map, dict(hosts=8, groups=2), 30, 300),
+    ("map-healthy-16", scen_map, dict(hosts=16, groups=4), 30, 300),
+    ("map-healthy-48", scen_map, dict(hosts=48, groups=4), 10, 100),
+    ("map-healthy-16-lomax", scen_map, dict(hosts=16, groups=4, tail="lomax1"), 30, 300),
+    ("map-host025-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.25,
+                                     targets={"named": ("min", 0.95)}), 30, 300),
+    ("map-host05-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.5,
+                                    targets={"named": ("min", 0.80)}), 30, 300),
+    ("map-host08-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.8), 20, 200),
+    ("map-host025-8-lomax", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.25, tail="lomax1",
+                                           targets={"named": ("min", 0.95)}), 20, 200),
+    ("map-host025-16", scen_map, dict(hosts=16, groups=4, fault="host", factor=0.25,
+                                      targets={"named": ("min", 0.95)}), 20, 200),
+    ("map-host05-16", scen_map, dict(hosts=16, groups=4, fault="host", factor=0.5,
+                                     targets={"named": ("min", 0.80)}), 20, 200),
+    ("map-host025-48", scen_map, dict(hosts=48, groups=4, fault="host", factor=0.25,
+                                      targets={"named": ("min", 0.95)}), 10, 100),
+    ("map-uplink-16", scen_map, dict(hosts=16, groups=4, fault="uplink", factor=0.5), 20, 200),
+    ("map-uplink-48", scen_map, dict(hosts=48, groups=4, fault="uplink", factor=0.5), 10, 100),
+    ("map-cable-8", scen_map, dict(hosts=8, groups=2, fault="cable", factor=0.5), 20, 200),
+    ("map-cable-16", scen_map, dict(hosts=16, groups=4, fault="cable", factor=0.5), 20, 200),
 ]
 
 

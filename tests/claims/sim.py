@@ -32,7 +32,8 @@ With noise symmetric in logs (lognormal, lomax) the true per-hop time of a
 cell is t0 g, so a level's true bandwidth drop is 100 (1 - g_base/g_level)
 in %. An `outlier` multiplies one sample's time by 1000.
 
-    sim.py OUT_DIR NAME [key=value ...]     (keys: see DEFAULTS)
+    sim.py OUT_DIR NAME [key=value ...]        (keys: see DEFAULTS)
+    sim.py --map OUT_DIR NAME [key=value ...]  a fabric map (MAP_DEFAULTS)
 
 NAME must look like LABEL-YYYYmmdd-HHMMSS. Prints the folder's path.
 Also importable: write_run(out_dir, name, params) -> path.
@@ -89,13 +90,14 @@ BASE_CONFIG = [
 ]
 
 
-def params_from(args):
-    p = dict(DEFAULTS)
+def params_from(args, defaults=None):
+    defaults = defaults or DEFAULTS
+    p = dict(defaults)
     for a in args:
         k, eq, v = a.partition("=")
-        if not eq or k not in DEFAULTS:
-            raise SystemExit("sim.py: '%s': not key=value of a known key (%s)" % (a, ", ".join(DEFAULTS)))
-        p[k] = type(DEFAULTS[k])(v)
+        if not eq or k not in defaults:
+            raise SystemExit("sim.py: '%s': not key=value of a known key (%s)" % (a, ", ".join(defaults)))
+        p[k] = type(defaults[k])(v)
     return p
 
 
@@ -259,6 +261,139 @@ def write_run(out, name, p):
     return d
 
 
+MAP_DEFAULTS = {
+    "seed": 1,
+    "hosts": 16,
+    "groups": 4,              # leaves, hosts split evenly in rank order ([topology] groups)
+    "reps": 4,                # blocks: every round once a block, shuffled
+    "size": 65536,
+    "rate": 2.5e6,            # a healthy link's stream bandwidth, bytes/s
+    "sample_time": 0.02,
+    "block_sd": 0.02,         # the fabric's state in a block, shared by every link
+    "rep_sd": 0.01,           # one round's visit, shared by its pairs
+    "sample_sd": 0.02,
+    "tail": "lognormal",
+    "lomax_shape": 3.0,
+    "slow_host": "",          # RANK:FACTOR: the host's port at FACTOR of the rate
+    "slow_uplink": "",        # GROUP:FACTOR: links leaving that group
+    "bad_cable": "",          # RANK:RANK:FACTOR: that one link
+    "model": "tree",
+}
+
+
+def map_pair(n, r, i):
+    """Pair i of round r of the circle method (include/mapsched.h): M = n - 1
+    rounds for even n, n for odd; round r pairs x with (2r - x) mod M, and
+    r with n - 1 (even n); pair 0 is r's, then (r + i, r - i) mod M."""
+    m = n - 1 if n % 2 == 0 else n
+    if n % 2 == 0 and i == 0:
+        x, y = r, n - 1
+    else:
+        j = i + 1 if n % 2 else i
+        x, y = (r + j) % m, (r - j) % m
+    return (x, y) if x < y else (y, x)
+
+
+def map_truth(p):
+    """Each link's planted factor of the rate: {(a, b): factor}, and the
+    group of each rank."""
+    n, ng = int(p["hosts"]), int(p["groups"])
+    group = [i * ng // n for i in range(n)]
+    port = [1.0] * n
+    if p["slow_host"]:
+        h, f = p["slow_host"].split(":")
+        port[int(h)] = float(f)
+    up_g, up_f = -1, 1.0
+    if p["slow_uplink"]:
+        g, f = p["slow_uplink"].split(":")
+        up_g, up_f = int(g), float(f)
+    cab = {}
+    if p["bad_cable"]:
+        a, b, f = p["bad_cable"].split(":")
+        cab[(min(int(a), int(b)), max(int(a), int(b)))] = float(f)
+    fac = {}
+    for a in range(n):
+        for b in range(a + 1, n):
+            f = min(port[a], port[b])
+            if group[a] != group[b] and up_g in (group[a], group[b]):
+                f *= up_f
+            f *= cab.get((a, b), 1.0)
+            fac[(a, b)] = f
+    return fac, group
+
+
+def write_map(out, name, p):
+    """A loaded fabric map (schedule = map, map_rounds = map_concurrency =
+    all): stream at one size, every round of the pass once a block, the
+    [topology] groups given. A link's bandwidth is rate x its planted
+    factor x exp(-(BLOCK + REP + E))."""
+    rng = random.Random(int(p["seed"]))
+    label, started = started_of(name)
+    n, ng, reps, size = int(p["hosts"]), int(p["groups"]), int(p["reps"]), int(p["size"])
+    fac, group = map_truth(p)
+    m = n - 1 if n % 2 == 0 else n
+    per = n // 2
+    hosts = ["h%03d" % (i + 1) for i in range(n)]
+    gnames = ["leaf%c" % (ord("A") + g) if ng <= 26 else "leaf%d" % g for g in range(ng)]
+    cfg = dict(BASE_CONFIG)
+    cfg.update({"nodes": "all", "sizes": size_text(size), "patterns": "stream", "repetitions": str(reps),
+                "schedule": "map", "label": label, "sample_time": "%gms" % (p["sample_time"] * 1e3),
+                "timed": "auto", "model": p["model"]})
+    cfg.pop("pairs", None)
+    order = []
+    for b in range(reps):
+        o = list(range(m))
+        rng.shuffle(o)
+        order.append(o)
+    BLOCK = [rng.gauss(0, p["block_sd"]) for _ in range(reps)]
+    rows, wall, t = [], [0.0] * m, 100.0
+    for b in range(reps):
+        for r in order[b]:
+            REP = rng.gauss(0, p["rep_sd"])
+            span = 0.0
+            for i in range(per):
+                a, bb = map_pair(n, r, i)
+                q = dict(p, sample_sd=p["sample_sd"])
+                e = noise(rng, q)
+                bw = p["rate"] * fac[(a, bb)] * math.exp(-(BLOCK[b] + REP + e))
+                hop = size / bw
+                hops = max(4, int(round(p["sample_time"] / hop)))
+                sec = hops * hop
+                rows.append((r, b, i, "%d,%d,%d,%d,stream,%d,%d,%d,%d,%d,%d,%d,%s,%s,%.17g,%.17g,%.17g,%.6f,%.6f\n" % (
+                    r, r, n, per, size, hops, b, b, i, a, bb, hosts[a], hosts[bb], t, t + sec, sec, hop * 1e6,
+                    bw / 1e6)))
+                span = max(span, sec)
+            t += span * 1.05 + 1e-3
+            wall[r] += span * 1.1
+    rows.sort(key=lambda x: x[:3])
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "samples.csv"), "w") as f:
+        f.write("# swstress 0.1.0, run %s, started %s, MB/s = 10^6 bytes/s\n" % (name, started))
+        f.write("cell,level,nodes,pairs,pattern,size_bytes,hops,rep,block,pair,rank_a,rank_b,host_a,host_b,"
+                "t_start_s,t_end_s,seconds,latency_us,bandwidth_MBps\n")
+        f.writelines(x[3] for x in rows)
+    cells = [{"cell": r, "level": r, "nodes": n, "pairs": per, "pattern": "stream", "size_bytes": size,
+              "hops": 0, "hops_auto": True, "timed": True, "reps": reps, "stop": "fixed", "wall_s": wall[r],
+              "timed_s": wall[r] / 1.1} for r in range(m)]
+    groups = [{"name": gnames[g], "ranks": [i for i in range(n) if group[i] == g]} for g in range(ng)]
+    run = {"schema_version": 3, "tool_version": "0.1.0", "name": name, "started": started,
+           "command_line": "tests/claims/sim.py (simulated map)", "mpi_version": "simulated", "wtick": 1e-9,
+           "round_trip_s": 2e-6,
+           "sample_floor": {"messages": 4, "windows": 4, "ticks": 100, "round_trips": 5, "seconds": 1e-5},
+           "wtime_global": False, "yield": False, "duration_s": t - 100.0, "complete": True, "failure": "",
+           "config": cfg, "design": "blocks", "block_order": order,
+           "ranks": [{"rank": i, "host": hosts[i]} for i in range(n)],
+           "pairs": [list(map_pair(n, 0, i)) for i in range(per)], "victim_pairs": [], "victim_samples": [],
+           "levels": [{"pairs": per, "nodes": n, "round": r} for r in range(m)],
+           "map": {"method": "circle", "pass": m, "per_round": per, "rounds": list(range(m)),
+                   "concurrency": per, "steps_per_round": 1, "cover": 1.0, "groups": groups},
+           "cells": cells, "cpu": [], "probes": [], "baseline_again": []}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(run, f, indent=1)
+    return d
+
+
 def truth_drop(p, pattern, size, level):
     """The planted bandwidth drop of LEVEL against level 0, in %."""
     nl = len(str(p["levels"]).split(","))
@@ -271,4 +406,7 @@ def truth_drop(p, pattern, size, level):
 if __name__ == "__main__":
     if len(sys.argv) < 3:
         raise SystemExit(__doc__)
-    print(write_run(sys.argv[1], sys.argv[2], params_from(sys.argv[3:])))
+    if sys.argv[1] == "--map":
+        print(write_map(sys.argv[2], sys.argv[3], params_from(sys.argv[4:], MAP_DEFAULTS)))
+    else:
+        print(write_run(sys.argv[1], sys.argv[2], params_from(sys.argv[3:])))
