@@ -395,8 +395,27 @@ JUDGE = {"levels": "1,8", "reps": 10, "block_sd": 0.01, "rep_sd": 0.01, "pair_sd
          "sample_sd": 0.02, "load": 0.05}
 
 
-def judge(run, baseline, hist):
-    rc, so, se = sw(["judge", run, "--baseline", baseline, "--history", hist, "--no-history"])
+def judge(run, baseline, hist, agree=None):
+    """judge's exit code (what Nagios reads) and its --json text. AGREE, a
+    Figure, counts whether the verdict agrees with what the run prints:
+    the JSON's code is the exit code, and every cell whose printed interval
+    lies wholly beyond its warning limit is WARNING or CRITICAL."""
+    rc, so, se = sw(["judge", run, "--baseline", baseline, "--history", hist, "--no-history", "--json"])
+    if agree is not None:
+        good = True
+        try:
+            j = json.loads(so)
+            th = j.get("thresholds", {})
+            good = j.get("code") == rc
+            for c in j.get("cells", []):
+                lim = th.get("warn_drop_pct") if c.get("change") == "bandwidth_drop" else th.get("warn_inflation_pct")
+                lo = c.get("change_lo")
+                if lim is not None and isinstance(lo, (int, float)) and lo > lim and \
+                        c.get("status") not in ("WARNING", "CRITICAL"):
+                    good = False
+        except ValueError:
+            good = rc == 3
+        agree.add(good)
     return rc, so
 
 
@@ -416,6 +435,7 @@ def scen_judge(ctx, name, run_sd, n, one_cell=True, strong=True):
         fig("stream35-crit", "every stream cell 35% slower vs 3-run set: CRITICAL", ("min", 0.80))
     if one_cell:
         fig("cell20", "one stream cell 20% slower vs 3-run set: WARN/CRIT", ("min", 0.80))
+    fig("agree", "every verdict: an interval beyond the warn limit pages", ("min", 0.99))
     fig("1run-healthy-page", "healthy night vs 1 run: WARN/CRIT", None)
     fig("1run-stream20", "every stream cell 20% slower vs 1 run: WARN/CRIT", None)
     hist = os.path.join(ctx.tmp, "judge-%s.sqlite" % name)
@@ -438,23 +458,23 @@ def scen_judge(ctx, name, run_sd, n, one_cell=True, strong=True):
             made.append(d)
             return d
         h = night("healthy")
-        rc, _ = judge(h, set_name, hist)
+        rc, _ = judge(h, set_name, hist, F["agree"])
         F["healthy-page"].add(rc in (1, 2))
         F["healthy-crit"].add(rc == 2)
         rc1, _ = judge(h, base[0], hist)
         F["1run-healthy-page"].add(rc1 in (1, 2))
         s20 = night("s20", slow="stream:*:*:%.6f" % (1 / 0.8))
-        rc, _ = judge(s20, set_name, hist)
+        rc, _ = judge(s20, set_name, hist, F["agree"])
         F["stream20"].add(rc in (1, 2))
         rc1, _ = judge(s20, base[0], hist)
         F["1run-stream20"].add(rc1 in (1, 2))
         if strong:
             s35 = night("s35", slow="stream:*:*:%.6f" % (1 / 0.65))
-            rc, _ = judge(s35, set_name, hist)
+            rc, _ = judge(s35, set_name, hist, F["agree"])
             F["stream35-crit"].add(rc == 2)
         if one_cell:
             c20 = night("c20", slow="stream:65536:%d:%.6f" % (top, 1 / 0.8))
-            rc, _ = judge(c20, set_name, hist)
+            rc, _ = judge(c20, set_name, hist, F["agree"])
             F["cell20"].add(rc in (1, 2))
         ctx.cleanup(made)
     return list(F.values())
@@ -473,7 +493,10 @@ def scen_judge_config(ctx, name, n):
         d = make_run(ctx.tmp, "night", seed=seed + 60, model="SwA", window="16", distinct_buffers="yes",
                      slow="stream:*:*:%.6f" % (1 / 0.7), **kw)
         rc, so = judge(d, "s%d" % i, hist)
-        status = so.splitlines()[0] if so else ""
+        try:
+            status = json.loads(so).get("summary", "")
+        except ValueError:
+            status = so
         f.add(rc == 3 or re.search(r"window|distinct_buffers", status) is not None)
         ctx.cleanup(base + [d])
     return [f]
@@ -564,21 +587,22 @@ def host_name(i):
     return "h%03d" % (i + 1)
 
 
-def scen_map(ctx, name, n, hosts, groups, fault="", factor=1.0, tail="lognormal", targets=None):
+def scen_map(ctx, name, n, hosts, groups, fault="", factor=1.0, tail="lognormal", targets=None, noisy=False):
     """Fabricated loaded maps with one planted fault (or none), through
     report: the claims it prints and the hosts it flags."""
     targets = targets or {}
     what = {"": "healthy", "host": "host port at %gx" % factor, "uplink": "uplink at %gx" % factor,
             "cable": "one link at %gx" % factor}[fault]
+    noise_name = tail + (", noisy" if noisy else "")
     figs = {}
     if fault == "":
-        figs["clean"] = ctx.figure(name, "%d hosts, healthy (%s): nothing flagged" % (hosts, tail),
+        figs["clean"] = ctx.figure(name, "%d hosts, healthy (%s): nothing flagged" % (hosts, noise_name),
                                    targets.get("clean", ("min", 0.99)))
     elif fault == "host":
-        figs["named"] = ctx.figure(name, "%d hosts, %s: that host alone, no link claim (%s)" % (hosts, what, tail),
-                                   targets.get("named"))
+        figs["named"] = ctx.figure(name, "%d hosts, %s: that host alone, no link claim (%s)" %
+                                   (hosts, what, noise_name), targets.get("named"))
     else:
-        figs["named"] = ctx.figure(name, "%d hosts, %s: named as such (%s)" % (hosts, what, tail),
+        figs["named"] = ctx.figure(name, "%d hosts, %s: named as such (%s)" % (hosts, what, noise_name),
                                    targets.get("named", ("min", 0.90)))
         figs["nohost"] = ctx.figure(name + "-nohost", "%d hosts, %s: no host flagged" % (hosts, what),
                                     targets.get("nohost", ("min", 0.95)))
@@ -588,6 +612,8 @@ def scen_map(ctx, name, n, hosts, groups, fault="", factor=1.0, tail="lognormal"
         kw = dict(hosts=hosts, groups=groups, tail=tail, seed=seed)
         if tail != "lognormal":
             kw.update(sample_sd=0.01, lomax_shape=2.5)
+        if noisy:   # a busy fabric: 5% a host in a block, 5% a sample
+            kw.update(host_block_sd=0.05, sample_sd=0.05, block_sd=0.05)
         if fault == "host":
             h = rng.randrange(hosts)
             kw["slow_host"] = "%d:%g" % (h, factor)
@@ -625,42 +651,48 @@ def scen_map(ctx, name, n, hosts, groups, fault="", factor=1.0, tail="lognormal"
 
 # name -> (function, kwargs, datasets fast, datasets full)
 SCENARIOS = [
-    ("compare-same-1run", scen_compare_same, dict(na=1, nb=1, run_sd=0.02, cell_sd=0.0), 60, 400),
-    ("compare-same-3run", scen_compare_same, dict(na=3, nb=3, run_sd=0.05, cell_sd=0.0), 60, 400),
-    ("compare-same-3run-bycell", scen_compare_same, dict(na=3, nb=3, run_sd=0.0, cell_sd=0.05), 60, 400),
-    ("compare-power-2pct", scen_compare_power, dict(run_sd=0.02), 40, 300),
-    ("compare-power-5pct", scen_compare_power, dict(run_sd=0.05), 40, 300),
-    ("compare-dup", scen_compare_dup, dict(), 30, 200),
-    ("judge-2pct", scen_judge, dict(run_sd=0.02), 60, 400),
-    ("judge-5pct", scen_judge, dict(run_sd=0.05, one_cell=False, strong=False), 60, 400),
-    ("judge-config", scen_judge_config, dict(), 15, 100),
-    ("coverage-lognormal-4", scen_coverage, dict(tail="lognormal", pairs=4), 40, 300),
-    ("coverage-lognormal-16", scen_coverage, dict(tail="lognormal", pairs=16), 40, 300),
-    ("coverage-lomax-4", scen_coverage, dict(tail="lomax", pairs=4), 40, 300),
-    ("coverage-lomax-16", scen_coverage, dict(tail="lomax", pairs=16), 40, 300),
-    ("outlier-1000x", scen_outlier, dict(), 40, 300),
+    ("compare-same-1run", scen_compare_same, dict(na=1, nb=1, run_sd=0.02, cell_sd=0.0), 40, 400),
+    ("compare-same-3run", scen_compare_same, dict(na=3, nb=3, run_sd=0.05, cell_sd=0.0), 40, 400),
+    ("compare-same-3run-bycell", scen_compare_same, dict(na=3, nb=3, run_sd=0.0, cell_sd=0.05), 40, 400),
+    ("compare-power-2pct", scen_compare_power, dict(run_sd=0.02), 30, 300),
+    ("compare-power-5pct", scen_compare_power, dict(run_sd=0.05), 30, 300),
+    ("compare-dup", scen_compare_dup, dict(), 20, 200),
+    ("judge-2pct", scen_judge, dict(run_sd=0.02), 30, 400),
+    ("judge-5pct", scen_judge, dict(run_sd=0.05, one_cell=False, strong=False), 30, 400),
+    ("judge-config", scen_judge_config, dict(), 10, 100),
+    ("coverage-lognormal-4", scen_coverage, dict(tail="lognormal", pairs=4), 25, 300),
+    ("coverage-lognormal-16", scen_coverage, dict(tail="lognormal", pairs=16), 25, 300),
+    ("coverage-lomax-4", scen_coverage, dict(tail="lomax", pairs=4), 25, 300),
+    ("coverage-lomax-16", scen_coverage, dict(tail="lomax", pairs=16), 25, 300),
+    ("outlier-1000x", scen_outlier, dict(), 25, 300),
     # issue 41: the fabric map (schedule = map), [topology] groups given
     ("map-healthy-8", scen_map, dict(hosts=8, groups=2), 30, 300),
     ("map-healthy-16", scen_map, dict(hosts=16, groups=4), 30, 300),
-    ("map-healthy-48", scen_map, dict(hosts=48, groups=4), 10, 100),
-    ("map-healthy-16-lomax", scen_map, dict(hosts=16, groups=4, tail="lomax1"), 30, 300),
+    ("map-healthy-48", scen_map, dict(hosts=48, groups=4), 8, 100),
+    ("map-healthy-16-lomax", scen_map, dict(hosts=16, groups=4, tail="lomax1"), 20, 300),
+    ("map-healthy-16-noisy", scen_map, dict(hosts=16, groups=4, noisy=True), 20, 300),
+    ("map-healthy-8-noisy", scen_map, dict(hosts=8, groups=2, noisy=True), 20, 300),
     ("map-host025-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.25,
                                      targets={"named": ("min", 0.95)}), 30, 300),
     ("map-host05-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.5,
                                     targets={"named": ("min", 0.80)}), 30, 300),
-    ("map-host08-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.8), 20, 200),
+    ("map-host08-8", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.8), 15, 200),
     ("map-host025-8-lomax", scen_map, dict(hosts=8, groups=2, fault="host", factor=0.25, tail="lomax1",
-                                           targets={"named": ("min", 0.95)}), 20, 200),
+                                           targets={"named": ("min", 0.95)}), 15, 200),
     ("map-host025-16", scen_map, dict(hosts=16, groups=4, fault="host", factor=0.25,
-                                      targets={"named": ("min", 0.95)}), 20, 200),
+                                      targets={"named": ("min", 0.95)}), 15, 200),
     ("map-host05-16", scen_map, dict(hosts=16, groups=4, fault="host", factor=0.5,
-                                     targets={"named": ("min", 0.80)}), 20, 200),
+                                     targets={"named": ("min", 0.80)}), 15, 200),
     ("map-host025-48", scen_map, dict(hosts=48, groups=4, fault="host", factor=0.25,
-                                      targets={"named": ("min", 0.95)}), 10, 100),
-    ("map-uplink-16", scen_map, dict(hosts=16, groups=4, fault="uplink", factor=0.5), 20, 200),
-    ("map-uplink-48", scen_map, dict(hosts=48, groups=4, fault="uplink", factor=0.5), 10, 100),
-    ("map-cable-8", scen_map, dict(hosts=8, groups=2, fault="cable", factor=0.5), 20, 200),
-    ("map-cable-16", scen_map, dict(hosts=16, groups=4, fault="cable", factor=0.5), 20, 200),
+                                      targets={"named": ("min", 0.95)}), 8, 100),
+    ("map-host025-16-noisy", scen_map, dict(hosts=16, groups=4, fault="host", factor=0.25, noisy=True,
+                                            targets={"named": ("min", 0.95)}), 15, 200),
+    ("map-uplink-16", scen_map, dict(hosts=16, groups=4, fault="uplink", factor=0.5), 15, 200),
+    ("map-uplink-48", scen_map, dict(hosts=48, groups=4, fault="uplink", factor=0.5), 8, 100),
+    ("map-cable-8", scen_map, dict(hosts=8, groups=2, fault="cable", factor=0.5), 15, 200),
+    ("map-cable-16", scen_map, dict(hosts=16, groups=4, fault="cable", factor=0.5), 15, 200),
+    ("map-uplink-16-noisy", scen_map, dict(hosts=16, groups=4, fault="uplink", factor=0.5, noisy=True), 15, 200),
+    ("map-cable-16-noisy", scen_map, dict(hosts=16, groups=4, fault="cable", factor=0.5, noisy=True), 15, 200),
 ]
 
 

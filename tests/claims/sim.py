@@ -271,6 +271,7 @@ MAP_DEFAULTS = {
     "sample_time": 0.02,
     "block_sd": 0.02,         # the fabric's state in a block, shared by every link
     "rep_sd": 0.01,           # one round's visit, shared by its pairs
+    "host_block_sd": 0.0,     # a host's state in a block, shared by its links there
     "sample_sd": 0.02,
     "tail": "lognormal",
     "lomax_shape": 3.0,
@@ -326,7 +327,11 @@ def write_map(out, name, p):
     """A loaded fabric map (schedule = map, map_rounds = map_concurrency =
     all): stream at one size, every round of the pass once a block, the
     [topology] groups given. A link's bandwidth is rate x its planted
-    factor x exp(-(BLOCK + REP + E))."""
+    factor x exp(-(BLOCK + REP + HB[a] + HB[b] + E)): BLOCK shared by every
+    link of a block, REP by a round's pairs in it, HB by a host's links in
+    it, E the sample's (lognormal, or Lomax tails as in write_run). The
+    planted factor: the slower port of the two, times the uplink's when the
+    link leaves the slow uplink's group, times the bad cable's."""
     rng = random.Random(int(p["seed"]))
     label, started = started_of(name)
     n, ng, reps, size = int(p["hosts"]), int(p["groups"]), int(p["reps"]), int(p["size"])
@@ -346,6 +351,8 @@ def write_map(out, name, p):
         rng.shuffle(o)
         order.append(o)
     BLOCK = [rng.gauss(0, p["block_sd"]) for _ in range(reps)]
+    HB = [[rng.gauss(0, p["host_block_sd"]) if p["host_block_sd"] > 0 else 0.0 for _ in range(n)]
+          for _ in range(reps)]
     rows, wall, t = [], [0.0] * m, 100.0
     for b in range(reps):
         for r in order[b]:
@@ -353,8 +360,7 @@ def write_map(out, name, p):
             span = 0.0
             for i in range(per):
                 a, bb = map_pair(n, r, i)
-                q = dict(p, sample_sd=p["sample_sd"])
-                e = noise(rng, q)
+                e = noise(rng, p) + HB[b][a] + HB[b][bb]
                 bw = p["rate"] * fac[(a, bb)] * math.exp(-(BLOCK[b] + REP + e))
                 hop = size / bw
                 hops = max(4, int(round(p["sample_time"] / hop)))
