@@ -391,6 +391,26 @@ def scen_compare_dup(ctx, name, n):
     return [f, g]
 
 
+def scen_compare_config(ctx, name, n):
+    """Switch B's runs made with window=16 distinct_buffers=yes (its stream
+    30% slower from the config alone), 3 runs a side: compare names the key."""
+    f = ctx.figure(name, "B's runs with window=16 distinct_buffers=yes: the answer names a key",
+                   ("min", 0.99))
+    g = ctx.figure(name + "-anywhere", "... compare's output names a key (a note will do)", None)
+    for i in range(n):
+        seed = ctx.seed(name, i)
+        kw = dict(SWEEP, run_sd=0.02)
+        a = [make_run(ctx.tmp, "swA", seed=seed + k, model="SwA", **kw) for k in range(3)]
+        b = [make_run(ctx.tmp, "swB", seed=seed + 100 + k, model="SwB", window="16", distinct_buffers="yes",
+                      slow="stream:*:*:%.6f" % (1 / 0.7), **kw) for k in range(3)]
+        ok, stm, j, so = compare_statements(ctx.tmp, a, b)
+        key = re.compile(r"window|distinct_buffers")
+        f.add((not ok) or any(key.search(c) for c in answer_clauses(so)))
+        g.add((not ok) or key.search(so) is not None)
+        ctx.cleanup(a + b)
+    return [f, g]
+
+
 JUDGE = {"levels": "1,8", "reps": 10, "block_sd": 0.01, "rep_sd": 0.01, "pair_sd": 0.01,
          "sample_sd": 0.02, "load": 0.05}
 
@@ -657,6 +677,7 @@ SCENARIOS = [
     ("compare-power-2pct", scen_compare_power, dict(run_sd=0.02), 30, 300),
     ("compare-power-5pct", scen_compare_power, dict(run_sd=0.05), 30, 300),
     ("compare-dup", scen_compare_dup, dict(), 20, 200),
+    ("compare-config", scen_compare_config, dict(), 10, 100),
     ("judge-2pct", scen_judge, dict(run_sd=0.02), 30, 400),
     ("judge-5pct", scen_judge, dict(run_sd=0.05, one_cell=False, strong=False), 30, 400),
     ("judge-config", scen_judge_config, dict(), 10, 100),
