@@ -118,12 +118,15 @@ class Figure:
     def table_row(self):
         lo, hi = wilson(self.x, self.n)
         r = 100.0 * self.x / self.n if self.n else 0.0
-        extra = ""
+        return "%-34s %5.1f%% [%5.1f,%5.1f] %4d  %-10s %s" % (
+            self.name, r, 100 * lo, 100 * hi, self.n, self.target_text(), self.verdict())
+
+    def what_line(self):
+        s = "  " + self.what
         if self.values:
             v = sorted(self.values)
-            extra = "  median %.2f, max %.2f" % (v[len(v) // 2], v[-1])
-        return "%-34s %5.1f%% [%5.1f,%5.1f] %4d  %-10s %s%s" % (
-            self.name, r, 100 * lo, 100 * hi, self.n, self.target_text(), self.verdict(), extra)
+            s += "\n  its value: median %.2f, max %.2f" % (v[len(v) // 2], v[-1])
+        return s
 
 
 # ---------------------------------------------------------------- plumbing
@@ -775,7 +778,7 @@ def main():
               file=sys.stderr)
         for f in ctx.figures:
             print(f.table_row(), file=sys.stderr)
-            print("  " + f.what, file=sys.stderr)
+            print(f.what_line(), file=sys.stderr)
     if not os.environ.get("CLAIMS_TMP"):
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
