@@ -197,14 +197,16 @@ def walk_significant(node, path=()):
     return out
 
 
-def answer_clauses(text):
-    """compare's answer lines, continuation lines joined, split into clauses."""
+def answer_clauses(text, heads=("answer:",)):
+    """compare's answer lines (or other paragraphs starting with one of
+    HEADS), continuation lines joined, split into clauses."""
     out, cur = [], None
     for line in text.splitlines():
-        if line.startswith("answer:"):
+        head = next((h for h in heads if line.startswith(h)), None)
+        if head:
             if cur is not None:
                 out.append(cur)
-            cur = line[len("answer:"):].strip()
+            cur = line[len(head):].strip()
         elif cur is not None and line.startswith("  ") and line.strip():
             cur += " " + line.strip()
         else:
@@ -215,11 +217,21 @@ def answer_clauses(text):
         out.append(cur)
     clauses = []
     for a in out:
-        clauses += [c.strip() for c in a.split(";")]
+        clauses += [c.strip() for c in re.split(r"; |\. (?=[A-Z])", a)]
     return clauses
 
 
-SIG = re.compile(r"(?<!not )significant")
+class _Sig:
+    """A clause that says "significant(ly)", not negated ("not
+    significant", "not a significant difference", "no significant ...")."""
+    NEG = re.compile(r"\b(?:not|no|nor)\s+(?:a\s+|any\s+)?significant\w*", re.I)
+    POS = re.compile(r"significant", re.I)
+
+    def search(self, c):
+        return self.POS.search(self.NEG.sub("", c))
+
+
+SIG = _Sig()
 
 
 def compare_statements(tmp, runs_a, runs_b):
@@ -241,9 +253,9 @@ def compare_statements(tmp, runs_a, runs_b):
         if path and path[-1] == "degradation":
             continue
         stm.append(("json", "/".join(map(str, path))))
-    for c in answer_clauses(so):
+    for c in answer_clauses(so, ("answer:", "verdict:")):
         if SIG.search(c):
-            stm.append(("answer", c))
+            stm.append(("text", c))
     shutil.rmtree(out, ignore_errors=True)
     return True, stm, j, so
 
@@ -280,7 +292,7 @@ def b_worse_at_top(j, so, names_a, names_b, model_a, model_b, top_nodes):
                     return True
     # the answer's words: "X degrades N points more than Y", "X is worse than Y"
     bn, an = set(names_b) | {model_b}, set(names_a) | {model_a}
-    for c in answer_clauses(so):
+    for c in answer_clauses(so, ("answer:", "verdict:")):
         if not SIG.search(c):
             continue
         m = re.match(r"(?:.*?: )?(\S+) degrades [\d.]+ points (more|less) than (\S+)", c)
@@ -288,10 +300,11 @@ def b_worse_at_top(j, so, names_a, names_b, model_a, model_b, top_nodes):
             x, how, y = m.group(1), m.group(2), m.group(3)
             if (x in bn and y in an and how == "more") or (x in an and y in bn and how == "less"):
                 return True
-        m = re.match(r"(?:.*?: )?(\S+) is (?:significantly )?(worse|better) than (\S+)", c)
+        m = re.match(r"(?:.*?: )?(\S+) (?:is|runs|reads) [^;]*?(worse|better|slower|faster) than (\S+?)(?:'s)?\b", c)
         if m:
             x, how, y = m.group(1), m.group(2), m.group(3)
-            if (x in bn and y in an and how == "worse") or (x in an and y in bn and how == "better"):
+            worse = how in ("worse", "slower")
+            if (x in bn and y in an and worse) or (x in an and y in bn and not worse):
                 return True
     return False
 
