@@ -43,7 +43,7 @@ MPI_OBJ  := $(MPI_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/unit/*.c)
 
 .PHONY: all setup run test unit-test hdr-check layers-test golden-test docs-test mpi-test cli-test slurm-test health-test monitoring-test fabric-test bench plot install uninstall clean test-asan \
-	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test
+	fuzz fuzz-build test-fuzz-replay test-valgrind drills catalog-test calibration-test claims-test
 
 all: $(BUILD)/swstress $(BUILD)/finalize_preload.so $(BUILD)/swstress.1
 
@@ -106,7 +106,7 @@ run: setup
 
 test: setup
 	$(MAKE) all build/unit_tests
-	$(MAKE) unit-test golden-test docs-test hdr-check layers-test calibration-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
+	$(MAKE) unit-test golden-test docs-test hdr-check layers-test calibration-test claims-test test-fuzz-replay test-asan mpi-test cli-test health-test catalog-test drills test-valgrind fabric-test slurm-test \
 		monitoring-test
 
 unit-test: build/unit_tests
@@ -117,6 +117,12 @@ unit-test: build/unit_tests
 # power, false alarms of nightly checks, suspect ports.
 calibration-test: build/calibrate
 	./build/calibrate 400
+
+# Every claim a user reads, end to end: simulated runs with a known truth
+# (tests/claims/sim.py) through report, compare, baseline and judge; each
+# rate against its target (binomial, p < 0.001). make bench: CLAIMS_FULL=1.
+claims-test: build/swstress
+	sh tests/claims/run_tests.sh
 
 # Every header compiles on its own, twice over (its guard): it includes
 # what it uses. engine_int.h with mpicc.

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Every benchmark (`make bench`; never part of `make test`). Results go to
 # build/bench/; the figures quoted in tests/bench/RESULTS.md come from here.
-#   sh tests/bench/run_all.sh [netpipe|osu|phase|deadline|timer|waits|efficiency|adaptive|scale|fabric48|map48|mapfalse|victims|exitstatus|profile|design ...]
+#   sh tests/bench/run_all.sh [netpipe|osu|phase|deadline|timer|waits|efficiency|adaptive|scale|fabric48|map48|mapfalse|victims|exitstatus|profile|design|claims ...]
 # osu and phase need OSU=path of the OSU micro-benchmarks (tests/bench/osu.sh says how to get them).
 # The machine is shared: each part prints the load average it ran under.
 set -u
 B=$(dirname "$0")
 mkdir -p build/bench
-parts=${*:-timer waits netpipe osu phase deadline efficiency adaptive scale fabric48 map48 mapfalse victims exitstatus profile design}
+parts=${*:-timer waits netpipe osu phase deadline efficiency adaptive scale fabric48 map48 mapfalse victims exitstatus profile design claims}
 rc=0
 for p in $parts; do
 	echo "== $p ($(date -u +%H:%M:%S), load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -41,6 +41,8 @@ for p in $parts; do
 	exitstatus) sh "$B/exitstatus.sh" "${EXIT_RUNS:-50}" || rc=1;;
 	profile) sh "$B/profile.sh" || rc=1;;
 	design) sh "$B/design.sh" "${DESIGN_RUNS:-5}" || rc=1;;   # the wall-time cost of blocks
+	claims)   # every claim a user reads, end to end (tests/claims): the full datasets and the table
+		CLAIMS_FULL=1 sh tests/claims/run_tests.sh > build/bench/claims.txt 2>&1 || rc=1; cat build/bench/claims.txt;;
 	*) echo "bench: unknown part '$p'" >&2; rc=2;;
 	esac
 done
