@@ -43,26 +43,56 @@ static double rel_of(int metric, double d)
 	return exp(metric == BLAME_LATENCY ? -d : d);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* x[k] as if x[0..n) were sorted, x reordered so that x[0..k) are no
+ * larger (Wirth's selection with Hoare's partition: linear on average). */
+static double select_kth(double *x, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	long lo = 0, hi = (long)n - 1, kk = (long)k;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		double pivot = x[kk];
+		long i = lo, j = hi;
+
+		do {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i <= j) {
+				double t = x[i];
+
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		} while (i <= j);
+		if (j < kk)
+			lo = i;
+		if (kk < i)
+			hi = j;
+	}
+	return x[kk];
 }
 
-/* Median of the finite values of x[0..n) (sorted in place); NaN when
+/* Median of the finite values of x[0..n) (reordered in place); NaN when
  * none. */
 static double median_inplace(double *x, size_t n)
 {
 	size_t k = 0;
+	double hi, lo;
 
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(x[i]))
 			x[k++] = x[i];
 	if (!k)
 		return NAN;
-	qsort(x, k, sizeof(*x), cmp_double);
-	return k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2.0;
+	hi = select_kth(x, k, k / 2);
+	if (k % 2)
+		return hi;
+	/* the largest of the lower half */
+	lo = x[0];
+	for (size_t i = 1; i < k / 2; i++)
+		lo = x[i] > lo ? x[i] : lo;
+	return (lo + hi) / 2.0;
 }
 
 static int link_cmp(const void *a, const void *b)
@@ -450,7 +480,8 @@ static int fit_model(struct map *m)
 {
 	const struct blame_result *r = m->r;
 	int n = m->n, ng = r->ngroup, ret = -1;
-	size_t nl = r->nlink, cap = nl > (size_t)n ? nl : (size_t)n, *start = NULL, *ord = NULL;
+	size_t nl = r->nlink, cap = nl > (size_t)n ? nl : (size_t)n, *start = NULL;
+	unsigned *ord = NULL;   /* link indexes: fewer than 2^32 below SW_MAX_RANKS */
 	double *col = malloc((cap ? cap : 1) * sizeof(*col)), *cen = malloc((size_t)ng * sizeof(*cen));
 
 	start = calloc((size_t)ng * ng + 1, sizeof(*start));
@@ -470,7 +501,7 @@ static int fit_model(struct map *m)
 		int a = r->link[k].ga < r->link[k].gb ? r->link[k].ga : r->link[k].gb;
 		int b = r->link[k].ga < r->link[k].gb ? r->link[k].gb : r->link[k].ga;
 
-		ord[start[a * ng + b]++] = k;
+		ord[start[a * ng + b]++] = (unsigned)k;
 	}
 	for (int q = ng * ng; q > 0; q--)
 		start[q] = start[q - 1];
@@ -529,7 +560,7 @@ static int fit_model(struct map *m)
 		for (int a = 0; a < ng; a++)
 			for (int b = 0; b < ng; b++)
 				m->mu[a * ng + b] += cen[a] + cen[b];
-		if (moved < 1e-7)
+		if (moved < 1e-5)   /* 0.001% of a rate */
 			break;
 	}
 	ret = 0;
