@@ -595,40 +595,49 @@ static void host_blocks(const struct map *m, int i, bool own, double *hb, double
 }
 
 /*
- * Host i's effect with its test: the blocks are the replicates (its
- * effect in each block, host_blocks; Student t on their mean, nb - 1
- * degrees of freedom); with one block, the partners are (t on the
- * links' departures from the fit, described as such in the evidence).
- * Over all partners, or those of its own group when own. 0, or -1 when
- * not testable.
+ * Host i's effect: the blocks are the replicates (its effect in each
+ * block, host_blocks: their mean d and variance s2 over c blocks); with
+ * one block, the partners are (the links' departures from the fit). Over
+ * all partners, or those of its own group when own. Returns c (< 2: no
+ * variance).
  */
-static int host_effect(const struct map *m, int i, bool own, double *hb, double *col, double *rel, double *lo,
-		       double *hi, double *p)
+static size_t host_effect(const struct map *m, int i, bool own, double *hb, double *col, double *d, double *s2)
 {
 	int n = m->n;
-	double d, se;
-	size_t c;
+	double se;
+	size_t c = 0;
 
 	if (m->nb >= 2) {
 		host_blocks(m, i, own, hb, col);
-		c = mean_se(hb, (size_t)m->nb, &d, &se);
+		c = mean_se(hb, (size_t)m->nb, d, &se);
 	} else {
-		c = 0;
 		for (int j = 0; j < n; j++)
 			if (m->li[i * n + j] >= 0 && (!own || m->grp[j] == m->grp[i]) && isfinite(m->g[i * n + j]))
 				col[c++] = m->g[i * n + j] - fit_without(m, i, j);
-		c = mean_se(col, c, &d, &se);
+		c = mean_se(col, c, d, &se);
 	}
-	return c >= 2 ? floor_test(m, d, se, (double)(c - 1), rel, lo, hi, p) : -1;
+	*s2 = c >= 2 ? se * se * (double)c : NAN;
+	return c;
 }
+
+/* The weight of the hosts' pooled block-to-block variance in each host's
+ * test, in degrees of freedom per degree of freedom of one host: as if
+ * four more hosts had been measured (Smyth's moderated t, whose prior
+ * degrees of freedom come out near 4 on typical data). */
+#define HOST_POOL_WEIGHT 4.0
 
 /*
  * The slow host ports: each host's effect from the model (fit_model)
  * with its interval, a one-sided t on the blocks beyond the floor, over
  * all its partners or over those of its own group (a trunk that holds
  * every crossing link down hides a slow port there: the smaller p,
- * twice, Bonferroni over the two), Holm over the hosts tested. The
- * counts (slower of tested partners) describe; they decide nothing.
+ * twice, Bonferroni over the two), Holm over the hosts tested. Few
+ * blocks give a host's own variance few degrees of freedom (2 blocks: a
+ * t on 1), so it is moderated by the variance pooled over all hosts
+ * (Smyth 2004): s^2 = (d0 s0^2 + d s_i^2) / (d0 + d) on d0 + d degrees
+ * of freedom, d = c - 1 its own, d0 = HOST_POOL_WEIGHT d (blocks only;
+ * partners as replicates are not pooled). The counts (slower of tested
+ * partners) describe; they decide nothing.
  */
 static int test_hosts(struct map *m)
 {
@@ -636,15 +645,16 @@ static int test_hosts(struct map *m)
 	int n = m->n, ret = -1;
 	double *col = malloc((size_t)n * sizeof(*col)), *raw = malloc((size_t)n * sizeof(*raw));
 	double *hb = malloc((size_t)m->nb * sizeof(*hb)), *p = malloc((size_t)n * sizeof(*p));
+	double *est = malloc((size_t)n * 4 * sizeof(*est));
+	size_t *cnt = malloc((size_t)n * 2 * sizeof(*cnt));
 	bool *flag = malloc((size_t)n * sizeof(*flag));
+	double pool[2] = { 0.0, 0.0 }, pool_df[2] = { 0.0, 0.0 };
 
-	if (!col || !raw || !hb || !p || !flag)
+	if (!col || !raw || !hb || !p || !est || !cnt || !flag)
 		goto out_free;
 	for (int i = 0; i < n; i++) {
 		struct blame_host *h = &r->host[i];
-		double rel[2], lo[2], hi[2], pp[2];
 		size_t nr = 0;
-		bool all_ok, own_ok;
 
 		h->slower = h->own = h->own_slower = h->tested = 0;
 		for (int j = 0; j < n; j++) {
@@ -671,13 +681,39 @@ static int test_hosts(struct map *m)
 		if (nr >= 2 && stats_median_ci(raw, nr, r->confidence, &h->lo, &h->hi))
 			h->lo = h->hi = h->score;
 		h->blocks = m->nb;
-		all_ok = !host_effect(m, i, false, hb, col, &rel[0], &lo[0], &hi[0], &pp[0]);
-		own_ok = h->own >= 2 && h->own < h->tested &&
-			 !host_effect(m, i, true, hb, col, &rel[1], &lo[1], &hi[1], &pp[1]);
-		h->by_own = own_ok && (!all_ok || pp[1] < pp[0]);
-		p[i] = all_ok && own_ok ? fmin(1.0, 2.0 * fmin(pp[0], pp[1])) : all_ok ? pp[0] : own_ok ? pp[1] : NAN;
+		for (int v = 0; v < 2; v++) {
+			cnt[i * 2 + v] = 0;
+			if (v && !(h->own >= 2 && h->own < h->tested))
+				continue;
+			cnt[i * 2 + v] = host_effect(m, i, v, hb, col, &est[i * 4 + v * 2], &est[i * 4 + v * 2 + 1]);
+			if (cnt[i * 2 + v] >= 2 && isfinite(est[i * 4 + v * 2 + 1])) {
+				pool[v] += (double)(cnt[i * 2 + v] - 1) * est[i * 4 + v * 2 + 1];
+				pool_df[v] += (double)(cnt[i * 2 + v] - 1);
+			}
+		}
+	}
+	for (int v = 0; v < 2; v++)
+		pool[v] = pool_df[v] > 0 ? pool[v] / pool_df[v] : 0.0;
+	for (int i = 0; i < n; i++) {
+		struct blame_host *h = &r->host[i];
+		double rel[2], lo[2], hi[2], pp[2];
+		bool ok[2];
+
+		for (int v = 0; v < 2; v++) {
+			size_t c = cnt[i * 2 + v];
+			double d = est[i * 4 + v * 2], s2 = est[i * 4 + v * 2 + 1], df = (double)c - 1.0;
+			double d0 = m->nb >= 2 ? HOST_POOL_WEIGHT * df : 0.0;
+
+			ok[v] = false;
+			if (c < 2 || !isfinite(s2))
+				continue;
+			s2 = (d0 * pool[v] + df * s2) / (d0 + df);
+			ok[v] = !floor_test(m, d, sqrt(s2 / (double)c), d0 + df, &rel[v], &lo[v], &hi[v], &pp[v]);
+		}
+		h->by_own = ok[1] && (!ok[0] || pp[1] < pp[0]);
+		p[i] = ok[0] && ok[1] ? fmin(1.0, 2.0 * fmin(pp[0], pp[1])) : ok[0] ? pp[0] : ok[1] ? pp[1] : NAN;
 		h->rel = h->rel_lo = h->rel_hi = NAN;
-		if (all_ok || own_ok) {
+		if (ok[0] || ok[1]) {
 			h->rel = rel[h->by_own];
 			h->rel_lo = lo[h->by_own];
 			h->rel_hi = hi[h->by_own];
@@ -692,6 +728,8 @@ static int test_hosts(struct map *m)
 	ret = 0;
 out_free:
 	free(flag);
+	free(cnt);
+	free(est);
 	free(p);
 	free(hb);
 	free(raw);

@@ -142,6 +142,31 @@ Test(blame, eight_hosts_slow_port)
 		}
 }
 
+/* The unloaded map of the fabric test: 16 hosts on 4 leaves, 2 blocks,
+ * one port at 0.1x whose samples are coarse (a whole message of about 9
+ * in a sample: 10% noise on its links): named alone in at least 95 of
+ * 100 maps. A host's own 2 blocks give a t on 1 degree of freedom; the
+ * variance pooled over the hosts is what gives it power. */
+Test(blame, two_blocks_coarse_slow_port)
+{
+	int alone = 0;
+
+	for (int t = 0; t < 100; t++) {
+		struct blame_result r;
+
+		sim_init(&s, 16, 4, 2);
+		s.slow_host = 5;
+		s.slow_factor = 0.1;
+		s.slow_noise = 0.10;
+		sim_draw(&s);
+		run(&s, true, &r);
+		alone += r.nclaim == 1 && r.claim[0].kind == BLAME_HOST && r.claim[0].who == 5;
+		blame_free(&r);
+	}
+	cr_log_info("2 blocks, a coarse port at 0.1x: named alone in %d of 100", alone);
+	cr_expect_geq(alone, 95, "%d of 100", alone);
+}
+
 /* A bad cable at 8 hosts (one link 50% slow, 4 blocks, 2 leaves of 4):
  * the link named and no host flagged in at least 95 of 100 maps; named
  * alone in at least 90. */
