@@ -26,7 +26,9 @@
  *    (the median over its partners j of its link less the fit without
  *    h_i) with the blocks as replicates: a one-sided Student t of "no
  *    slower than the floor", so the evidence grows with the size of the
- *    effect and not only with the number of partners; over all partners
+ *    effect and not only with the number of partners; the host's
+ *    block-to-block variance moderated by the one pooled over the hosts
+ *    (a moderated t: few blocks give a host few degrees of freedom); over all partners
  *    or over those in its own group (the smaller p, twice; a trunk that
  *    holds every crossing link down hides a slow port there). One block:
  *    the partners are the replicates. Named alone: the links of a slow
