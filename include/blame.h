@@ -17,28 +17,37 @@
  * is corrected over its family (hosts, groups, boundaries, links) by
  * Holm at alpha. The tests:
  *
- *  - a slow host port: host i against its group mates with the same
- *    partner: for each partner j, d_ij = ln v_ij - median over the mates
- *    k of i (same group, k != i, j) of ln v_kj. A sign test on how many
- *    partners have d_ij beyond the floor (the host is slower with almost
- *    every partner; one slow partner or a slow uplink moves the mates as
- *    much as the host, so it clears them); or the same over the partners
- *    in its own group alone (see struct blame_host). Named alone: the
- *    links of a slow host are caused by it, and its partners are cleared.
- *  - a slow uplink (3 groups or more): the links with one end in group
- *    G against the crossing links that do not touch G (Bonett-Price
- *    ratio of medians, stats_log_median_se), slow hosts' links left out.
- *    Flags with no host named.
+ *  - the model: the links' goodness (block medians) as an additive model
+ *    g_ij = mu[G(i), G(j)] + h_i + h_j + e_ij, a term per group pair
+ *    and one per host, fitted by median polish, host terms centred on
+ *    their median within each group (a group of one host has no effect
+ *    of its own; in a group of two each carries half the difference).
+ *  - a slow host port: host i's effect h_i, estimated in each block
+ *    (the median over its partners j of its link less the fit without
+ *    h_i) with the blocks as replicates: a one-sided Student t of "no
+ *    slower than the floor", so the evidence grows with the size of the
+ *    effect and not only with the number of partners; the host's
+ *    block-to-block variance moderated by the one pooled over the hosts
+ *    (a moderated t: few blocks give a host few degrees of freedom); over all partners
+ *    or over those in its own group (the smaller p, twice; a trunk that
+ *    holds every crossing link down hides a slow port there). One block:
+ *    the partners are the replicates. Named alone: the links of a slow
+ *    host are caused by it, and its partners are cleared.
+ *  - a slow uplink (3 groups or more), hosts as the unit: each host of
+ *    G gives the median of its crossing links, each other host the median
+ *    of its crossing links that do not touch G (goodness less both hosts'
+ *    effects; flagged hosts and their links left out); Welch's t between
+ *    the two sets. Flags with no host named.
  *  - a group bottleneck (each boundary g|h; with 2 groups it is named
- *    the trunk): the links crossing it against the links within g and h,
- *    as above. Under load this is the switch's inner structure
- *    (congestion); with the unloaded map beside it, blame_contrast tells
- *    a fault from congestion. A boundary that a slow uplink explains is
- *    no claim of its own.
- *  - a link alone: its per-block values against its group pair's typical
- *    link (Student t on the block log ratios), slow hosts' links left
- *    out; a link that a host, uplink or boundary claim explains is no
- *    claim of its own.
+ *    the trunk), hosts as the unit: each host of g and h gives the median
+ *    of its crossing links less that of its links within (its own effect
+ *    cancels); a one-sided t over the hosts. Under load this is the
+ *    switch's inner structure (congestion); with the unloaded map beside
+ *    it, blame_contrast tells a fault from congestion. A boundary that a
+ *    slow uplink explains is no claim of its own.
+ *  - a link alone: its per-block goodness less the model's fit (its
+ *    group pair's term and both hosts' effects), Student t on the blocks;
+ *    a flagged host's links are not tested (they are the host's).
  *
  * Inferred groups: average-linkage clustering of the hosts on how alike
  * their links to everyone else are (mean |g_ik - g_jk|), joining two
@@ -110,50 +119,60 @@ enum blame_when {
 /* One link, a < b. median, lo, hi in the input's unit (CI at confidence
  * over its blocks; lo = hi = median when n < 2). rel: its median over
  * its reference (the typical link of its group pair, 1 = typical).
- * cause: the claim that explains it (enum blame_kind; by the host or
- * group index, or -1), BLAME_LINK when it is flagged alone. */
+ * resid, res_lo, res_hi: the link against the model's fit (its group
+ * pair and both hosts' effects), the mean over blocks with its CI, as
+ * a ratio (NaN: a flagged host's link, not tested). cause: the claim
+ * that explains it (enum blame_kind; by the host or group index, or
+ * -1), BLAME_LINK when it is flagged alone. */
 struct blame_link {
 	int a, b, n;
 	int ga, gb;                 /* the groups of a and b */
 	double median, lo, hi;
 	double rel, p;              /* p: Holm-adjusted, NaN: not tested */
+	double resid, res_lo, res_hi;
 	bool flagged;               /* slow alone */
 	int cause, by;
 };
 
 /* One host. score: the median over its n partners of its link medians
- * (unit), CI over partners. rel: the median over partners of its link
- * against its mates' links with the same partner (1 = as its mates);
- * slower of tested partners (own_slower of the own in its group) where
- * it was slower than that by more than the floor; p: the sign test over
- * all tested partners or over those in its group (the smaller p, times
- * 2; the group's alone find a slow port behind a trunk that holds every
- * crossing link down), Holm-adjusted over the hosts. */
+ * (unit), CI over partners. rel [rel_lo, rel_hi]: its effect as a ratio
+ * against its group's typical host (1 = typical), the mean over the
+ * blocks of its per-block effect, with its CI (by_own: from its
+ * partners in its own group, which gave the smaller p); slower of
+ * tested partners (own_slower of the own in its group) where its link
+ * was below the model's fit without its effect by more than the floor
+ * (described, not tested); blocks: the replicates of its test (1: the
+ * partners were); p: the t test (the smaller of all partners and own
+ * group, times 2), Holm-adjusted over the hosts. */
 struct blame_host {
 	char name[SW_HOST_MAX];
-	int group, n, tested, slower, own, own_slower;
+	int group, n, tested, slower, own, own_slower, blocks;
 	double score, lo, hi;
-	double rel, p;
+	double rel, rel_lo, rel_hi, p;
+	bool by_own;
 	bool flagged;
 };
 
-/* One group: its uplink's test (rel, CI and p of its crossing links
- * against the reference links; NaN when not testable). */
+/* One group: its uplink's test (rel, CI and p of its hosts' crossing
+ * links against the other hosts' crossing links; NaN when not
+ * testable); n its crossing links, units its hosts in the test. */
 struct blame_group {
 	char name[SW_HOST_MAX];
-	int nhost, n;
+	int nhost, n, units;
 	double rel, lo, hi, p;
 	bool flagged;
 };
 
-/* The boundary between groups g < h: the links crossing it (median, CI
- * in the unit, n) against those within g and h (rel, CI, Holm p). The
+/* The boundary between groups g < h: n links crossing it; median, CI in
+ * the unit over its hosts (each host's median crossing link); rel, CI,
+ * Holm p: the crossing links against those within g and h with units
+ * hosts as the unit. The
  * capacity (unit, NaN when not estimable): what the crossing pairs
  * carried in one direction in the rounds with the most of them (cap_pairs;
  * cap_round the first such round): the median over those rounds and
  * blocks, with its CI. */
 struct blame_boundary {
-	int g, h, n;
+	int g, h, n, units;
 	double median, lo, hi;
 	double rel, rel_lo, rel_hi, p;
 	bool flagged;

@@ -25,7 +25,8 @@ int blame_write_links(FILE *f, const struct blame_result *r);
  * host,group,order,group_start,metric,score,lo,hi,n,rel,slower,p,flagged
  * (order: the host's place on the heat map's axes, hosts sorted by
  * group, group_start 1 on the first host of its group; score: the median over partners with its CI; rel: against its
- * group mates; slower: partners beyond the floor). 0 or -1. */
+ * group's typical host, the model's host effect; slower: partners below
+ * the model's fit by more than the floor). 0 or -1. */
 int blame_write_hosts(FILE *f, const struct blame_result *r);
 
 /* groups.csv: one row per tested uplink ("uplink", its group, "-") and

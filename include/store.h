@@ -36,8 +36,8 @@
  *              in the CSV units of its metric (MB/s or us): the map
  *              (metric, hosts, groups, inferred, floor, alpha,
  *              confidence); each host (group, axis: its place on the heat
- *              map, score [lo, hi] over partners, rel against its mates,
- *              slower of tested partners, p, flagged); each tested uplink
+ *              map, score [lo, hi] over partners, rel its effect against
+ *              its group's typical host, slower of tested partners, p, flagged); each tested uplink
  *              and boundary (groups.csv's columns); each link (host_a,
  *              host_b, median [lo, hi], n, rel, flagged alone, cause);
  *              each claim (kind, element, holds, rel [lo, hi], p and the

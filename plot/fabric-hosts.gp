@@ -53,7 +53,7 @@ plot @TICS \
 	hosts using 'order':(fast('score')):(fast('lo')):(fast('hi')) with yerrorbars pt 7 ps 0.6 lc rgb '#0072B2' \
 		title 'host', \
 	hosts using 'order':(slow('score')):(slow('lo')):(slow('hi')) with yerrorbars pt 9 ps 1.2 lc rgb '#D55E00' \
-		title 'host flagged (slower than its group mates)'
+		title 'host flagged (slower than its group''s typical host)'
 
 # (a macro inside a { } block is expanded before the block runs)
 BTICS = (nb > 0 && nb <= 40 ? "groups using (column(0) - nu):(far):xtic(strcol('group_a').'|'.strcol('group_b')) with dots notitle," : "")

@@ -27,6 +27,8 @@ struct map {
 	int *li;                         /* n x n link index, -1 */
 	int *grp;                        /* n: each host's group */
 	double c;                        /* the floor on the goodness scale */
+	double *hfx;                     /* n: each host's effect (fit_model) */
+	double *mu;                      /* ngroup x ngroup: each group pair's */
 };
 
 static double goodness_of(int metric, double v)
@@ -41,26 +43,56 @@ static double rel_of(int metric, double d)
 	return exp(metric == BLAME_LATENCY ? -d : d);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* x[k] as if x[0..n) were sorted, x reordered so that x[0..k) are no
+ * larger (Wirth's selection with Hoare's partition: linear on average). */
+static double select_kth(double *x, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	long lo = 0, hi = (long)n - 1, kk = (long)k;
 
-	return (x > y) - (x < y);
+	while (lo < hi) {
+		double pivot = x[kk];
+		long i = lo, j = hi;
+
+		do {
+			while (x[i] < pivot)
+				i++;
+			while (pivot < x[j])
+				j--;
+			if (i <= j) {
+				double t = x[i];
+
+				x[i++] = x[j];
+				x[j--] = t;
+			}
+		} while (i <= j);
+		if (j < kk)
+			lo = i;
+		if (kk < i)
+			hi = j;
+	}
+	return x[kk];
 }
 
-/* Median of the finite values of x[0..n) (sorted in place); NaN when
+/* Median of the finite values of x[0..n) (reordered in place); NaN when
  * none. */
 static double median_inplace(double *x, size_t n)
 {
 	size_t k = 0;
+	double hi, lo;
 
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(x[i]))
 			x[k++] = x[i];
 	if (!k)
 		return NAN;
-	qsort(x, k, sizeof(*x), cmp_double);
-	return k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2.0;
+	hi = select_kth(x, k, k / 2);
+	if (k % 2)
+		return hi;
+	/* the largest of the lower half */
+	lo = x[0];
+	for (size_t i = 1; i < k / 2; i++)
+		lo = x[i] > lo ? x[i] : lo;
+	return (lo + hi) / 2.0;
 }
 
 static int link_cmp(const void *a, const void *b)
@@ -317,8 +349,10 @@ static int set_groups(struct map *m, int ng, char *err, size_t errlen)
 	struct blame_result *r = m->r;
 
 	free(r->group);
+	free(m->mu);
 	r->group = calloc((size_t)ng, sizeof(*r->group));
-	if (!r->group)
+	m->mu = calloc((size_t)ng * (size_t)ng, sizeof(*m->mu));
+	if (!r->group || !m->mu)
 		return sw_fail(err, errlen, "map: out of memory");
 	r->ngroup = ng;
 	for (int g = 0; g < ng; g++) {
@@ -339,155 +373,7 @@ static int set_groups(struct map *m, int ng, char *err, size_t errlen)
 	return 0;
 }
 
-/* For sorting one column of g: by group, then value. */
-struct col_item {
-	int grp;
-	double v;
-	int host;
-};
-
-static int col_cmp(const void *a, const void *b)
-{
-	const struct col_item *x = a, *y = b;
-
-	if (x->grp != y->grp)
-		return x->grp - y->grp;
-	return (x->v > y->v) - (x->v < y->v);
-}
-
-/*
- * d[i*n+j] = g_ij - the median of g_kj over i's mates k (its group, k !=
- * i, j), NaN when i has no mate that reached j. Column j is sorted once
- * by (group, value), so each median skips i by its rank: n^2 log n.
- */
-static void mate_contrast(const struct map *m, double *d, struct col_item *it, int *pos)
-{
-	int n = m->n;
-
-	for (int j = 0; j < n; j++) {
-		int c = 0;
-
-		for (int k = 0; k < n; k++)
-			if (k != j && isfinite(m->g[k * n + j]))
-				it[c++] = (struct col_item){ m->grp[k], m->g[k * n + j], k };
-		qsort(it, (size_t)c, sizeof(*it), col_cmp);
-		for (int s = 0, e; s < c; s = e) {
-			for (e = s; e < c && it[e].grp == it[s].grp; e++)
-				pos[it[e].host] = e - s;
-			for (int t = s; t < e; t++) {
-				int i = it[t].host, mc = e - s - 1, pi = pos[i], lo = (mc - 1) / 2, hi = mc / 2;
-				double a, b;
-
-				if (!mc)
-					continue;
-				/* rank q of the mates is rank q (q < pi) or q + 1 of the segment */
-				a = it[s + lo + (lo >= pi)].v;
-				b = it[s + hi + (hi >= pi)].v;
-				d[i * n + j] = m->g[i * n + j] - (a + b) / 2.0;
-			}
-		}
-	}
-}
-
-/*
- * The slow host ports: d_ij against the floor (mate_contrast) for each
- * partner, a sign test on how many partners put d beyond it, Holm over
- * the hosts tested.
- */
-static int test_hosts(struct map *m)
-{
-	struct blame_result *r = m->r;
-	int n = m->n, ret = -1;
-	size_t n2 = (size_t)n * n;
-	double *d = malloc(n2 * sizeof(*d)), *col = malloc(n * sizeof(*col));
-	double *raw = malloc(n * sizeof(*raw)), *p = malloc(n * sizeof(*p)), *adj = malloc(n * sizeof(*adj));
-	struct col_item *it = malloc(n * sizeof(*it));
-	int *pos = malloc(n * sizeof(*pos));
-
-	if (!d || !col || !raw || !p || !adj || !it || !pos)
-		goto out_free;
-	for (size_t k = 0; k < n2; k++)
-		d[k] = NAN;
-	mate_contrast(m, d, it, pos);
-	for (int i = 0; i < n; i++) {
-		struct blame_host *h = &r->host[i];
-		size_t c = 0, nr = 0;
-		double p_all, p_own;
-
-		h->slower = h->own = h->own_slower = 0;
-		for (int j = 0; j < n; j++) {
-			int l = m->li[i * n + j];
-
-			if (l >= 0 && isfinite(r->link[l].median))
-				raw[nr++] = r->link[l].median;
-			if (isfinite(d[i * n + j])) {
-				col[c++] = d[i * n + j];
-				h->slower += d[i * n + j] < m->c;
-				if (m->grp[j] == m->grp[i]) {
-					h->own++;
-					h->own_slower += d[i * n + j] < m->c;
-				}
-			}
-		}
-		h->n = (int)nr;
-		h->tested = (int)c;
-		h->score = stats_median(raw, nr);
-		h->lo = h->hi = h->score;
-		if (nr >= 2 && stats_median_ci(raw, nr, r->confidence, &h->lo, &h->hi))
-			h->lo = h->hi = h->score;
-		h->rel = c ? rel_of(r->metric, median_inplace(col, c)) : NAN;
-		/* all partners, or those of its own group (a trunk that holds
-		 * every crossing link down hides a slow port there): the
-		 * smaller p, twice (Bonferroni over the two) */
-		p_all = c ? stats_sign_p((size_t)h->slower, c) : NAN;
-		p_own = h->own ? stats_sign_p((size_t)h->own_slower, (size_t)h->own) : NAN;
-		p[i] = isnan(p_own) || h->own == (int)c ? p_all : fmin(1.0, 2.0 * fmin(p_all, p_own));
-	}
-	if (stats_holm(p, (size_t)n, adj))
-		goto out_free;
-	for (int i = 0; i < n; i++) {
-		r->host[i].p = adj[i];
-		r->host[i].flagged = adj[i] < r->alpha;
-	}
-	ret = 0;
-out_free:
-	free(pos);
-	free(it);
-	free(adj);
-	free(p);
-	free(raw);
-	free(col);
-	free(d);
-	return ret;
-}
-
-/* x (nx goodness values) against y (ny): d = ln median x - ln median y,
- * its CI and the one-sided p of "x is no slower than the floor below y".
- * The goodness values go to stats_log_median_se as exp(); x and y are
- * scratch. 0, or -1 when either has fewer than 2. */
-static int test_sets(const struct map *m, double *x, size_t nx, double *y, size_t ny, double *d, double *lo,
-		     double *hi, double *p)
-{
-	double lx, sx, ly, sy;
-	struct stats_interval iv;
-
-	for (size_t i = 0; i < nx; i++)
-		x[i] = exp(x[i]);
-	for (size_t i = 0; i < ny; i++)
-		y[i] = exp(y[i]);
-	if (stats_log_median_se(x, nx, &lx, &sx) || stats_log_median_se(y, ny, &ly, &sy))
-		return -1;
-	/* negated: p_above asks "at most", the claim is "below the floor" */
-	if (stats_interval_set(&iv, ly - lx, sqrt(sx * sx + sy * sy), INFINITY, 0.0, m->r->confidence))
-		return -1;
-	*d = lx - ly;
-	*lo = -iv.hi;
-	*hi = -iv.lo;
-	*p = stats_interval_p_above(&iv, -m->c);
-	return 0;
-}
-
-/* Whether link k is left out of the group tests: a slow host's. */
+/* Whether link k is left out of the group and link tests: a slow host's. */
 static bool masked(const struct map *m, size_t k)
 {
 	return m->r->host[m->r->link[k].a].flagged || m->r->host[m->r->link[k].b].flagged;
@@ -503,6 +389,353 @@ static void set_rel(const struct map *m, double d, double lo, double hi, double 
 	*rhi = mt == BLAME_LATENCY ? rel_of(mt, lo) : rel_of(mt, hi);
 }
 
+/* The mean of the finite values of x[0..n) and its standard error (NaN
+ * with fewer than 2); returns how many. */
+static size_t mean_se(const double *x, size_t n, double *mean, double *se)
+{
+	double mu = 0.0, ss = 0.0;
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i])) {
+			double dv = x[i] - mu;
+
+			c++;
+			mu += dv / (double)c;
+			ss += dv * (x[i] - mu);
+		}
+	*mean = c ? mu : NAN;
+	*se = c >= 2 ? sqrt(ss / (double)(c - 1) / (double)c) : NAN;
+	return c;
+}
+
+/*
+ * The one test of every claim: an effect d on the goodness scale (lower
+ * = slower) with its standard error se on df degrees of freedom; the
+ * one-sided p of "no slower than the floor" (small when d lies below the
+ * floor c beyond chance) and d's CI as the metric's ratios. -1 (p NaN)
+ * when it cannot be tested (se or df missing).
+ */
+static int floor_test(const struct map *m, double d, double se, double df, double *rel, double *lo, double *hi,
+		      double *p)
+{
+	struct stats_interval iv;
+
+	*p = NAN;
+	if (!isfinite(d) || !(se >= 0.0) || !(df >= 1.0))
+		return -1;
+	/* negated: p_above asks "at most", the claim is "below the floor" */
+	if (stats_interval_set(&iv, -d, se, df, 0.0, m->r->confidence))
+		return -1;
+	*p = stats_interval_p_above(&iv, -m->c);
+	set_rel(m, d, -iv.hi, -iv.lo, rel, lo, hi);
+	return 0;
+}
+
+/*
+ * Holm over one family at alpha (stats_holm): p[0..n) the raw p-values
+ * in (NaN: not tested), the adjusted out; flag[k] = adjusted < alpha.
+ * 0 or -1 (ENOMEM). Every family of the map goes through here.
+ */
+static int holm_family(double *p, bool *flag, size_t n, double alpha)
+{
+	double *adj = malloc((n ? n : 1) * sizeof(*adj));
+
+	if (!adj || stats_holm(p, n, adj)) {
+		free(adj);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		p[k] = adj[k];
+		flag[k] = adj[k] < alpha;
+	}
+	free(adj);
+	return 0;
+}
+
+/* The model's fit of link (i, j) without the host effect of i: what the
+ * goodness of its group pair and partner j predict. */
+static double fit_without(const struct map *m, int i, int j)
+{
+	return m->mu[m->grp[i] * m->r->ngroup + m->grp[j]] + m->hfx[j];
+}
+
+/*
+ * The additive model on the links' goodness (log rates, each block
+ * centred):
+ *
+ *     g_ij = mu[G(i), G(j)] + h_i + h_j + e_ij
+ *
+ * a term per group pair, one per host, fitted by median polish (Tukey,
+ * Exploratory Data Analysis, 1977, ch. 11; here a link sits in the rows
+ * of both its hosts): alternately each host's term moves by the median of
+ * its links' residuals, and each group pair's by the median of its
+ * links'. Host terms are centred on their median within each group (the
+ * group's level belongs to its pairs' terms), so a host's effect is its
+ * distance from its group's typical host, and a group of one host has
+ * none. Robust: a few slow links move no median. Fills m->hfx and m->mu;
+ * 0 or -1 (ENOMEM).
+ */
+static int fit_model(struct map *m)
+{
+	const struct blame_result *r = m->r;
+	int n = m->n, ng = r->ngroup, ret = -1;
+	size_t nl = r->nlink, cap = nl > (size_t)n ? nl : (size_t)n, *start = NULL;
+	unsigned *ord = NULL;   /* link indexes: fewer than 2^32 below SW_MAX_RANKS */
+	double *col = malloc((cap ? cap : 1) * sizeof(*col)), *cen = malloc((size_t)ng * sizeof(*cen));
+
+	start = calloc((size_t)ng * ng + 1, sizeof(*start));
+	ord = malloc((nl ? nl : 1) * sizeof(*ord));
+	if (!col || !cen || !start || !ord)
+		goto out_free;
+	/* the links by group pair (counting sort; pair (g, h) with g <= h) */
+	for (size_t k = 0; k < nl; k++) {
+		int a = r->link[k].ga < r->link[k].gb ? r->link[k].ga : r->link[k].gb;
+		int b = r->link[k].ga < r->link[k].gb ? r->link[k].gb : r->link[k].ga;
+
+		start[a * ng + b + 1]++;
+	}
+	for (int q = 0; q < ng * ng; q++)
+		start[q + 1] += start[q];
+	for (size_t k = 0; k < nl; k++) {
+		int a = r->link[k].ga < r->link[k].gb ? r->link[k].ga : r->link[k].gb;
+		int b = r->link[k].ga < r->link[k].gb ? r->link[k].gb : r->link[k].ga;
+
+		ord[start[a * ng + b]++] = (unsigned)k;
+	}
+	for (int q = ng * ng; q > 0; q--)
+		start[q] = start[q - 1];
+	start[0] = 0;
+	for (int i = 0; i < n; i++)
+		m->hfx[i] = 0.0;
+	for (int q = 0; q < ng * ng; q++)
+		m->mu[q] = 0.0;
+	for (int it = 0; it < 30; it++) {
+		double moved = 0.0;
+
+		/* the group pairs' terms */
+		for (int a = 0; a < ng; a++)
+			for (int b = a; b < ng; b++) {
+				size_t c = 0;
+				double d;
+
+				for (size_t s = start[a * ng + b]; s < start[a * ng + b + 1]; s++) {
+					const struct blame_link *l = &r->link[ord[s]];
+
+					col[c++] = m->g[l->a * n + l->b] - m->mu[a * ng + b] - m->hfx[l->a] - m->hfx[l->b];
+				}
+				d = median_inplace(col, c);
+				if (isfinite(d)) {
+					m->mu[a * ng + b] = m->mu[b * ng + a] = m->mu[a * ng + b] + d;
+					moved = fmax(moved, fabs(d));
+				}
+			}
+		/* the hosts' terms, each on the others' latest */
+		for (int i = 0; i < n; i++) {
+			size_t c = 0;
+			double d;
+
+			for (int j = 0; j < n; j++)
+				if (m->li[i * n + j] >= 0)
+					col[c++] = m->g[i * n + j] - fit_without(m, i, j) - m->hfx[i];
+			d = median_inplace(col, c);
+			if (isfinite(d)) {
+				m->hfx[i] += d;
+				moved = fmax(moved, fabs(d));
+			}
+		}
+		/* centred in each group, the centre into the pairs' terms */
+		for (int g = 0; g < ng; g++) {
+			size_t c = 0;
+
+			for (int i = 0; i < n; i++)
+				if (m->grp[i] == g)
+					col[c++] = m->hfx[i];
+			cen[g] = median_inplace(col, c);
+			if (!isfinite(cen[g]))
+				cen[g] = 0.0;
+		}
+		for (int i = 0; i < n; i++)
+			m->hfx[i] -= cen[m->grp[i]];
+		for (int a = 0; a < ng; a++)
+			for (int b = 0; b < ng; b++)
+				m->mu[a * ng + b] += cen[a] + cen[b];
+		if (moved < 1e-5)   /* 0.001% of a rate */
+			break;
+	}
+	ret = 0;
+out_free:
+	free(ord);
+	free(start);
+	free(cen);
+	free(col);
+	return ret;
+}
+
+/*
+ * Host i's effect in each block b: the median over its partners j (those
+ * of its own group when own) of y_ijb less the model's fit without i,
+ * into hb[b] (NaN when it has none); col scratch of n.
+ */
+static void host_blocks(const struct map *m, int i, bool own, double *hb, double *col)
+{
+	int n = m->n, nb = m->nb;
+
+	for (int b = 0; b < nb; b++) {
+		size_t c = 0;
+
+		for (int j = 0; j < n; j++) {
+			int k = m->li[i * n + j];
+
+			if (k >= 0 && (!own || m->grp[j] == m->grp[i]) && isfinite(m->y[(size_t)k * nb + b]))
+				col[c++] = m->y[(size_t)k * nb + b] - fit_without(m, i, j);
+		}
+		hb[b] = median_inplace(col, c);
+	}
+}
+
+/*
+ * Host i's effect: the blocks are the replicates (its effect in each
+ * block, host_blocks: their mean d and variance s2 over c blocks); with
+ * one block, the partners are (the links' departures from the fit). Over
+ * all partners, or those of its own group when own. Returns c (< 2: no
+ * variance).
+ */
+static size_t host_effect(const struct map *m, int i, bool own, double *hb, double *col, double *d, double *s2)
+{
+	int n = m->n;
+	double se;
+	size_t c = 0;
+
+	if (m->nb >= 2) {
+		host_blocks(m, i, own, hb, col);
+		c = mean_se(hb, (size_t)m->nb, d, &se);
+	} else {
+		for (int j = 0; j < n; j++)
+			if (m->li[i * n + j] >= 0 && (!own || m->grp[j] == m->grp[i]) && isfinite(m->g[i * n + j]))
+				col[c++] = m->g[i * n + j] - fit_without(m, i, j);
+		c = mean_se(col, c, d, &se);
+	}
+	*s2 = c >= 2 ? se * se * (double)c : NAN;
+	return c;
+}
+
+/* The weight of the hosts' pooled block-to-block variance in each host's
+ * test, in degrees of freedom per degree of freedom of one host: as if
+ * four more hosts had been measured (Smyth's moderated t, whose prior
+ * degrees of freedom come out near 4 on typical data). */
+#define HOST_POOL_WEIGHT 4.0
+
+/*
+ * The slow host ports: each host's effect from the model (fit_model)
+ * with its interval, a one-sided t on the blocks beyond the floor, over
+ * all its partners or over those of its own group (a trunk that holds
+ * every crossing link down hides a slow port there: the smaller p,
+ * twice, Bonferroni over the two), Holm over the hosts tested. Few
+ * blocks give a host's own variance few degrees of freedom (2 blocks: a
+ * t on 1), so it is moderated by the variance pooled over all hosts
+ * (Smyth 2004): s^2 = (d0 s0^2 + d s_i^2) / (d0 + d) on d0 + d degrees
+ * of freedom, d = c - 1 its own, d0 = HOST_POOL_WEIGHT d (blocks only;
+ * partners as replicates are not pooled). The counts (slower of tested
+ * partners) describe; they decide nothing.
+ */
+static int test_hosts(struct map *m)
+{
+	struct blame_result *r = m->r;
+	int n = m->n, ret = -1;
+	double *col = malloc((size_t)n * sizeof(*col)), *raw = malloc((size_t)n * sizeof(*raw));
+	double *hb = malloc((size_t)m->nb * sizeof(*hb)), *p = malloc((size_t)n * sizeof(*p));
+	double *est = malloc((size_t)n * 4 * sizeof(*est));
+	size_t *cnt = malloc((size_t)n * 2 * sizeof(*cnt));
+	bool *flag = malloc((size_t)n * sizeof(*flag));
+	double pool[2] = { 0.0, 0.0 }, pool_df[2] = { 0.0, 0.0 };
+
+	if (!col || !raw || !hb || !p || !est || !cnt || !flag)
+		goto out_free;
+	for (int i = 0; i < n; i++) {
+		struct blame_host *h = &r->host[i];
+		size_t nr = 0;
+
+		h->slower = h->own = h->own_slower = h->tested = 0;
+		for (int j = 0; j < n; j++) {
+			int l = m->li[i * n + j];
+			double d;
+
+			if (l < 0)
+				continue;
+			if (isfinite(r->link[l].median))
+				raw[nr++] = r->link[l].median;
+			d = m->g[i * n + j] - fit_without(m, i, j);
+			if (!isfinite(d))
+				continue;
+			h->tested++;
+			h->slower += d < m->c;
+			if (m->grp[j] == m->grp[i]) {
+				h->own++;
+				h->own_slower += d < m->c;
+			}
+		}
+		h->n = (int)nr;
+		h->score = stats_median(raw, nr);
+		h->lo = h->hi = h->score;
+		if (nr >= 2 && stats_median_ci(raw, nr, r->confidence, &h->lo, &h->hi))
+			h->lo = h->hi = h->score;
+		h->blocks = m->nb;
+		for (int v = 0; v < 2; v++) {
+			cnt[i * 2 + v] = 0;
+			if (v && !(h->own >= 2 && h->own < h->tested))
+				continue;
+			cnt[i * 2 + v] = host_effect(m, i, v, hb, col, &est[i * 4 + v * 2], &est[i * 4 + v * 2 + 1]);
+			if (cnt[i * 2 + v] >= 2 && isfinite(est[i * 4 + v * 2 + 1])) {
+				pool[v] += (double)(cnt[i * 2 + v] - 1) * est[i * 4 + v * 2 + 1];
+				pool_df[v] += (double)(cnt[i * 2 + v] - 1);
+			}
+		}
+	}
+	for (int v = 0; v < 2; v++)
+		pool[v] = pool_df[v] > 0 ? pool[v] / pool_df[v] : 0.0;
+	for (int i = 0; i < n; i++) {
+		struct blame_host *h = &r->host[i];
+		double rel[2], lo[2], hi[2], pp[2];
+		bool ok[2];
+
+		for (int v = 0; v < 2; v++) {
+			size_t c = cnt[i * 2 + v];
+			double d = est[i * 4 + v * 2], s2 = est[i * 4 + v * 2 + 1], df = (double)c - 1.0;
+			double d0 = m->nb >= 2 ? HOST_POOL_WEIGHT * df : 0.0;
+
+			ok[v] = false;
+			if (c < 2 || !isfinite(s2))
+				continue;
+			s2 = (d0 * pool[v] + df * s2) / (d0 + df);
+			ok[v] = !floor_test(m, d, sqrt(s2 / (double)c), d0 + df, &rel[v], &lo[v], &hi[v], &pp[v]);
+		}
+		h->by_own = ok[1] && (!ok[0] || pp[1] < pp[0]);
+		p[i] = ok[0] && ok[1] ? fmin(1.0, 2.0 * fmin(pp[0], pp[1])) : ok[0] ? pp[0] : ok[1] ? pp[1] : NAN;
+		h->rel = h->rel_lo = h->rel_hi = NAN;
+		if (ok[0] || ok[1]) {
+			h->rel = rel[h->by_own];
+			h->rel_lo = lo[h->by_own];
+			h->rel_hi = hi[h->by_own];
+		}
+	}
+	if (holm_family(p, flag, (size_t)n, r->alpha))
+		goto out_free;
+	for (int i = 0; i < n; i++) {
+		r->host[i].p = p[i];
+		r->host[i].flagged = flag[i];
+	}
+	ret = 0;
+out_free:
+	free(flag);
+	free(cnt);
+	free(est);
+	free(p);
+	free(hb);
+	free(raw);
+	free(col);
+	return ret;
+}
 /* What the crossing pairs carried one way in the rounds that load the
  * boundary most (bandwidth, rounds known): per block the sum of one
  * (round, direction)'s values, pooled over the (round, direction)s with
@@ -569,112 +802,165 @@ out_free:
 	return ret;
 }
 
-/* Group boundaries (crossing against within) and, with 3 groups or more,
- * uplinks (crossing one group against crossing the others); Holm within
- * each family. */
+/* Link (i, j)'s goodness less both hosts' effects: what is left of it
+ * for the group tests (NaN when not measured). */
+static double adjusted(const struct map *m, int i, int j)
+{
+	return m->g[i * m->n + j] - m->hfx[i] - m->hfx[j];
+}
+
+/* The median of host i's links to the unflagged hosts j of group g_in
+ * (g_in >= 0), or to those outside its own group and g_out (g_out >=
+ * 0): their goodness less both hosts' effects, or the links' medians in
+ * the unit when raw; NaN when none. col scratch of n. */
+static double host_summary(const struct map *m, int i, int g_in, int g_out, bool raw, double *col)
+{
+	const struct blame_result *r = m->r;
+	size_t c = 0;
+
+	for (int j = 0; j < m->n; j++) {
+		int k = m->li[i * m->n + j];
+
+		if (k < 0 || r->host[j].flagged || (g_in >= 0 && m->grp[j] != g_in) ||
+		    (g_out >= 0 && (m->grp[j] == g_out || m->grp[j] == m->grp[i])))
+			continue;
+		col[c++] = raw ? r->link[k].median : adjusted(m, i, j);
+	}
+	return median_inplace(col, c);
+}
+
+/*
+ * Group boundaries (crossing against within) and, with 3 groups or more,
+ * uplinks (crossing one group against crossing the others), with hosts
+ * as the unit: links that share a host are not independent, so each
+ * host's links are summarised first (the median of their goodness less
+ * the two hosts' effects; flagged hosts and their links left out).
+ *
+ *  - boundary g|h: each host of g and h gives its crossing median less
+ *    its within median (its own effect cancels); a one-sided t over
+ *    those hosts beyond the floor.
+ *  - uplink of G: each host of G gives the median of its crossing
+ *    links, each other host the median of its crossing links that do
+ *    not touch G; Welch's t between the two sets of hosts beyond the
+ *    floor.
+ *
+ * Holm within each family (holm_family).
+ */
 static int test_groups(struct map *m)
 {
 	struct blame_result *r = m->r;
-	int ng = r->ngroup, ret = -1;
-	size_t nl = r->nlink, nbd = (size_t)ng * (ng - 1) / 2, k2;
-	double *x = malloc((nl ? nl : 1) * sizeof(*x)), *y = malloc((nl ? nl : 1) * sizeof(*y));
-	size_t np = nbd > (size_t)ng ? nbd : (size_t)ng;
-	double *p = malloc(np * sizeof(*p)), *adj = malloc(np * sizeof(*adj));
+	int ng = r->ngroup, n = m->n, ret = -1;
+	size_t nbd = (size_t)ng * (ng - 1) / 2, k2 = 0, np = nbd > (size_t)ng ? nbd : (size_t)ng;
+	double *x = malloc((size_t)n * sizeof(*x)), *y = malloc((size_t)n * sizeof(*y));
+	double *col = malloc((size_t)n * sizeof(*col)), *p = malloc(np * sizeof(*p));
+	bool *flag = malloc(np * sizeof(*flag));
 
 	free(r->bound);
 	r->bound = calloc(nbd ? nbd : 1, sizeof(*r->bound));
 	r->nbound = nbd;
-	if (!x || !y || !p || !adj || !r->bound)
+	if (!x || !y || !col || !p || !flag || !r->bound)
 		goto out_free;
-	k2 = 0;
 	for (int g = 0; g < ng; g++)
 		for (int h = g + 1; h < ng; h++) {
 			struct blame_boundary *bd = &r->bound[k2];
-			size_t nx = 0, ny = 0, nr = 0;
-			double d, lo, hi;
+			size_t nx = 0, ny = 0;
+			double d, se;
 
 			bd->g = g;
 			bd->h = h;
 			bd->rel = bd->rel_lo = bd->rel_hi = bd->median = bd->lo = bd->hi = NAN;
 			p[k2] = NAN;
-			for (size_t k = 0; k < nl; k++) {
+			bd->n = 0;
+			for (size_t k = 0; k < r->nlink; k++) {
 				const struct blame_link *l = &r->link[k];
 
-				if (masked(m, k) || !isfinite(m->g[l->a * m->n + l->b]))
-					continue;
-				if ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g)) {
-					x[nx++] = m->g[l->a * m->n + l->b];
-					if (isfinite(l->median))
-						y[nr++] = l->median;
-				}
+				bd->n += !masked(m, k) && isfinite(m->g[l->a * n + l->b]) &&
+					 ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g));
 			}
-			bd->n = (int)nx;
-			if (nr) {
-				bd->median = stats_median(y, nr);
+			for (int i = 0; i < n; i++) {
+				int other = m->grp[i] == g ? h : g;
+				double cross, within;
+
+				if (r->host[i].flagged || (m->grp[i] != g && m->grp[i] != h))
+					continue;
+				cross = host_summary(m, i, other, -1, false, col);
+				within = host_summary(m, i, m->grp[i], -1, false, col);
+				if (isfinite(cross) && isfinite(within))
+					x[nx++] = cross - within;
+				cross = host_summary(m, i, other, -1, true, col);
+				if (isfinite(cross))
+					y[ny++] = cross;
+			}
+			bd->units = (int)mean_se(x, nx, &d, &se);
+			if (bd->units >= 2)
+				floor_test(m, d, se, bd->units - 1, &bd->rel, &bd->rel_lo, &bd->rel_hi, &p[k2]);
+			if (ny) {
+				bd->median = stats_median(y, ny);
 				bd->lo = bd->hi = bd->median;
-				if (nr >= 2 && stats_median_ci(y, nr, r->confidence, &bd->lo, &bd->hi))
+				if (ny >= 2 && stats_median_ci(y, ny, r->confidence, &bd->lo, &bd->hi))
 					bd->lo = bd->hi = bd->median;
 			}
-			/* y now takes the links within g and h */
-			for (size_t k = 0; k < nl; k++) {
-				const struct blame_link *l = &r->link[k];
-
-				if (!masked(m, k) && l->ga == l->gb && (l->ga == g || l->ga == h) &&
-				    isfinite(m->g[l->a * m->n + l->b]))
-					y[ny++] = m->g[l->a * m->n + l->b];
-			}
-			if (!test_sets(m, x, nx, y, ny, &d, &lo, &hi, &p[k2]))
-				set_rel(m, d, lo, hi, &bd->rel, &bd->rel_lo, &bd->rel_hi);
 			if (boundary_capacity(m, bd))
 				goto out_free;
 			k2++;
 		}
-	if (stats_holm(p, nbd, adj))
+	if (holm_family(p, flag, nbd, r->alpha))
 		goto out_free;
 	for (size_t b = 0; b < nbd; b++) {
-		r->bound[b].p = adj[b];
-		r->bound[b].flagged = adj[b] < r->alpha;
+		r->bound[b].p = p[b];
+		r->bound[b].flagged = flag[b];
 	}
 	for (int g = 0; g < ng; g++) {
 		struct blame_group *gr = &r->group[g];
 		size_t nx = 0, ny = 0;
-		double d, lo, hi;
+		struct stats_interval iv;
 
 		gr->rel = gr->lo = gr->hi = gr->p = NAN;
 		gr->flagged = false;
+		gr->n = gr->units = 0;
 		p[g] = NAN;
 		if (ng < 3)
 			continue;
-		for (size_t k = 0; k < nl; k++) {
+		for (size_t k = 0; k < r->nlink; k++) {
 			const struct blame_link *l = &r->link[k];
-			double v = m->g[l->a * m->n + l->b];
 
-			if (masked(m, k) || l->ga == l->gb || !isfinite(v))
-				continue;
-			if (l->ga == g || l->gb == g)
-				x[nx++] = v;
-			else
-				y[ny++] = v;
+			gr->n += !masked(m, k) && l->ga != l->gb && (l->ga == g || l->gb == g) &&
+				 isfinite(m->g[l->a * n + l->b]);
 		}
-		gr->n = (int)nx;
-		if (!test_sets(m, x, nx, y, ny, &d, &lo, &hi, &p[g]))
-			set_rel(m, d, lo, hi, &gr->rel, &gr->lo, &gr->hi);
+		for (int i = 0; i < n; i++) {
+			double v;
+
+			if (r->host[i].flagged)
+				continue;
+			if (m->grp[i] == g) {
+				v = host_summary(m, i, -1, m->grp[i], false, col);
+				if (isfinite(v))
+					x[nx++] = exp(v);
+			} else {
+				v = host_summary(m, i, -1, g, false, col);
+				if (isfinite(v))
+					y[ny++] = exp(v);
+			}
+		}
+		gr->units = (int)nx;
+		if (nx >= 2 && ny >= 2 && !stats_runs_welch(y, ny, x, nx, 0.0, r->confidence, &iv))
+			floor_test(m, iv.d, iv.se, iv.df, &gr->rel, &gr->lo, &gr->hi, &p[g]);
 	}
-	if (stats_holm(p, (size_t)ng, adj))
+	if (holm_family(p, flag, (size_t)ng, r->alpha))
 		goto out_free;
 	for (int g = 0; g < ng; g++) {
-		r->group[g].p = adj[g];
-		r->group[g].flagged = adj[g] < r->alpha;
+		r->group[g].p = p[g];
+		r->group[g].flagged = flag[g];
 	}
 	ret = 0;
 out_free:
-	free(adj);
+	free(flag);
 	free(p);
+	free(col);
 	free(y);
 	free(x);
 	return ret;
 }
-
 static const struct blame_boundary *boundary_of(const struct blame_result *r, int g, int h)
 {
 	if (g > h) {
@@ -690,66 +976,50 @@ static const struct blame_boundary *boundary_of(const struct blame_result *r, in
 }
 
 /*
- * Links alone: each link's block goodness against its group pair's
- * typical link (the median of their goodness, slow hosts' links left
- * out), Student t on the blocks, Holm over the links tested; then each
- * link's cause.
+ * Links alone, on what the model leaves: each link's goodness in each
+ * block less its group pair's term and both hosts' effects (fit_model),
+ * Student t over the blocks beyond the floor, Holm over the links
+ * tested (a flagged host's links are its, untested); then each link's
+ * cause: a flagged host, else the link itself (its residual is beyond
+ * what its hosts and its group pair explain), else a flagged uplink or
+ * boundary. rel: the link against its group pair's typical link.
  */
 static int test_links(struct map *m)
 {
 	struct blame_result *r = m->r;
-	int ng = r->ngroup, nb = m->nb, ret = -1;
+	int ng = r->ngroup, nb = m->nb, n = m->n, ret = -1;
 	size_t nl = r->nlink;
-	double *ref = malloc((size_t)ng * ng * sizeof(*ref)), *col = malloc((nl ? nl : 1) * sizeof(*col));
-	double *p = malloc((nl ? nl : 1) * sizeof(*p)), *adj = malloc((nl ? nl : 1) * sizeof(*adj));
+	double *col = malloc((size_t)nb * sizeof(*col)), *p = malloc((nl ? nl : 1) * sizeof(*p));
+	bool *flag = malloc((nl ? nl : 1) * sizeof(*flag));
 
-	if (!ref || !col || !p || !adj)
+	if (!col || !p || !flag)
 		goto out_free;
-	for (int g = 0; g < ng; g++)
-		for (int h = g; h < ng; h++) {
-			size_t c = 0;
-
-			for (size_t k = 0; k < nl; k++) {
-				const struct blame_link *l = &r->link[k];
-
-				if (!masked(m, k) && ((l->ga == g && l->gb == h) || (l->ga == h && l->gb == g)))
-					col[c++] = m->g[l->a * m->n + l->b];
-			}
-			ref[g * ng + h] = ref[h * ng + g] = median_inplace(col, c);
-		}
 	for (size_t k = 0; k < nl; k++) {
 		struct blame_link *l = &r->link[k];
-		double rf = ref[l->ga * ng + l->gb], mean = 0.0, ss = 0.0;
-		struct stats_interval iv;
-		int c = 0;
+		double fit = m->mu[l->ga * ng + l->gb] + m->hfx[l->a] + m->hfx[l->b], d, se;
+		size_t c;
 
 		p[k] = NAN;
-		l->rel = rel_of(r->metric, m->g[l->a * m->n + l->b] - rf);
-		if (masked(m, k) || !isfinite(rf))
+		l->rel = rel_of(r->metric, m->g[l->a * n + l->b] - m->mu[l->ga * ng + l->gb]);
+		l->resid = NAN;
+		if (masked(m, k))
 			continue;
 		for (int b = 0; b < nb; b++)
-			if (isfinite(m->y[k * nb + b])) {
-				double v = m->y[k * nb + b] - rf, dv = v - mean;
-
-				c++;
-				mean += dv / c;
-				ss += dv * (v - mean);
-			}
-		if (c < 2)
-			continue;
-		/* negated as in test_sets */
-		if (!stats_interval_set(&iv, -mean, sqrt(ss / (c - 1) / c), c - 1, 0.0, r->confidence))
-			p[k] = stats_interval_p_above(&iv, -m->c);
+			col[b] = m->y[k * nb + b] - fit;
+		c = mean_se(col, (size_t)nb, &d, &se);
+		l->resid = rel_of(r->metric, d);
+		if (c >= 2)
+			floor_test(m, d, se, (double)(c - 1), &l->resid, &l->res_lo, &l->res_hi, &p[k]);
 	}
-	if (stats_holm(p, nl, adj))
+	if (holm_family(p, flag, nl, r->alpha))
 		goto out_free;
 	for (size_t k = 0; k < nl; k++) {
 		struct blame_link *l = &r->link[k];
 		const struct blame_host *ha = &r->host[l->a], *hb = &r->host[l->b];
 		const struct blame_boundary *bd = l->ga != l->gb ? boundary_of(r, l->ga, l->gb) : NULL;
 
-		l->p = adj[k];
-		l->flagged = adj[k] < r->alpha;
+		l->p = p[k];
+		l->flagged = flag[k];
 		l->cause = BLAME_NONE;
 		l->by = -1;
 		if (ha->flagged || hb->flagged) {
@@ -757,25 +1027,23 @@ static int test_links(struct map *m)
 			/* both slow: the slower of the two */
 			l->by = !hb->flagged || (ha->flagged && goodness_of(r->metric, ha->rel) <=
 							       goodness_of(r->metric, hb->rel)) ? l->a : l->b;
+		} else if (l->flagged) {
+			l->cause = BLAME_LINK;
 		} else if (l->ga != l->gb && (r->group[l->ga].flagged || r->group[l->gb].flagged)) {
 			l->cause = BLAME_UPLINK;
 			l->by = r->group[l->ga].flagged ? l->ga : l->gb;
 		} else if (bd && bd->flagged) {
 			l->cause = BLAME_BOUNDARY;
 			l->by = (int)(bd - r->bound);
-		} else if (l->flagged) {
-			l->cause = BLAME_LINK;
 		}
 	}
 	ret = 0;
 out_free:
-	free(adj);
+	free(flag);
 	free(p);
 	free(col);
-	free(ref);
 	return ret;
 }
-
 /* Inferred groups with no flagged boundary between them become one
  * (union over unflagged boundaries); returns the new count, or ng when
  * nothing changed. */
@@ -844,7 +1112,7 @@ static int make_claims(struct blame_result *r)
 {
 	size_t max = (size_t)r->nhost + r->ngroup + r->nbound + r->nlink;
 	enum fmt_unit u = r->metric == BLAME_LATENCY ? FMT_TIME : FMT_BW;
-	char a[48], b[48], c[48], fl[16], ps[16];
+	char a[48], b[48], c[48], fl[16], fl2[16], ps[16];
 	double pct = 100.0 * r->floor;
 
 	r->claim = calloc(max ? max : 1, sizeof(*r->claim));
@@ -857,15 +1125,20 @@ static int make_claims(struct blame_result *r)
 
 		if (!h->flagged)
 			continue;
-		add_claim(r, BLAME_HOST, i, -1, h->rel, NAN, NAN, h->p);
+		add_claim(r, BLAME_HOST, i, -1, h->rel, h->rel_lo, h->rel_hi, h->p);
 		cl = &r->claim[r->nclaim - 1];
+		if (h->by_own)
+			snprintf(c, sizeof(c), "its %d partners in its group", h->own);
+		else
+			snprintf(c, sizeof(c), "its %d partners", h->tested);
 		sw_appendf(cl->evidence, sizeof(cl->evidence),
-			 "%s: slower than its group mates by more than %s%% with %d of %d partners, "
-			 "%d of %d in its group (median %sx their links; score %s; sign test, Holm over %d "
-			 "hosts: p %s); its partners cleared",
-			 cl->name, fmt_num(fl, sizeof(fl), pct), h->slower, h->tested, h->own_slower, h->own,
-			 fmt_num(a, sizeof(a), h->rel),
-			 fmt_ci(c, sizeof(c), u, h->score, h->lo, h->hi, true), r->nhost, pstr(ps, sizeof(ps), h->p));
+			 "%s: %sx [%s, %s] its group's typical host with %s (host effect of a model of "
+			 "the log link rates; t on %d %s beyond the %s%% floor, Holm over %d hosts: p %s); "
+			 "below the floor with %d of %d partners; its partners cleared",
+			 cl->name, fmt_num(a, sizeof(a), h->rel), fmt_num(b, sizeof(b), h->rel_lo),
+			 fmt_num(fl2, sizeof(fl2), h->rel_hi), c, h->blocks >= 2 ? h->blocks : h->by_own ? h->own : h->tested,
+			 h->blocks >= 2 ? "blocks" : "partners", fmt_num(fl, sizeof(fl), pct), r->nhost,
+			 pstr(ps, sizeof(ps), h->p), h->slower, h->tested);
 	}
 	for (int g = 0; g < r->ngroup; g++) {
 		const struct blame_group *gr = &r->group[g];
@@ -876,9 +1149,10 @@ static int make_claims(struct blame_result *r)
 		add_claim(r, BLAME_UPLINK, g, -1, gr->rel, gr->lo, gr->hi, gr->p);
 		cl = &r->claim[r->nclaim - 1];
 		sw_appendf(cl->evidence, sizeof(cl->evidence),
-			 "%s: its %d crossing links at %sx [%s, %s] the crossing links of the other groups "
-			 "(beyond the %s%% floor; Holm over %d groups: p %s); no host of %s slower than its mates",
-			 cl->name, gr->n, fmt_num(a, sizeof(a), gr->rel), fmt_num(b, sizeof(b), gr->lo),
+			 "%s: the crossing links of its %d hosts at %sx [%s, %s] those of the other groups' "
+			 "hosts (hosts as the unit, Welch t beyond the %s%% floor, Holm over %d groups: p %s); "
+			 "no host of %s flagged",
+			 cl->name, gr->units, fmt_num(a, sizeof(a), gr->rel), fmt_num(b, sizeof(b), gr->lo),
 			 fmt_num(c, sizeof(c), gr->hi), fmt_num(fl, sizeof(fl), pct), r->ngroup,
 			 pstr(ps, sizeof(ps), gr->p), gr->name);
 	}
@@ -895,10 +1169,11 @@ static int make_claims(struct blame_result *r)
 			snprintf(cap, sizeof(cap), "; carried %s (one direction, the rounds of %d crossing pairs)",
 				 fmt_ci(c, sizeof(c), u, bd->capacity, bd->cap_lo, bd->cap_hi, true), bd->cap_pairs);
 		sw_appendf(cl->evidence, sizeof(cl->evidence),
-			 "%s: its %d crossing links at %sx [%s, %s] the links within (Holm over %zu boundaries: "
-			 "p %s)%s",
+			 "%s: its %d crossing links at %sx [%s, %s] the links within (%d hosts as the unit, t "
+			 "beyond the %s%% floor, Holm over %zu boundaries: p %s)%s",
 			 cl->name, bd->n, fmt_num(a, sizeof(a), bd->rel), fmt_num(b, sizeof(b), bd->rel_lo),
-			 fmt_num(c, sizeof(c), bd->rel_hi), r->nbound, pstr(ps, sizeof(ps), bd->p), cap);
+			 fmt_num(c, sizeof(c), bd->rel_hi), bd->units, fmt_num(fl, sizeof(fl), pct), r->nbound,
+			 pstr(ps, sizeof(ps), bd->p), cap);
 	}
 	for (size_t k = 0; k < r->nlink; k++) {
 		const struct blame_link *l = &r->link[k];
@@ -906,13 +1181,15 @@ static int make_claims(struct blame_result *r)
 
 		if (l->cause != BLAME_LINK)
 			continue;
-		add_claim(r, BLAME_LINK, (int)k, -1, l->rel, NAN, NAN, l->p);
+		add_claim(r, BLAME_LINK, (int)k, -1, l->resid, l->res_lo, l->res_hi, l->p);
 		cl = &r->claim[r->nclaim - 1];
 		sw_appendf(cl->evidence, sizeof(cl->evidence),
-			 "%s: %s, %sx its group pair's typical link in each of %d blocks (t, Holm over %zu links: "
-			 "p %s); neither host slower with its other partners",
-			 cl->name, fmt_ci(a, sizeof(a), u, l->median, l->lo, l->hi, l->n >= 2), fmt_num(b, sizeof(b), l->rel),
-			 l->n, r->nlink, pstr(ps, sizeof(ps), l->p));
+			 "%s: %s, %sx [%s, %s] what its group pair and its two hosts' effects predict (t on "
+			 "the residual in %d blocks beyond the %s%% floor, Holm over %zu links: p %s); "
+			 "neither host flagged",
+			 cl->name, fmt_ci(a, sizeof(a), u, l->median, l->lo, l->hi, l->n >= 2),
+			 fmt_num(b, sizeof(b), l->resid), fmt_num(c, sizeof(c), l->res_lo), fmt_num(fl2, sizeof(fl2), l->res_hi),
+			 l->n, fmt_num(fl, sizeof(fl), pct), r->nlink, pstr(ps, sizeof(ps), l->p));
 	}
 	return 0;
 }
@@ -935,7 +1212,8 @@ int blame_run(const struct blame_input *in, struct blame_result *out, char *err,
 	m.c = in->metric == BLAME_LATENCY ? -log1p(in->floor) : log1p(-in->floor);
 	out->host = calloc((size_t)in->nhost, sizeof(*out->host));
 	m.grp = malloc((size_t)in->nhost * sizeof(*m.grp));
-	if (!out->host || !m.grp) {
+	m.hfx = malloc((size_t)in->nhost * sizeof(*m.hfx));
+	if (!out->host || !m.grp || !m.hfx) {
 		sw_fail(err, errlen, "map: out of memory");
 		goto out_free;
 	}
@@ -952,7 +1230,7 @@ int blame_run(const struct blame_input *in, struct blame_result *out, char *err,
 	for (;;) {
 		int nn;
 
-		if (ng < 0 || set_groups(&m, ng, err, errlen) || test_hosts(&m) || test_groups(&m))
+		if (ng < 0 || set_groups(&m, ng, err, errlen) || fit_model(&m) || test_hosts(&m) || test_groups(&m))
 			goto out_nomem;
 		if (!out->inferred || (nn = merge_unsupported(&m, ng)) == ng)
 			break;
@@ -965,6 +1243,8 @@ int blame_run(const struct blame_input *in, struct blame_result *out, char *err,
 out_nomem:
 	sw_fail(err, errlen, "map: out of memory");
 out_free:
+	free(m.mu);
+	free(m.hfx);
 	free(m.grp);
 	free(m.li);
 	free(m.g);

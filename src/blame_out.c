@@ -222,82 +222,142 @@ static int cmp_link(const void *a, const void *b, void *arg)
 	return blame_cmp_worse(r->link[*(const size_t *)a].rel, r->link[*(const size_t *)b].rel, r->metric);
 }
 
+/* The widest of n strings of stride bytes at cell, at least min: a
+ * column's width, so that no cell is ever cut. */
+static int col_width(const char *cell, size_t stride, size_t n, int min)
+{
+	int w = min;
+
+	for (size_t k = 0; k < n; k++)
+		if ((int)strlen(cell + k * stride) > w)
+			w = (int)strlen(cell + k * stride);
+	return w;
+}
+
+/* One row's cells of the map's tables. */
+struct cells {
+	char name[2 * SW_HOST_MAX + 2];
+	char group[SW_HOST_MAX];
+	char ci[64], rel[48], count[24], cause[2 * SW_HOST_MAX + 16];
+};
+
 static void print_hosts(FILE *f, const struct blame_result *r, int top)
 {
 	enum fmt_unit u = unit_of(r);
+	int nr = r->nhost < top ? r->nhost : top;
 	int *idx = malloc((size_t)r->nhost * sizeof(*idx));
-	char ci[64], rel[16], p[16];
+	struct cells *c = calloc(nr > 0 ? (size_t)nr : 1, sizeof(*c));
+	int wn, wg, wc, wr, wk;
 
-	if (!idx)
-		return;
+	if (!idx || !c)
+		goto out_free;
 	for (int i = 0; i < r->nhost; i++)
 		idx[i] = i;
 	qsort_r(idx, (size_t)r->nhost, sizeof(*idx), cmp_host, (void *)r);
-	fprintf(f, "\nSlowest hosts (score: median over partners, %g%% CI; vs mates: against\n"
-		   "its group mates with the same partners)\n", 100.0 * r->confidence);
-	fprintf(f, "  %-14s %-8s %-28s %8s %7s\n", "host", "group", "score [CI]", "vs mates", "slower");
-	for (int k = 0; k < r->nhost && k < top; k++) {
+	for (int k = 0; k < nr; k++) {
 		const struct blame_host *h = &r->host[idx[k]];
 
-		fmt_ci(ci, sizeof(ci), u, h->score, h->lo, h->hi, h->n >= 2);
-		fmt_num(rel, sizeof(rel), h->rel);
-		snprintf(p, sizeof(p), "%d/%d", h->slower, h->tested);
-		fprintf(f, "  %-14.14s %-8.8s %-28.28s %7sx %7s%s\n", h->name, r->group[h->group].name, ci, rel, p,
-			h->flagged ? " SLOW" : "");
+		snprintf(c[k].name, sizeof(c[k].name), "%s", h->name);
+		snprintf(c[k].group, sizeof(c[k].group), "%s", r->group[h->group].name);
+		fmt_ci(c[k].ci, sizeof(c[k].ci), u, h->score, h->lo, h->hi, h->n >= 2);
+		fmt_num(c[k].rel, sizeof(c[k].rel) - 1, h->rel);
+		strcat(c[k].rel, "x");
+		snprintf(c[k].count, sizeof(c[k].count), "%d/%d", h->slower, h->tested);
 	}
+	wn = col_width(c[0].name, sizeof(*c), (size_t)nr, 4);
+	wg = col_width(c[0].group, sizeof(*c), (size_t)nr, 5);
+	wc = col_width(c[0].ci, sizeof(*c), (size_t)nr, 10);
+	wr = col_width(c[0].rel, sizeof(*c), (size_t)nr, 6);
+	wk = col_width(c[0].count, sizeof(*c), (size_t)nr, 5);
+	fprintf(f, "\nSlowest hosts (score: median over partners, %g%% CI; effect: against its\n"
+		   "group's typical host, the model's host effect; below: partners below the\n"
+		   "model's fit by more than the floor)\n", 100.0 * r->confidence);
+	fprintf(f, "  %-*s %-*s %-*s %*s %*s\n", wn, "host", wg, "group", wc, "score [CI]", wr, "effect", wk, "below");
+	for (int k = 0; k < nr; k++)
+		fprintf(f, "  %-*s %-*s %-*s %*s %*s%s\n", wn, c[k].name, wg, c[k].group, wc, c[k].ci, wr, c[k].rel, wk,
+			c[k].count, r->host[idx[k]].flagged ? " SLOW" : "");
+out_free:
+	free(c);
 	free(idx);
 }
 
 static void print_links(FILE *f, const struct blame_result *r, int top)
 {
 	enum fmt_unit u = unit_of(r);
+	size_t nr = r->nlink < (size_t)top ? r->nlink : (size_t)top;
 	size_t *idx = malloc((r->nlink ? r->nlink : 1) * sizeof(*idx));
-	char ci[64], rel[16], name[2 * SW_HOST_MAX + 2], cause[2 * SW_HOST_MAX + 16];
+	struct cells *c = calloc(nr ? nr : 1, sizeof(*c));
+	int wn, wc, wr;
 
-	if (!idx)
-		return;
+	if (!idx || !c)
+		goto out_free;
 	for (size_t i = 0; i < r->nlink; i++)
 		idx[i] = i;
 	qsort_r(idx, r->nlink, sizeof(*idx), cmp_link, (void *)r);
-	fprintf(f, "\nSlowest links (median over blocks, %g%% CI; vs typical: against the\n"
-		   "typical link of its group pair)\n", 100.0 * r->confidence);
-	fprintf(f, "  %-18s %-30s %10s %s\n", "link", "median [CI]", "vs typical", "cause");
-	for (size_t k = 0; k < r->nlink && k < (size_t)top; k++) {
+	for (size_t k = 0; k < nr; k++) {
 		const struct blame_link *l = &r->link[idx[k]];
 
-		snprintf(name, sizeof(name), "%s-%s", r->host[l->a].name, r->host[l->b].name);
-		fmt_ci(ci, sizeof(ci), u, l->median, l->lo, l->hi, l->n >= 2);
-		fmt_num(rel, sizeof(rel), l->rel);
-		blame_link_cause(r, l, cause, sizeof(cause));
-		fprintf(f, "  %-18.18s %-30.30s %9sx %.17s\n", name, ci, rel, cause);
+		snprintf(c[k].name, sizeof(c[k].name), "%s-%s", r->host[l->a].name, r->host[l->b].name);
+		fmt_ci(c[k].ci, sizeof(c[k].ci), u, l->median, l->lo, l->hi, l->n >= 2);
+		fmt_num(c[k].rel, sizeof(c[k].rel) - 1, l->rel);
+		strcat(c[k].rel, "x");
+		blame_link_cause(r, l, c[k].cause, sizeof(c[k].cause));
 	}
+	wn = col_width(c[0].name, sizeof(*c), nr, 4);
+	wc = col_width(c[0].ci, sizeof(*c), nr, 11);
+	wr = col_width(c[0].rel, sizeof(*c), nr, 10);
+	fprintf(f, "\nSlowest links (median over blocks, %g%% CI; vs typical: against the\n"
+		   "typical link of its group pair)\n", 100.0 * r->confidence);
+	fprintf(f, "  %-*s %-*s %*s %s\n", wn, "link", wc, "median [CI]", wr, "vs typical", "cause");
+	for (size_t k = 0; k < nr; k++)
+		fprintf(f, "  %-*s %-*s %*s %s\n", wn, c[k].name, wc, c[k].ci, wr, c[k].rel, c[k].cause);
+out_free:
+	free(c);
 	free(idx);
 }
 
 static void print_bounds(FILE *f, const struct blame_result *r, int top)
 {
 	enum fmt_unit u = unit_of(r);
-	char ci[64], rel[48], a[16], b[16], c[16], cap[64], name[2 * SW_HOST_MAX + 2];
+	size_t nr = r->nbound < (size_t)top ? r->nbound : (size_t)top;
+	struct cells *c = calloc(nr ? nr : 1, sizeof(*c));
+	char a[16], b[16], d[16], cap[64], *carried = NULL;
+	size_t clen = 0;
+	FILE *cf;
+	int wn, wc;
 
-	if (!r->nbound)
-		return;
-	fprintf(f, "\nGroup boundaries (crossing links: median, CI; vs within: against the\n"
-		   "links within the two groups; carried: what the crossing pairs moved\n"
-		   "one way in the rounds with the most of them, median)\n");
-	fprintf(f, "  %-11s %-25s %-24s %s\n", "boundary", "crossing [CI]", "vs within [CI]", "carried");
-	for (size_t k = 0; k < r->nbound && k < (size_t)top; k++) {
+	if (!nr || !c)
+		goto out_free;
+	for (size_t k = 0; k < nr; k++) {
 		const struct blame_boundary *bd = &r->bound[k];
 
-		snprintf(name, sizeof(name), "%s|%s", r->group[bd->g].name, r->group[bd->h].name);
-		fmt_ci(ci, sizeof(ci), u, bd->median, bd->lo, bd->hi, bd->n >= 2);
-		snprintf(rel, sizeof(rel), "%sx [%s, %s]", fmt_num(a, sizeof(a), bd->rel),
-			 fmt_num(b, sizeof(b), bd->rel_lo), fmt_num(c, sizeof(c), bd->rel_hi));
-		if (isfinite(bd->capacity))
-			fmt_val(cap, sizeof(cap), u, bd->capacity);
-		else
-			snprintf(cap, sizeof(cap), "-");
-		fprintf(f, "  %-11.11s %-25.25s %-24.24s %.10s%s\n", name, ci, rel, cap, bd->flagged ? " SLOW" : "");
+		snprintf(c[k].name, sizeof(c[k].name), "%s|%s", r->group[bd->g].name, r->group[bd->h].name);
+		fmt_ci(c[k].ci, sizeof(c[k].ci), u, bd->median, bd->lo, bd->hi, bd->units >= 2);
+		snprintf(c[k].rel, sizeof(c[k].rel), "%sx [%s, %s]", fmt_num(a, sizeof(a), bd->rel),
+			 fmt_num(b, sizeof(b), bd->rel_lo), fmt_num(d, sizeof(d), bd->rel_hi));
 	}
+	wn = col_width(c[0].name, sizeof(*c), nr, 8);
+	wc = col_width(c[0].ci, sizeof(*c), nr, 13);
+	fprintf(f, "\nGroup boundaries (crossing: the median over its hosts of each host's\n"
+		   "median crossing link, CI over hosts; vs within: its hosts' crossing links\n"
+		   "against their links within, CI with hosts as the unit)\n");
+	fprintf(f, "  %-*s %-*s %s\n", wn, "boundary", wc, "crossing [CI]", "vs within [CI]");
+	for (size_t k = 0; k < nr; k++)
+		fprintf(f, "  %-*s %-*s %s%s\n", wn, c[k].name, wc, c[k].ci, c[k].rel, r->bound[k].flagged ? " SLOW" : "");
+	cf = open_memstream(&carried, &clen);
+	if (!cf)
+		goto out_free;
+	for (size_t k = 0; k < nr; k++)
+		if (isfinite(r->bound[k].capacity))
+			fprintf(cf, "%s %s %s", ftell(cf) > 0 ? ";" : "", c[k].name,
+				fmt_val(cap, sizeof(cap), u, r->bound[k].capacity));
+	fclose(cf);
+	if (carried && carried[0])
+		text_wrapped(f, "    ", "Carried one way by the crossing pairs of the rounds with the most of "
+					"them (median):%s", carried);
+out_free:
+	free(carried);
+	free(c);
 }
 
 void blame_report_claims(FILE *f, const struct blame_result *r)

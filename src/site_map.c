@@ -621,9 +621,9 @@ static void hosts_table(FILE *f, const struct site_frame *fr, const struct smap_
 		idx[i] = i;
 	qsort_r(idx, (size_t)m->nhost, sizeof(*idx), cmp_host, (void *)m);
 	fprintf(f, "<table>\n<caption>The slowest hosts (of %d): score = the median over its partners of its "
-		"links, %s [CI]; vs mates = against its group mates with the same partners</caption>\n<thead><tr>"
+		"links, %s [CI]; effect = against its group's typical host (the model's host effect); below = partners below the model's fit by more than the floor</caption>\n<thead><tr>"
 		"<th scope=\"col\">Host</th><th scope=\"col\" class=\"opt\">Group</th><th scope=\"col\">Score</th>"
-		"<th scope=\"col\">vs mates</th><th scope=\"col\" class=\"opt\">Slower with</th>"
+		"<th scope=\"col\">Effect</th><th scope=\"col\" class=\"opt\">Below with</th>"
 		"<th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Flagged</th></tr></thead>\n<tbody>\n",
 		m->nhost, unit(m));
 	for (int k = 0; k < m->nhost && k < TOP; k++) {

@@ -11,7 +11,7 @@
 #     given as the groups, 0.5-s samples:
 #     (a) healthy: no claim;
 #     (b, c) in one run of 11 of the 15 rounds (a host tested with 11
-#         partners: p = 2 x 2^-11 x 16 hosts, Holm, if all are slower), the
+#         partners; its effect's t on the 3 blocks, Holm over 16 hosts), the
 #         faults on different elements: swsN05's port
 #         (leaf B) at 2 Mbit/s and leaf C's uplink at 20 Mbit/s (its
 #         crossing pairs get 5 to 10 Mbit/s, more than swsN05's port, so

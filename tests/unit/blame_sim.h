@@ -6,7 +6,8 @@
  * a drift of every block (block_sd) and of every round within a block
  * (round_sd), each sample's noise (noise_sd), and hiccups (a sample
  * 30% low with probability hiccup). Faults: a host port slower by
- * slow_host (factor), a group's uplink by slow_uplink, and a trunk of
+ * slow_host (factor; its samples noisier by slow_noise, as a slow port's
+ * coarse count of whole messages is), a group's uplink by slow_uplink, and a trunk of
  * capacity trunk (bytes/s) that the crossing pairs of one round and
  * direction share (0: none), every crossing link slower by congest (an
  * oversubscribed spine), one link alone slower by link_factor. Bandwidth near 117 MB/s, or latency near
@@ -33,6 +34,7 @@ struct sim {
 	double host_sd, block_sd, round_sd, noise_sd, hiccup;
 	int slow_host;              /* -1: none */
 	double slow_factor;         /* 0.7: 30% less bandwidth */
+	double slow_noise;          /* extra sample noise (sd) on its links, 0 */
 	int slow_uplink;            /* group, -1: none */
 	double uplink_factor;
 	double trunk;               /* bytes/s shared across groups, 0 */
@@ -131,6 +133,9 @@ static void sim_draw(struct sim *s)
 				f *= s->link_factor;
 			for (int bl = 0; bl < s->nb; bl++) {
 				double x = f * exp(bfx[bl] + rfx[bl][r] + s->noise_sd * sim_normal());
+
+				if (a == s->slow_host || b == s->slow_host)
+					x *= exp(s->slow_noise * sim_normal());
 
 				if (sim_uniform() < s->hiccup)
 					x *= 0.7;
