@@ -205,3 +205,115 @@ Test(stats_time, trend_over_blocks)
 	y[1] = -1.0;
 	cr_assert_eq(stats_trend(t, y, 5, 0.0, 0.95, &iv), -1, "a value not positive");
 }
+
+/*
+ * The rank intervals against published values. Hollander and Wolfe,
+ * Nonparametric Statistical Methods, 2nd ed. (Wiley 1999), Examples 3.1-
+ * 3.3 (Table 3.1, the Hamilton depression scale factor IV of 9 patients
+ * before, x, and after a tranquilizer, y): the signed-rank statistic of
+ * the differences y - x is T+ = 5, the one-sided P(T+ <= 5) = 0.020
+ * (exactly 10/512), the Hodges-Lehmann estimate -0.460 and the 96.1%
+ * interval [W(6), W(40)] = [-0.786, -0.010] (alpha = 2 x 0.0195: the
+ * largest level at or below 5% that 9 pairs attain). On the log scale:
+ * stats_block_hl takes x and base as exp(y) and exp(x).
+ */
+Test(stats_time, hodges_lehmann_hollander_wolfe_3_1)
+{
+	const double bx[9] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+	const double by[9] = { 0.878, 0.647, 0.598, 2.050, 1.060, 1.290, 1.060, 3.140, 1.290 };
+	double x[9], base[9], shifted[9];
+	struct stats_interval iv, sh;
+
+	stats_init();
+	for (int i = 0; i < 9; i++) {
+		x[i] = exp(by[i]);
+		base[i] = exp(bx[i]);
+	}
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 0.95, &iv), 0);
+	cr_assert_eq(iv.n, 9);
+	cr_assert(near(iv.d, -0.460, 1e-9), "HL %g", iv.d);
+	cr_assert(near(iv.lo, -0.786, 1e-9) && near(iv.hi, -0.010, 1e-9), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 2 * 10.0 / 512.0, 1e-12), "p %g", iv.p);
+	cr_assert(near(stats_signrank_cdf(9, 5), 10.0 / 512.0, 1e-15));
+	/* the test and the interval agree: at confidence 1 - p the interval
+	 * still excludes 0, a hair above it no longer */
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 1.0 - iv.p, &sh), 0);
+	cr_assert(sh.hi < 0.0, "hi %g", sh.hi);
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 1.0 - iv.p + 1e-9, &sh), 0);
+	cr_assert(sh.hi >= 0.0, "hi %g", sh.hi);
+	/* one patient 1000x off (ln 1000 added to one difference) moves the
+	 * estimate by 0.16, less than the other differences' spread (the
+	 * mean would move by 0.77); the interval widens on the outlier's
+	 * side (W(40) is one of its 9 Walsh averages) */
+	for (int i = 0; i < 9; i++)
+		shifted[i] = x[i] * (i == 3 ? 1000.0 : 1.0);
+	cr_assert_eq(stats_block_hl(shifted, base, 9, 0.0, 0.95, &sh), 0);
+	cr_assert(fabs(sh.d - iv.d) < 0.2 && sh.lo < iv.d && sh.hi > iv.d, "with the outlier %g [%g, %g]", sh.d,
+		  sh.lo, sh.hi);
+	/* a resolution widens each end in quadrature, and p follows it */
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.05, 0.95, &sh), 0);
+	cr_assert(near(sh.lo, -0.46 - hypot(0.326, 0.05 * 1.959964), 1e-6) &&
+		  near(sh.hi, -0.46 + hypot(0.450, 0.05 * 1.959964), 1e-6), "[%g, %g]", sh.lo, sh.hi);
+	cr_assert(sh.p > iv.p && sh.p > 0.05 && sh.hi > 0.0, "p %g, hi %g", sh.p, sh.hi);
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.05, 1.0 - sh.p, &sh), 0);
+	cr_assert(sh.hi < 0.0, "at 1 - p the widened interval excludes 0: hi %g", sh.hi);
+	/* refusals */
+	cr_assert_eq(stats_block_hl(x, base, 1, 0.0, 0.95, &sh), -1);
+	base[2] = -1.0;
+	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 0.95, &sh), -1);
+}
+
+/*
+ * Too few blocks: with n blocks the smallest two-sided signed-rank p is
+ * 2 / 2^n, so 5 blocks cannot reach 95% (1/16) and 6 can (1/32); at 99%
+ * 8 (1/128). The critical values of the tables (Hollander and Wolfe
+ * Table A.4): n = 10, P(T+ <= 8) = 25/1024 = 0.0244. Kendall's
+ * discordant pairs: n = 5, the Mahonian row 1 4 9 15 20 22 ... of 120
+ * (P(D <= 1) = 5/120), so 5 points reach 95% and 4 (P(D <= 0) = 1/24 >
+ * 0.025) do not; n = 10, P(S >= 23) = 0.0233 (Kendall's table, S = 45 -
+ * 2 D).
+ */
+Test(stats_time, rank_tables_and_too_few_blocks)
+{
+	const double x[5] = { 1.10, 1.12, 1.08, 1.11, 1.09 }, b[5] = { 1, 1, 1, 1, 1 };
+	struct stats_interval iv;
+
+	cr_assert_eq(stats_rank_min_units(0, 0.95), 6);
+	cr_assert_eq(stats_rank_min_units(0, 0.99), 8);
+	cr_assert_eq(stats_rank_min_units(1, 0.95), 5);
+	cr_assert(near(stats_signrank_cdf(10, 8), 25.0 / 1024.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(5, 1), 5.0 / 120.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(4, 0), 1.0 / 24.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(10, 11), 0.0233113, 1e-7));
+	/* 5 blocks all +8..12%: an estimate and p = 1/16, but no interval */
+	cr_assert_eq(stats_block_hl(x, b, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, log(1.10), 0.01) && isnan(iv.lo) && isnan(iv.hi), "%g [%g, %g]", iv.d, iv.lo, iv.hi);
+	cr_assert(near(iv.p, 0.0625, 1e-12), "p %g", iv.p);
+}
+
+/* Theil-Sen, worked by hand: ln y = 0.09, 0.13, 0.13, 0.17, 0.17 at t =
+ * 0..4; the 10 pairwise slopes sorted: 0, 0, 0.0133, 0.02 (four
+ * times), 0.0267, 0.04, 0.04: median 0.02, d = 0.02 x span 4 = 0.08.
+ * With 5 points only k = 1 reaches 95% (P(D <= 0) = 1/120, P(D <= 1) =
+ * 5/120): the interval is the extreme slopes, [0, 0.16]. p: no slope
+ * below 0, 2 at 0, m = 2, p = 2 P(D <= 2) = 2 x 14/120. The last block
+ * 1000x slower: the four slopes to it leave for the top, the median is
+ * then 0.04 and d 0.16 (least squares: d 5.61). */
+Test(stats_time, theil_sen_by_hand)
+{
+	const double t[5] = { 0, 1, 2, 3, 4 }, l[5] = { 0.09, 0.13, 0.13, 0.17, 0.17 }, flat[3] = { 2, 2, 2 };
+	double y[5];
+	struct stats_interval iv;
+
+	for (int i = 0; i < 5; i++)
+		y[i] = exp(l[i]);
+	cr_assert_eq(stats_trend_sen(t, y, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, 0.08, 1e-12), "d %g", iv.d);
+	cr_assert(near(iv.lo, 0.0, 1e-12) && near(iv.hi, 0.16, 1e-12), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 2 * 14.0 / 120.0, 1e-12), "p %g", iv.p);
+	y[4] *= 1000.0;
+	cr_assert_eq(stats_trend_sen(t, y, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, 0.16, 1e-12), "with one block 1000x: d %g", iv.d);
+	cr_assert_eq(stats_trend_sen(t, y, 2, 0.0, 0.95, &iv), -1, "needs 3 points");
+	cr_assert_eq(stats_trend_sen(flat, y, 3, 0.0, 0.95, &iv), -1, "t all equal");
+}
