@@ -82,10 +82,11 @@ void change_from_interval(const struct stats_interval *iv, int metric, const str
  * The block design's change (plan.h): x[b] and base[b] are block b's
  * values of the level and of the baseline level (n blocks that have
  * both), so the change is computed within blocks, and no single block
- * can own it: stats_block_hl, the Hodges-Lehmann estimate of the
- * per-block log ratios with the Wilcoxon signed-rank CI and test (a
- * speed shift shared by the levels of a block cancels; one block 1000x
- * off moves the estimate less than the other blocks' spread). res is the
+ * can own it: stats_block_median, the median of the per-block log
+ * ratios with the sign test's interpolated order-statistic CI and its p
+ * (a speed shift shared by the levels of a block cancels; from 9 blocks
+ * at 95% one block 1000x off moves neither the estimate nor an end of
+ * the CI past a neighbouring block's ratio). res is the
  * resolution of one ratio on the log scale (0: none). level and base are
  * the medians of each side; the rest as change_from_interval. Fewer
  * blocks than change_min_blocks: the estimate only. Invalid with fewer
@@ -103,7 +104,7 @@ void change_blocks_mean(const double *x, const double *base, size_t n, double re
 			const struct sw_config *cfg, struct sw_change *ch);
 
 /* The fewest blocks whose change gets a CI and a p at cfg's confidence:
- * the signed-rank interval's minimum (6 at 95%, 8 at 99%), never below
+ * the sign test interval's minimum (6 at 95%, 8 at 99%), never below
  * CHANGE_MIN_REPS. */
 size_t change_min_blocks(const struct sw_config *cfg);
 

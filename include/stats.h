@@ -213,46 +213,51 @@ int stats_trend(const double *t, const double *y, size_t n, double res, double c
 		struct stats_interval *iv);
 
 /*
- * The same two questions resistant to one outlying block: rank methods
- * (Hollander and Wolfe, Nonparametric Statistical Methods, 2nd ed. 1999:
- * 3.2-3.3 and 9.2-9.4), on the log scale, filling struct stats_interval
- * with df INFINITY and se (hi - lo) / (2 z) for information only.
- *
- * stats_block_hl: the per-block log ratios l_b = ln(x[b] / base[b]); d is
- * their Hodges-Lehmann estimate, the median of the n(n + 1)/2 Walsh
- * averages (l_i + l_j) / 2, i <= j; the CI the ordered Walsh averages
- * [W(k), W(M + 1 - k)] from the Wilcoxon signed-rank distribution (exact
- * up to 50 blocks, normal beyond); p the signed-rank test of d = 0 (the
- * Walsh averages below and above 0, those at 0 counted against), so the
- * CI excludes 0 exactly when p <= 1 - confidence. It assumes the log
- * ratios symmetric about d (a level's and its baseline's per-block
- * values exchangeable but for the change); a single block, however far
- * off, moves d by less than the spread of the others. res (the
- * resolution of one ratio, as stats_block_ratio) moves each end of the
- * CI away from d in quadrature (res z, z the normal quantile), and p is
- * then the smallest 1 - c whose widened interval excludes 0. With too
- * few blocks for the confidence (under 6 at 95%: stats_rank_min_units)
- * no interval exists: lo, hi and se are NaN, d and p are given (p can
- * then not fall below 1 - confidence). 0, or -1 (n < 2 or above 3000, a
- * value not positive or not finite, ENOMEM).
- *
- * stats_trend_sen: the trend of ln y[i] over t[i] by Theil and Sen: d the
- * median of the pairwise slopes (ln y_j - ln y_i) / (t_j - t_i) (t_i !=
- * t_j) times the span max t - min t; the CI from the ordered slopes and
- * the distribution of Kendall's discordant pairs (exact when the times
- * are distinct and n <= 50; normal with Kendall's tie correction
- * otherwise), p its test of no trend, res and too few points as
- * stats_block_hl (under 5 points at 95%). 0, or -1 (n < 3 or above 3000,
- * t all equal, a value not positive or not finite).
+ * The drift trend resistant to one outlying block, by rank methods
+ * (Hollander and Wolfe, Nonparametric Statistical Methods, 2nd ed. 1999,
+ * 9.2-9.4), on the log scale, filling struct stats_interval with df
+ * INFINITY and se (hi - lo) / (2 z) for information only: the trend of
+ * ln y[i] over t[i] by Theil and Sen, d the median of the pairwise slopes
+ * (ln y_j - ln y_i) / (t_j - t_i) (t_i != t_j) times the span max t - min
+ * t; the CI the ordered slopes [S(k), S(M + 1 - k)], k the largest with
+ * P(D <= k - 1) <= (1 - confidence) / 2, D Kendall's discordant pairs
+ * (exact when the times are distinct and n <= 50; normal with Kendall's
+ * tie correction otherwise); p its test of no trend (slopes at 0 counted
+ * against), so the CI excludes 0 exactly when p <= 1 - confidence. res
+ * (the resolution on the log scale) moves each end away from d in
+ * quadrature (res z, z the normal quantile) and p is then the smallest 1
+ * - c whose widened interval excludes 0. Too few points for the
+ * confidence (under 5 at 95%): lo, hi, se NaN, d and p given. 0, or -1
+ * (n < 3 or above 3000, t all equal, a value not positive or not
+ * finite, ENOMEM).
  */
-int stats_block_hl(const double *x, const double *base, size_t n, double res, double confidence,
-		   struct stats_interval *iv);
 int stats_trend_sen(const double *t, const double *y, size_t n, double res, double confidence,
 		    struct stats_interval *iv);
 
+/*
+ * The block design's change as the median of the per-block log ratios
+ * l_b = ln(x[b] / base[b]), with the sign test's distribution-free
+ * interval: the order statistics [l(k), l(n + 1 - k)], k the largest with
+ * coverage 1 - 2 P(B <= k - 1) >= confidence (B ~ Bin(n, 1/2)),
+ * interpolated towards [l(k + 1), l(n - k)] to the confidence asked
+ * (Hettmansperger and Sheather 1986: lambda = (n - k) I / (k + (n - 2k)
+ * I), I = (g_k - c) / (g_k - g_{k+1})). It needs no symmetry, and from 9
+ * blocks at 95% (k >= 2) neither the estimate nor either end can be
+ * moved past its neighbour by one block, however far off. res widens
+ * each end in quadrature (res z); p is the smallest 1 - c whose interval
+ * excludes 0, so the interval excludes 0 exactly when p <= 1 -
+ * confidence. Too few blocks (2 / 2^n > 1 - confidence: under 6 at 95%):
+ * lo, hi and se NaN, p 1 - confidence or more. df INFINITY, se (hi - lo)
+ * / (2 z) for information. 0, or -1 (n < 2, a value not positive or not
+ * finite).
+ */
+int stats_block_median(const double *x, const double *base, size_t n, double res, double confidence,
+		       struct stats_interval *iv);
+
 /* The fewest units whose rank interval exists at confidence: kind 0 the
- * signed-rank (blocks of stats_block_hl), 1 Kendall (points of
- * stats_trend_sen). 0 when more than 50 would be needed. */
+ * sign or signed-rank test (2 / 2^n <= 1 - confidence: the blocks of
+ * stats_block_median), 1 Kendall (points of stats_trend_sen). 0 when more
+ * than 50 would be needed. */
 size_t stats_rank_min_units(int kind, double confidence);
 
 /* Exact null distributions, for tests and tables: P(T+ <= k) of

@@ -867,9 +867,9 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
 		 cfg->confidence * 100.0,
 		 cfg->design == CFG_DESIGN_BLOCKS
-			 ? "within blocks (design blocks: repetition r of every level is block r), the Hodges-Lehmann "
-			   "estimate of the per-block log ratios level / baseline, CI and p from the Wilcoxon "
-			   "signed-rank distribution over the blocks (none with fewer than 6 blocks at 95%), widened by "
+			 ? "within blocks (design blocks: repetition r of every level is block r), the median of the "
+			   "per-block log ratios level / baseline, CI and p from the sign test's order statistics over the "
+			   "blocks, interpolated (Hettmansperger-Sheather; none with fewer than 6 blocks at 95%), widened by "
 			   "both cells' timer and message-count resolution (latency, bandwidth per pair, aggregate, "
 			   "receiver); drift: the Theil-Sen trend of the baseline level over the blocks, Kendall's CI"
 			 : "ratio of the per-repetition medians, CI and p from one normal statistic on their logs "

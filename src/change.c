@@ -72,14 +72,14 @@ void change_from_interval(const struct stats_interval *iv, int metric, const str
 }
 
 /* The block design's change on stats_interval (ri: the rank interval of
- * stats_block_hl, else the paired t of stats_block_ratio). */
+ * stats_block_median, else the paired t of stats_block_ratio). */
 static void blocks_with(bool ri, const double *x, const double *base, size_t n, double res, int metric,
 			const struct sw_config *cfg, struct sw_change *ch)
 {
 	struct stats_interval iv;
 
 	change_invalid(ch);
-	if (ri ? stats_block_hl(x, base, n, res, cfg->confidence, &iv)
+	if (ri ? stats_block_median(x, base, n, res, cfg->confidence, &iv)
 	       : stats_block_ratio(x, base, n, res, cfg->confidence, &iv))
 		return;
 	change_from_interval(&iv, metric, cfg, ch);

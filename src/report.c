@@ -492,7 +492,7 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 {
 	int unconv = 0, lowov = 0, flagged = 0, blind = 0;
 	char sz[32], host[4 * SW_HOST_MAX];
-	/* a block design's change needs its signed-rank interval's blocks */
+	/* a block design's change needs its sign-test interval's blocks */
 	size_t min_reps = r->cfg.design == CFG_DESIGN_BLOCKS && r->plan->nlevels > 1 ? change_min_blocks(&r->cfg)
 										      : CHANGE_MIN_REPS;
 

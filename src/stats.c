@@ -809,40 +809,6 @@ double stats_kendall_cdf(size_t n, size_t k)
 	return p;
 }
 
-int stats_block_hl(const double *x, const double *base, size_t n, double res, double confidence,
-		   struct stats_interval *iv)
-{
-	double *l = NULL, *lb = NULL, *w = NULL;
-	struct rank_null z = { 0 };
-	size_t M = n * (n + 1) / 2, m = 0;
-	int rc = -1;
-
-	memset(iv, 0, sizeof(*iv));
-	if (n < 2 || n > RANK_MAX_UNITS || !(confidence > 0 && confidence < 1) || !(res >= 0) || !isfinite(res))
-		return -1;
-	l = malloc(n * sizeof(*l));
-	lb = malloc(n * sizeof(*lb));
-	w = malloc(M * sizeof(*w));
-	if (!l || !lb || !w || logs_of(x, n, l) || logs_of(base, n, lb))
-		goto out;
-	for (size_t b = 0; b < n; b++)
-		l[b] -= lb[b];
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i; j < n; j++)
-			w[m++] = (l[i] + l[j]) / 2.0;
-	qsort(w, M, sizeof(*w), dbl_cmp);
-	if (rank_null_init(&z, RANK_SIGNED, n, M, 0.0))
-		goto out;
-	rank_fill(iv, w, &z, n, res, confidence);
-	rc = 0;
-out:
-	free(z.cdf);
-	free(l);
-	free(lb);
-	free(w);
-	return rc;
-}
-
 int stats_trend_sen(const double *t, const double *y, size_t n, double res, double confidence,
 		    struct stats_interval *iv)
 {
@@ -886,5 +852,84 @@ out:
 	free(z.cdf);
 	free(l);
 	free(s);
+	return rc;
+}
+
+/* The sign-test interval's coverage with ends X(d), X(n + 1 - d):
+ * 1 - 2 P(B <= d - 1), B ~ Bin(n, 1/2). */
+static double sign_cover(size_t d, size_t n)
+{
+	return d == 0 ? 1.0 : 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(d - 1), 0.5, (unsigned)n);
+}
+
+/* The interpolated sign-test interval of the sorted l[0..n) at confidence
+ * c around d, each end widened by the resolution in quadrature; false
+ * when even X(1)..X(n) does not reach c. */
+static bool sign_interval(const double *l, size_t n, double d, double res, double c, double *lo, double *hi)
+{
+	size_t k = 0;
+	double lam = 0.0, zr = res > 0 ? res * gsl_cdf_ugaussian_Pinv((1.0 + c) / 2.0) : 0.0;
+
+	while (k + 1 <= n / 2 && sign_cover(k + 1, n) >= c)
+		k++;
+	if (k == 0)
+		return false;
+	if (k + 1 <= n / 2) {   /* Hettmansperger-Sheather between k and k + 1 */
+		double gk = sign_cover(k, n), g1 = sign_cover(k + 1, n), I = (gk - c) / (gk - g1);
+
+		lam = (double)(n - k) * I / ((double)k + (double)(n - 2 * k) * I);
+	}
+	*lo = (1.0 - lam) * l[k - 1] + lam * l[k];
+	*hi = (1.0 - lam) * l[n - k] + lam * l[n - k - 1];
+	*lo = d - hypot(d - *lo, zr);
+	*hi = d + hypot(*hi - d, zr);
+	return true;
+}
+
+int stats_block_median(const double *x, const double *base, size_t n, double res, double confidence,
+		       struct stats_interval *iv)
+{
+	double *l, *lb, lo, hi, pl = 0.0, ph = 1.0;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (n < 2 || !(confidence > 0 && confidence < 1) || !(res >= 0) || !isfinite(res))
+		return -1;
+	l = malloc(n * sizeof(*l));
+	lb = malloc(n * sizeof(*lb));
+	if (!l || !lb || logs_of(x, n, l) || logs_of(base, n, lb))
+		goto out;
+	for (size_t b = 0; b < n; b++)
+		l[b] -= lb[b];
+	qsort(l, n, sizeof(*l), dbl_cmp);
+	iv->n = n;
+	iv->df = INFINITY;
+	iv->d = n % 2 ? l[n / 2] : (l[n / 2 - 1] + l[n / 2]) / 2.0;
+	/* p: the smallest 1 - c whose interval excludes 0 (the intervals
+	 * shrink as c falls, so the set is an interval of alpha) */
+	if (!sign_interval(l, n, iv->d, res, 1e-9, &lo, &hi) || (lo <= 0 && hi >= 0)) {
+		iv->p = 1.0;
+	} else {
+		for (int i = 0; i < 60; i++) {
+			double mid = (pl + ph) / 2.0;
+
+			if (sign_interval(l, n, iv->d, res, 1.0 - mid, &lo, &hi) && (lo > 0 || hi < 0))
+				ph = mid;
+			else
+				pl = mid;
+		}
+		iv->p = ph;
+	}
+	if (sign_interval(l, n, iv->d, res, confidence, &lo, &hi)) {
+		iv->lo = lo;
+		iv->hi = hi;
+		iv->se = (hi - lo) / (2.0 * gsl_cdf_ugaussian_Pinv((1.0 + confidence) / 2.0));
+	} else {
+		iv->lo = iv->hi = iv->se = NAN;
+	}
+	rc = 0;
+out:
+	free(l);
+	free(lb);
 	return rc;
 }

@@ -18,8 +18,8 @@
  *              and of a change (inflation, drop, aggregate drop) at 1, 4,
  *              16, 48 pairs, and of the latency CI where the adaptive rule
  *              stopped (16 pairs, 4% repetition noise);
- *   blocks     the block design's change (Hodges-Lehmann, signed-rank
- *              CI) under lognormal and Lomax sample noise at 4 and 16
+ *   blocks     the block design's change (median, sign-test CI)
+ *              under lognormal and Lomax sample noise at 4 and 16
  *              pairs: coverage, agreement with the printed medians, and
  *              one sample 1000x slower in one block (moves, drift);
  *   size       how often "significant" is claimed with no change, 1 pair
@@ -372,7 +372,7 @@ static void spike(struct sw_run *r)
 }
 
 /*
- * The block design's change, resistant to one outlying block (stats_block_hl
+ * The block design's change, resistant to one outlying block (stats_block_median
  * through analysis_run), 10 blocks, block speed N(0, 2%) shared by a
  * block's levels, level 1 truly 10% slower (inflation +10%, drops 9.09%),
  * the change's three rows (inflation, drop, aggregate drop):
@@ -401,7 +401,7 @@ static void robust(int n)
 
 	for (int ti = 0; ti < 3; ti++)
 		for (int ki = 0; ki < 2; ki++) {
-			int k = ks[ki], hit[3] = { 0 }, kept = 0, drifted = 0, agree = 0;
+			int k = ks[ki], hit[3] = { 0 }, kept = 0, drifted = 0, agree = 0, gained = 0, lost = 0;
 			struct model m = { .nlevels = 2, .level_pairs = { ti ? k : 1, k }, .npatterns = 1,
 					   .patterns = { PAT_STREAM }, .nsizes = 1, .reps = 10, .rep_sd = 0.02,
 					   .sample_sd = ti == 0 ? 0.02 : ti == 1 ? 0.25 : 0.05, .tail = ti == 2,
@@ -440,6 +440,8 @@ static void robust(int n)
 					worst = fmax(worst, mv);
 					rel = fmax(rel, mv / ((c0[j]->hi - c0[j]->lo) / 2));
 					ok &= ti ? covers(c0[j]->lo, c0[j]->hi, c1[j]->pct) : mv <= 3.0;
+					gained += c1[j]->significant && !c0[j]->significant;
+					lost += !c1[j]->significant && c0[j]->significant;
 				}
 				kept += ok;
 				drifted += b->drifted;
@@ -458,7 +460,8 @@ static void robust(int n)
 				figure(what, agree, n, 0.93, 1.0);
 			}
 			printf("blocks, %s noise, 1 or %d pairs, one sample 1000x: largest move %.2f points, %.2f of the "
-			       "CI's half-width\n", tails[ti], k, worst, rel);
+			       "CI's half-width; stars gained %d, lost %d of %d\n", tails[ti], k, worst, rel, gained, lost,
+			       3 * n);
 			snprintf(what, sizeof(what), "blocks, %s, %2d pairs, one sample 1000x: %s", tails[ti], k,
 				 ti ? "inside the CI" : "moved <= 3 pts");
 			figure(what, kept, n, 1.0, 1.0);
@@ -579,7 +582,7 @@ static void nightly(int n, double slow, int *critical, int *suspect, int *slow_n
  *            every level alike, each visit of a level shifted again by
  *            N(0, shift) (the speed wandering from one level to the
  *            next), 2% noise, no load effect: the block change
- *            (stats_block_hl) significant at most 5%;
+ *            (stats_block_median) significant at most 5%;
  *   runs     12 cells a switch, a run's speed N(0, sd) shared by its
  *            cells, 1% within: A/A with 3 runs a switch (stats_runs_welch)
  *            cells significant and comparisons naming a winner (any cell
@@ -612,7 +615,7 @@ static void time_figures(int n)
 				b[k] = exp(B + gsl_ran_gaussian(rng, sds[si]) + gsl_ran_gaussian(rng, 0.02));
 				x[k] = exp(B + gsl_ran_gaussian(rng, sds[si]) + gsl_ran_gaussian(rng, 0.02));
 			}
-			if (stats_block_hl(x, b, 10, 0.0, cfg.confidence, &iv))
+			if (stats_block_median(x, b, 10, 0.0, cfg.confidence, &iv))
 				abort();
 			sig += iv.p < cfg.alpha;
 		}

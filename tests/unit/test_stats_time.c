@@ -207,17 +207,25 @@ Test(stats_time, trend_over_blocks)
 }
 
 /*
- * The rank intervals against published values. Hollander and Wolfe,
- * Nonparametric Statistical Methods, 2nd ed. (Wiley 1999), Examples 3.1-
- * 3.3 (Table 3.1, the Hamilton depression scale factor IV of 9 patients
- * before, x, and after a tranquilizer, y): the signed-rank statistic of
- * the differences y - x is T+ = 5, the one-sided P(T+ <= 5) = 0.020
- * (exactly 10/512), the Hodges-Lehmann estimate -0.460 and the 96.1%
- * interval [W(6), W(40)] = [-0.786, -0.010] (alpha = 2 x 0.0195: the
- * largest level at or below 5% that 9 pairs attain). On the log scale:
- * stats_block_hl takes x and base as exp(y) and exp(x).
+ * The block change (median, sign-test interval) on a published data set:
+ * Hollander and Wolfe, Nonparametric Statistical Methods, 2nd ed. (Wiley
+ * 1999), Example 3.1 (Table 3.1, the Hamilton depression scale factor IV
+ * of 9 patients before, x, and after a tranquilizer, y). The differences
+ * y - x sorted: -1.022, -0.952, -0.620, -0.590, -0.490, -0.430, -0.010,
+ * 0.080, 0.147; median -0.490. The sign test's order-statistic interval
+ * [X(2), X(8)] = [-0.952, 0.080] has coverage 1 - 2 P(B <= 1) = 1 - 2 x
+ * 10/512 = 0.9609 (B ~ Bin(9, 1/2): Conover, Practical Nonparametric
+ * Statistics, 3rd ed. 1999, 3.2 and Table A3), [X(3), X(7)] 1 - 2 x
+ * 46/512 = 0.8203. At 95%, Hettmansperger and Sheather (1986): I =
+ * (0.9609 - 0.95) / (0.9609 - 0.8203) = 0.07778, lambda = 7 I / (2 + 5 I)
+ * = 0.22791, so [-0.87633, 0.05949] (worked by hand). p: the upper end
+ * reaches 0 at lambda = 0.08 / 0.09 = 0.88889 between X(8) and X(7), I =
+ * 2 lambda / (7 - 5 lambda) = 0.69565, coverage 0.9609 - I (0.9609 -
+ * 0.8203) = 0.86311: p = 0.13689 (the exact sign test, 2 positives of 9:
+ * 2 x 46/512 = 0.180). On the log scale: x and base as
+ * exp(y) and exp(x).
  */
-Test(stats_time, hodges_lehmann_hollander_wolfe_3_1)
+Test(stats_time, block_median_hollander_wolfe_3_1)
 {
 	const double bx[9] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
 	const double by[9] = { 0.878, 0.647, 0.598, 2.050, 1.060, 1.290, 1.060, 3.140, 1.290 };
@@ -229,43 +237,46 @@ Test(stats_time, hodges_lehmann_hollander_wolfe_3_1)
 		x[i] = exp(by[i]);
 		base[i] = exp(bx[i]);
 	}
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 0.95, &iv), 0);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 0.95, &iv), 0);
 	cr_assert_eq(iv.n, 9);
-	cr_assert(near(iv.d, -0.460, 1e-9), "HL %g", iv.d);
-	cr_assert(near(iv.lo, -0.786, 1e-9) && near(iv.hi, -0.010, 1e-9), "[%g, %g]", iv.lo, iv.hi);
-	cr_assert(near(iv.p, 2 * 10.0 / 512.0, 1e-12), "p %g", iv.p);
-	cr_assert(near(stats_signrank_cdf(9, 5), 10.0 / 512.0, 1e-15));
+	cr_assert(near(iv.d, -0.490, 1e-9), "median %g", iv.d);
+	cr_assert(near(iv.lo, -0.87633, 2e-5) && near(iv.hi, 0.05949, 2e-5), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 0.13689, 2e-5), "p %g", iv.p);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 1.0 - 2 * 10.0 / 512.0, &sh), 0);
+	cr_assert(near(sh.lo, -0.952, 1e-9) && near(sh.hi, 0.080, 1e-9), "at 96.09%%: [%g, %g]", sh.lo, sh.hi);
 	/* the test and the interval agree: at confidence 1 - p the interval
-	 * still excludes 0, a hair above it no longer */
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 1.0 - iv.p, &sh), 0);
-	cr_assert(sh.hi < 0.0, "hi %g", sh.hi);
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 1.0 - iv.p + 1e-9, &sh), 0);
-	cr_assert(sh.hi >= 0.0, "hi %g", sh.hi);
-	/* one patient 1000x off (ln 1000 added to one difference) moves the
-	 * estimate by 0.16, less than the other differences' spread (the
-	 * mean would move by 0.77); the interval widens on the outlier's
-	 * side (W(40) is one of its 9 Walsh averages) */
+	 * ends at 0 */
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 1.0 - iv.p, &sh), 0);
+	cr_assert(near(sh.hi, 0.0, 1e-9), "hi %g", sh.hi);
+	/* one patient 1000x off (ln 1000 added to the largest difference)
+	 * moves neither the median nor the interval; added to the smallest,
+	 * the median moves to the next difference up and the ends stay
+	 * within the others (the mean would move by 0.77) */
 	for (int i = 0; i < 9; i++)
-		shifted[i] = x[i] * (i == 3 ? 1000.0 : 1.0);
-	cr_assert_eq(stats_block_hl(shifted, base, 9, 0.0, 0.95, &sh), 0);
-	cr_assert(fabs(sh.d - iv.d) < 0.2 && sh.lo < iv.d && sh.hi > iv.d, "with the outlier %g [%g, %g]", sh.d,
-		  sh.lo, sh.hi);
+		shifted[i] = x[i] * (i == 1 ? 1000.0 : 1.0);   /* 0.147 is patient 2 */
+	cr_assert_eq(stats_block_median(shifted, base, 9, 0.0, 0.95, &sh), 0);
+	cr_assert(sh.d == iv.d && sh.lo == iv.lo && sh.hi == iv.hi, "%g [%g, %g]", sh.d, sh.lo, sh.hi);
+	for (int i = 0; i < 9; i++)
+		shifted[i] = x[i] / (i == 2 ? 1000.0 : 1.0);   /* -1.022 is patient 3 */
+	cr_assert_eq(stats_block_median(shifted, base, 9, 0.0, 0.95, &sh), 0);
+	cr_assert(near(sh.d, -0.490, 1e-9) && sh.lo >= -1.022 && sh.hi <= 0.147, "%g [%g, %g]", sh.d, sh.lo,
+		  sh.hi);
 	/* a resolution widens each end in quadrature, and p follows it */
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.05, 0.95, &sh), 0);
-	cr_assert(near(sh.lo, -0.46 - hypot(0.326, 0.05 * 1.959964), 1e-6) &&
-		  near(sh.hi, -0.46 + hypot(0.450, 0.05 * 1.959964), 1e-6), "[%g, %g]", sh.lo, sh.hi);
-	cr_assert(sh.p > iv.p && sh.p > 0.05 && sh.hi > 0.0, "p %g, hi %g", sh.p, sh.hi);
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.05, 1.0 - sh.p, &sh), 0);
-	cr_assert(sh.hi < 0.0, "at 1 - p the widened interval excludes 0: hi %g", sh.hi);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.05, 0.95, &sh), 0);
+	cr_assert(near(sh.lo, -0.49 - hypot(0.38633, 0.05 * 1.959964), 2e-5) &&
+		  near(sh.hi, -0.49 + hypot(0.54949, 0.05 * 1.959964), 2e-5), "[%g, %g]", sh.lo, sh.hi);
+	cr_assert(sh.p > iv.p, "p %g", sh.p);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.05, 1.0 - sh.p, &sh), 0);
+	cr_assert(near(sh.hi, 0.0, 1e-9), "at 1 - p the widened interval ends at 0: hi %g", sh.hi);
 	/* refusals */
-	cr_assert_eq(stats_block_hl(x, base, 1, 0.0, 0.95, &sh), -1);
+	cr_assert_eq(stats_block_median(x, base, 1, 0.0, 0.95, &sh), -1);
 	base[2] = -1.0;
-	cr_assert_eq(stats_block_hl(x, base, 9, 0.0, 0.95, &sh), -1);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 0.95, &sh), -1);
 }
 
 /*
- * Too few blocks: with n blocks the smallest two-sided signed-rank p is
- * 2 / 2^n, so 5 blocks cannot reach 95% (1/16) and 6 can (1/32); at 99%
+ * Too few blocks: with n blocks the smallest two-sided p of the sign
+ * test (and of the signed-rank test) is 2 / 2^n, so 5 blocks cannot reach 95% (1/16) and 6 can (1/32); at 99%
  * 8 (1/128). The critical values of the tables (Hollander and Wolfe
  * Table A.4): n = 10, P(T+ <= 8) = 25/1024 = 0.0244. Kendall's
  * discordant pairs: n = 5, the Mahonian row 1 4 9 15 20 22 ... of 120
@@ -285,10 +296,10 @@ Test(stats_time, rank_tables_and_too_few_blocks)
 	cr_assert(near(stats_kendall_cdf(5, 1), 5.0 / 120.0, 1e-15));
 	cr_assert(near(stats_kendall_cdf(4, 0), 1.0 / 24.0, 1e-15));
 	cr_assert(near(stats_kendall_cdf(10, 11), 0.0233113, 1e-7));
-	/* 5 blocks all +8..12%: an estimate and p = 1/16, but no interval */
-	cr_assert_eq(stats_block_hl(x, b, 5, 0.0, 0.95, &iv), 0);
-	cr_assert(near(iv.d, log(1.10), 0.01) && isnan(iv.lo) && isnan(iv.hi), "%g [%g, %g]", iv.d, iv.lo, iv.hi);
-	cr_assert(near(iv.p, 0.0625, 1e-12), "p %g", iv.p);
+	/* 5 blocks all +8..12%: an estimate, no interval, p at least 1/16 */
+	cr_assert_eq(stats_block_median(x, b, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, log(1.10), 1e-12) && isnan(iv.lo) && isnan(iv.hi), "%g [%g, %g]", iv.d, iv.lo, iv.hi);
+	cr_assert(iv.p >= 0.0625 - 1e-9, "p %g", iv.p);
 }
 
 /* Theil-Sen, worked by hand: ln y = 0.09, 0.13, 0.13, 0.17, 0.17 at t =
