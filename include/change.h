@@ -23,7 +23,10 @@
  * 100; latency: the inflation (level / base - 1) * 100, level and base
  * being the medians of the per-repetition values (analysis_rep_values,
  * victims_rep_values), which are kept here so that every printed change
- * can be recomputed from the two numbers printed beside it. Estimate, CI
+ * can be recomputed from the two numbers printed beside it (a block
+ * design's change, change_blocks, is computed within blocks instead and
+ * lies inside the interval of those two medians' ratio: calibrated in
+ * tests/calibration, "change inside the medians' CI"). Estimate, CI
  * and p come from one statistic on those values (stats_median_ratio:
  * Bonett-Price standard errors of the log medians, each side its own), so
  * the CI excludes 0 exactly when p < 1 - confidence. valid is false when
