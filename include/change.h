@@ -23,7 +23,10 @@
  * 100; latency: the inflation (level / base - 1) * 100, level and base
  * being the medians of the per-repetition values (analysis_rep_values,
  * victims_rep_values), which are kept here so that every printed change
- * can be recomputed from the two numbers printed beside it. Estimate, CI
+ * can be recomputed from the two numbers printed beside it (a block
+ * design's change, change_blocks, is computed within blocks instead and
+ * lies inside the interval of those two medians' ratio: calibrated in
+ * tests/calibration, "change inside the medians' CI"). Estimate, CI
  * and p come from one statistic on those values (stats_median_ratio:
  * Bonett-Price standard errors of the log medians, each side its own), so
  * the CI excludes 0 exactly when p < 1 - confidence. valid is false when
@@ -73,22 +76,40 @@ void change_test(const double *x, size_t nx, const double *base, size_t nb, int 
  * level / base): pct, lo and hi mapped as change_test maps its ratio, p
  * and significant by the same rule (p < alpha, the CI excludes 0, |pct| >
  * min_effect); level and base are the caller's to fill. Fewer than
- * CHANGE_MIN_REPS units: the estimate only. */
+ * CHANGE_MIN_REPS units, or no interval (lo, hi NaN: too few units for
+ * the confidence): the estimate only. */
 void change_from_interval(const struct stats_interval *iv, int metric, const struct sw_config *cfg,
 			  struct sw_change *ch);
 
 /*
  * The block design's change (plan.h): x[b] and base[b] are block b's
  * values of the level and of the baseline level (n blocks that have
- * both), so the change is computed within blocks (stats_block_ratio: the
- * mean of the per-block log ratios, the CI over blocks, Student t on n -
- * 1 df): a speed shift shared by the levels of a block cancels. res is the
+ * both), so the change is computed within blocks, and no single block
+ * can own it: stats_block_median, the median of the per-block log
+ * ratios with the sign test's interpolated order-statistic CI and its p
+ * (a speed shift shared by the levels of a block cancels; from 9 blocks
+ * at 95% one block 1000x off moves neither the estimate nor an end of
+ * the CI past a neighbouring block's ratio). res is the
  * resolution of one ratio on the log scale (0: none). level and base are
- * the medians of each side; the rest as change_from_interval. Invalid
- * with fewer than 2 blocks or a value not positive.
+ * the medians of each side; the rest as change_from_interval. Fewer
+ * blocks than change_min_blocks: the estimate only. Invalid with fewer
+ * than 2 blocks or a value not positive.
  */
 void change_blocks(const double *x, const double *base, size_t n, double res, int metric,
 		   const struct sw_config *cfg, struct sw_change *ch);
+
+/* The block design's change as the mean of the per-block log ratios
+ * (stats_block_ratio: Student's paired t on the logs; the rest as
+ * change_blocks). Not resistant to one outlying block; kept for the
+ * victims' CPU and network parts, whose product must be the whole
+ * (geometric means multiply, medians do not). */
+void change_blocks_mean(const double *x, const double *base, size_t n, double res, int metric,
+			const struct sw_config *cfg, struct sw_change *ch);
+
+/* The fewest blocks whose change gets a CI and a p at cfg's confidence:
+ * the sign test interval's minimum (6 at 95%, 8 at 99%), never below
+ * CHANGE_MIN_REPS. */
+size_t change_min_blocks(const struct sw_config *cfg);
 
 /* The difference of two changes of metric, in percentage points, with
  * the change test's method: change(x1 against b1) - change(x0 against b0)

@@ -213,6 +213,60 @@ int stats_trend(const double *t, const double *y, size_t n, double res, double c
 		struct stats_interval *iv);
 
 /*
+ * The drift trend resistant to one outlying block, by rank methods
+ * (Hollander and Wolfe, Nonparametric Statistical Methods, 2nd ed. 1999,
+ * 9.2-9.4), on the log scale, filling struct stats_interval with df
+ * INFINITY and se (hi - lo) / (2 z) for information only: the trend of
+ * ln y[i] over t[i] by Theil and Sen, d the median of the pairwise slopes
+ * (ln y_j - ln y_i) / (t_j - t_i) (t_i != t_j) times the span max t - min
+ * t; the CI the ordered slopes [S(k), S(M + 1 - k)], k the largest with
+ * P(D <= k - 1) <= (1 - confidence) / 2, D Kendall's discordant pairs
+ * (exact when the times are distinct and n <= 50; normal with Kendall's
+ * tie correction otherwise); p its test of no trend (slopes at 0 counted
+ * against), so the CI excludes 0 exactly when p <= 1 - confidence. res
+ * (the resolution on the log scale) moves each end away from d in
+ * quadrature (res z, z the normal quantile) and p is then the smallest 1
+ * - c whose widened interval excludes 0. Too few points for the
+ * confidence (under 5 at 95%): lo, hi, se NaN, d and p given. 0, or -1
+ * (n < 3 or above 3000, t all equal, a value not positive or not
+ * finite, ENOMEM).
+ */
+int stats_trend_sen(const double *t, const double *y, size_t n, double res, double confidence,
+		    struct stats_interval *iv);
+
+/*
+ * The block design's change as the median of the per-block log ratios
+ * l_b = ln(x[b] / base[b]), with the sign test's distribution-free
+ * interval: the order statistics [l(k), l(n + 1 - k)], k the largest with
+ * coverage 1 - 2 P(B <= k - 1) >= confidence (B ~ Bin(n, 1/2)),
+ * interpolated towards [l(k + 1), l(n - k)] to the confidence asked
+ * (Hettmansperger and Sheather 1986: lambda = (n - k) I / (k + (n - 2k)
+ * I), I = (g_k - c) / (g_k - g_{k+1})). It needs no symmetry, and from 9
+ * blocks at 95% (k >= 2) neither the estimate nor either end can be
+ * moved past its neighbour by one block, however far off. res widens
+ * each end in quadrature (res z); p is the smallest 1 - c whose interval
+ * excludes 0, so the interval excludes 0 exactly when p <= 1 -
+ * confidence. Too few blocks (2 / 2^n > 1 - confidence: under 6 at 95%):
+ * lo, hi and se NaN, p 1 - confidence or more. df INFINITY, se (hi - lo)
+ * / (2 z) for information. 0, or -1 (n < 2, a value not positive or not
+ * finite).
+ */
+int stats_block_median(const double *x, const double *base, size_t n, double res, double confidence,
+		       struct stats_interval *iv);
+
+/* The fewest units whose rank interval exists at confidence: kind 0 the
+ * sign or signed-rank test (2 / 2^n <= 1 - confidence: the blocks of
+ * stats_block_median), 1 Kendall (points of stats_trend_sen). 0 when more
+ * than 50 would be needed. */
+size_t stats_rank_min_units(int kind, double confidence);
+
+/* Exact null distributions, for tests and tables: P(T+ <= k) of
+ * Wilcoxon's signed-rank statistic for n, and P(D <= k) of the number of
+ * discordant pairs among n (Kendall's tau). NaN on ENOMEM (n <= 50). */
+double stats_signrank_cdf(size_t n, size_t k);
+double stats_kendall_cdf(size_t n, size_t k);
+
+/*
  * Runs as the unit: one value per run of switch A (a[0..na)) and of
  * switch B (b[0..nb)), > 0 (a run's median, or its change as a ratio).
  * Welch's t on the logs: d = mean ln b - mean ln a, se_stat^2 = s_a^2 / na

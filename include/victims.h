@@ -29,7 +29,7 @@
  * to replicate over.
  *
  * With the CPU control the median inflation splits in two, each within
- * the repetition (change_blocks, the repetitions as blocks: the mean of
+ * the repetition (change_blocks_mean, the repetitions as blocks: the mean of
  * the per-repetition log ratios, Student t over the repetitions that have
  * both rounds): the CPU part (the control round against alone) and the
  * network part (loaded against the control round of the same

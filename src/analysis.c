@@ -883,10 +883,11 @@ static void method_line(const struct sw_config *cfg, bool victims, char *buf, si
 		 "the Bonferroni limit for 1%% per cell; repetitions: %s",
 		 cfg->confidence * 100.0,
 		 cfg->design == CFG_DESIGN_BLOCKS
-			 ? "within blocks (design blocks: repetition r of every level is block r), the mean of the "
-			   "per-block log ratios level / baseline, CI and p from Student t over the blocks, widened by "
+			 ? "within blocks (design blocks: repetition r of every level is block r), the median of the "
+			   "per-block log ratios level / baseline, CI and p from the sign test's order statistics over the "
+			   "blocks, interpolated (Hettmansperger-Sheather; none with fewer than 6 blocks at 95%), widened by "
 			   "both cells' timer and message-count resolution (latency, bandwidth per pair, aggregate, "
-			   "receiver)"
+			   "receiver); drift: the Theil-Sen trend of the baseline level over the blocks, Kendall's CI"
 			 : "ratio of the per-repetition medians, CI and p from one normal statistic on their logs "
 			   "(Bonett-Price)",
 		 cfg->alpha, cfg->min_effect, ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
@@ -937,7 +938,8 @@ static int block_agg_change(const struct sw_run *r, int c, int b, const struct c
 }
 
 /* The block design's drift check of baseline cell c: the trend of its
- * per-block values over the blocks (stats_trend), as the change from the
+ * per-block values over the blocks (stats_trend_sen: Theil-Sen, so one
+ * outlying block cannot make or hide a drift), as the change from the
  * line's start to its end (level and base: the line's two ends). */
 static int drift_trend(const struct sw_run *r, int c, const struct sw_config *dc, struct sw_drift *d, bool *ok)
 {
@@ -957,7 +959,7 @@ static int drift_trend(const struct sw_run *r, int c, const struct sw_config *dc
 	}
 	for (size_t i = 0; i < n; i++)
 		t[i] = blk[i];
-	if (stats_trend(t, x, n, 0.0, dc->confidence, &iv) == 0) {
+	if (stats_trend_sen(t, x, n, 0.0, dc->confidence, &iv) == 0) {
 		double mid = stats_median(x, n);
 
 		change_from_interval(&iv, d->metric, dc, &d->change);

@@ -61,25 +61,49 @@ void change_from_interval(const struct stats_interval *iv, int metric, const str
 
 	ch->valid = true;
 	ch->pct = sign * (exp(iv->d) - 1.0) * 100.0;
-	ch->p = iv->n < CHANGE_MIN_REPS ? NAN : iv->p;
-	if (iv->n < CHANGE_MIN_REPS)
+	bool few = iv->n < CHANGE_MIN_REPS || !isfinite(iv->lo) || !isfinite(iv->hi);
+
+	ch->p = few ? NAN : iv->p;
+	if (few)
 		lo = hi = NAN;   /* an estimate, but too few units to test it */
 	ch->lo = sign * (exp(sign > 0 ? lo : hi) - 1.0) * 100.0;
 	ch->hi = sign * (exp(sign > 0 ? hi : lo) - 1.0) * 100.0;
 	ch->significant = ch->p < cfg->alpha && (ch->lo > 0.0 || ch->hi < 0.0) && fabs(ch->pct) > cfg->min_effect;
 }
 
-void change_blocks(const double *x, const double *base, size_t n, double res, int metric,
-		   const struct sw_config *cfg, struct sw_change *ch)
+/* The block design's change on stats_interval (ri: the rank interval of
+ * stats_block_median, else the paired t of stats_block_ratio). */
+static void blocks_with(bool ri, const double *x, const double *base, size_t n, double res, int metric,
+			const struct sw_config *cfg, struct sw_change *ch)
 {
 	struct stats_interval iv;
 
 	change_invalid(ch);
-	if (stats_block_ratio(x, base, n, res, cfg->confidence, &iv))
+	if (ri ? stats_block_median(x, base, n, res, cfg->confidence, &iv)
+	       : stats_block_ratio(x, base, n, res, cfg->confidence, &iv))
 		return;
 	change_from_interval(&iv, metric, cfg, ch);
 	ch->level = stats_median(x, n);
 	ch->base = stats_median(base, n);
+}
+
+void change_blocks(const double *x, const double *base, size_t n, double res, int metric,
+		   const struct sw_config *cfg, struct sw_change *ch)
+{
+	blocks_with(true, x, base, n, res, metric, cfg, ch);
+}
+
+void change_blocks_mean(const double *x, const double *base, size_t n, double res, int metric,
+			const struct sw_config *cfg, struct sw_change *ch)
+{
+	blocks_with(false, x, base, n, res, metric, cfg, ch);
+}
+
+size_t change_min_blocks(const struct sw_config *cfg)
+{
+	size_t k = stats_rank_min_units(0, cfg->confidence);
+
+	return k > CHANGE_MIN_REPS ? k : CHANGE_MIN_REPS;
 }
 
 void change_diff(const double *const set[4], const size_t n[4], int metric,

@@ -480,12 +480,13 @@ static void print_missing(FILE *f, const struct sw_run *r, const struct sw_analy
 static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysis *a)
 {
 	char sz[32], chg[160];
+	bool few = false;
 
 	if (a->ndrift == 0)
 		return;
 	if (r->cfg.design == CFG_DESIGN_BLOCKS)
-		text_wrapped(f, "  ", "\ndrift check: the baseline level's (%d pair%s) trend over the blocks, first "
-			      "block to last (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
+		text_wrapped(f, "  ", "\ndrift check: the baseline level's (%d pair%s) trend over the blocks "
+			      "(Theil-Sen), first block to last (alpha %g / %d cell%s = %.3g):", r->plan->level_pairs[0],
 			r->plan->level_pairs[0] == 1 ? "" : "s", r->cfg.alpha, a->ndrift, a->ndrift == 1 ? "" : "s",
 			a->drift_alpha);
 	else
@@ -500,7 +501,11 @@ static void print_drift(FILE *f, const struct sw_run *r, const struct sw_analysi
 		config_format_size(cell->size, sz, sizeof(sz));
 		fmt_change(chg, sizeof(chg), change_name(d->metric, false), &d->change);
 		fprintf(f, "  %s %s: %s\n", pattern_name(cell->pattern), sz, chg);
+		few |= d->change.valid && !isfinite(d->change.lo);
 	}
+	if (few && r->cfg.design == CFG_DESIGN_BLOCKS)
+		text_wrapped(f, "  ", "~: too few blocks to test a trend at alpha %.3g (%zu needed)", a->drift_alpha,
+			     stats_rank_min_units(1, 1.0 - a->drift_alpha));
 	if (a->drifted && r->cfg.design == CFG_DESIGN_BLOCKS)
 		text_wrapped(f, "  ", "DRIFT: the speed changed significantly during the run; the changes against the "
 			      "baseline level are computed within blocks, where a drift shared by a block's levels "
@@ -516,6 +521,9 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 {
 	int unconv = 0, lowov = 0, flagged = 0, blind = 0;
 	char sz[32], host[4 * SW_HOST_MAX];
+	/* a block design's change needs its sign-test interval's blocks */
+	size_t min_reps = r->cfg.design == CFG_DESIGN_BLOCKS && r->plan->nlevels > 1 ? change_min_blocks(&r->cfg)
+										      : CHANGE_MIN_REPS;
 
 	for (size_t i = 0; i < a->npairstats; i++) {
 		const struct sw_pair_stats *ps = &a->pair[i];
@@ -559,11 +567,11 @@ static void print_notes(FILE *f, const struct sw_run *r, const struct sw_analysi
 			fprintf(f, "  %d nodes %s %s: stopped at %s after %d repetitions\n", cs->nodes,
 				pattern_name(cell->pattern), sz, run_stop_name(r->cell[c].stop), r->cell[c].reps);
 		}
-		if (r->cell[c].reps < CHANGE_MIN_REPS) {
+		if ((size_t)r->cell[c].reps < min_reps) {
 			if (blind++ == 0)
-				text_wrapped(f, "  ", "\nwarning: fewer than %d repetitions: no change of "
-					"these cells can be significant (estimates only; set repetitions >= %d):", CHANGE_MIN_REPS,
-					CHANGE_MIN_REPS);
+				text_wrapped(f, "  ", "\nwarning: fewer than %zu repetitions: no change of "
+					"these cells can be significant (estimates only; set repetitions >= %zu):", min_reps,
+					min_reps);
 			fprintf(f, "  %d nodes %s %s: %d repetitions\n", cs->nodes, pattern_name(cell->pattern), sz,
 				r->cell[c].reps);
 		}

@@ -582,3 +582,354 @@ double stats_sd_upper(double s, double df, double confidence)
 	q = gsl_cdf_chisq_Pinv(1.0 - confidence, df);
 	return q > 0.0 ? s * sqrt(df / q) : NAN;
 }
+
+/*
+ * Rank intervals (Hodges-Lehmann and Theil-Sen). Both rest on M
+ * "elementary estimates" E (Walsh averages; pairwise slopes) and a count
+ * C(theta) = #{E < theta} whose distribution at the true theta is known
+ * and free of the data's distribution: Wilcoxon's signed-rank statistic
+ * (symmetric noise) or the number of discordant pairs of Kendall's tau
+ * (exchangeable noise). The interval at confidence c is [E(k), E(M+1-k)]
+ * with k the largest k >= 1 such that P(C <= k - 1) <= (1 - c) / 2
+ * (Hollander and Wolfe 1999, sections 3.3 and 9.4), exact up to
+ * RANK_EXACT_MAX units and from the normal approximation (with the
+ * continuity correction) beyond.
+ */
+#define RANK_EXACT_MAX 50
+#define RANK_MAX_UNITS 3000   /* beyond: M would pass 4.5 million estimates */
+
+enum rank_kind { RANK_SIGNED, RANK_KENDALL };
+
+struct rank_null {
+	size_t M;        /* the number of elementary estimates */
+	double *cdf;     /* exact P(C <= k), k = 0..M; NULL: the normal */
+	double var;      /* Var C, for the normal */
+};
+
+/* The null distribution of C for n units (Kendall: n values at distinct
+ * times; ties of time reduce var as Kendall's tie correction). Exact:
+ * signed rank by the recursion over the ranks 1..n (each in or out with
+ * probability 1/2), discordant pairs by the Mahonian recursion (the
+ * inversions of a random permutation). 0 or -1 on ENOMEM. */
+static int rank_null_init(struct rank_null *z, enum rank_kind kind, size_t n, size_t M, double tie_var)
+{
+	double *p;
+
+	z->M = M;
+	z->cdf = NULL;
+	if (kind == RANK_SIGNED)
+		z->var = (double)n * (n + 1) * (2.0 * n + 1) / 24.0;
+	else
+		z->var = ((double)n * (n - 1) * (2.0 * n + 5) - tie_var) / 72.0;
+	if (n > RANK_EXACT_MAX || (kind == RANK_KENDALL && M != n * (n - 1) / 2))
+		return 0;
+	p = calloc(M + 1, sizeof(*p));
+	if (!p)
+		return -1;
+	p[0] = 1.0;
+	if (kind == RANK_SIGNED) {
+		size_t top = 0;
+
+		for (size_t r = 1; r <= n; r++) {
+			top += r;
+			for (size_t s = top + 1; s-- > 0;)
+				p[s] = (p[s] + (s >= r ? p[s - r] : 0.0)) / 2.0;
+		}
+	} else {
+		double *q = calloc(M + 1, sizeof(*q));
+		size_t top = 0;
+
+		if (!q) {
+			free(p);
+			return -1;
+		}
+		for (size_t m = 2; m <= n; m++) {   /* m values: inversions 0..top + m - 1 */
+			double run = 0.0;
+
+			top += m - 1;
+			for (size_t s = 0; s <= top; s++) {
+				run += p[s];
+				if (s >= m)
+					run -= p[s - m];
+				q[s] = run / (double)m;
+			}
+			memcpy(p, q, (top + 1) * sizeof(*p));
+		}
+		free(q);
+	}
+	for (size_t s = 1; s <= M; s++)
+		p[s] += p[s - 1];
+	z->cdf = p;
+	return 0;
+}
+
+/* P(C <= k). */
+static double rank_cdf(const struct rank_null *z, double k)
+{
+	if (k < 0)
+		return 0.0;
+	if (k >= (double)z->M)
+		return 1.0;
+	if (z->cdf)
+		return fmin(1.0, z->cdf[(size_t)k]);
+	return z->var > 0 ? gsl_cdf_ugaussian_P((k + 0.5 - z->M / 2.0) / sqrt(z->var)) : 1.0;
+}
+
+/* The largest k >= 1 with P(C <= k - 1) <= (1 - c) / 2; 0: none (too
+ * few units for confidence c). */
+static size_t rank_k(const struct rank_null *z, double c)
+{
+	double a2 = (1.0 - c) / 2.0;
+	size_t lo = 0, hi = z->M ? (z->M + 1) / 2 - 1 : 0;   /* k - 1 at most (M - 1) / 2 */
+
+	if (rank_cdf(z, 0) > a2)
+		return 0;
+	if (rank_cdf(z, (double)hi) <= a2)
+		return hi + 1;
+	while (lo + 1 < hi) {   /* P(C <= lo) <= a2 < P(C <= hi) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rank_cdf(z, (double)mid) <= a2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + 1;
+}
+
+/* The interval at confidence c over the sorted estimates e[0..M), each
+ * end moved away from d by the resolution in quadrature (res z, z the
+ * normal quantile of (1 + c) / 2). false when too few units. */
+static bool rank_interval(const double *e, const struct rank_null *z, double d, double res, double c,
+			  double *lo, double *hi)
+{
+	size_t k = rank_k(z, c);
+	double zr = res > 0 ? res * gsl_cdf_ugaussian_Pinv((1.0 + c) / 2.0) : 0.0;
+
+	if (k == 0)
+		return false;
+	*lo = d - hypot(d - e[k - 1], zr);
+	*hi = d + hypot(e[z->M - k] - d, zr);
+	return true;
+}
+
+/*
+ * Fill iv from the sorted estimates e[0..M): d their median, the interval
+ * at confidence, p the two-sided p of theta = 0 from the count: with a, b
+ * and z0 the estimates below, above and at 0, m = min(a, b) + z0, p =
+ * min(1, 2 P(C <= m)), so that the interval excludes 0 exactly when p <=
+ * 1 - confidence. With a resolution, p is the smallest 1 - c whose widened
+ * interval excludes 0 (bisection). Too few units: lo, hi NaN, p as above.
+ */
+static void rank_fill(struct stats_interval *iv, const double *e, const struct rank_null *z, size_t n,
+		      double res, double confidence)
+{
+	size_t M = z->M, a = 0, b = 0, z0;
+	double lo, hi;
+
+	iv->n = n;
+	iv->d = M % 2 ? e[M / 2] : (e[M / 2 - 1] + e[M / 2]) / 2.0;
+	iv->df = INFINITY;
+	for (size_t i = 0; i < M; i++) {
+		a += e[i] < 0;
+		b += e[i] > 0;
+	}
+	z0 = M - a - b;
+	iv->p = fmin(1.0, 2.0 * rank_cdf(z, (double)((a < b ? a : b) + z0)));
+	if (res > 0) {
+		double pl = 0.0, ph = 1.0;
+
+		if (!rank_interval(e, z, iv->d, res, 1e-9, &lo, &hi) || (lo <= 0 && hi >= 0)) {
+			iv->p = 1.0;
+		} else {
+			for (int i = 0; i < 60; i++) {   /* excluded at 1 - ph, not at 1 - pl */
+				double mid = (pl + ph) / 2.0;
+
+				if (rank_interval(e, z, iv->d, res, 1.0 - mid, &lo, &hi) && (lo > 0 || hi < 0))
+					ph = mid;
+				else
+					pl = mid;
+			}
+			iv->p = ph;
+		}
+	}
+	if (rank_interval(e, z, iv->d, res, confidence, &lo, &hi)) {
+		iv->lo = lo;
+		iv->hi = hi;
+		iv->se = (hi - lo) / (2.0 * gsl_cdf_ugaussian_Pinv((1.0 + confidence) / 2.0));
+	} else {
+		iv->lo = iv->hi = iv->se = NAN;
+	}
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t stats_rank_min_units(int kind, double confidence)
+{
+	for (size_t n = 2; n <= RANK_EXACT_MAX; n++) {
+		struct rank_null z;
+		size_t M = kind ? n * (n - 1) / 2 : n * (n + 1) / 2, k;
+
+		if (rank_null_init(&z, kind ? RANK_KENDALL : RANK_SIGNED, n, M, 0.0))
+			return 0;
+		k = rank_k(&z, confidence);
+		free(z.cdf);
+		if (k)
+			return n;
+	}
+	return 0;
+}
+
+double stats_signrank_cdf(size_t n, size_t k)
+{
+	struct rank_null z;
+	double p;
+
+	if (rank_null_init(&z, RANK_SIGNED, n, n * (n + 1) / 2, 0.0))
+		return NAN;
+	p = rank_cdf(&z, (double)k);
+	free(z.cdf);
+	return p;
+}
+
+double stats_kendall_cdf(size_t n, size_t k)
+{
+	struct rank_null z;
+	double p;
+
+	if (n < 2 || rank_null_init(&z, RANK_KENDALL, n, n * (n - 1) / 2, 0.0))
+		return NAN;
+	p = rank_cdf(&z, (double)k);
+	free(z.cdf);
+	return p;
+}
+
+int stats_trend_sen(const double *t, const double *y, size_t n, double res, double confidence,
+		    struct stats_interval *iv)
+{
+	double *l = NULL, *s = NULL, lo, hi, tie_var = 0.0;
+	struct rank_null z = { 0 };
+	size_t M = 0;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (n < 3 || n > RANK_MAX_UNITS || !(confidence > 0 && confidence < 1) || !(res >= 0) || !isfinite(res))
+		return -1;
+	l = malloc(n * sizeof(*l));
+	s = malloc(n * (n - 1) / 2 * sizeof(*s));
+	if (!l || !s || logs_of(y, n, l))
+		goto out;
+	lo = hi = t[0];
+	for (size_t i = 0; i < n; i++) {
+		size_t ties = 1;
+
+		if (!isfinite(t[i]))
+			goto out;
+		lo = fmin(lo, t[i]);
+		hi = fmax(hi, t[i]);
+		for (size_t j = 0; j < n; j++)
+			ties += j != i && t[j] == t[i];
+		/* a tied group of g times adds g (g - 1)(2g + 5): (g - 1)(2g + 5) a member */
+		tie_var += ((double)ties - 1) * (2.0 * ties + 5);
+	}
+	if (hi == lo)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (t[i] != t[j])
+				s[M++] = (l[j] - l[i]) / (t[j] - t[i]) * (hi - lo);
+	qsort(s, M, sizeof(*s), dbl_cmp);
+	if (rank_null_init(&z, RANK_KENDALL, n, M, tie_var))
+		goto out;
+	rank_fill(iv, s, &z, n, res, confidence);
+	rc = 0;
+out:
+	free(z.cdf);
+	free(l);
+	free(s);
+	return rc;
+}
+
+/* The sign-test interval's coverage with ends X(d), X(n + 1 - d):
+ * 1 - 2 P(B <= d - 1), B ~ Bin(n, 1/2). */
+static double sign_cover(size_t d, size_t n)
+{
+	return d == 0 ? 1.0 : 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(d - 1), 0.5, (unsigned)n);
+}
+
+/* The interpolated sign-test interval of the sorted l[0..n) at confidence
+ * c around d, each end widened by the resolution in quadrature; false
+ * when even X(1)..X(n) does not reach c. */
+static bool sign_interval(const double *l, size_t n, double d, double res, double c, double *lo, double *hi)
+{
+	size_t k = 0;
+	double lam = 0.0, zr = res > 0 ? res * gsl_cdf_ugaussian_Pinv((1.0 + c) / 2.0) : 0.0;
+
+	while (k + 1 <= n / 2 && sign_cover(k + 1, n) >= c)
+		k++;
+	if (k == 0)
+		return false;
+	if (k + 1 <= n / 2) {   /* Hettmansperger-Sheather between k and k + 1 */
+		double gk = sign_cover(k, n), g1 = sign_cover(k + 1, n), I = (gk - c) / (gk - g1);
+
+		lam = (double)(n - k) * I / ((double)k + (double)(n - 2 * k) * I);
+	}
+	*lo = (1.0 - lam) * l[k - 1] + lam * l[k];
+	*hi = (1.0 - lam) * l[n - k] + lam * l[n - k - 1];
+	*lo = d - hypot(d - *lo, zr);
+	*hi = d + hypot(*hi - d, zr);
+	return true;
+}
+
+int stats_block_median(const double *x, const double *base, size_t n, double res, double confidence,
+		       struct stats_interval *iv)
+{
+	double *l, *lb, lo, hi, pl = 0.0, ph = 1.0;
+	int rc = -1;
+
+	memset(iv, 0, sizeof(*iv));
+	if (n < 2 || !(confidence > 0 && confidence < 1) || !(res >= 0) || !isfinite(res))
+		return -1;
+	l = malloc(n * sizeof(*l));
+	lb = malloc(n * sizeof(*lb));
+	if (!l || !lb || logs_of(x, n, l) || logs_of(base, n, lb))
+		goto out;
+	for (size_t b = 0; b < n; b++)
+		l[b] -= lb[b];
+	qsort(l, n, sizeof(*l), dbl_cmp);
+	iv->n = n;
+	iv->df = INFINITY;
+	iv->d = n % 2 ? l[n / 2] : (l[n / 2 - 1] + l[n / 2]) / 2.0;
+	/* p: the smallest 1 - c whose interval excludes 0 (the intervals
+	 * shrink as c falls, so the set is an interval of alpha) */
+	if (!sign_interval(l, n, iv->d, res, 1e-9, &lo, &hi) || (lo <= 0 && hi >= 0)) {
+		iv->p = 1.0;
+	} else {
+		for (int i = 0; i < 60; i++) {
+			double mid = (pl + ph) / 2.0;
+
+			if (sign_interval(l, n, iv->d, res, 1.0 - mid, &lo, &hi) && (lo > 0 || hi < 0))
+				ph = mid;
+			else
+				pl = mid;
+		}
+		iv->p = ph;
+	}
+	if (sign_interval(l, n, iv->d, res, confidence, &lo, &hi)) {
+		iv->lo = lo;
+		iv->hi = hi;
+		iv->se = (hi - lo) / (2.0 * gsl_cdf_ugaussian_Pinv((1.0 + confidence) / 2.0));
+	} else {
+		iv->lo = iv->hi = iv->se = NAN;
+	}
+	rc = 0;
+out:
+	free(l);
+	free(lb);
+	return rc;
+}

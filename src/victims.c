@@ -130,7 +130,7 @@ static int change(const struct sw_run *r, int cell, int x_round, int base_round,
 }
 
 /* The change of round x against round base within each repetition (the
- * median p50s; change_blocks: the repetitions are the blocks) into *ch;
+ * median p50s; change_blocks_mean: the repetitions are the blocks) into *ch;
  * *n gets the repetitions that have both. 0 or -1. */
 static int paired_change(const struct sw_run *r, int cell, int x_round, int base_round,
 			 const struct sw_config *cfg, struct sw_change *ch, size_t *n)
@@ -155,7 +155,7 @@ static int paired_change(const struct sw_run *r, int cell, int x_round, int base
 			x[*n] = x[rep];
 			base[(*n)++] = base[rep];
 		}
-	change_blocks(x, base, *n, 0.0, SW_METRIC_LATENCY, cfg, ch);
+	change_blocks_mean(x, base, *n, 0.0, SW_METRIC_LATENCY, cfg, ch);
 	free(x);
 	return 0;
 }

@@ -205,3 +205,126 @@ Test(stats_time, trend_over_blocks)
 	y[1] = -1.0;
 	cr_assert_eq(stats_trend(t, y, 5, 0.0, 0.95, &iv), -1, "a value not positive");
 }
+
+/*
+ * The block change (median, sign-test interval) on a published data set:
+ * Hollander and Wolfe, Nonparametric Statistical Methods, 2nd ed. (Wiley
+ * 1999), Example 3.1 (Table 3.1, the Hamilton depression scale factor IV
+ * of 9 patients before, x, and after a tranquilizer, y). The differences
+ * y - x sorted: -1.022, -0.952, -0.620, -0.590, -0.490, -0.430, -0.010,
+ * 0.080, 0.147; median -0.490. The sign test's order-statistic interval
+ * [X(2), X(8)] = [-0.952, 0.080] has coverage 1 - 2 P(B <= 1) = 1 - 2 x
+ * 10/512 = 0.9609 (B ~ Bin(9, 1/2): Conover, Practical Nonparametric
+ * Statistics, 3rd ed. 1999, 3.2 and Table A3), [X(3), X(7)] 1 - 2 x
+ * 46/512 = 0.8203. At 95%, Hettmansperger and Sheather (1986): I =
+ * (0.9609 - 0.95) / (0.9609 - 0.8203) = 0.07778, lambda = 7 I / (2 + 5 I)
+ * = 0.22791, so [-0.87633, 0.05949] (worked by hand). p: the upper end
+ * reaches 0 at lambda = 0.08 / 0.09 = 0.88889 between X(8) and X(7), I =
+ * 2 lambda / (7 - 5 lambda) = 0.69565, coverage 0.9609 - I (0.9609 -
+ * 0.8203) = 0.86311: p = 0.13689 (the exact sign test, 2 positives of 9:
+ * 2 x 46/512 = 0.180). On the log scale: x and base as
+ * exp(y) and exp(x).
+ */
+Test(stats_time, block_median_hollander_wolfe_3_1)
+{
+	const double bx[9] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30 };
+	const double by[9] = { 0.878, 0.647, 0.598, 2.050, 1.060, 1.290, 1.060, 3.140, 1.290 };
+	double x[9], base[9], shifted[9];
+	struct stats_interval iv, sh;
+
+	stats_init();
+	for (int i = 0; i < 9; i++) {
+		x[i] = exp(by[i]);
+		base[i] = exp(bx[i]);
+	}
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 0.95, &iv), 0);
+	cr_assert_eq(iv.n, 9);
+	cr_assert(near(iv.d, -0.490, 1e-9), "median %g", iv.d);
+	cr_assert(near(iv.lo, -0.87633, 2e-5) && near(iv.hi, 0.05949, 2e-5), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 0.13689, 2e-5), "p %g", iv.p);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 1.0 - 2 * 10.0 / 512.0, &sh), 0);
+	cr_assert(near(sh.lo, -0.952, 1e-9) && near(sh.hi, 0.080, 1e-9), "at 96.09%%: [%g, %g]", sh.lo, sh.hi);
+	/* the test and the interval agree: at confidence 1 - p the interval
+	 * ends at 0 */
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 1.0 - iv.p, &sh), 0);
+	cr_assert(near(sh.hi, 0.0, 1e-9), "hi %g", sh.hi);
+	/* one patient 1000x off (ln 1000 added to the largest difference)
+	 * moves neither the median nor the interval; added to the smallest,
+	 * the median moves to the next difference up and the ends stay
+	 * within the others (the mean would move by 0.77) */
+	for (int i = 0; i < 9; i++)
+		shifted[i] = x[i] * (i == 1 ? 1000.0 : 1.0);   /* 0.147 is patient 2 */
+	cr_assert_eq(stats_block_median(shifted, base, 9, 0.0, 0.95, &sh), 0);
+	cr_assert(sh.d == iv.d && sh.lo == iv.lo && sh.hi == iv.hi, "%g [%g, %g]", sh.d, sh.lo, sh.hi);
+	for (int i = 0; i < 9; i++)
+		shifted[i] = x[i] / (i == 2 ? 1000.0 : 1.0);   /* -1.022 is patient 3 */
+	cr_assert_eq(stats_block_median(shifted, base, 9, 0.0, 0.95, &sh), 0);
+	cr_assert(near(sh.d, -0.490, 1e-9) && sh.lo >= -1.022 && sh.hi <= 0.147, "%g [%g, %g]", sh.d, sh.lo,
+		  sh.hi);
+	/* a resolution widens each end in quadrature, and p follows it */
+	cr_assert_eq(stats_block_median(x, base, 9, 0.05, 0.95, &sh), 0);
+	cr_assert(near(sh.lo, -0.49 - hypot(0.38633, 0.05 * 1.959964), 2e-5) &&
+		  near(sh.hi, -0.49 + hypot(0.54949, 0.05 * 1.959964), 2e-5), "[%g, %g]", sh.lo, sh.hi);
+	cr_assert(sh.p > iv.p, "p %g", sh.p);
+	cr_assert_eq(stats_block_median(x, base, 9, 0.05, 1.0 - sh.p, &sh), 0);
+	cr_assert(near(sh.hi, 0.0, 1e-9), "at 1 - p the widened interval ends at 0: hi %g", sh.hi);
+	/* refusals */
+	cr_assert_eq(stats_block_median(x, base, 1, 0.0, 0.95, &sh), -1);
+	base[2] = -1.0;
+	cr_assert_eq(stats_block_median(x, base, 9, 0.0, 0.95, &sh), -1);
+}
+
+/*
+ * Too few blocks: with n blocks the smallest two-sided p of the sign
+ * test (and of the signed-rank test) is 2 / 2^n, so 5 blocks cannot reach 95% (1/16) and 6 can (1/32); at 99%
+ * 8 (1/128). The critical values of the tables (Hollander and Wolfe
+ * Table A.4): n = 10, P(T+ <= 8) = 25/1024 = 0.0244. Kendall's
+ * discordant pairs: n = 5, the Mahonian row 1 4 9 15 20 22 ... of 120
+ * (P(D <= 1) = 5/120), so 5 points reach 95% and 4 (P(D <= 0) = 1/24 >
+ * 0.025) do not; n = 10, P(S >= 23) = 0.0233 (Kendall's table, S = 45 -
+ * 2 D).
+ */
+Test(stats_time, rank_tables_and_too_few_blocks)
+{
+	const double x[5] = { 1.10, 1.12, 1.08, 1.11, 1.09 }, b[5] = { 1, 1, 1, 1, 1 };
+	struct stats_interval iv;
+
+	cr_assert_eq(stats_rank_min_units(0, 0.95), 6);
+	cr_assert_eq(stats_rank_min_units(0, 0.99), 8);
+	cr_assert_eq(stats_rank_min_units(1, 0.95), 5);
+	cr_assert(near(stats_signrank_cdf(10, 8), 25.0 / 1024.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(5, 1), 5.0 / 120.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(4, 0), 1.0 / 24.0, 1e-15));
+	cr_assert(near(stats_kendall_cdf(10, 11), 0.0233113, 1e-7));
+	/* 5 blocks all +8..12%: an estimate, no interval, p at least 1/16 */
+	cr_assert_eq(stats_block_median(x, b, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, log(1.10), 1e-12) && isnan(iv.lo) && isnan(iv.hi), "%g [%g, %g]", iv.d, iv.lo, iv.hi);
+	cr_assert(iv.p >= 0.0625 - 1e-9, "p %g", iv.p);
+}
+
+/* Theil-Sen, worked by hand: ln y = 0.09, 0.13, 0.13, 0.17, 0.17 at t =
+ * 0..4; the 10 pairwise slopes sorted: 0, 0, 0.0133, 0.02 (four
+ * times), 0.0267, 0.04, 0.04: median 0.02, d = 0.02 x span 4 = 0.08.
+ * With 5 points only k = 1 reaches 95% (P(D <= 0) = 1/120, P(D <= 1) =
+ * 5/120): the interval is the extreme slopes, [0, 0.16]. p: no slope
+ * below 0, 2 at 0, m = 2, p = 2 P(D <= 2) = 2 x 14/120. The last block
+ * 1000x slower: the four slopes to it leave for the top, the median is
+ * then 0.04 and d 0.16 (least squares: d 5.61). */
+Test(stats_time, theil_sen_by_hand)
+{
+	const double t[5] = { 0, 1, 2, 3, 4 }, l[5] = { 0.09, 0.13, 0.13, 0.17, 0.17 }, flat[3] = { 2, 2, 2 };
+	double y[5];
+	struct stats_interval iv;
+
+	for (int i = 0; i < 5; i++)
+		y[i] = exp(l[i]);
+	cr_assert_eq(stats_trend_sen(t, y, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, 0.08, 1e-12), "d %g", iv.d);
+	cr_assert(near(iv.lo, 0.0, 1e-12) && near(iv.hi, 0.16, 1e-12), "[%g, %g]", iv.lo, iv.hi);
+	cr_assert(near(iv.p, 2 * 14.0 / 120.0, 1e-12), "p %g", iv.p);
+	y[4] *= 1000.0;
+	cr_assert_eq(stats_trend_sen(t, y, 5, 0.0, 0.95, &iv), 0);
+	cr_assert(near(iv.d, 0.16, 1e-12), "with one block 1000x: d %g", iv.d);
+	cr_assert_eq(stats_trend_sen(t, y, 2, 0.0, 0.95, &iv), -1, "needs 3 points");
+	cr_assert_eq(stats_trend_sen(flat, y, 3, 0.0, 0.95, &iv), -1, "t all equal");
+}
