@@ -857,3 +857,145 @@ Test(compare, error_names_the_file, .init = cr_redirect_stderr)
 	cr_expect(strstr(err, "/nonexistent/switch-A"), "%s", err);
 	cr_expect_null(compare_load(paths, 1, err, sizeof(err)));
 }
+
+/* ---- known truth: how often a comparison prints a wrong statement ---- */
+
+/* A simulated run, in memory: 12 repetitions, pingpong and stream at
+ * 1 KiB and 64 KiB, 2 and 4 nodes; every sample time lognormal with a 2%
+ * SD around the plant; the run's speed off by a factor e^N(0, rr) shared
+ * by its cells (by_cell: one factor per cell); at 4 nodes the plant's
+ * load factor times worse (B degrading more). */
+struct sim {
+	uint64_t s;
+};
+
+static double sim_unif(struct sim *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double sim_norm(struct sim *g)
+{
+	return sqrt(-2 * log(sim_unif(g))) * cos(2 * M_PI * sim_unif(g));
+}
+
+static struct sw_run *sim_run(struct sim *g, const char *model, double rr, bool by_cell, double worse)
+{
+	struct sw_config cfg;
+	struct sw_plan *plan;
+	struct sw_run *r;
+	char err[512];
+	double shared = exp(rr * sim_norm(g));
+
+	config_defaults(&cfg);
+	set(&cfg, "pairs", "1, 2");
+	set(&cfg, "sizes", "1KiB, 64KiB");
+	set(&cfg, "patterns", "pingpong, stream");
+	set(&cfg, "hops", "100");
+	set(&cfg, "window", "25");
+	set(&cfg, "repetitions", "12");
+	set(&cfg, "allow_shared_node", "yes");
+	set(&cfg, "label", model);
+	set(&cfg, "model", model);
+	plan = plan_create(&cfg, NRANKS, err, sizeof(err));
+	cr_assert(plan, "%s", err);
+	r = run_create(&cfg, plan, NRANKS);
+	cr_assert(r);
+	for (int i = 0; i < NRANKS; i++)
+		snprintf(r->host[i], SW_HOST_MAX, "node%02d", i);
+	snprintf(r->name, sizeof(r->name), "%s-20261207-%06d", model, (int)(sim_unif(g) * 999999));
+	for (int ci = 0; ci < plan->ncells; ci++) {
+		const struct sw_cell *cell = &plan->cell[ci];
+		int k = plan->level_pairs[cell->level];
+		double base = (2e-6 + (double)cell->size / 1e9) * (double)cell->hops;
+		double f = (cell->level > 0 ? 1.10 * worse : 1.0) * (by_cell ? exp(rr * sim_norm(g)) : shared);
+
+		for (int rep = 0; rep < REPS; rep++)
+			for (int q = 0; q < k; q++) {
+				double sec = base * f * exp(0.02 * sim_norm(g));
+				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops };
+
+				cr_assert_eq(run_add_sample(r, &s), 0);
+			}
+		r->cell[ci].reps = REPS;
+		r->cell[ci].stop = SW_STOP_FIXED;
+	}
+	r->complete = true;
+	return r;
+}
+
+/* One comparison of n runs of A against n of B (B worse by the factor
+ * worse at 4 nodes): *any gets whether some statement is significant,
+ * *top whether one says B is worse at the highest load. */
+static void sim_compare(struct sim *g, int n, double rr, bool by_cell, double worse, bool *any, bool *top)
+{
+	struct sw_run *runs[8];
+	char err[512];
+
+	for (int i = 0; i < 2 * n; i++)   /* interleaved: A B A B ... */
+		runs[i] = sim_run(g, i % 2 ? "SwB" : "SwA", rr, by_cell, i % 2 ? worse : 1.0);
+	struct compare *c = compare_create(runs, NULL, 2 * n, err, sizeof(err));
+
+	cr_assert(c, "%s", err);
+	*any = *top = false;
+	for (int k = 0; k < c->ncells; k++)
+		*any |= c->cells[k].s[1].significant;
+	for (int k = 0; k < c->nsummary; k++) {
+		const struct compare_stmt *d = &c->summary[k].s[1], *l = &c->cells[c->summary[k].cmp].s[1];
+
+		*any |= d->significant;
+		*top |= (d->significant && d->pct > 0) || (l->significant && l->pct > 0);
+	}
+	compare_free(c);
+}
+
+static int sim_rate(uint64_t seed, int trials, int n, double rr, bool by_cell, double worse, bool want_top)
+{
+	struct sim g = { seed };
+	int hits = 0;
+
+	for (int t = 0; t < trials; t++) {
+		bool any, top;
+
+		sim_compare(&g, n, rr, by_cell, worse, &any, &top);
+		hits += want_top ? top : any;
+	}
+	return hits;
+}
+
+#define SIM_TRIALS 100
+
+/* Issue 40's targets, on simulated runs of known truth (100 comparisons
+ * each; the bounds allow binomial spread: a 5% rate gives at most 10 of
+ * 100 with probability 0.99, an 80% rate at least 70). The same truth
+ * both sides: any significant statement in at most 5%. */
+Test(compare, same_truth_any_statement_at_most_5_percent, .timeout = 300)
+{
+	int one = sim_rate(401, SIM_TRIALS, 1, 0.02, false, 1.0, false);
+	int shared = sim_rate(402, SIM_TRIALS, 3, 0.05, false, 1.0, false);
+	int cell = sim_rate(403, SIM_TRIALS, 3, 0.05, true, 1.0, false);
+
+	fprintf(stderr, "compare same truth: any significant statement in %d%% (1 run a side, 2%%), %d%% (3 runs "
+		"a side, 5%% shared), %d%% (3 runs a side, 5%% by cell) of %d\n", one, shared, cell, SIM_TRIALS);
+	cr_expect_leq(one, 10, "1 run a side, 2%% run-to-run: %d of %d", one, SIM_TRIALS);
+	cr_expect_leq(shared, 10, "3 runs a side, 5%% shared: %d of %d", shared, SIM_TRIALS);
+	cr_expect_leq(cell, 10, "3 runs a side, 5%% by cell: %d of %d", cell, SIM_TRIALS);
+}
+
+/* B degrading 10% more at the highest load, 3 runs a side: a significant
+ * statement that B is worse there in at least 80%. */
+Test(compare, ten_percent_worse_found_at_least_80_percent, .timeout = 300)
+{
+	int two = sim_rate(404, SIM_TRIALS, 3, 0.02, false, 1.10, true);
+	int five = sim_rate(405, SIM_TRIALS, 3, 0.05, false, 1.10, true);
+
+	fprintf(stderr, "compare B 10%% worse at the highest load, 3 runs a side: found in %d%% (2%% run-to-run), "
+		"%d%% (5%%) of %d\n", two, five, SIM_TRIALS);
+	cr_expect_geq(two, 70, "2%% run-to-run: %d of %d", two, SIM_TRIALS);
+	cr_expect_geq(five, 70, "5%% run-to-run: %d of %d", five, SIM_TRIALS);
+}
