@@ -834,10 +834,12 @@ static void pair_text(const struct compare *c, int x, const int *rows, int nrows
 		sig += m->s[x].significant;
 		lower++;
 	}
-	if (lower && tested)
-		sw_appendf(t, len, "Lower loads: %d of %d cells significant (Holm over them).", sig, lower);
+	if (lower && tested && sig)
+		sw_appendf(t, len, "Lower loads (Holm over their %d cells): %d significantly different.", lower, sig);
+	else if (lower && tested)
+		sw_appendf(t, len, "Lower loads (Holm over their %d cells): no significant difference.", lower);
 	else if (lower)
-		sw_appendf(t, len, "Lower loads: not tested, since nothing at the highest load is significant.");
+		sw_appendf(t, len, "Lower loads: not tested (the highest load shows no significant difference).");
 }
 
 /* The verdicts: for each pattern and each switch against A's, its

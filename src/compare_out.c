@@ -1058,7 +1058,7 @@ json_t *compare_json(const struct compare *c)
 				"vs_reference", t.diff);
 
 			if (i != c->sw[0])
-				json_object_set_new(o, "degradation_vs_reference_points", stmt_json(&r->s[i], t.diff));
+				json_object_set_new(o, "degradation_vs_reference", stmt_json(&r->s[i], t.diff));
 			json_array_append_new(sws, o);
 		}
 		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
