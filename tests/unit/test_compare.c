@@ -884,7 +884,7 @@ static double sim_norm(struct sim *g)
 	return sqrt(-2 * log(sim_unif(g))) * cos(2 * M_PI * sim_unif(g));
 }
 
-static struct sw_run *sim_run(struct sim *g, const char *model, double rr, bool by_cell, double worse)
+static struct sw_run *sim_run(struct sim *g, const char *model, double rr, bool by_cell, double worse, double speed)
 {
 	struct sw_config cfg;
 	struct sw_plan *plan;
@@ -917,7 +917,7 @@ static struct sw_run *sim_run(struct sim *g, const char *model, double rr, bool 
 
 		for (int rep = 0; rep < REPS; rep++)
 			for (int q = 0; q < k; q++) {
-				double sec = base * f * exp(0.02 * sim_norm(g));
+				double sec = base * f * speed * exp(0.02 * sim_norm(g));
 				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
@@ -938,7 +938,7 @@ static void sim_compare(struct sim *g, int n, double rr, bool by_cell, double wo
 	char err[512];
 
 	for (int i = 0; i < 2 * n; i++)   /* interleaved: A B A B ... */
-		runs[i] = sim_run(g, i % 2 ? "SwB" : "SwA", rr, by_cell, i % 2 ? worse : 1.0);
+		runs[i] = sim_run(g, i % 2 ? "SwB" : "SwA", rr, by_cell, i % 2 ? worse : 1.0, 1.0);
 	struct compare *c = compare_create(runs, NULL, 2 * n, err, sizeof(err));
 
 	cr_assert(c, "%s", err);
@@ -998,4 +998,48 @@ Test(compare, ten_percent_worse_found_at_least_80_percent, .timeout = 300)
 		"%d%% (5%%) of %d\n", two, five, SIM_TRIALS);
 	cr_expect_geq(two, 70, "2%% run-to-run: %d of %d", two, SIM_TRIALS);
 	cr_expect_geq(five, 70, "5%% run-to-run: %d of %d", five, SIM_TRIALS);
+}
+
+/* The README's protocol as a new user follows it (issue 40): 2 runs a
+ * side, interleaved, one of A's runs without a model but with A's label
+ * (it joins A's switch), B twice as fast everywhere: B's cells read as
+ * twice the bandwidth and half the latency, never "-100% worse", and the
+ * answer names the switches by model, first. */
+Test(compare, twice_as_fast_reads_as_a_ratio_and_a_label_joins_its_model)
+{
+	struct sim g = { 406 };
+	struct sw_run *runs[4];
+	char err[512], *buf = NULL;
+	size_t len = 0;
+
+	for (int i = 0; i < 4; i++)
+		runs[i] = sim_run(&g, i % 2 ? "SwB" : "SwA", 0.02, false, 1.0, i % 2 ? 0.5 : 1.0);
+	runs[2]->cfg.model[0] = '\0';   /* label SwA, no model */
+	struct compare *c = compare_create(runs, NULL, 4, err, sizeof(err));
+
+	cr_assert(c, "%s", err);
+	cr_expect_eq(c->sw[2], 0, "the run with A's label and no model is A's");
+	cr_expect_eq(c->nswitches, 2);
+	for (int k = 0; k < c->ncells; k++) {
+		char w[128];
+
+		double r, want = c->cells[k].latency ? 0.5 : 2.0;
+
+		compare_worse_text(&c->cells[k].s[1], c->cells[k].latency, false, w, sizeof(w));
+		r = strtod(w, NULL);
+		cr_expect(fabs(r / want - 1) < 0.08 && strstr(w, c->cells[k].latency ? "x lat" : "x bw"), "%s, planted %gx",
+			  w, want);
+	}
+	FILE *f = open_memstream(&buf, &len);
+	compare_print(f, c, false);
+	fclose(f);
+	const char *ans = strstr(buf, "answer: ");
+	cr_assert(ans, "%s", buf);
+	cr_expect(ans < strstr(buf, "A = "), "the answer first: %s", buf);
+	cr_expect(strstr(ans, ": SwB degrades "), "%s", ans);
+	cr_expect(strstr(buf, "per-pair bandwidth 2.0") || strstr(buf, "per-pair bandwidth 1.9"), "%s", buf);
+	cr_expect_null(strstr(buf, "-98."), "%s", buf);
+	cr_expect_null(strstr(buf, "-99."), "%s", buf);
+	free(buf);
+	compare_free(c);
 }
