@@ -150,7 +150,7 @@ struct compare_verdict {
 	int pattern;
 	int x;                   /* the switch against A's (its first run); 0:
 	                          * every run is of A's switch */
-	char headline[1024];     /* one sentence: who degrades more at the highest
+	char headline[2048];     /* one sentence: who degrades more at the highest
 	                          * common load, by how many points [CI], the
 	                          * level there, significant or not, runs a side */
 	char text[2048];         /* a short paragraph: every size, the gate */
