@@ -12,36 +12,43 @@
  * unmatched.
  *
  * Metric of a pattern: per-hop latency for pingpong, per-pair bandwidth for
- * stream and bidir. "%worse" of run X against run A (index 0), the column
- * of the old OSU comparison tables: latency (X - A) / A * 100, bandwidth
- * (A - X) / A * 100; positive means X is worse. Unit of replication: the
- * repetition (analysis_rep_values: the median over the pairs of one
- * repetition), since the samples of one repetition share the switch at
- * one moment; %worse is of the medians of those values, with CI and p of
- * the one change test (change_test, Bonett-Price). Significant: p <
- * alpha, the CI excludes 0 and |%worse| > min_effect, alpha and
- * min_effect from A's config, and, since one run a side cannot see the
- * spread between runs of one switch, the whole CI (log scale) lies
- * beyond the run-to-run allowance z sqrt 2 run_to_run (A's config;
- * stats_run_allowance, stats_beyond).
+ * stream and bidir. Unit of replication inside a run: the repetition
+ * (analysis_rep_values: the median over the pairs of one repetition).
  *
- * Switches: runs with the same [switch] model (without a model, the same
- * label) are runs of one switch, its replicates. A switch with 2 or more
- * runs against A's switch with 2 or more: in every matched cell the unit
- * is the run, one value a run (its cell median), Welch's t on their logs
- * (stats_runs_welch), significant when its p, Holm-adjusted over the
- * matched cells (one family a pair of switches), is < alpha, the CI
- * excludes 0 and |%worse| > min_effect; the verdict says it per size.
+ * Switches, not runs, are compared. Runs with the same [switch] model
+ * are runs of one switch, its replicates; a run without a model joins
+ * the runs with its label (with or without a model); a run whose samples
+ * are identical to an earlier run's is a copy, counted once (a note says
+ * so). Each switch other than A's (the switch of run A) is compared with
+ * A's, pooled over its runs; never a run against another run.
  *
- * Summary (per pattern and size, at the largest node count every run
- * measured): each run's per-hop latency, aggregate bandwidth and
- * degradation from its own baseline level with CI (analysis_run with the
- * run's own config), and the difference in degradation against A in
- * percentage points with CI and p from one statistic
- * (change_diff: the difference of the two log ratios, se
- * sqrt(se_A^2 + se_X^2)). "Degrades less" is significant when p < alpha,
- * that CI excludes 0 and the difference exceeds min_effect points; never
- * with a cell below the sample floor.
+ * Statements (struct compare_stmt), for a switch X against A's switch:
+ * - a matched cell: X's value against A's, "%worse" (latency (X - A) / A,
+ *   bandwidth (A - X) / A; > 0: X worse);
+ * - a summary row (pattern and size at the highest load every run
+ *   reached): the difference of the degradations from each run's own
+ *   baseline level, in percentage points (> 0: X degrades more).
+ * The unit: when a side has 2 or more runs, the run: one value a run
+ * (the log of its cell median, or its degradation's log ratio, where
+ * the run-to-run spread shared by a run's cells cancels), Welch's t
+ * with 2 or more runs a side (stats_runs_welch), Student's t with the
+ * variance of the other side when one side has one run. With one run a
+ * side, the repetitions (change_test, change_diff) and, since the spread
+ * between runs is then unknown, the whole CI (log scale) beyond the
+ * run-to-run allowance z sqrt 2 run_to_run (stats_run_allowance).
+ * Significant: Holm-adjusted p < alpha, the CI excludes 0, |pct| >
+ * min_effect, no cell below the sample floor.
+ *
+ * Error rate, one comparison: for each pair of switches a gate. First
+ * family: the summary rows, each with its degradation difference and
+ * the level difference of its cell (the answer's statements), Holm over
+ * them. Second family, tested only when a statement of the first is
+ * significant: the other matched cells, Holm over them. When the
+ * switches are alike the chance of any significant statement about the
+ * pair is at most alpha.
+ *
+ * The answer: one verdict per pattern per pair of switches, its headline
+ * one sentence naming the switches by model, first in every output.
  *
  * Output folder: compare.md, compare.json, and when gnuplot is present
  * the charts compare-falloff-PATTERN.png and compare-drop-PATTERN.png,
@@ -71,9 +78,21 @@ struct compare_value {
 	bool ci_ok;              /* false: too few samples for the CI */
 };
 
-/* Run X against run A in one matched cell. valid is false for A itself
- * or when a median is missing or zero, or either run has fewer than 2
- * repetitions. */
+/* One statement of switch X against A's switch (see the top). */
+struct compare_stmt {
+	bool valid;
+	bool runs;               /* runs as the unit; false: one run a side */
+	int na, nx;              /* runs counted on A's side and X's (copies once) */
+	double d, lo, hi;        /* log scale, > 0 X worse: the ratio of the values,
+	                          * or the difference of the degradations' log ratios */
+	double pct, pct_lo, pct_hi;   /* %worse (cell) or points (degradation), > 0 X worse */
+	double p;                /* two-sided */
+	double p_adj;            /* Holm-adjusted in its family; NaN: not tested
+	                          * (the gate was closed) */
+	bool tested;             /* in a family (first, or the open second) */
+	bool short_cell;         /* a cell below the sample floor: never significant */
+	bool significant;
+};
 
 struct compare_cell {
 	int pattern;             /* pattern.h id */
@@ -81,18 +100,15 @@ struct compare_cell {
 	int nodes;
 	long hops;               /* 0 = auto */
 	bool latency;            /* metric: per-hop latency (else per-pair bandwidth) */
+	bool top;                /* the cell of a summary row (first family) */
 	int cell[COMPARE_MAX_RUNS];              /* cell index in each run */
-	struct compare_value v[COMPARE_MAX_RUNS];
-	struct sw_change d[COMPARE_MAX_RUNS];    /* X against A, per-repetition values
-	                                          * (change_test): pct > 0 is X
-	                                          * worse; d[0] invalid */
-	struct stats_interval between[COMPARE_MAX_RUNS];  /* the switch whose first
-	                                          * run is X against A's switch, runs
-	                                          * as the unit, log scale, > 0 X
-	                                          * worse; n = 0 when not computed */
-	double between_p[COMPARE_MAX_RUNS];     /* between's p, Holm-adjusted over
-	                                          * the matched cells */
-	bool between_significant[COMPARE_MAX_RUNS];
+	struct compare_value v[COMPARE_MAX_RUNS];   /* each run's */
+	struct compare_value sv[COMPARE_MAX_RUNS];  /* each switch's (index: its
+	                                          * first run): one run's value, or
+	                                          * the geometric mean of its runs'
+	                                          * medians (lo, hi: their range) */
+	struct compare_stmt s[COMPARE_MAX_RUNS];    /* switch X (its first run)
+	                                          * against A's; s[0] invalid */
 };
 
 /* A (pattern, size, nodes, hops) that some runs lack. */
@@ -104,20 +120,17 @@ struct compare_unmatched {
 	bool present[COMPARE_MAX_RUNS];
 };
 
-/* Degradation from a run's own baseline level, and against A's. */
+/* Degradation from a run's (or a switch's) own baseline level. */
 struct compare_level {
 	bool valid;              /* the run has this cell with samples */
 	int cell;
+	int runs;                /* runs pooled (a switch's row), 1 for a run */
 	double lat, lat_lo, lat_hi;      /* per-hop latency median [CI], s */
 	double agg, agg_lo, agg_hi;      /* aggregate bandwidth median [CI], bytes/s */
 	struct sw_change change;         /* latency inflation (pingpong) or
-	                                  * per-pair bandwidth drop, from analysis */
-	bool diff_valid;                 /* run X (not A) against A: */
-	double diff, diff_lo, diff_hi;   /* change(X) - change(A), percentage
-	                                  * points, with CI (change_diff);
-	                                  * negative: X degrades less */
-	double diff_p;                   /* its two-sided p-value */
-	bool diff_significant;
+	                                  * per-pair bandwidth drop; a switch of
+	                                  * 2 or more runs: the mean of its runs'
+	                                  * log ratios, t CI over the runs */
 };
 
 /* The summary of one pattern and size at the highest common load. */
@@ -127,15 +140,20 @@ struct compare_summary_row {
 	long hops;
 	int nodes;               /* highest node count matched in every run */
 	int cmp;                 /* index into cells of that matched cell */
-	struct compare_level run[COMPARE_MAX_RUNS];
+	struct compare_level run[COMPARE_MAX_RUNS];   /* each run's */
+	struct compare_level sw[COMPARE_MAX_RUNS];    /* each switch's (its first run) */
+	struct compare_stmt s[COMPARE_MAX_RUNS];      /* degradation of switch X
+	                                               * against A's, points */
 };
 
 struct compare_verdict {
 	int pattern;
-	char headline[768];      /* one line: who degrades less at the highest
-	                          * common load, by how many points [CI],
-	                          * significant or not, runs a side */
-	char text[2048];         /* one paragraph a buyer can quote */
+	int x;                   /* the switch against A's (its first run); 0:
+	                          * every run is of A's switch */
+	char headline[2048];     /* one sentence: who degrades more at the highest
+	                          * common load, by how many points [CI], the
+	                          * level there, significant or not, runs a side */
+	char text[2048];         /* a short paragraph: every size, the gate */
 };
 
 /* Maps (every run a map, schedule = map): switch X, its first run x,
@@ -161,7 +179,14 @@ struct compare {
 	                                                * scale, from A's run_to_run */
 	int sw[COMPARE_MAX_RUNS];                      /* each run's switch: the index
 	                                                * of that switch's first run */
-	int sw_runs[COMPARE_MAX_RUNS];                 /* runs of run i's switch */
+	int sw_runs[COMPARE_MAX_RUNS];                 /* runs of run i's switch,
+	                                                * copies counted once */
+	int copy_of[COMPARE_MAX_RUNS];                 /* -1, or the earlier run whose
+	                                                * samples run i repeats */
+	int nswitches;                                 /* distinct switches */
+	char caution[512];                             /* keys that change what is
+	                                                * measured and differ
+	                                                * ("window (A 64, C 16)"), "" */
 	int ncells;
 	struct compare_cell *cells;
 	int nunmatched;
@@ -195,20 +220,35 @@ void compare_free(struct compare *c);
  * wrong" in err. */
 struct compare *compare_load(const char *const *paths, int n, char *err, size_t errlen);
 
-/* The display strings of run i in summary row r: the one formatting of
- * a summary row, for the text, the Markdown, the JSON ("text") and the
- * site (numbers through fmt.h: scaled units, no e-notation). */
+/* The display strings of switch i (the index of its first run) in
+ * summary row r: the one formatting of a summary row, for the text, the
+ * Markdown, the JSON ("text") and the site (numbers through fmt.h: scaled
+ * units, no e-notation). */
 struct compare_row_text {
-	char run[160];           /* "B swA2" */
+	char run[160];           /* "SwB (3 runs)", "A swA" (one run) */
 	char lat[64];            /* "7.216 us [6.894, 8.189]", "-" */
 	char agg[64];            /* "2.181 MB/s [1.946, 2.303]", "-" */
 	char rate[64];           /* the aggregate's messages: "0.2726 Mmsg/s [0.2433,
 	                          * 0.2879]"; "-" for a latency pattern */
 	char change[64];         /* "+30.2% [+29.2, +31.1] *", "+371.3% ~", "baseline" */
 	char p[16];              /* of the change: "0.012", "< 0.001", "n/a" */
-	char diff[64];           /* against A: "-143.9", "+41.1 [+30.2, +52] *"; "" for A */
+	char diff[64];           /* against A's switch, points: "-143.9",
+	                          * "+41.1 [+30.2, +52.0] *"; "" for A's */
 };
 void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t);
+
+/* A cell's statement as a buyer reads it: worse as "+12.3% worse", better
+ * as the ratio of the values, "2.00x bw" (bandwidth) or "0.51x lat"; with
+ * ci its CI the same way; " *" when significant; "-" when not valid. */
+void compare_worse_text(const struct compare_stmt *s, bool latency, bool ci, char *buf, size_t len);
+
+/* " [lo, hi]" of a CI in percent or points, signed, one decimal; a bound
+ * beyond +-999.9 (a bandwidth's CI on few runs can reach -10^6 %) as
+ * "<-999" or ">+999", so a row keeps its width. */
+char *compare_ci(char *buf, size_t len, double lo, double hi);
+
+/* The name of run i's switch: its model, else its label. */
+const char *compare_switch_name(const struct compare *c, int i);
 
 /* The text tables (stdout of the command): the headlines first, within
  * 80 columns (a row per run); verbose: every CI, the message rates and

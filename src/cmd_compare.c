@@ -47,10 +47,12 @@ static int compare_main(const struct cli_args *a)
 const struct cli_command compare_command = {
 	.name = "compare",
 	.synopsis = "RESULT_A RESULT_B [RESULT_C ...] [--output DIR] [--no-plot] [--verbose]",
-	.summary = "switches side by side: medians, % worse with CI and p, charts",
-	.description = "Each RESULT is a results folder or its run.json; A is the reference. Prints\n"
-		       "the comparison within 80 columns (--verbose: every CI, the message rates and\n"
-		       "the method in full) and writes compare.md, compare.json and the charts.\n"
+	.summary = "switches side by side: runs of one switch pooled, which is worse, CI and p, charts",
+	.description = "Each RESULT is a results folder or its run.json; A's switch is the reference;\n"
+		       "runs with the same model (or label) are one switch's replicates. Prints the\n"
+		       "answer first, then the comparison within 80 columns (--verbose: every CI, the\n"
+		       "message rates and the method in full) and writes compare.md, compare.json and\n"
+		       "the charts.\n"
 		       "Fabric maps (schedule = map) compare with maps only: per pattern and size,\n"
 		       "which switch's fabric is slower [CI], the hosts that got slower or faster,\n"
 		       "the claims of one map alone and each side's group boundaries.\n",

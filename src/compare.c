@@ -97,98 +97,6 @@ static void fill_value(struct compare_value *v, const struct sw_cell_stats *cs, 
 	*v = (struct compare_value){ s->n, s->median, s->med_lo, s->med_hi, s->med_ci_ok };
 }
 
-/* Switch s (its first run) against A's switch in matched cell m, runs as
- * the unit: each run's cell median, Welch's t on the logs
- * (stats_runs_welch). Needs 2 runs a switch; else m->between[s].n = 0.
- * between_significant[s] is set here when all but the p-value hold;
- * between_holm then asks the Holm-adjusted p of it too. */
-static void between_cell(struct compare *c, struct compare_cell *m, int s)
-{
-	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS];
-	size_t na = 0, nb = 0;
-	struct stats_interval *iv = &m->between[s];
-	bool low = false;
-
-	memset(iv, 0, sizeof(*iv));
-	for (int i = 0; i < c->nruns; i++) {
-		if (c->sw[i] == c->sw[0])
-			a[na++] = m->v[i].median;
-		else if (c->sw[i] == s)
-			b[nb++] = m->v[i].median;
-		else
-			continue;
-		low |= c->an[i]->cell[m->cell[i]].below_floor;
-	}
-	if (na < 2 || nb < 2 || stats_runs_welch(a, na, b, nb, 0.0, c->confidence, iv)) {
-		iv->n = 0;
-		return;
-	}
-	if (!m->latency)   /* bandwidth: worse is lower */
-		*iv = (struct stats_interval){ iv->n, -iv->d, iv->se, iv->df, -iv->hi, -iv->lo, iv->p };
-	m->between_significant[s] = !low && stats_beyond(iv->lo, iv->hi, 0.0) &&
-				    fabs(expm1(iv->d)) * 100.0 > c->min_effect;
-}
-
-/* Switch s against A's, runs as the unit: the matched cells are one
- * family, Holm's step-down over their p-values (between_p); a cell is
- * significant when its adjusted p < alpha too. -1 on ENOMEM. */
-static int between_holm(struct compare *c, int s)
-{
-	double *p = malloc(((size_t)c->ncells + 1) * 2 * sizeof(*p)), *adj;
-	size_t n = 0;
-
-	if (!p)
-		return -1;
-	adj = p + c->ncells + 1;
-	for (int j = 0; j < c->ncells; j++)
-		if (c->cells[j].between[s].n)
-			p[n++] = c->cells[j].between[s].p;
-	if (n && stats_holm(p, n, adj)) {
-		free(p);
-		return -1;
-	}
-	n = 0;
-	for (int j = 0; j < c->ncells; j++) {
-		struct compare_cell *m = &c->cells[j];
-
-		if (!m->between[s].n)
-			continue;
-		m->between_p[s] = adj[n++];
-		m->between_significant[s] &= m->between_p[s] < c->alpha;
-	}
-	free(p);
-	return 0;
-}
-
-/* Test run x against run 0 in matched cell m: the one change test on
- * per-repetition values (change_test) with A's statistics settings. */
-static int diff_cell(struct compare *c, struct compare_cell *m, int x)
-{
-	size_t na, nx;
-	double *va = rep_values(c->run[0], m->cell[0], m->latency, &na);
-	double *vx = rep_values(c->run[x], m->cell[x], m->latency, &nx);
-	struct sw_config cfg = c->run[0]->cfg;
-	const int metric = m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH;
-	int rc = 0;
-
-	if ((m->v[0].n && !va) || (m->v[x].n && !vx))
-		rc = -1;   /* ENOMEM, or a cell with samples gave no repetition */
-	cfg.confidence = c->confidence;
-	cfg.alpha = c->alpha;
-	cfg.min_effect = c->min_effect;
-	change_test(vx, nx, va, na, metric, &cfg, &m->d[x]);
-	/* a cell below the sample floor (analysis.h) is shown, never significant */
-	if (c->an[0]->cell[m->cell[0]].below_floor || c->an[x]->cell[m->cell[x]].below_floor)
-		m->d[x].significant = false;
-	/* one run a side: the whole CI beyond the run-to-run allowance */
-	if (m->d[x].significant &&
-	    !stats_beyond(change_log(metric, m->d[x].lo), change_log(metric, m->d[x].hi), c->allow))
-		m->d[x].significant = false;
-	free(va);
-	free(vx);
-	return rc;
-}
-
 /* Every cell with samples of every run, in key order: matched in all
  * runs (c->cells) or listed as unmatched; a cell belongs to one of them. */
 static int match_cells(struct compare *c, char *err, size_t errlen)
@@ -248,20 +156,7 @@ static int match_cells(struct compare *c, char *err, size_t errlen)
 			m->cell[i] = where[i];
 			fill_value(&m->v[i], &c->an[i]->cell[where[i]], m->latency);
 		}
-		for (int i = 1; i < c->nruns; i++) {
-			if (diff_cell(c, m, i) < 0) {
-				sw_fail(err, errlen, "out of memory");
-				goto out_free;
-			}
-			if (c->sw[i] == i && c->sw[i] != c->sw[0])
-				between_cell(c, m, i);
-		}
 	}
-	for (int s = 1; s < c->nruns; s++)
-		if (c->sw[s] == s && c->sw[s] != c->sw[0] && between_holm(c, s)) {
-			sw_fail(err, errlen, "out of memory");
-			goto out_free;
-		}
 	for (int j = 0, nshort = 0; j < c->ncells; j++) {
 		bool low = false;
 
@@ -289,6 +184,7 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 	const struct sw_cell_stats *cs = &c->an[i]->cell[row->run[i].cell];
 
 	l->valid = true;
+	l->runs = 1;
 	l->lat = cs->lat.median;
 	l->lat_lo = cs->lat.med_lo;
 	l->lat_hi = cs->lat.med_hi;
@@ -296,50 +192,6 @@ static void fill_level(struct compare *c, struct compare_summary_row *row, int i
 	l->agg_lo = cs->agg.n ? cs->agg.med_lo : NAN;
 	l->agg_hi = cs->agg.n ? cs->agg.med_hi : NAN;
 	l->change = pattern_latency_metric(row->pattern) ? cs->inflation : cs->drop;
-}
-
-/* change(X) - change(A) in points with CI and p (change_diff),
- * for run x of row; never significant when a cell is below the sample
- * floor. */
-static int diff_level(struct compare *c, struct compare_summary_row *row, int x)
-{
-	struct compare_level *la = &row->run[0], *lx = &row->run[x];
-	bool latency = pattern_latency_metric(row->pattern);
-	int cells[4] = { c->an[0]->cell[la->cell].baseline, la->cell, c->an[x]->cell[lx->cell].baseline, lx->cell };
-	const struct sw_run *runs[4] = { c->run[0], c->run[0], c->run[x], c->run[x] };
-	const struct sw_analysis *an[4] = { c->an[0], c->an[0], c->an[x], c->an[x] };
-	double *set[4] = { NULL };
-	size_t n[4] = { 0 };
-	struct sw_config cfg = c->run[0]->cfg;
-	struct sw_change d;
-	bool short_cell = false;
-	int rc = 0;
-
-	if (!la->change.valid || !lx->change.valid)
-		return 0;
-	for (int i = 0; i < 4; i++) {
-		set[i] = rep_values(runs[i], cells[i], latency, &n[i]);
-		if (!set[i]) {
-			rc = -1;   /* ENOMEM: the change was valid, so there were values */
-			goto out_free;
-		}
-		short_cell |= an[i]->cell[cells[i]].below_floor;
-	}
-	cfg.confidence = c->confidence;
-	cfg.alpha = c->alpha;
-	cfg.min_effect = c->min_effect;
-	change_diff((const double *const *)set, n, latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH,
-			     &cfg, &d);
-	lx->diff_valid = d.valid;
-	lx->diff = d.pct;
-	lx->diff_lo = d.lo;
-	lx->diff_hi = d.hi;
-	lx->diff_p = d.p;
-	lx->diff_significant = d.significant && !short_cell;
-out_free:
-	for (int i = 0; i < 4; i++)
-		free(set[i]);
-	return rc;
 }
 
 static int summarise(struct compare *c, char *err, size_t errlen)
@@ -366,9 +218,392 @@ static int summarise(struct compare *c, char *err, size_t errlen)
 			row->run[i].cell = m->cell[i];
 			fill_level(c, row, i);
 		}
-		for (int i = 1; i < c->nruns; i++)
-			if (diff_level(c, row, i) < 0)
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Statements: a switch against A's                                   */
+
+/* A change in percent (> 0 worse) from its log-scale value y (> 0 worse):
+ * latency e^y - 1, bandwidth 1 - e^-y (change_log's inverse). */
+static double pct_of(bool latency, double y)
+{
+	return (latency ? expm1(y) : -expm1(-y)) * 100.0;
+}
+
+/* The runs of switch s that count (copies once) into idx; their number. */
+static int members(const struct compare *c, int s, int *idx)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->nruns; i++)
+		if (c->sw[i] == s && c->copy_of[i] < 0)
+			idx[n++] = i;
+	return n;
+}
+
+/* Runs as the unit, values on the log scale (> 0 worse): Welch's t with 2
+ * or more a side (stats_runs_welch), Student's t with the variance of the
+ * other side when one side has a single run. 0, or -1 (fewer than 3
+ * runs, or a value not finite). */
+static int runs_test(const double *a, int na, const double *b, int nb, double confidence,
+		     struct stats_interval *iv)
+{
+	double ea[COMPARE_MAX_RUNS], eb[COMPARE_MAX_RUNS], ma = 0, mb = 0, ss = 0;
+
+	for (int i = 0; i < na; i++)
+		if (!isfinite(a[i]))
+			return -1;
+	for (int i = 0; i < nb; i++)
+		if (!isfinite(b[i]))
+			return -1;
+	if (na >= 2 && nb >= 2) {
+		for (int i = 0; i < na; i++)
+			ea[i] = exp(a[i]);
+		for (int i = 0; i < nb; i++)
+			eb[i] = exp(b[i]);
+		return stats_runs_welch(ea, (size_t)na, eb, (size_t)nb, 0.0, confidence, iv);
+	}
+	if (na < 1 || nb < 1 || na + nb < 3)
+		return -1;
+	for (int i = 0; i < na; i++)
+		ma += a[i] / na;
+	for (int i = 0; i < nb; i++)
+		mb += b[i] / nb;
+	for (int i = 0; i < na; i++)
+		ss += (a[i] - ma) * (a[i] - ma);
+	for (int i = 0; i < nb; i++)
+		ss += (b[i] - mb) * (b[i] - mb);
+	double df = na + nb - 2;
+
+	if (stats_interval_set(iv, mb - ma, sqrt(ss / df * (1.0 / na + 1.0 / nb)), df, 0.0, confidence))
+		return -1;
+	iv->n = (size_t)(na + nb);
+	return 0;
+}
+
+/* The statement's log-scale values from an interval. */
+static void stmt_from(struct compare_stmt *st, const struct stats_interval *iv)
+{
+	st->valid = true;
+	st->runs = true;
+	st->d = iv->d;
+	st->lo = iv->lo;
+	st->hi = iv->hi;
+	st->p = iv->p;
+}
+
+/* Switch x against A's in matched cell m: the level (%worse). */
+static int cell_stmt(struct compare *c, struct compare_cell *m, int x)
+{
+	int ia[COMPARE_MAX_RUNS], ix[COMPARE_MAX_RUNS];
+	int na = members(c, c->sw[0], ia), nx = members(c, x, ix);
+	struct compare_stmt *st = &m->s[x];
+	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS];
+	struct stats_interval iv;
+	double sg = m->latency ? 1.0 : -1.0;
+
+	memset(st, 0, sizeof(*st));
+	st->p = st->p_adj = NAN;
+	st->na = na;
+	st->nx = nx;
+	if (na < 1 || nx < 1)
+		return 0;
+	for (int k = 0; k < na; k++) {
+		a[k] = sg * log(m->v[ia[k]].median);
+		st->short_cell |= c->an[ia[k]]->cell[m->cell[ia[k]]].below_floor;
+	}
+	for (int k = 0; k < nx; k++) {
+		b[k] = sg * log(m->v[ix[k]].median);
+		st->short_cell |= c->an[ix[k]]->cell[m->cell[ix[k]]].below_floor;
+	}
+	if (na + nx >= 3) {
+		if (runs_test(a, na, b, nx, c->confidence, &iv) == 0)
+			stmt_from(st, &iv);
+	} else {   /* one run a side: its repetitions, the allowance later */
+		size_t n0, n1;
+		const int metric = m->latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH;
+		double *v0 = rep_values(c->run[ia[0]], m->cell[ia[0]], m->latency, &n0);
+		double *v1 = rep_values(c->run[ix[0]], m->cell[ix[0]], m->latency, &n1);
+		struct sw_config cfg = c->run[0]->cfg;
+		struct sw_change ch;
+		int rc = 0;
+
+		if (!v0 || !v1)
+			rc = -1;
+		cfg.confidence = c->confidence;
+		cfg.alpha = c->alpha;
+		cfg.min_effect = c->min_effect;
+		if (!rc) {
+			change_test(v1, n1, v0, n0, metric, &cfg, &ch);
+			if (ch.valid) {
+				st->valid = true;
+				st->d = change_log(metric, ch.pct);
+				st->lo = change_log(metric, ch.lo);
+				st->hi = change_log(metric, ch.hi);
+				st->p = ch.p;
+			}
+		}
+		free(v0);
+		free(v1);
+		if (rc)
+			return -1;
+	}
+	if (st->valid) {
+		st->pct = pct_of(m->latency, st->d);
+		st->pct_lo = pct_of(m->latency, st->lo);
+		st->pct_hi = pct_of(m->latency, st->hi);
+	}
+	return 0;
+}
+
+/* Switch x against A's in summary row r: the difference of the
+ * degradations, in points at A's degradation. */
+static int row_stmt(struct compare *c, struct compare_summary_row *r, int x)
+{
+	int ia[COMPARE_MAX_RUNS], ix[COMPARE_MAX_RUNS];
+	int na = members(c, c->sw[0], ia), nx = members(c, x, ix);
+	bool latency = pattern_latency_metric(r->pattern);
+	const int metric = latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH;
+	struct compare_stmt *st = &r->s[x];
+	double a[COMPARE_MAX_RUNS], b[COMPARE_MAX_RUNS], ya = 0;
+	struct stats_interval iv;
+
+	memset(st, 0, sizeof(*st));
+	st->p = st->p_adj = NAN;
+	st->na = na;
+	st->nx = nx;
+	if (na < 1 || nx < 1)
+		return 0;
+	for (int k = 0; k < na + nx; k++) {
+		int i = k < na ? ia[k] : ix[k - na];
+		const struct compare_level *l = &r->run[i];
+		const struct sw_cell_stats *cs = &c->an[i]->cell[l->cell];
+
+		if (!l->change.valid)
+			return 0;
+		st->short_cell |= cs->below_floor || (cs->baseline >= 0 && c->an[i]->cell[cs->baseline].below_floor);
+		if (k < na)
+			a[k] = change_log(metric, l->change.pct);
+		else
+			b[k - na] = change_log(metric, l->change.pct);
+	}
+	for (int k = 0; k < na; k++)
+		ya += a[k] / na;
+	if (na + nx >= 3) {
+		if (runs_test(a, na, b, nx, c->confidence, &iv) == 0)
+			stmt_from(st, &iv);
+	} else {   /* one run a side: its repetitions (change_diff) */
+		int cells[4] = { r->run[ia[0]].cell, r->run[ia[0]].cell, r->run[ix[0]].cell, r->run[ix[0]].cell };
+		const int who[4] = { ia[0], ia[0], ix[0], ix[0] };
+		double *set[4] = { NULL };
+		size_t n[4] = { 0 };
+		struct sw_config cfg = c->run[0]->cfg;
+		struct sw_change d;
+		int rc = 0;
+
+		cells[0] = c->an[ia[0]]->cell[cells[0]].baseline;
+		cells[2] = c->an[ix[0]]->cell[cells[2]].baseline;
+		for (int i = 0; i < 4; i++)
+			if (!(set[i] = rep_values(c->run[who[i]], cells[i], latency, &n[i])))
+				rc = -1;
+		cfg.confidence = c->confidence;
+		cfg.alpha = c->alpha;
+		cfg.min_effect = c->min_effect;
+		if (!rc) {
+			change_diff((const double *const *)set, n, metric, &cfg, &d);
+			if (d.valid) {
+				double pa = r->run[ia[0]].change.pct;
+
+				st->valid = true;
+				st->d = change_log(metric, pa + d.pct) - ya;
+				st->lo = change_log(metric, pa + d.lo) - ya;
+				st->hi = change_log(metric, pa + d.hi) - ya;
+				st->p = d.p;
+			}
+		}
+		for (int i = 0; i < 4; i++)
+			free(set[i]);
+		if (rc)
+			return -1;
+	}
+	if (st->valid) {
+		st->pct = pct_of(latency, ya + st->d) - pct_of(latency, ya);
+		st->pct_lo = pct_of(latency, ya + st->lo) - pct_of(latency, ya);
+		st->pct_hi = pct_of(latency, ya + st->hi) - pct_of(latency, ya);
+	}
+	return 0;
+}
+
+/* Significant by the one rule (compare.h), once its family set p_adj. */
+static void judge_stmt(const struct compare *c, struct compare_stmt *st)
+{
+	st->significant = st->valid && st->tested && isfinite(st->p_adj) && st->p_adj < c->alpha &&
+			  (st->pct_lo > 0.0 || st->pct_hi < 0.0) && fabs(st->pct) > c->min_effect && !st->short_cell &&
+			  (st->runs || stats_beyond(st->lo, st->hi, c->allow) != 0);
+}
+
+/* Holm over the statements st[0..n) (stats_holm), then each judged.
+ * -1 on ENOMEM. */
+static int family(const struct compare *c, struct compare_stmt **st, size_t n)
+{
+	double *p = malloc((n ? n : 1) * 2 * sizeof(*p)), *adj;
+
+	if (!p)
+		return -1;
+	adj = p + (n ? n : 1);
+	for (size_t k = 0; k < n; k++)
+		p[k] = st[k]->valid ? st[k]->p : NAN;
+	if (n && stats_holm(p, n, adj)) {
+		free(p);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		st[k]->tested = st[k]->valid && isfinite(st[k]->p);
+		st[k]->p_adj = adj[k];
+		judge_stmt(c, st[k]);
+	}
+	free(p);
+	return 0;
+}
+
+/* The gate of switch x against A's (compare.h): the first family (the
+ * summary rows, degradation and level), then, only when one of them is
+ * significant, the other cells. -1 on ENOMEM. */
+static int gate(struct compare *c, int x)
+{
+	struct compare_stmt **st = malloc(((size_t)c->ncells + 2 * (size_t)c->nsummary + 1) * sizeof(*st));
+	size_t n = 0;
+	bool open = false;
+
+	if (!st)
+		return -1;
+	for (int k = 0; k < c->nsummary; k++) {
+		st[n++] = &c->summary[k].s[x];
+		st[n++] = &c->cells[c->summary[k].cmp].s[x];
+	}
+	if (family(c, st, n)) {
+		free(st);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		open |= st[k]->significant;
+	n = 0;
+	for (int k = 0; k < c->ncells; k++)
+		if (!c->cells[k].top)
+			st[n++] = &c->cells[k].s[x];
+	if (open && family(c, st, n)) {
+		free(st);
+		return -1;
+	}
+	free(st);
+	return 0;
+}
+
+/* Switch s's value in matched cell m: one run's median [CI], or the
+ * geometric mean of its runs' medians with their range. */
+static void switch_value(const struct compare *c, struct compare_cell *m, int s)
+{
+	int idx[COMPARE_MAX_RUNS], n = members(c, s, idx);
+	struct compare_value *v = &m->sv[s];
+	double sum = 0;
+
+	if (n == 0) {
+		*v = (struct compare_value){ 0, NAN, NAN, NAN, false };
+		return;
+	}
+	if (n == 1) {
+		*v = m->v[idx[0]];
+		return;
+	}
+	*v = (struct compare_value){ 0, NAN, INFINITY, -INFINITY, false };
+	for (int k = 0; k < n; k++) {
+		const struct compare_value *r = &m->v[idx[k]];
+
+		v->n += r->n;
+		sum += log(r->median) / n;
+		v->lo = fmin(v->lo, r->median);
+		v->hi = fmax(v->hi, r->median);
+	}
+	v->median = exp(sum);
+}
+
+/* Switch s's row in summary row r: one run's, or its runs pooled: the
+ * geometric means of their latency and aggregate, the mean of their
+ * degradations' log ratios with its t CI over the runs. */
+static void switch_level(const struct compare *c, struct compare_summary_row *r, int s)
+{
+	int idx[COMPARE_MAX_RUNS], n = members(c, s, idx);
+	struct compare_level *l = &r->sw[s];
+	bool latency = pattern_latency_metric(r->pattern);
+	const int metric = latency ? SW_METRIC_LATENCY : SW_METRIC_BANDWIDTH;
+	double y[COMPARE_MAX_RUNS], lat = 0, agg = 0, my = 0, ss = 0;
+	bool valid = true;
+	struct stats_interval iv;
+
+	memset(l, 0, sizeof(*l));
+	change_invalid(&l->change);
+	l->lat = l->lat_lo = l->lat_hi = l->agg = l->agg_lo = l->agg_hi = NAN;
+	l->cell = -1;
+	if (n == 0)
+		return;
+	if (n == 1) {
+		*l = r->run[idx[0]];
+		l->runs = 1;
+		return;
+	}
+	l->valid = true;
+	l->runs = n;
+	l->cell = r->run[idx[0]].cell;
+	for (int k = 0; k < n; k++) {
+		const struct compare_level *rk = &r->run[idx[k]];
+
+		lat += log(rk->lat) / n;
+		agg += log(rk->agg) / n;
+		valid &= rk->change.valid;
+		y[k] = rk->change.valid ? change_log(metric, rk->change.pct) : NAN;
+		my += y[k] / n;
+	}
+	l->lat = exp(lat);
+	l->agg = exp(agg);
+	if (!valid || !isfinite(my))
+		return;
+	for (int k = 0; k < n; k++)
+		ss += (y[k] - my) * (y[k] - my);
+	l->change.valid = true;
+	l->change.pct = pct_of(latency, my);
+	if (stats_interval_set(&iv, my, sqrt(ss / (n - 1) / n), n - 1, 0.0, c->confidence) == 0) {
+		l->change.lo = pct_of(latency, iv.lo);
+		l->change.hi = pct_of(latency, iv.hi);
+		l->change.p = iv.p;
+		l->change.significant = iv.p < c->alpha && (l->change.lo > 0 || l->change.hi < 0) &&
+					fabs(l->change.pct) > c->min_effect;
+	}
+}
+
+/* Every switch's values and statements, then the gate of each pair. */
+static int statements(struct compare *c, char *err, size_t errlen)
+{
+	for (int k = 0; k < c->nsummary; k++)
+		c->cells[c->summary[k].cmp].top = true;
+	for (int s = 0; s < c->nruns; s++) {
+		if (c->sw[s] != s)
+			continue;
+		for (int k = 0; k < c->ncells; k++)
+			switch_value(c, &c->cells[k], s);
+		for (int k = 0; k < c->nsummary; k++)
+			switch_level(c, &c->summary[k], s);
+		if (s == c->sw[0])
+			continue;
+		for (int k = 0; k < c->ncells; k++)
+			if (cell_stmt(c, &c->cells[k], s))
 				return sw_fail(err, errlen, "out of memory");
+		for (int k = 0; k < c->nsummary; k++)
+			if (row_stmt(c, &c->summary[k], s))
+				return sw_fail(err, errlen, "out of memory");
+		if (gate(c, s))
+			return sw_fail(err, errlen, "out of memory");
 	}
 	return 0;
 }
@@ -413,218 +648,254 @@ static void describe_sizes(char *buf, size_t len, const uint64_t *size, const bo
 	}
 }
 
-/* The name of run i's switch: its model, else its label. */
-static const char *switch_name(const struct compare *c, int i)
+static void bound(char *buf, size_t len, double x)
 {
-	return c->run[i]->cfg.model[0] ? c->run[i]->cfg.model : c->label[c->sw[i]];
-}
-
-/* The verdict's sentences about switches (rows[0..nrows) of one pattern):
- * runs of A's switch are replicates; a switch with 2 or more runs against
- * A's with 2 or more is judged with runs as the unit; with one run a
- * side, the allowance is said. */
-static void switches_text(const struct compare *c, const int *rows, int nrows, char *t, size_t len)
-{
-	bool single = false;
-
-	for (int x = 1; x < c->nruns; x++) {
-		uint64_t sizes[SW_MAX_LIST * 4];
-		bool better[SW_MAX_LIST * 4], worse[SW_MAX_LIST * 4];
-		char sb[160], sw[160];
-
-		if (c->sw[x] == c->sw[0]) {
-			sw_appendf(t, len, "%s is another run of %s's switch (%s): their difference is run-to-run spread. ",
-				   c->label[x], c->label[0], switch_name(c, 0));
-			continue;
-		}
-		if (c->sw[x] != x)
-			continue;
-		if (c->sw_runs[x] < 2 || c->sw_runs[0] < 2) {
-			single = true;
-			continue;
-		}
-		for (int k = 0; k < nrows; k++) {
-			const struct compare_cell *mk = &c->cells[c->summary[rows[k]].cmp];
-
-			sizes[k] = mk->size;
-			better[k] = mk->between[x].n && mk->between_significant[x] && mk->between[x].d < 0;
-			worse[k] = mk->between[x].n && mk->between_significant[x] && mk->between[x].d > 0;
-		}
-		describe_sizes(sb, sizeof(sb), sizes, better, nrows);
-		describe_sizes(sw, sizeof(sw), sizes, worse, nrows);
-		sw_appendf(t, len, "Runs as the unit (%d runs of %s, %d of %s; Welch's t on the per-run medians): ",
-			   c->sw_runs[x], switch_name(c, x), c->sw_runs[0], switch_name(c, 0));
-		if (!sb[0] && !sw[0])
-			sw_appendf(t, len, "no significant difference between the switches at any size. ");
-		else {
-			if (sb[0])
-				sw_appendf(t, len, "%s is significantly better than %s %s", switch_name(c, x), switch_name(c, 0), sb);
-			if (sb[0] && sw[0])
-				sw_appendf(t, len, ", ");
-			if (sw[0])
-				sw_appendf(t, len, "%s is significantly worse than %s %s", switch_name(c, x), switch_name(c, 0), sw);
-			sw_appendf(t, len, ". ");
-		}
-	}
-	if (single)
-		sw_appendf(t, len, "With one run of a switch the spread between its runs is unknown: a difference between "
-			   "single runs counts only when its whole interval lies beyond +-%.1f%% (run_to_run = %g%%); "
-			   "run each switch 2 or more times to measure it. ", c->allow * 100.0, c->run[0]->cfg.run_to_run);
-}
-
-/* " [lo, hi]" of a CI in points or percent, or " [CI n/a]" when it has
- * none (fewer than CHANGE_MIN_REPS repetitions a side). */
-static void ci_text(char *buf, size_t len, double lo, double hi, bool sign)
-{
-	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, len, sign ? " [%+.1f, %+.1f]" : " [%.1f, %.1f]", lo, hi);
+	if (x <= -999.95)
+		snprintf(buf, len, "<-999");
+	else if (x >= 999.95)
+		snprintf(buf, len, ">+999");
 	else
-		snprintf(buf, len, " [CI n/a]");
+		snprintf(buf, len, "%+.1f", x);
 }
 
-/* The headline of one pattern in row r: per run X, who degrades less, X
- * or A, by how many points [CI], significant or not; the runs a side. */
-static void headline(const struct compare *c, const struct compare_summary_row *r, char *t, size_t len)
+char *compare_ci(char *buf, size_t len, double lo, double hi)
 {
-	char sz[32], ci[64];
+	char a[16], b[16];
 
-	config_format_size_spaced(r->size, sz, sizeof(sz));
-	snprintf(t, len, "%s %s at %d nodes:", pattern_name(r->pattern), sz, r->nodes);
-	for (int x = 1; x < c->nruns; x++) {
-		const struct compare_level *lx = &r->run[x];
-		bool less = lx->diff < 0;
+	bound(a, sizeof(a), lo);
+	bound(b, sizeof(b), hi);
+	snprintf(buf, len, " [%s, %s]", a, b);
+	return buf;
+}
 
-		if (!lx->diff_valid) {
-			sw_appendf(t, len, "%s %s against %s: no degradation to compare", x > 1 ? ";" : "", c->label[x],
-				   c->label[0]);
-			continue;
-		}
-		ci_text(ci, sizeof(ci), lx->diff_lo, lx->diff_hi, true);
-		if (fabs(lx->diff) < 0.05)
-			sw_appendf(t, len, "%s %s and %s degrade alike%s", x > 1 ? ";" : "", c->label[x], c->label[0], ci);
-		else
-			sw_appendf(t, len, "%s %s degrades %.1f points less than %s%s", x > 1 ? ";" : "",
-				   less ? c->label[x] : c->label[0], fabs(lx->diff), less ? c->label[0] : c->label[x], ci);
-		sw_appendf(t, len, ", %s", lx->diff_significant ? "significant" : "not significant");
-	}
-	if (c->sw_runs[0] < 2 && c->nruns == 2 && c->sw_runs[1] < 2)
-		sw_appendf(t, len, "; 1 run a side (the run-to-run spread is unknown)");
+static const char *run_label(const struct sw_run *r);
+
+const char *compare_switch_name(const struct compare *c, int i)
+{
+	const struct sw_run *r = c->run[c->sw[i]];
+
+	if (c->run[i]->cfg.model[0])
+		return c->run[i]->cfg.model;
+	return r->cfg.model[0] ? r->cfg.model : run_label(r);
+}
+
+/* The runs behind a pair's statements: "3 runs each", "3 runs of SwB, 2
+ * of SwA", or one run a side and the allowance. */
+static void runs_clause(const struct compare *c, const struct compare_stmt *st, int x, char *t, size_t len)
+{
+	if (st->na == 1 && st->nx == 1)
+		snprintf(t, len, "1 run a side: only a difference beyond +-%.1f%% (run_to_run %g%%) counts",
+			 c->allow * 100.0, c->run[0]->cfg.run_to_run);
+	else if (st->na == st->nx)
+		snprintf(t, len, "%d runs each", st->na);
 	else
-		for (int x = 0; x < c->nruns; x++)
-			if (c->sw[x] == x)
-				sw_appendf(t, len, "%s %d run%s of %s", x ? "," : ";", c->sw_runs[x], c->sw_runs[x] == 1 ? "" : "s",
-					   switch_name(c, x));
+		snprintf(t, len, "%d run%s of %s, %d of %s", st->nx, st->nx == 1 ? "" : "s", compare_switch_name(c, x),
+			 st->na, compare_switch_name(c, 0));
 }
 
-/* The verdict of one pattern: its representative row is the largest size
- * for bandwidth patterns and the smallest for latency (pingpong). */
-static void verdict(struct compare *c, int pattern, struct compare_verdict *v)
+/* A level statement as words: worse in percent, better as the ratio of
+ * the values ("2.0x A's"), so a switch twice as fast reads as such. */
+static void level_words(const struct compare *c, const struct compare_stmt *st, bool latency, char *t, size_t len)
 {
-	int rows[SW_MAX_LIST * 4], nrows = 0, rep;
-	bool latency = pattern_latency_metric(pattern);
-	char *t = v->text, sz[32], what[64], ci[64];
-	size_t len = sizeof(v->text);
+	const char *what = latency ? "per-hop latency" : "per-pair bandwidth", *a = compare_switch_name(c, 0);
+	char ci[48];
 
-	v->pattern = pattern;
-	t[0] = '\0';
-	for (int i = 0; i < c->nsummary && nrows < (int)(sizeof(rows) / sizeof(rows[0])); i++)
-		if (c->summary[i].pattern == pattern)
-			rows[nrows++] = i;
-	if (nrows == 0)
+	if (!st->valid) {
+		snprintf(t, len, "%s: no value to compare", what);
 		return;
-	rep = latency ? rows[0] : rows[nrows - 1];
-	const struct compare_summary_row *r = &c->summary[rep];
-
-	headline(c, r, v->headline, sizeof(v->headline));
-	config_format_size_spaced(r->size, sz, sizeof(sz));
-	snprintf(what, sizeof(what), latency ? "per-hop latency" : "per-pair bandwidth");
-	sw_appendf(t, len, "%s %s at %d nodes (the highest load every run reached): ", pattern_name(pattern), sz, r->nodes);
-	if (!r->run[0].change.valid) {
-		sw_appendf(t, len, "no degradation to compare (%d nodes is %s's baseline level or lacks one). ",
-		    r->nodes, c->label[0]);
-	} else {
-		for (int i = 0; i < c->nruns; i++) {
-			const struct sw_change *ch = &r->run[i].change;
-
-			if (!ch->valid)
-				sw_appendf(t, len, "%s%s has no baseline to compare with", i ? ", " : "", c->label[i]);
-			else if (latency) {
-				ci_text(ci, sizeof(ci), ch->lo, ch->hi, false);
-				sw_appendf(t, len, "%s%s's %s rises %.1f%%%s%s", i ? ", " : "", c->label[i], what,
-				    ch->pct, ci, i ? "" : " from its own unloaded level");
-			} else {
-				ci_text(ci, sizeof(ci), 100 - ch->hi, 100 - ch->lo, false);
-				sw_appendf(t, len, "%s%s holds %.1f%%%s%s%s", i ? ", " : "", c->label[i], 100 - ch->pct,
-				    ci, i ? "" : " of its unloaded ", i ? "" : what);
-			}
-		}
-		sw_appendf(t, len, ". ");
 	}
-	for (int x = 1; x < c->nruns; x++) {
-		const struct compare_level *lx = &r->run[x];
-		const struct compare_cell *m = &c->cells[r->cmp];
-		uint64_t sizes[SW_MAX_LIST * 4];
-		bool better[SW_MAX_LIST * 4], worse[SW_MAX_LIST * 4];
-		char sb[160], sw[160];
+	if (st->pct >= 0.05) {
+		snprintf(t, len, "%s %.1f%% %s than %s's", what, st->pct, latency ? "higher" : "lower", a);
+		if (isfinite(st->pct_lo) && isfinite(st->pct_hi))
+			sw_appendf(t, len, "%s", compare_ci(ci, sizeof(ci), st->pct_lo, st->pct_hi));
+	} else if (st->pct <= -0.05) {
+		/* the ratio X / A of the values: e^{+-d}; a small gain in percent */
+		double r = exp(latency ? st->d : -st->d), rlo = exp(latency ? st->lo : -st->hi),
+		       rhi = exp(latency ? st->hi : -st->lo);
 
-		ci_text(ci, sizeof(ci), lx->diff_lo, lx->diff_hi, true);
-		if (lx->diff_valid && fabs(lx->diff) < 0.05) {
-			sw_appendf(t, len, "%s and %s degrade alike (%s - %s: %+.1f%s points). ", c->label[x],
-			    c->label[0], c->label[x], c->label[0], lx->diff, ci);
-		} else if (lx->diff_valid) {
-			const char *who = lx->diff < 0 ? c->label[x] : c->label[0];
-			const char *other = lx->diff < 0 ? c->label[0] : c->label[x];
-
-			sw_appendf(t, len, "%s degrades %.1f points less than %s (%s - %s: %+.1f%s points), %s. ",
-			    who, fabs(lx->diff), other, c->label[x], c->label[0], lx->diff, ci,
-			    lx->diff_significant ? "a real difference" : "not a significant difference");
+		if (latency ? r > 2.0 / 3.0 : r < 1.5) {
+			snprintf(t, len, "%s %.1f%% %s than %s's", what, -st->pct, latency ? "lower" : "higher", a);
+			if (isfinite(st->pct_lo) && isfinite(st->pct_hi))
+				sw_appendf(t, len, "%s", compare_ci(ci, sizeof(ci), -st->pct_hi, -st->pct_lo));
+		} else {
+			snprintf(t, len, "%s %.2fx %s's", what, r, a);
+			if (isfinite(rlo) && isfinite(rhi))
+				sw_appendf(t, len, " [%.2fx, %.2fx]", rlo, rhi);
+			if (latency)
+				sw_appendf(t, len, " (%.0f%% less)", -st->pct);
 		}
-		if (m->d[x].valid) {
-			char p[32];
-
-			stats_format_p(p, sizeof(p), m->d[x].p);
-			sw_appendf(t, len, "At %d nodes %s's %s is %.1f%% %s than %s's (p %s%s)", m->nodes, c->label[x], what,
-			    fabs(m->d[x].pct), (m->d[x].pct > 0) == latency ? "higher" : "lower", c->label[0],
-			    p[0] == '<' ? "" : "= ", p);
-		}
-		for (int k = 0; k < nrows; k++) {
-			const struct compare_cell *mk = &c->cells[c->summary[rows[k]].cmp];
-
-			sizes[k] = mk->size;
-			better[k] = mk->d[x].valid && mk->d[x].significant && mk->d[x].pct < 0;
-			worse[k] = mk->d[x].valid && mk->d[x].significant && mk->d[x].pct > 0;
-		}
-		describe_sizes(sb, sizeof(sb), sizes, better, nrows);
-		describe_sizes(sw, sizeof(sw), sizes, worse, nrows);
-		if (!sb[0] && !sw[0])
-			sw_appendf(t, len, "; the difference between %s and %s at %d nodes is not significant at any size. ",
-			    c->label[x], c->label[0], r->nodes);
-		else {
-			sw_appendf(t, len, ";");
-			if (sb[0])
-				sw_appendf(t, len, " %s is significantly better than %s %s", c->label[x], c->label[0], sb);
-			if (sb[0] && sw[0])
-				sw_appendf(t, len, ",");
-			if (sw[0])
-				sw_appendf(t, len, " %s is significantly worse than %s %s", c->label[x], c->label[0], sw);
-			sw_appendf(t, len, ". ");
-		}
-	}
-	switches_text(c, rows, nrows, t, len);
-	size_t n = strlen(t);
-	while (n && t[n - 1] == ' ')
-		t[--n] = '\0';
+	} else
+		snprintf(t, len, "%s alike", what);
+	sw_appendf(t, len, ", %s", st->significant ? "significant" : "not significant");
 }
 
+/* The answer of switch x against A's in pattern pat (rows[0..nrows) of
+ * the summary, rep the row stated): one sentence. */
+static void headline(const struct compare *c, int x, const int *rows, int nrows, int rep, char *t, size_t len)
+{
+	const struct compare_summary_row *r = &c->summary[rows[rep]];
+	const struct compare_stmt *st = &r->s[x];
+	const char *xn = compare_switch_name(c, x), *an = compare_switch_name(c, 0);
+	bool latency = pattern_latency_metric(r->pattern);
+	char sz[32], w[256], rc[320], ci[48];
+	uint64_t sizes[SW_MAX_LIST * 4];
+	bool also[SW_MAX_LIST * 4];
+
+	config_format_size_spaced(r->size, sz, sizeof(sz));
+	snprintf(t, len, "%s %s at %d nodes: ", pattern_name(r->pattern), sz, r->nodes);
+	if (!st->valid)
+		sw_appendf(t, len, "%s against %s: no degradation to compare", xn, an);
+	else {
+		bool more = st->pct > 0;
+
+		if (fabs(st->pct) < 0.05)
+			sw_appendf(t, len, "%s and %s degrade alike", xn, an);
+		else
+			sw_appendf(t, len, "%s degrades %.1f points %s than %s", xn, fabs(st->pct), more ? "more" : "less", an);
+		if (isfinite(st->pct_lo) && isfinite(st->pct_hi))
+			sw_appendf(t, len, "%s", compare_ci(ci, sizeof(ci), more ? st->pct_lo : -st->pct_hi,
+							     more ? st->pct_hi : -st->pct_lo));
+		else
+			sw_appendf(t, len, " [CI n/a]");
+		sw_appendf(t, len, ", %s", st->significant ? "significant" : "not significant");
+	}
+	level_words(c, &c->cells[r->cmp].s[x], latency, w, sizeof(w));
+	sw_appendf(t, len, "; %s", w);
+	for (int k = 0; k < nrows; k++) {
+		const struct compare_stmt *sk = &c->summary[rows[k]].s[x];
+
+		sizes[k] = c->summary[rows[k]].size;
+		also[k] = k != rep && st->significant && sk->significant && (sk->pct > 0) == (st->pct > 0);
+	}
+	describe_sizes(w, sizeof(w), sizes, also, nrows);
+	if (w[0])
+		sw_appendf(t, len, "; the degradation difference is significant %s too", w + 3 * !strncmp(w, "at every", 8));
+	runs_clause(c, st, x, rc, sizeof(rc));
+	sw_appendf(t, len, "; %s", rc);
+	if (c->caution[0])
+		sw_appendf(t, len, "; caution, the runs differ in what they measure: %s", c->caution);
+}
+
+/* The paragraph of switch x against A's in pattern pat: every size at the
+ * highest load, then the cells below it and the gate. */
+static void pair_text(const struct compare *c, int x, const int *rows, int nrows, char *t, size_t len)
+{
+	const char *xn = compare_switch_name(c, x), *an = compare_switch_name(c, 0);
+	const struct compare_summary_row *r0 = &c->summary[rows[0]];
+	bool latency = pattern_latency_metric(r0->pattern);
+	uint64_t sizes[SW_MAX_LIST * 4];
+	bool flag[4][SW_MAX_LIST * 4];
+	char d[4][160], rc[320];
+	int sig = 0, tested = 0, lower = 0;
+
+	for (int k = 0; k < nrows; k++) {
+		const struct compare_summary_row *r = &c->summary[rows[k]];
+		const struct compare_stmt *g = &r->s[x], *l = &c->cells[r->cmp].s[x];
+
+		sizes[k] = r->size;
+		flag[0][k] = g->significant && g->pct > 0;
+		flag[1][k] = g->significant && g->pct < 0;
+		flag[2][k] = l->significant && l->pct > 0;
+		flag[3][k] = l->significant && l->pct < 0;
+	}
+	for (int i = 0; i < 4; i++)
+		describe_sizes(d[i], sizeof(d[i]), sizes, flag[i], nrows);
+	runs_clause(c, &r0->s[x], x, rc, sizeof(rc));
+	snprintf(t, len, "%s against %s at %d nodes (%s%s): ", xn, an, r0->nodes, rc,
+		 r0->s[x].runs ? ", runs as the unit" : "");
+	if (d[0][0] || d[1][0]) {
+		if (d[0][0])
+			sw_appendf(t, len, "%s degrades significantly more %s", xn, d[0]);
+		if (d[0][0] && d[1][0])
+			sw_appendf(t, len, " and ");
+		if (d[1][0])
+			sw_appendf(t, len, "%sdegrades significantly less %s", d[0][0] ? "" : xn, d[1]);
+		sw_appendf(t, len, ". ");
+	} else
+		sw_appendf(t, len, "no significant difference in degradation at any size. ");
+	if (d[2][0] || d[3][0]) {
+		sw_appendf(t, len, "Its %s is significantly ", latency ? "per-hop latency" : "per-pair bandwidth");
+		if (d[2][0])
+			sw_appendf(t, len, "%s %s", latency ? "higher" : "lower", d[2]);
+		if (d[2][0] && d[3][0])
+			sw_appendf(t, len, " and ");
+		if (d[3][0])
+			sw_appendf(t, len, "%s %s", latency ? "lower" : "higher", d[3]);
+		sw_appendf(t, len, ". ");
+	} else
+		sw_appendf(t, len, "No significant difference in %s at that load. ",
+			   latency ? "per-hop latency" : "per-pair bandwidth");
+	for (int k = 0; k < c->ncells; k++) {
+		const struct compare_cell *m = &c->cells[k];
+
+		if (m->top || m->pattern != r0->pattern)
+			continue;
+		tested += m->s[x].tested;
+		sig += m->s[x].significant;
+		lower++;
+	}
+	if (lower && tested && sig)
+		sw_appendf(t, len, "Lower loads (Holm over their %d cells): %d significantly different.", lower, sig);
+	else if (lower && tested)
+		sw_appendf(t, len, "Lower loads (Holm over their %d cells): no significant difference.", lower);
+	else if (lower)
+		sw_appendf(t, len, "Lower loads: not tested (the highest load shows no significant difference).");
+}
+
+/* The verdicts: for each pattern and each switch against A's, its
+ * headline on the representative row (the row whose statement is most
+ * significant; else the largest size for bandwidth, the smallest for
+ * latency) and its paragraph. With one switch, a verdict per pattern
+ * that says so. */
 static int verdicts(struct compare *c, char *err, size_t errlen)
 {
-	c->verdict = calloc((size_t)pattern_count(), sizeof(*c->verdict));
+	c->verdict = calloc((size_t)pattern_count() * (size_t)c->nruns, sizeof(*c->verdict));
 	if (!c->verdict)
 		return sw_fail(err, errlen, "out of memory");
 	for (int p = 0; p < pattern_count(); p++) {
-		verdict(c, p, &c->verdict[c->nverdicts]);
-		if (c->verdict[c->nverdicts].text[0])
-			c->nverdicts++;
+		int rows[SW_MAX_LIST * 4], nrows = 0;
+
+		for (int i = 0; i < c->nsummary && nrows < (int)(sizeof(rows) / sizeof(rows[0])); i++)
+			if (c->summary[i].pattern == p)
+				rows[nrows++] = i;
+		if (nrows == 0)
+			continue;
+		if (c->nswitches < 2) {
+			struct compare_verdict *v = &c->verdict[c->nverdicts++];
+
+			v->pattern = p;
+			v->x = 0;
+			snprintf(v->headline, sizeof(v->headline), "%s: every run is of one switch (%s, %d run%s): no other "
+				 "switch to compare; the runs' differences are run-to-run spread", pattern_name(p),
+				 compare_switch_name(c, 0), c->sw_runs[0], c->sw_runs[0] == 1 ? "" : "s");
+			snprintf(v->text, sizeof(v->text), "%s", v->headline);
+			continue;
+		}
+		for (int x = 1; x < c->nruns; x++) {
+			struct compare_verdict *v;
+			int rep = pattern_latency_metric(p) ? 0 : nrows - 1;
+			double best = INFINITY;
+
+			if (c->sw[x] != x || c->sw[x] == c->sw[0])
+				continue;
+			for (int k = 0; k < nrows; k++) {
+				const struct compare_stmt *g = &c->summary[rows[k]].s[x];
+
+				if (g->significant && g->p_adj < best)
+					best = g->p_adj, rep = k;
+			}
+			for (int k = 0; k < nrows && !isfinite(best); k++) {
+				const struct compare_stmt *l = &c->cells[c->summary[rows[k]].cmp].s[x];
+
+				if (l->significant && l->p_adj < best)
+					best = l->p_adj, rep = k;
+			}
+			v = &c->verdict[c->nverdicts++];
+			v->pattern = p;
+			v->x = x;
+			headline(c, x, rows, nrows, rep, v->headline, sizeof(v->headline));
+			pair_text(c, x, rows, nrows, v->text, sizeof(v->text));
+		}
 	}
 	return 0;
 }
@@ -674,18 +945,18 @@ static void map_headline(const struct compare *c, const struct compare_map *cm, 
 	else
 		snprintf(ci, sizeof(ci), " [CI n/a: fewer than %d blocks a side]", CHANGE_MIN_REPS);
 	if (fabs(m->change.pct) < 0.05)
-		sw_appendf(t, len, "%s's and %s's fabrics alike%s", switch_name(c, cm->x), switch_name(c, 0), ci);
+		sw_appendf(t, len, "%s's and %s's fabrics alike%s", compare_switch_name(c, cm->x), compare_switch_name(c, 0), ci);
 	else
-		sw_appendf(t, len, "%s's fabric is %.1f%% %s than %s's%s", switch_name(c, cm->x), fabs(m->change.pct),
-			   slower ? "slower" : "faster", switch_name(c, 0), ci);
-	sw_appendf(t, len, " (median %s: %s %s, %s %s), %s", m->runs_unit ? "run" : "block", switch_name(c, cm->x),
-		   fmt_val(vx, sizeof(vx), u, m->change.level), switch_name(c, 0), fmt_val(va, sizeof(va), u, m->change.base),
+		sw_appendf(t, len, "%s's fabric is %.1f%% %s than %s's%s", compare_switch_name(c, cm->x), fabs(m->change.pct),
+			   slower ? "slower" : "faster", compare_switch_name(c, 0), ci);
+	sw_appendf(t, len, " (median %s: %s %s, %s %s), %s", m->runs_unit ? "run" : "block", compare_switch_name(c, cm->x),
+		   fmt_val(vx, sizeof(vx), u, m->change.level), compare_switch_name(c, 0), fmt_val(va, sizeof(va), u, m->change.base),
 		   mapcmp_significant(m) ? "significant" : "not significant");
 	if (m->runs_unit)
-		sw_appendf(t, len, "; %d runs of %s, %d of %s", m->nx, switch_name(c, cm->x), m->na, switch_name(c, 0));
+		sw_appendf(t, len, "; %d runs of %s, %d of %s", m->nx, compare_switch_name(c, cm->x), m->na, compare_switch_name(c, 0));
 	else
 		sw_appendf(t, len, "; %d run%s of %s, %d of %s (a difference counts only beyond +-%.1f%%)", m->nx,
-			   m->nx == 1 ? "" : "s", switch_name(c, cm->x), m->na, switch_name(c, 0), c->allow * 100.0);
+			   m->nx == 1 ? "" : "s", compare_switch_name(c, cm->x), m->na, compare_switch_name(c, 0), c->allow * 100.0);
 }
 
 /* The hosts of one direction ("node05 0.70x (15 of 15 partners)", ...). */
@@ -716,7 +987,7 @@ static void map_hosts(const struct compare *c, const struct compare_map *cm, int
 static void map_text(const struct compare *c, const struct compare_map *cm, char *t, size_t len)
 {
 	const struct mapcmp *m = &cm->m;
-	const char *x = switch_name(c, cm->x), *a = switch_name(c, 0);
+	const char *x = compare_switch_name(c, cm->x), *a = compare_switch_name(c, 0);
 	int shown = 0;
 
 	t[0] = '\0';
@@ -789,6 +1060,7 @@ static int maps_compare(struct compare *c, char *err, size_t errlen)
 				return sw_fail(err, errlen, "%s against %s: %s", c->label[x], c->label[0], msg);
 			c->nmaps++;
 			c->verdict[c->nverdicts].pattern = pat;
+			c->verdict[c->nverdicts].x = x;
 			map_headline(c, cm, c->verdict[c->nverdicts].headline, sizeof(c->verdict[0].headline));
 			map_text(c, cm, c->verdict[c->nverdicts].text, sizeof(c->verdict[0].text));
 			c->nverdicts++;
@@ -833,6 +1105,12 @@ static void mpi_line(const char *v, char *buf, size_t len)
 	while (i && buf[i - 1] == ' ')
 		buf[--i] = '\0';
 }
+
+/* The keys that change what a cell measures: runs that differ in one
+ * are not like with like (issue 40), and the answer says so. */
+static const char *const measured[] = {
+	"sizes", "hops", "timed", "sample_time", "window", "distinct_buffers", "pairing", "warmup",
+};
 
 static void differences(struct compare *c)
 {
@@ -881,6 +1159,17 @@ static void differences(struct compare *c)
 		}
 		if (keys[0])
 			SW_NOTE(c->notes, c->nnotes, "different config: %s against %s: %s", c->label[x], c->label[0], keys);
+		for (size_t k = 0; k < sizeof(measured) / sizeof(measured[0]); k++) {
+			json_t *a = json_object_get(ca, measured[k]), *b = cx ? json_object_get(cx, measured[k]) : NULL;
+			char sa[64], sx[64];
+
+			if (!a || (b && json_equal(a, b)) || strstr(c->caution, measured[k]))
+				continue;
+			snprintf(sa, sizeof(sa), "%s", json_is_string(a) ? json_string_value(a) : "?");
+			snprintf(sx, sizeof(sx), "%s", b && json_is_string(b) ? json_string_value(b) : "(unset)");
+			sw_appendf(c->caution, sizeof(c->caution), "%s%s (%s %s, %s %s)", c->caution[0] ? ", " : "",
+				   measured[k], c->label[0], sa, c->label[x], sx);
+		}
 		json_decref(cx);
 	}
 	json_decref(ca);
@@ -896,26 +1185,52 @@ static const char *run_label(const struct sw_run *r)
 	return r->cfg.label[0] ? r->cfg.label : r->name[0] ? r->name : "run";
 }
 
-/* Runs of one switch: the same [switch] model, without one the same
- * label. */
+/* Run i repeats the samples of run j: the same count and every sample's
+ * cell, repetition, pair and time alike. */
+static bool same_samples(const struct sw_run *a, const struct sw_run *b)
+{
+	if (a->nsamples != b->nsamples || a->nsamples == 0)
+		return false;
+	for (size_t k = 0; k < a->nsamples; k++) {
+		const struct sw_sample *x = &a->sample[k], *y = &b->sample[k];
+
+		if (x->cell != y->cell || x->rep != y->rep || x->pair != y->pair || x->seconds != y->seconds)
+			return false;
+	}
+	return true;
+}
+
+/* Runs of one switch: the same [switch] model; a run without a model
+ * joins the runs with its label (with or without a model), as the
+ * README's procurement protocol says. A run with the samples of an
+ * earlier run is a copy: counted once, with a note. */
 static void group_switches(struct compare *c)
 {
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sw_config *ci = &c->run[i]->cfg;
 
 		c->sw[i] = i;
+		c->copy_of[i] = -1;
 		for (int j = 0; j < i && c->sw[i] == i; j++) {
 			const struct sw_config *cj = &c->run[j]->cfg;
 
-			if (ci->model[0] ? !strcmp(ci->model, cj->model)
-					 : !cj->model[0] && !strcmp(run_label(c->run[i]), run_label(c->run[j])))
+			if (ci->model[0] && cj->model[0] ? !strcmp(ci->model, cj->model)
+							  : !strcmp(run_label(c->run[i]), run_label(c->run[j])))
 				c->sw[i] = c->sw[j];
 		}
+		for (int j = 0; j < i && c->copy_of[i] < 0; j++)
+			if (c->copy_of[j] < 0 && same_samples(c->run[i], c->run[j]))
+				c->copy_of[i] = j;
+		if (c->copy_of[i] >= 0)
+			SW_NOTE(c->notes, c->nnotes, "%s has the same samples as %s (a copy): counted once", c->label[i],
+				c->label[c->copy_of[i]]);
 	}
+	c->nswitches = 0;
 	for (int i = 0; i < c->nruns; i++) {
 		c->sw_runs[i] = 0;
 		for (int j = 0; j < c->nruns; j++)
-			c->sw_runs[i] += c->sw[j] == c->sw[i];
+			c->sw_runs[i] += c->sw[j] == c->sw[i] && c->copy_of[j] < 0;
+		c->nswitches += c->sw[i] == i && c->sw_runs[i] > 0;
 	}
 }
 
@@ -1030,28 +1345,32 @@ struct compare *compare_create(struct sw_run **runs, const char *const *dirs, in
 		map_method(c);
 		return c;
 	}
-	if (match_cells(c, err, errlen) || summarise(c, err, errlen) || verdicts(c, err, errlen))
+	if (match_cells(c, err, errlen) || summarise(c, err, errlen) || statements(c, err, errlen))
 		goto fail;
 	differences(c);
+	if (verdicts(c, err, errlen))
+		goto fail;
 	snprintf(c->method, sizeof(c->method),
 		 "cells matched by pattern, size, nodes and hops, as judge matches them (any hop counts when "
 		 "both runs chose them, hops = auto); per-hop latency for pingpong, per-pair bandwidth for "
-		 "stream and bidir; unit of replication: the repetition (its value: the median over the pairs); "
-		 "medians of those values with %g%% Bonett-Price CIs; %%worse against %s: latency (X-A)/A, "
-		 "bandwidth (A-X)/A, positive = worse, of those medians, CI and p from one normal statistic on "
-		 "the log ratio of the medians (Bonett-Price), significant when p < %g, the CI excludes 0 and "
-		 "|%%worse| > %g%% (alpha and min_effect of %s, no correction for the number of cells) and the "
-		 "CI lies beyond the run-to-run allowance +-%.1f%% (z sqrt 2 run_to_run: one run a side); runs "
-		 "of one switch (same model, else label) are replicates, and a switch with 2 or more runs "
-		 "against another with 2 or more is tested with runs as the unit (Welch's t on the logs of the "
-		 "per-run medians, significant when its p after Holm's correction over the matched cells is "
-		 "below alpha, the CI excludes 0 and it exceeds min_effect); "
-		 "degradation from each run's own baseline level with the same test, and the difference in "
-		 "degradation against %s in points, CI and p from the difference of the two log ratios (se "
-		 "sqrt(se_A^2 + se_X^2)), real when p < %g, the CI excludes 0 and it exceeds %g points",
-		 c->confidence * 100, c->label[0], c->alpha, c->min_effect, c->label[0], c->allow * 100.0,
-		 c->label[0], c->alpha,
-		 c->min_effect);
+		 "stream and bidir; inside a run the repetition is the unit (its value: the median over the "
+		 "pairs), medians with %g%% Bonett-Price CIs, each run's degradation from its own baseline level; "
+		 "switches, not runs, are compared: runs of one switch (the same model; without one, the same "
+		 "label) are its replicates, a run with the samples of an earlier one is counted once; each "
+		 "switch against %s's: %%worse of a cell (latency (X-A)/A, bandwidth (A-X)/A, positive = worse) "
+		 "and the difference of the degradations at the highest load every run reached, in points at "
+		 "%s's degradation; with 2 or more runs on a side the run is the unit (one value a run: the log of "
+		 "its cell median, or its degradation's log ratio, where a speed shift shared by a run's cells "
+		 "cancels), Welch's t with 2 or more runs a side, Student's t with the other side's variance when "
+		 "one side has one run; with one run a side the repetitions (Bonett-Price) and a statement only "
+		 "when its whole CI lies beyond the run-to-run allowance +-%.1f%% (z sqrt 2 run_to_run); "
+		 "significant when the Holm-adjusted p < %g, the CI excludes 0, it exceeds %g%% (points) and no "
+		 "cell is below the sample floor; error rate, for each pair of switches a gate: first the "
+		 "statements at the highest load (each size's degradation and level difference, Holm over them), "
+		 "then, only when one of them is significant, the other cells (Holm over them), so two alike "
+		 "switches get any significant statement at most %g of the time",
+		 c->confidence * 100, compare_switch_name(c, 0), compare_switch_name(c, 0), c->allow * 100.0,
+		 c->alpha, c->min_effect, c->alpha);
 	return c;
 fail:
 	for (int i = 0; i < n; i++)

@@ -38,17 +38,25 @@ static void mark_cpu(char *buf, size_t len, const struct compare *c, int i, int 
 		sw_appendf(buf, len, " cpu");
 }
 
-/* Run i's median [CI] in matched cell m, marked cpu when CPU-bound. */
-static void fmt_value(char *buf, size_t len, const struct compare *c, const struct compare_cell *m, int i)
+/* Switch s's value in matched cell m: one run's median [CI], marked cpu
+ * when CPU-bound; several runs' geometric mean and their range. */
+static void fmt_value(char *buf, size_t len, const struct compare *c, const struct compare_cell *m, int s)
 {
-	const struct compare_value *v = &m->v[i];
+	const struct compare_value *v = &m->sv[s];
+	enum fmt_unit u = m->latency ? FMT_TIME : FMT_BW;
+	char lo[32], hi[32];
 
-	if (v->n == 0) {
+	if (v->n == 0 || !isfinite(v->median)) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_ci(buf, len, m->latency ? FMT_TIME : FMT_BW, v->median, v->lo, v->hi, v->ci_ok);
-	mark_cpu(buf, len, c, i, m->cell[i], m->latency);
+	if (c->sw_runs[s] > 1) {
+		fmt_val(buf, len, u, v->median);
+		sw_appendf(buf, len, " (runs %s..%s)", fmt_val(lo, sizeof(lo), u, v->lo), fmt_val(hi, sizeof(hi), u, v->hi));
+		return;
+	}
+	fmt_ci(buf, len, u, v->median, v->lo, v->hi, v->ci_ok);
+	mark_cpu(buf, len, c, s, m->cell[s], m->latency);
 }
 
 static void fmt_hops(char *buf, size_t len, long hops)
@@ -59,12 +67,50 @@ static void fmt_hops(char *buf, size_t len, long hops)
 		snprintf(buf, len, "%ld", hops);
 }
 
-static void fmt_worse(char *buf, size_t len, const struct sw_change *d)
+void compare_worse_text(const struct compare_stmt *s, bool latency, bool ci, char *buf, size_t len)
 {
-	if (!d->valid)
+	bool ok = ci && isfinite(s->lo) && isfinite(s->hi);
+	char ci_s[48];
+
+	if (!s->valid)
 		snprintf(buf, len, "-");
+	else if (s->pct > -0.05) {
+		snprintf(buf, len, "%+.1f%% worse", fabs(s->pct) < 0.05 ? 0.0 : s->pct);
+		if (ok)
+			sw_appendf(buf, len, "%s", compare_ci(ci_s, sizeof(ci_s), s->pct_lo, s->pct_hi));
+	} else {   /* better: by how much, or the ratio of the values X / A */
+		double r = exp(latency ? s->d : -s->d), rlo = exp(latency ? s->lo : -s->hi),
+		       rhi = exp(latency ? s->hi : -s->lo);
+
+		if (latency ? r > 2.0 / 3.0 : r < 1.5) {
+			snprintf(buf, len, "%.1f%% better", -s->pct);
+			if (ok)
+				sw_appendf(buf, len, "%s", compare_ci(ci_s, sizeof(ci_s), -s->pct_hi, -s->pct_lo));
+		} else {
+			snprintf(buf, len, "%.2fx %s", r, latency ? "lat" : "bw");
+			if (ok)
+				sw_appendf(buf, len, " [%.2f, %.2f]", rlo, rhi);
+		}
+	}
+	if (s->valid && s->significant)
+		sw_appendf(buf, len, " *");
+}
+
+/* The p that decided a statement: Holm-adjusted; "-" when not tested. */
+static void fmt_stmt_p(char *buf, size_t len, const struct compare_stmt *s)
+{
+	if (!s->valid)
+		snprintf(buf, len, "-");
+	else if (!s->tested)
+		snprintf(buf, len, "n/t");
 	else
-		snprintf(buf, len, "%+.1f%%%s", d->pct, d->significant ? " *" : "");
+		stats_format_p(buf, len, s->p_adj);
+}
+
+/* The switches that are compared (the first run of each, with runs). */
+static bool is_switch(const struct compare *c, int i)
+{
+	return c->sw[i] == i && c->sw_runs[i] > 0;
 }
 
 static void fmt_est(char *buf, size_t len, enum fmt_unit u, double x, double lo, double hi)
@@ -83,19 +129,27 @@ static void fmt_change(char *buf, size_t len, const struct sw_change *ch)
 		snprintf(buf, len, "baseline");
 	else if (!isfinite(ch->lo))
 		snprintf(buf, len, "%+.1f%% ~", ch->pct);   /* too few repetitions to test */
-	else
-		snprintf(buf, len, "%+.1f%% [%+.1f, %+.1f]%s", ch->pct, ch->lo, ch->hi, ch->significant ? " *" : "");
+	else {
+		char ci[48];
+
+		snprintf(buf, len, "%+.1f%%%s%s", ch->pct, compare_ci(ci, sizeof(ci), ch->lo, ch->hi),
+			 ch->significant ? " *" : "");
+	}
 }
 
-static void fmt_diff(char *buf, size_t len, const struct compare_level *l)
+static void fmt_diff(char *buf, size_t len, const struct compare_stmt *s)
 {
-	if (!l->diff_valid)
+	if (!s->valid)
 		snprintf(buf, len, "-");
-	else if (isfinite(l->diff_lo))
-		snprintf(buf, len, "%+.1f [%+.1f, %+.1f]%s", l->diff, l->diff_lo, l->diff_hi,
-			 l->diff_significant ? " *" : "");
+	else if (isfinite(s->pct_lo) && isfinite(s->pct_hi))
+	{
+		char ci[48];
+
+		snprintf(buf, len, "%+.1f%s%s", s->pct, compare_ci(ci, sizeof(ci), s->pct_lo, s->pct_hi),
+			 s->significant ? " *" : "");
+	}
 	else
-		snprintf(buf, len, "%+.1f", l->diff);
+		snprintf(buf, len, "%+.1f", s->pct);
 }
 
 /* Run i's change in row r is against the baseline level of a sequential
@@ -105,11 +159,33 @@ static bool drifted(const struct compare *c, const struct compare_summary_row *r
 	return r->run[i].valid && r->run[i].cell >= 0 && c->an[i]->cell[r->run[i].cell].drifted;
 }
 
+/* Switch s's name in a row: "A swA" (one run: its letter and label),
+ * "SwA (3 runs)"; letters: "A" or "A (3)". */
+static void switch_row_name(char *buf, size_t len, const struct compare *c, int s, bool letters)
+{
+	if (c->sw_runs[s] <= 1)
+		snprintf(buf, len, letters ? "%c" : "%c %s", LETTER(s), c->label[s]);
+	else if (letters)
+		snprintf(buf, len, "%c (%d)", LETTER(s), c->sw_runs[s]);
+	else
+		snprintf(buf, len, "%s (%d runs)", compare_switch_name(c, s), c->sw_runs[s]);
+}
+
+/* Any run of switch s drifted in row r. */
+static bool sw_drifted(const struct compare *c, const struct compare_summary_row *r, int s)
+{
+	bool d = false;
+
+	for (int i = 0; i < c->nruns; i++)
+		d |= c->sw[i] == s && c->copy_of[i] < 0 && drifted(c, r, i);
+	return d;
+}
+
 void compare_row(const struct compare *c, const struct compare_summary_row *r, int i, struct compare_row_text *t)
 {
-	const struct compare_level *l = &r->run[i];
+	const struct compare_level *l = &r->sw[i];
 
-	snprintf(t->run, sizeof(t->run), "%c %s", LETTER(i), c->label[i]);
+	switch_row_name(t->run, sizeof(t->run), c, i, false);
 	fmt_est(t->lat, sizeof(t->lat), FMT_TIME, l->lat, l->lat_lo, l->lat_hi);
 	fmt_est(t->agg, sizeof(t->agg), FMT_BW, l->agg, l->agg_lo, l->agg_hi);
 	if (pattern_latency_metric(r->pattern))
@@ -118,16 +194,16 @@ void compare_row(const struct compare *c, const struct compare_summary_row *r, i
 		fmt_est(t->rate, sizeof(t->rate), FMT_RATE, pattern_msgrate(r->size, l->agg),
 			pattern_msgrate(r->size, l->agg_lo), pattern_msgrate(r->size, l->agg_hi));
 	fmt_change(t->change, sizeof(t->change), &l->change);
-	if (l->valid)
+	if (l->valid && l->runs == 1)
 		mark_cpu(t->change, sizeof(t->change), c, i, l->cell, pattern_latency_metric(r->pattern));
-	if (drifted(c, r, i))
+	if (sw_drifted(c, r, i))
 		sw_appendf(t->change, sizeof(t->change), " drift");
 	stats_format_p(t->p, sizeof(t->p), l->change.valid ? l->change.p : NAN);
-	if (i == 0)
+	if (i == c->sw[0])
 		t->diff[0] = '\0';
 	else {
-		fmt_diff(t->diff, sizeof(t->diff), l);
-		if (drifted(c, r, i) || drifted(c, r, 0))
+		fmt_diff(t->diff, sizeof(t->diff), &r->s[i]);
+		if (sw_drifted(c, r, i) || sw_drifted(c, r, c->sw[0]))
 			sw_appendf(t->diff, sizeof(t->diff), " drift");
 	}
 }
@@ -337,16 +413,6 @@ static void tab_print(FILE *f, tab_row *row, int n, unsigned right, bool fit)
 	}
 }
 
-/* Run i's name in a table: "B swA2", or "B" alone when letters (the
- * labels made a table pass 80 columns; the runs' list above names them). */
-static void run_name(char *buf, size_t len, const struct compare *c, int i, bool letters)
-{
-	if (letters)
-		snprintf(buf, len, "%c", LETTER(i));
-	else
-		snprintf(buf, len, "%c %s", LETTER(i), c->label[i]);
-}
-
 /* A median without its CI, "-" when there is none. */
 static void fmt_plain(char *buf, size_t len, enum fmt_unit u, double x)
 {
@@ -356,9 +422,9 @@ static void fmt_plain(char *buf, size_t len, enum fmt_unit u, double x)
 		fmt_val(buf, len, u, x);
 }
 
-/* The matched cells of pattern pat, a row per run (the rows of one cell
- * under its size, nodes and hops): median, %worse against A and p; with
- * verbose the medians' and the %worse's CIs. Rows into row[1..],
+/* The matched cells of pattern pat, a row per switch (the rows of one
+ * cell under its size, nodes and hops): its value, the statement against
+ * A's switch and its p; with verbose the CIs. Rows into row[1..],
  * returns their count + 1. */
 static int cells_rows(const struct compare *c, int pat, bool verbose, bool letters, tab_row *row)
 {
@@ -368,70 +434,76 @@ static int cells_rows(const struct compare *c, int pat, bool verbose, bool lette
 	snprintf(row[0][0], TAB_CELL, "size");
 	snprintf(row[0][1], TAB_CELL, "nodes");
 	snprintf(row[0][2], TAB_CELL, "hops");
-	snprintf(row[0][3], TAB_CELL, "run");
+	snprintf(row[0][3], TAB_CELL, "switch");
 	snprintf(row[0][4], TAB_CELL, "median%s", verbose ? " [CI]" : "");
-	snprintf(row[0][6], TAB_CELL, "%%worse%s", verbose ? " [CI]" : "");
+	snprintf(row[0][6], TAB_CELL, "vs A%s", verbose ? " [CI]" : "");
 	snprintf(row[0][7], TAB_CELL, "p");
 	for (int k = 0; k < c->ncells; k++) {
 		const struct compare_cell *m = &c->cells[k];
+		bool first = true;
 
 		if (m->pattern != pat)
 			continue;
-		for (int i = 0; i < c->nruns; i++, n++) {
-			const struct sw_change *d = &m->d[i];
+		for (int i = 0; i < c->nruns; i++) {
 			char *v = row[n][4];
 
+			if (!is_switch(c, i))
+				continue;
 			memset(row[n], 0, sizeof(row[n]));
-			if (i == 0) {
+			if (first) {
 				config_format_size_spaced(m->size, row[n][0], TAB_CELL);
 				snprintf(row[n][1], TAB_CELL, "%d", m->nodes);
 				fmt_hops(row[n][2], TAB_CELL, m->hops);
 			}
-			run_name(row[n][3], TAB_CELL, c, i, letters);
+			switch_row_name(row[n][3], TAB_CELL, c, i, letters);
 			if (verbose)
 				fmt_value(v, TAB_CELL, c, m, i);
-			else if (m->v[i].n == 0)
+			else if (m->sv[i].n == 0 || !isfinite(m->sv[i].median))
 				snprintf(v, TAB_CELL, "-");
 			else {   /* the mark in a column of its own: the units stay aligned */
-				fmt_val(v, TAB_CELL, m->latency ? FMT_TIME : FMT_BW, m->v[i].median);
-				mark_cpu(row[n][5], TAB_CELL, c, i, m->cell[i], m->latency);
+				fmt_val(v, TAB_CELL, m->latency ? FMT_TIME : FMT_BW, m->sv[i].median);
+				if (c->sw_runs[i] == 1)
+					mark_cpu(row[n][5], TAB_CELL, c, i, m->cell[i], m->latency);
 				if (row[n][5][0] == ' ')
 					memmove(row[n][5], row[n][5] + 1, strlen(row[n][5]));
 			}
-			if (i == 0)
+			n++;
+			if (first) {
+				first = false;
 				continue;
-			fmt_worse(row[n][6], TAB_CELL, d);
-			if (verbose && d->valid && isfinite(d->lo) && isfinite(d->hi)) {
-				char ci[64];
-
-				snprintf(ci, sizeof(ci), "%+.1f%% [%+.1f, %+.1f]%s", d->pct, d->lo, d->hi,
-					 d->significant ? " *" : "");
-				snprintf(row[n][6], TAB_CELL, "%s", ci);
 			}
-			if (d->valid)
-				stats_format_p(row[n][7], TAB_CELL, d->p);
-			else
-				snprintf(row[n][7], TAB_CELL, "-");
+			compare_worse_text(&m->s[i], m->latency, verbose, row[n - 1][6], TAB_CELL);
+			fmt_stmt_p(row[n - 1][7], TAB_CELL, &m->s[i]);
 		}
 	}
 	return n;
 }
 
-/* The summary rows of pattern pat (c->summary[k0..k1-1]), a row per run:
- * the degradation and the difference against A with their CIs (the
- * answer) after the pattern's own value (per-hop latency of a latency
- * pattern, else the aggregate bandwidth); verbose: latency (or time per
- * message), aggregate and message rate, each with its CI. Returns the
- * rows + 1. */
+/* The node count of summary rows k0..k1-1 when they share one, else 0. */
+static int one_nodes(const struct compare *c, int k0, int k1)
+{
+	for (int k = k0 + 1; k < k1; k++)
+		if (c->summary[k].nodes != c->summary[k0].nodes)
+			return 0;
+	return c->summary[k0].nodes;
+}
+
+/* The summary rows of pattern pat (c->summary[k0..k1-1]), a row per
+ * switch: the degradation and the difference against A's switch with
+ * their CIs (the answer) after the pattern's own value (per-hop latency
+ * of a latency pattern, else the aggregate bandwidth); verbose: latency
+ * (or time per message), aggregate and message rate. Returns the rows
+ * + 1. */
 static int summary_rows(const struct compare *c, int k0, int k1, bool verbose, bool letters, tab_row *row)
 {
 	int pat = c->summary[k0].pattern, n = 1, j = 3;
-	bool lat = pattern_latency_metric(pat);
+	bool lat = pattern_latency_metric(pat), one = one_nodes(c, k0, k1) > 0;
 
 	memset(row[0], 0, sizeof(row[0]));
 	snprintf(row[0][0], TAB_CELL, "size");
-	snprintf(row[0][1], TAB_CELL, "nodes");
-	snprintf(row[0][2], TAB_CELL, "run");
+	if (!one)   /* else the heading says it */
+		snprintf(row[0][1], TAB_CELL, "nodes");
+	snprintf(row[0][2], TAB_CELL, "switch");
 	if (verbose) {
 		snprintf(row[0][j++], TAB_CELL, "%s [CI]", lat ? "latency/hop" : "time/message");
 		snprintf(row[0][j++], TAB_CELL, "aggregate [CI]");
@@ -442,17 +514,22 @@ static int summary_rows(const struct compare *c, int k0, int k1, bool verbose, b
 	snprintf(row[0][j], TAB_CELL, "vs A, points [CI]");
 	for (int k = k0; k < k1; k++) {
 		const struct compare_summary_row *r = &c->summary[k];
+		bool first = true;
 
-		for (int i = 0; i < c->nruns; i++, n++) {
-			const struct compare_level *l = &r->run[i];
+		for (int i = 0; i < c->nruns; i++) {
+			const struct compare_level *l = &r->sw[i];
 			struct compare_row_text t;
 
+			if (!is_switch(c, i))
+				continue;
 			compare_row(c, r, i, &t);
 			memset(row[n], 0, sizeof(row[n]));
-			if (i == 0)
+			if (first)
 				config_format_size_spaced(r->size, row[n][0], TAB_CELL);
-			snprintf(row[n][1], TAB_CELL, "%d", r->nodes);
-			run_name(row[n][2], TAB_CELL, c, i, letters);
+			first = false;
+			if (!one)
+				snprintf(row[n][1], TAB_CELL, "%d", r->nodes);
+			switch_row_name(row[n][2], TAB_CELL, c, i, letters);
 			j = 3;
 			if (verbose) {
 				snprintf(row[n][j++], TAB_CELL, "%s", t.lat);
@@ -464,6 +541,7 @@ static int summary_rows(const struct compare *c, int k0, int k1, bool verbose, b
 				fmt_plain(row[n][j++], TAB_CELL, FMT_BW, l->agg);
 			snprintf(row[n][j++], TAB_CELL, "%s", t.change);
 			snprintf(row[n][j], TAB_CELL, "%s", t.diff);
+			n++;
 		}
 	}
 	return n;
@@ -494,24 +572,29 @@ void compare_print(FILE *f, const struct compare *c, bool verbose)
 	tab_row *row = calloc((size_t)nrows, sizeof(*row));
 
 	fprintf(f, "swstress compare: %d runs\n", c->nruns);
-	for (int i = 0; i < c->nruns; i++)
-		text_wrapped(f, "      ", "  %c = %s: %s, %d ranks, started %s", LETTER(i), c->label[i], c->run[i]->name,
-			     c->run[i]->nranks, c->run[i]->started);
 	if (c->nverdicts)
 		fputc('\n', f);
 	for (int k = 0; k < c->nverdicts; k++)
 		print_kept(f, "  ", "answer: ", c->verdict[k].headline);
+	fputc('\n', f);
+	for (int i = 0; i < c->nruns; i++)
+		text_wrapped(f, "      ", "  %c = %s: %s, %d ranks, started %s; switch %s%s", LETTER(i), c->label[i],
+			     c->run[i]->name, c->run[i]->nranks, c->run[i]->started, compare_switch_name(c, i),
+			     c->copy_of[i] >= 0 ? " (a copy, counted once)" : "");
 	if (c->nnotes)
 		fputc('\n', f);
 	for (int i = 0; i < c->nnotes; i++)
 		text_wrapped(f, "  ", "note: %s", c->notes[i]);
 	if (!c->maps)
-		text_wrapped(f, "  ", "\nvalues: medians of per-repetition values%s; %%worse against A (positive = "
-			     "worse) and p of the change test; *\tsignificant (p < %g, CI excludes 0, |%%worse| > %g%%; "
-			     "unit: repetition); ~\tCI needs more samples; cpu: a latency whose busy ranks outnumbered "
+		text_wrapped(f, "  ", "\nvalues: a row per switch: one run's median of per-repetition values%s, or "
+			     "its runs' geometric mean; vs A: against A's switch, in %%, from 1.5 times better as the "
+			     "ratio of the values (2.00x bw: twice the bandwidth); p: Holm-adjusted (n/t: not tested, since "
+			     "nothing at the highest load is significant); *\tsignificant (p < %g, CI excludes 0, "
+			     "beyond %g%%; the run is the unit with 2 or more runs a side, else the repetition and only "
+			     "beyond +-%.1f%%); ~\tCI needs more samples; cpu: a latency whose busy ranks outnumbered "
 			     "the cores of a kernel they share (it includes waiting for a CPU); drift: a change of a run "
 			     "that drifted (its baseline level, measured again, differed)",
-			     verbose ? " [CI]" : " (their CIs: compare --verbose)", c->alpha, c->min_effect);
+			     verbose ? " [CI]" : " (CIs: compare --verbose)", c->alpha, c->min_effect, c->allow * 100.0);
 	if (!row && (c->ncells || c->nsummary)) {
 		fprintf(f, "\n(out of memory: the tables are in compare.md and compare.json)\n");
 	}
@@ -526,9 +609,9 @@ void compare_print(FILE *f, const struct compare *c, bool verbose)
 		print_fitted(f, row, cells_build, c, pat, 0, verbose, verbose ? 0x87u : 0xd7u);
 	}
 	if (c->nsummary)
-		text_wrapped(f, "  ", "\nat the highest load every run reached: %s, the degradation from the run's "
-			     "own baseline level (%%) [%g%%\tCI] and its difference against A in points [CI] (negative "
-			     "= degrades less)", verbose ? "per-hop latency (time per message for bandwidth patterns), "
+		text_wrapped(f, "  ", "\nat the highest load every run reached: %s, the degradation from the "
+			     "switch's own baseline level (%%) [%g%%\tCI] and its difference against A's switch in "
+			     "points [CI] (negative = degrades less)", verbose ? "per-hop latency (time per message for bandwidth patterns), "
 			     "the aggregate bandwidth and its message rate (Mmsg/s = 10^6 messages/s) [CI]" :
 			     "per-hop latency (pingpong) or the aggregate bandwidth (their CIs, the other value and the "
 			     "message rates: compare --verbose)", c->confidence * 100);
@@ -537,7 +620,10 @@ void compare_print(FILE *f, const struct compare *c, bool verbose)
 
 		for (k1 = k0; k1 < c->nsummary && c->summary[k1].pattern == pat; k1++)
 			;
-		fprintf(f, "\n%s (degradation = %s)\n", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
+		fprintf(f, "\n%s (degradation = %s)", pattern_name(pat), change_name(pattern_info(pat)->metric, false));
+		if (one_nodes(c, k0, k1))
+			fprintf(f, " at %d nodes", one_nodes(c, k0, k1));
+		fputc('\n', f);
 		print_fitted(f, row, summary_rows, c, k0, k1, verbose, verbose ? 0x03u : 0x0bu);
 	}
 	free(row);
@@ -570,10 +656,11 @@ void compare_print(FILE *f, const struct compare *c, bool verbose)
 			     "more runs a side, else blocks), significant at p < %g and beyond %g%%; in full: "
 			     "compare --verbose, compare.json \"method\"", c->confidence * 100, c->alpha, c->min_effect);
 	else
-		text_wrapped(f, "  ", "\nmethod: cells matched as judge matches them; medians of per-repetition values "
-			     "(the repetition is the unit), %g%%\tBonett-Price\tCIs, a change significant at p < %g and "
-			     "beyond %g%%; runs of one switch are replicates; in full: compare --verbose, compare.json "
-			     "\"method\"", c->confidence * 100, c->alpha, c->min_effect);
+		text_wrapped(f, "  ", "\nmethod: switches, not runs, are compared (runs of one switch are its "
+			     "replicates); the run is the unit with 2 or more runs a side, else the repetition and the "
+			     "run-to-run allowance; %g%%\tCIs; a gate holds the chance of any significant statement "
+			     "about two alike switches at %g: first the highest load (Holm), then the other cells "
+			     "(Holm); in full: compare --verbose, compare.json \"method\"", c->confidence * 100, c->alpha);
 }
 
 /* Markdown table cell text: '|' would split the cell. */
@@ -593,12 +680,12 @@ static void md_cells(FILE *f, const struct compare *c)
 {
 	char a[128], b[128], s[32], h[32], p[32];
 
-	fprintf(f, "\n## Matched cells\n\nMedian [%g%% CI] of each run; %%worse against A (positive: worse); "
-		"two-sided p of the change test on per-repetition values (unit: repetition, median over pairs); "
-		"* significant (p < %g, the CI excludes 0 and |%%worse| > %g%%); "
-		"~ a CI that needs more samples; cpu: a latency whose busy ranks outnumbered the cores of a kernel "
-		"they share (it includes waiting for a CPU); drift: a change of a run that drifted (its baseline "
-		"level, measured again, differed).\n", c->confidence * 100, c->alpha, c->min_effect);
+	fprintf(f, "\n## Matched cells\n\nEach switch's value: one run's median [%g%% CI], or its runs' "
+		"geometric mean (their range); vs A: against A's switch, worse in %%, better as the ratio of the "
+		"values; p: Holm-adjusted (n/t: not tested, since nothing at the highest load is significant); "
+		"* significant (p < %g, the CI excludes 0 and beyond %g%%); ~ a CI that needs more samples; cpu: a "
+		"latency whose busy ranks outnumbered the cores of a kernel they share (it includes waiting for a "
+		"CPU).\n", c->confidence * 100, c->alpha, c->min_effect);
 	for (int pat = 0; pat < pattern_count(); pat++) {
 		bool any = false;
 
@@ -610,14 +697,17 @@ static void md_cells(FILE *f, const struct compare *c)
 			if (!any) {
 				fprintf(f, "\n### %s: %s\n\n| size | nodes | hops |", pattern_name(pat), metric_title(pat));
 				for (int i = 0; i < c->nruns; i++)
-					fprintf(f, " %c %s |", LETTER(i), c->label[i]);
-				for (int i = 1; i < c->nruns; i++)
-					fprintf(f, " %c %%worse | %c p |", LETTER(i), LETTER(i));
+					if (is_switch(c, i)) {
+						switch_row_name(a, sizeof(a), c, i, false);
+						fprintf(f, " %s |", a);
+					}
+				for (int i = 0; i < c->nruns; i++)
+					if (is_switch(c, i) && i != c->sw[0])
+						fprintf(f, " %c vs A | %c p |", LETTER(i), LETTER(i));
 				fprintf(f, "\n|---|---|---|");
 				for (int i = 0; i < c->nruns; i++)
-					fprintf(f, "---|");
-				for (int i = 1; i < c->nruns; i++)
-					fprintf(f, "---|---|");
+					if (is_switch(c, i))
+						fprintf(f, "---|%s", i != c->sw[0] ? "---|---|" : "");
 				fputc('\n', f);
 				any = true;
 			}
@@ -627,16 +717,18 @@ static void md_cells(FILE *f, const struct compare *c)
 			md_cell(f, s);
 			md_cell(f, a);
 			md_cell(f, h);
-			for (int i = 0; i < c->nruns; i++) {
-				fmt_value(a, sizeof(a), c, m, i);
-				md_cell(f, a);
-			}
-			for (int i = 1; i < c->nruns; i++) {
-				fmt_worse(a, sizeof(a), &m->d[i]);
-				stats_format_p(p, sizeof(p), m->d[i].p);
-				md_cell(f, a);
-				md_cell(f, m->d[i].valid ? p : "-");
-			}
+			for (int i = 0; i < c->nruns; i++)
+				if (is_switch(c, i)) {
+					fmt_value(a, sizeof(a), c, m, i);
+					md_cell(f, a);
+				}
+			for (int i = 0; i < c->nruns; i++)
+				if (is_switch(c, i) && i != c->sw[0]) {
+					compare_worse_text(&m->s[i], m->latency, true, a, sizeof(a));
+					fmt_stmt_p(p, sizeof(p), &m->s[i]);
+					md_cell(f, a);
+					md_cell(f, p);
+				}
 			fputs("|\n", f);
 		}
 	}
@@ -671,9 +763,10 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 	char a[128], s[32];
 
 	fprintf(f, "# Switch comparison:");
-	for (int i = 0; i < c->nruns; i++)
-		fprintf(f, "%s %s", i ? " vs" : "", c->label[i]);
-	fprintf(f, "\n\nRun A (%s) is the reference: every difference is against it.\n", c->label[0]);
+	for (int i = 0, k = 0; i < c->nruns; i++)
+		if (c->maps ? c->sw[i] == i : is_switch(c, i))
+			fprintf(f, "%s %s", k++ ? " vs" : "", compare_switch_name(c, i));
+	fprintf(f, "\n\nA's switch (%s) is the reference: every difference is against it.\n", compare_switch_name(c, 0));
 	if (c->nverdicts)
 		fprintf(f, "\n**Answer** (%s):\n\n",
 			c->maps ? "per pattern and size, from the fabric maps" : "per pattern, at the highest load every run reached");
@@ -684,10 +777,12 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 		for (int i = 0; i < c->nnotes; i++)
 			fprintf(f, "- %s\n", c->notes[i]);
 	}
-	fprintf(f, "\n## Runs\n\n| run | label | name | started | hosts | ranks | MPI | complete |\n"
-		"|---|---|---|---|---|---|---|---|\n");
+	fprintf(f, "\n## Runs\n\n| run | switch | label | name | started | hosts | ranks | MPI | complete |\n"
+		"|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < c->nruns; i++) {
 		snprintf(a, sizeof(a), "%c", LETTER(i));
+		md_cell(f, a);
+		snprintf(a, sizeof(a), "%s%s", compare_switch_name(c, i), c->copy_of[i] >= 0 ? " (a copy, counted once)" : "");
 		md_cell(f, a);
 		md_cell(f, c->label[i]);
 		md_cell(f, c->run[i]->name);
@@ -711,21 +806,23 @@ void compare_markdown(FILE *f, const struct compare *c, const char *const *chart
 	if (c->nsummary) {
 		fprintf(f, "\n## Summary at the highest load\n\nPer-hop latency (µs), aggregate bandwidth "
 			"(MB/s = 10⁶ bytes/s) and its message rate (Mmsg/s = 10⁶ messages/s), degradation from the run's own baseline level (latency inflation "
-			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, and the difference "
-			"in degradation against A in percentage points (negative: degrades less). * marks a "
-			"significant change or difference.\n", c->confidence * 100);
+			"for pingpong, per-pair bandwidth drop otherwise, %%) with %g%% CI, a row per switch "
+			"(its runs pooled), and the difference in degradation against A's switch in percentage "
+			"points (negative: degrades less). * marks a significant change or difference.\n", c->confidence * 100);
 	}
 	for (int k = 0; k < c->nsummary; k++) {
 		const struct compare_summary_row *r = &c->summary[k];
 
 		if (k == 0 || c->summary[k - 1].pattern != r->pattern)
-			fprintf(f, "\n### %s\n\n| size | nodes | run | latency/hop [CI] | aggregate [CI] | "
+			fprintf(f, "\n### %s\n\n| size | nodes | switch | latency/hop [CI] | aggregate [CI] | "
 				"message rate [CI] | degradation [CI] | vs A, points [CI] |\n|---|---|---|---|---|---|---|---|\n",
 				pattern_name(r->pattern));
 		config_format_size_spaced(r->size, s, sizeof(s));
 		for (int i = 0; i < c->nruns; i++) {
 			struct compare_row_text t;
 
+			if (!is_switch(c, i))
+				continue;
 			compare_row(c, r, i, &t);
 			snprintf(a, sizeof(a), "%d", r->nodes);
 			md_cell(f, s);
@@ -763,6 +860,19 @@ static json_t *change_json(const struct sw_change *ch, bool significant)
 			 results_json_number(ch->base), "pct", results_json_number(ch->pct), "lo",
 			 results_json_number(ch->lo), "hi", results_json_number(ch->hi), "p", results_json_number(ch->p),
 			 "significant", significant);
+}
+
+/* A statement as JSON: pct (%worse or points, > 0 X worse), its CI, the
+ * log-scale d, p raw and Holm-adjusted, the unit, significant, text. */
+static json_t *stmt_json(const struct compare_stmt *st, const char *text)
+{
+	if (!st->valid)
+		return json_null();
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:s,s:i,s:i,s:b,s:s}", "pct", results_json_number(st->pct), "lo",
+			 results_json_number(st->pct_lo), "hi", results_json_number(st->pct_hi), "log_ratio",
+			 results_json_number(st->d), "p", results_json_number(st->p), "p_holm",
+			 results_json_number(st->p_adj), "tested", st->tested, "unit", st->runs ? "run" : "repetition",
+			 "runs_reference", st->na, "runs_other", st->nx, "significant", st->significant, "text", text);
 }
 
 /* The map comparisons: the fabric-wide change, the per-link ratio, the
@@ -839,6 +949,11 @@ json_t *compare_json(const struct compare *c)
 
 	if (!root || !runs || !cells || !un || !sum || !ver || !notes)
 		goto fail;
+	json_t *answer = json_array();
+
+	for (int k = 0; answer && k < c->nverdicts; k++)
+		json_array_append_new(answer, json_string(c->verdict[k].headline));
+	json_object_set_new(root, "answer", answer ? answer : json_null());
 	json_object_set_new(root, "tool_version", json_string(SW_VERSION));
 	json_object_set_new(root, "reference", json_string(c->label[0]));
 	json_object_set_new(root, "alpha", results_json_number(c->alpha));
@@ -851,7 +966,13 @@ json_t *compare_json(const struct compare *c)
 			"run", (char[]){ LETTER(i) }, (size_t)1, "label", c->label[i], "name", r->name, "path", c->path[i],
 			"started", r->started, "hosts", c->hosts[i], "mpi_version", c->mpi[i], "ranks", r->nranks,
 			"complete", r->complete));
+		json_t *o = json_array_get(runs, json_array_size(runs) - 1);
+
+		json_object_set_new(o, "switch", json_string(compare_switch_name(c, i)));
+		json_object_set_new(o, "copy_of", c->copy_of[i] >= 0 ? json_string(c->label[c->copy_of[i]]) : json_null());
 	}
+	if (c->caution[0])
+		json_object_set_new(root, "caution", json_string(c->caution));
 	json_object_set_new(root, "runs", runs);
 	for (int i = 0; i < c->nnotes; i++)
 		json_array_append_new(notes, json_string(c->notes[i]));
@@ -862,20 +983,30 @@ json_t *compare_json(const struct compare *c)
 
 		for (int i = 0; i < c->nruns; i++) {
 			const struct compare_value *v = &m->v[i];
-			const struct sw_change *d = &m->d[i];
-			json_t *o = json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median", results_json_number(v->median),
-					      "lo", results_json_number(v->lo), "hi", results_json_number(v->hi), "ci_ok", v->ci_ok);
 
-			if (i > 0)
-				json_object_set_new(o, "vs_reference", d->valid ?
-					json_pack("{s:o,s:o,s:o,s:o,s:b}", "pct_worse", results_json_number(d->pct), "lo", results_json_number(d->lo),
-						  "hi", results_json_number(d->hi), "p", results_json_number(d->p), "significant", d->significant) : json_null());
-			json_array_append_new(vals, o);
+			json_array_append_new(vals, json_pack("{s:I,s:o,s:o,s:o,s:b}", "n", (json_int_t)v->n, "median",
+				results_json_number(v->median), "lo", results_json_number(v->lo), "hi",
+				results_json_number(v->hi), "ci_ok", v->ci_ok));
 		}
-		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o}", "pattern", pattern_name(m->pattern),
+		json_t *sws = json_array();
+
+		for (int i = 0; sws && i < c->nruns; i++) {
+			char w[128];
+
+			if (!is_switch(c, i))
+				continue;
+			compare_worse_text(&m->s[i], m->latency, true, w, sizeof(w));
+			json_t *o = json_pack("{s:s,s:i,s:o}", "switch", compare_switch_name(c, i), "runs", c->sw_runs[i],
+					      "median", results_json_number(m->sv[i].median));
+
+			if (i != c->sw[0])
+				json_object_set_new(o, "vs_reference", stmt_json(&m->s[i], w));
+			json_array_append_new(sws, o);
+		}
+		json_array_append_new(cells, json_pack("{s:s,s:I,s:i,s:o,s:s,s:o,s:o}", "pattern", pattern_name(m->pattern),
 			"size_bytes", (json_int_t)m->size, "nodes", m->nodes,
 			"hops", m->hops ? json_integer(m->hops) : json_string("auto"),
-			"metric", m->latency ? "latency_s" : "bandwidth_Bps", "runs", vals));
+			"metric", m->latency ? "latency_s" : "bandwidth_Bps", "runs", vals, "switches", sws ? sws : json_null()));
 	}
 	json_object_set_new(root, "cells", cells);
 	for (int k = 0; k < c->nunmatched; k++) {
@@ -909,22 +1040,39 @@ json_t *compare_json(const struct compare *c)
 			if (!pattern_latency_metric(r->pattern))
 				json_object_set_new(o, "aggregate_message_rate_per_s",
 						    results_json_number(pattern_msgrate(r->size, l->agg)));
-			if (i > 0)
-				json_object_set_new(o, "degradation_vs_reference", l->diff_valid ?
-					json_pack("{s:o,s:o,s:o,s:o,s:b}", "points", results_json_number(l->diff),
-						  "lo", results_json_number(l->diff_lo), "hi", results_json_number(l->diff_hi),
-						  "p", results_json_number(l->diff_p), "significant", l->diff_significant) : json_null());
 			json_array_append_new(lv, o);
+		}
+		json_t *sws = json_array();
+
+		for (int i = 0; sws && i < c->nruns; i++) {
+			const struct compare_level *l = &r->sw[i];
+			struct compare_row_text t;
+
+			if (!is_switch(c, i))
+				continue;
+			compare_row(c, r, i, &t);
+			json_t *o = json_pack("{s:s,s:i,s:o,s:o,s:o,s:{s:s,s:s,s:s,s:s,s:s}}", "switch",
+				compare_switch_name(c, i), "runs", c->sw_runs[i], "latency_s", results_json_number(l->lat),
+				"aggregate_Bps", results_json_number(l->agg), "degradation", results_json_change(&l->change),
+				"text", "latency", t.lat, "aggregate", t.agg, "degradation", t.change, "p", t.p,
+				"vs_reference", t.diff);
+
+			if (i != c->sw[0])
+				json_object_set_new(o, "degradation_vs_reference", stmt_json(&r->s[i], t.diff));
+			json_array_append_new(sws, o);
 		}
 		json_array_append_new(sum, json_pack("{s:s,s:s,s:I,s:i,s:o,s:o}", "pattern", pattern_name(r->pattern),
 			"degradation", change_name(pattern_info(r->pattern)->metric, true),
 			"size_bytes", (json_int_t)r->size, "nodes", r->nodes,
 			"hops", r->hops ? json_integer(r->hops) : json_string("auto"), "runs", lv));
+		json_object_set_new(json_array_get(sum, json_array_size(sum) - 1), "switches", sws ? sws : json_null());
 	}
 	json_object_set_new(root, "summary", sum);
 	for (int k = 0; k < c->nverdicts; k++)
-		json_array_append_new(ver, json_pack("{s:s,s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
-						     "headline", c->verdict[k].headline, "text", c->verdict[k].text));
+		json_array_append_new(ver, json_pack("{s:s,s:s,s:s,s:s,s:s}", "pattern", pattern_name(c->verdict[k].pattern),
+						     "switch", compare_switch_name(c, c->verdict[k].x), "against",
+						     compare_switch_name(c, 0), "headline", c->verdict[k].headline, "text",
+						     c->verdict[k].text));
 	json_object_set_new(root, "verdicts", ver);
 	if (c->maps) {
 		json_t *maps = maps_json(c);

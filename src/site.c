@@ -948,13 +948,6 @@ static void side_name(const struct cmp_entry *e, int x, char *buf, size_t len)
 		snprintf(buf, len, "%c%d", b ? 'B' : 'A', b ? x - e->na + 1 : x + 1);
 }
 
-/* %worse from its log-scale value d (> 0 worse): latency (X - A) / A,
- * bandwidth (A - X) / A, as compare.h defines it. */
-static double pct_worse(bool latency, double d)
-{
-	return (latency ? expm1(d) : -expm1(-d)) * 100.0;
-}
-
 static int write_compare(FILE *f, const void *arg)
 {
 	const struct compare_page *pg = arg;
@@ -969,12 +962,18 @@ static int write_compare(FILE *f, const void *arg)
 		switch_title(st, sw[i], name[i], sizeof(name[i]));
 	snprintf(title, sizeof(title), "%s and %s at %d nodes", name[0], name[1], pg->e->nodes);
 	page_head(f, title, "../");
+	fputs("<h2>Verdict</h2>\n<ul>\n", f);
+	for (int i = 0; i < c->nverdicts; i++)
+		put(f, "<li>", c->verdict[i].headline), fputs("</li>\n", f);
+	fputs("</ul>\n", f);
+	for (int i = 0; i < c->nverdicts; i++)
+		put(f, "<p>", c->verdict[i].text), fputs("</p>\n", f);
 	fputs("<p>Every published run of each switch at this scale, taken as replicates of that switch "
-	      "(as <code>swstress compare</code> takes runs of one switch), cell by cell: each median with "
-	      "its CI, how much worse B is than A in percent (positive: B is worse), with its CI and "
-	      "p-value. With 2 or more runs a side the unit is the run (Welch's t on the per-run "
-	      "medians); else B's newest run against A's newest, over repetitions (Bonett-Price), and a "
-	      "difference counts only beyond the run-to-run allowance.</p>\n<ul>\n", f);
+	      "(as <code>swstress compare</code> takes runs of one switch): the switches are compared, never "
+	      "a run against a run. With 2 or more runs on a side the unit is the run (Welch's t on each "
+	      "run's value); with one run a side, the repetitions, and a difference counts only beyond the "
+	      "run-to-run allowance. The highest load is tested first (Holm over its statements); the other "
+	      "cells only when something there is significant.</p>\n<ul>\n", f);
 	for (int i = 0; i < 2; i++) {
 		fprintf(f, "<li>%c: <a href=\"../switch/%s.html\">", 'A' + i, st->sw[sw[i]].slug);
 		esc(f, name[i]);
@@ -989,22 +988,20 @@ static int write_compare(FILE *f, const void *arg)
 				st->sw[sw[i]].slug, val(&st->runs, r, R_NAME));
 			esc(f, val(&st->runs, r, R_NAME));
 			put(f, "</a> (label ", c->label[x]);
-			fputs(")", f);
+			fputs(c->copy_of[x] >= 0 ? ", a copy: counted once)" : ")", f);
 			shared_mark(f, st, r, true, " <span class=\"shared\">", "</span>");
 		}
 		fputs("</li>\n", f);
 	}
-	fputs("</ul>\n<h2>Verdict</h2>\n", f);
-	for (int i = 0; i < c->nverdicts; i++)
-		put(f, "<p>", c->verdict[i].text), fputs("</p>\n", f);
+	fputs("</ul>\n", f);
 	if (c->nnotes) {
 		fputs("<h2>Differences between the runs</h2>\n<ul>\n", f);
 		for (int i = 0; i < c->nnotes; i++)
 			put(f, "<li>", c->notes[i]), fputs("</li>\n", f);
 		fputs("</ul>\n", f);
 	}
-	fputs("<table>\n<caption>Degradation at the largest common load, each switch against its own "
-	      "unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
+	fputs("<table>\n<caption>Degradation at the largest common load, each switch (its runs pooled) against "
+	      "its own unloaded baseline; B - A in percentage points (negative: B degrades less)</caption>\n"
 	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Nodes</th>"
 	      "<th scope=\"col\">Switch</th><th scope=\"col\" class=\"opt\">Latency per hop</th>"
 	      "<th scope=\"col\" class=\"opt\">Aggregate</th><th scope=\"col\" class=\"opt\">Message rate</th>"
@@ -1015,17 +1012,19 @@ static int write_compare(FILE *f, const void *arg)
 		char sz[32];
 
 		config_format_size(row->size, sz, sizeof(sz));
-		for (int x = 0; x < c->nruns; x++) {
-			const struct compare_level *l = &row->run[x];
+		for (int k = 0; k < 2; k++) {
+			const int x = first[k];   /* the switch: its first run */
+			const struct compare_level *l = &row->sw[x];
 			struct compare_row_text t;
-			char side[16];
 
 			if (!l->valid)
 				continue;
 			compare_row(c, row, x, &t);   /* the strings of the text, Markdown and JSON rows */
-			side_name(e, x, side, sizeof(side));
-			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%s</th>"
-				"<td class=\"num opt\">", pattern_name(row->pattern), sz, row->nodes, side);
+			fprintf(f, "<tr><td>%s</td><td class=\"num\">%s</td><td class=\"num opt\">%d</td><th scope=\"row\">%c",
+				pattern_name(row->pattern), sz, row->nodes, 'A' + k);
+			if (l->runs > 1)
+				fprintf(f, " (%d runs)", l->runs);
+			fputs("</th><td class=\"num opt\">", f);
 			esc(f, t.lat);
 			fputs("</td><td class=\"num opt\">", f);
 			esc(f, t.agg);
@@ -1035,42 +1034,38 @@ static int write_compare(FILE *f, const void *arg)
 			esc(f, t.change);
 			fputs("</td><td class=\"num opt\">", f);
 			esc(f, t.p);
-			fprintf(f, "</td><td class=\"num%s\">", l->diff_significant ? " sig" : "");
+			fprintf(f, "</td><td class=\"num%s\">", k && row->s[x].significant ? " sig" : "");
 			esc(f, t.diff[0] ? t.diff : "-");
 			fputs("</td></tr>\n", f);
 		}
 	}
 	fputs("</tbody>\n</table>\n", f);
-	fputs("<table>\n<caption>Every matched cell: A's and B's newest run, median [CI] (latency per hop "
-	      "in us for pingpong, per-pair MB/s otherwise); B worse than A in percent [CI], p: runs as "
-	      "the unit with 2 or more runs a side, else the newest runs</caption>\n"
+	fputs("<table>\n<caption>Every matched cell: each switch's value (one run's median [CI], or its runs' "
+	      "geometric mean and their range; latency per hop in us for pingpong, per-pair MB/s otherwise); B "
+	      "against A: worse in percent, better as the ratio of the values [CI]; p Holm-adjusted (n/t: not "
+	      "tested)</caption>\n"
 	      "<thead><tr><th scope=\"col\">Pattern</th><th scope=\"col\">Size</th><th scope=\"col\" class=\"opt\">Hops</th>"
 	      "<th scope=\"col\">Nodes</th><th scope=\"col\" class=\"opt\">A</th><th scope=\"col\" class=\"opt\">B</th>"
-	      "<th scope=\"col\">B worse by [CI]</th><th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th>"
+	      "<th scope=\"col\">B against A [CI]</th><th scope=\"col\" class=\"opt\">p</th><th scope=\"col\">Significant</th>"
 	      "</tr></thead>\n<tbody>\n", f);
 	for (int i = 0; i < c->ncells; i++) {
 		const struct compare_cell *m = &c->cells[i];
-		const int xb = e->na;   /* B's newest run */
-		const struct stats_interval *iv = &m->between[xb];
-		const struct sw_change *d = &m->d[xb];
-		bool valid = iv->n || d->valid, sig = iv->n ? m->between_significant[xb] : d->significant;
+		const int xb = e->na;   /* B's switch: its first run */
+		const struct compare_stmt *d = &m->s[xb];
 		char sz[32], v[2][96], w[96], p[32], hops[24];
 
 		config_format_size(m->size, sz, sizeof(sz));
 		for (int k = 0; k < 2; k++) {
-			const struct compare_value *cv = &m->v[k ? xb : 0];
+			const struct compare_value *cv = &m->sv[k ? xb : 0];
 
 			fmt_ci(v[k], sizeof(v[k]), cv->n ? disp(cv->median, m->latency) : NAN,
 				disp(cv->lo, m->latency), disp(cv->hi, m->latency), false);
 		}
-		if (iv->n)   /* runs as the unit, log scale */
-			fmt_ci(w, sizeof(w), pct_worse(m->latency, iv->d), pct_worse(m->latency, iv->lo),
-			       pct_worse(m->latency, iv->hi), true);
-		else if (d->valid)
-			fmt_ci(w, sizeof(w), d->pct, d->lo, d->hi, true);
+		compare_worse_text(d, m->latency, true, w, sizeof(w));
+		if (d->valid && !d->tested)
+			snprintf(p, sizeof(p), "n/t");
 		else
-			snprintf(w, sizeof(w), "-");
-		stats_format_p(p, sizeof(p), iv->n ? m->between_p[xb] : d->valid ? d->p : NAN);
+			stats_format_p(p, sizeof(p), d->valid ? d->p_adj : NAN);
 		if (m->hops)
 			snprintf(hops, sizeof(hops), "%ld", m->hops);
 		else
@@ -1081,7 +1076,8 @@ static int write_compare(FILE *f, const void *arg)
 			val(&st->runs, e->run[0], R_NAME), m->cell[0], val(&st->runs, e->run[xb], R_NAME), m->cell[xb],
 			pattern_name(m->pattern), sz, hops, m->nodes, v[0], v[1], w);
 		esc(f, p);
-		fprintf(f, "</td><td%s>%s</td></tr>\n", sig ? " class=\"sig\"" : "", !valid ? "-" : sig ? "yes" : "no");
+		fprintf(f, "</td><td%s>%s</td></tr>\n", d->significant ? " class=\"sig\"" : "",
+			!d->valid ? "-" : d->significant ? "yes" : "no");
 	}
 	fputs("</tbody>\n</table>\n", f);
 	put(f, "<h2>Method</h2>\n<p>", c->method);

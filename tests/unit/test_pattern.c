@@ -141,7 +141,7 @@ Test(pattern, compare_judges_it_by_latency)
 			m = &c->cells[k];
 	cr_assert_not_null(m);
 	cr_assert(m->latency);
-	cr_assert(m->d[1].valid && m->d[1].pct > 25 && m->d[1].pct < 35, "B %%worse %g, planted 30", m->d[1].pct);
+	cr_assert(m->s[1].valid && m->s[1].pct > 25 && m->s[1].pct < 35, "B %%worse %g, planted 30", m->s[1].pct);
 	FILE *f = open_memstream(&buf, &len);
 	compare_print(f, c, false);
 	fclose(f);
