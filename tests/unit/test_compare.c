@@ -918,7 +918,7 @@ static struct sw_run *sim_run(struct sim *g, const char *model, double rr, bool 
 		for (int rep = 0; rep < REPS; rep++)
 			for (int q = 0; q < k; q++) {
 				double sec = base * f * speed * exp(0.02 * sim_norm(g));
-				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops };
+				struct sw_sample s = { ci, rep, q, rep * 1.0, rep * 1.0 + sec, sec, cell->hops, 0 };
 
 				cr_assert_eq(run_add_sample(r, &s), 0);
 			}
