@@ -64,7 +64,6 @@ static struct health_verdict *judge(int k)
 	v->crit_inflation = cfg.crit_inflation;
 	v->alpha = cfg.alpha;
 	v->confidence = cfg.confidence;
-	v->nightly_sigma = cfg.nightly_sigma;
 	v->base_runs = k;
 	snprintf(v->baseline, sizeof(v->baseline), "sim");
 	cr_assert_eq(mapjudge_add(v, &cfg, pattern_find(sr.metric == BLAME_LATENCY ? "pingpong" : "stream"), 65536, &run,
