@@ -146,8 +146,8 @@ struct health_cell {
 	                                 * to-night spread is unknown, in iv's
 	                                 * se twice; NaN against a set */
 	bool pageable;                  /* compared, above the sample floor */
-	double p_crit, p_warn;          /* Holm-adjusted one-sided p of "at
-	                                 * most the threshold + allowance" */
+	double p_crit, p_warn;          /* both the printed p (health_grade:
+	                                 * Bonferroni over the family) */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
 	/* Against a baseline set (see "Night to night" above). */
@@ -195,7 +195,7 @@ struct health_verdict {
 	char run[128], baseline[128];   /* run name; baseline run or set name */
 	bool baseline_set;              /* baseline is a named set */
 	int base_runs;                  /* runs in the baseline (set members read) */
-	double nightly_sigma;
+	double nightly_sigma;           /* unused by the rule (config key kept) */
 	char run_path[SW_PATH_MAX], baseline_path[SW_PATH_MAX];
 	char started[32];               /* judged run start, "" if unknown */
 	double warn_drop, crit_drop, warn_inflation, crit_inflation;
@@ -251,17 +251,18 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 
 /* The interval of hc (metric set, compared so far false) from tonight's
  * per-repetition values x and the baseline's y (one run, or runs pooled:
- * the night-to-night spread unknown, so hc->allow is the run-to-run
- * allowance of cfg->run_to_run), res the resolution of their ratio (log
- * scale, stats_quantum_se; 0 none): the change, CI and p as change_test
- * gives them, widened by res. Fewer than CHANGE_MIN_REPS a side: the
+ * the night-to-night spread unknown, so hc->run_sd is cfg->run_to_run and
+ * the interval counts it twice), res the resolution of their ratio (log
+ * scale, stats_quantum_se; 0 none): the change as change_test gives it,
+ * its interval widened by the run-to-run SD and res. Fewer than CHANGE_MIN_REPS a side: the
  * estimate only, never pageable. Status is left to health_grade. */
 void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			const double *y, size_t ny, double res);
 
 /* hc (metric set, compared so far false) against k >= 2 baseline runs'
- * per-repetition values y[j][0..ny[j]): the night-to-night rule (see
- * "Night to night" above: stats_nightly, the allowance 0), res as
+ * per-repetition values y[j][0..ny[j]): the night-to-night figures (see
+ * "Night to night" above: stats_nightly), on the cell's own k - 1 df
+ * until health_grade pools the spread over the verdict's cells; res as
  * health_cell_single. */
 void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			 double *const *y, const size_t *ny, int k, double res);
@@ -288,9 +289,11 @@ bool health_cell_ratio(const struct health_cell *hc);
  * cell. 0, or -1 on ENOMEM. */
 int health_summarize(struct health_verdict *v);
 
-/* Grade v's compared cells as the rule above says (Holm over the cells
- * with pageable set, at v->alpha) and count them into v's ncompared,
- * nwarning and ncritical. 0, or -1 on ENOMEM (then v is unchanged). */
+/* Grade v's compared cells as the rule above says: the night-to-night
+ * spread of its set cells pooled (stats_moderate_var), then Bonferroni
+ * over the cells with pageable set, at v->alpha; each cell's printed
+ * interval and p set, counted into v's ncompared, nwarning and
+ * ncritical, and a note stating the family once. 0, or -1 on ENOMEM. */
 int health_grade(struct health_verdict *v);
 
 /* The past nights of cell hc for the drift chart, oldest first, tonight
@@ -325,8 +328,9 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 const char *health_change_name(const struct health_cell *hc, bool key);
 /* "bandwidth drop +31.2% [+28.1,+34.0]" with the night-to-night and drift
  * figures when there are some, and for an estimate over a limit of v
- * that did not page, why: ", over the 25% limit, but not beyond it with
- * 95% confidence (1 baseline run, run-to-run allowance 13.9%)". */
+ * that did not page, why: ", over the 25% limit, but within a healthy
+ * night's spread", or ", ... but within the run-to-run spread assumed
+ * (run_to_run 5%, 1 baseline run)", or that the cell cannot page. */
 void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len);
 /* Indices of v's cells, worst first: failed cells, then by status
  * severity, then by how far beyond the critical threshold. malloc'ed,

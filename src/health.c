@@ -308,8 +308,7 @@ const char *health_change_name(const struct health_cell *hc, bool key)
  * ", 9.3 sd of 1.2% (healthy nights)", the chart's ", drifting: EWMA
  * 1.42 sd > limit 0.93 over 6 nights", a CPU-bound latency cell's
  * ", CPU-bound: 8 busy ranks on 2 shared cores", and for an estimate over a limit
- * that did not page ", over the 25% limit, but not beyond it with 95%
- * confidence (1 baseline run, run-to-run allowance 13.9%)". */
+ * that did not page why (health.h). */
 void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
 {
 	bool lat = hc->metric == HEALTH_LATENCY;
@@ -647,8 +646,8 @@ static int pool_nights(struct health_verdict *v)
 
 /* The paging family: the verdict's pageable cells, m of them. Each one's
  * one-sided p of "tonight is no worse than a healthy night" (d at most
- * the allowance: 0 against a set, the run-to-run allowance against one
- * run), times m (Bonferroni), is the p printed; its interval is printed
+ * hc->allow, 0; against fewer than 3 runs the run-to-run SD is in the
+ * se), times m (Bonferroni), is the p printed; its interval is printed
  * at the level whose lower bound holds for all m cells at once with
  * 1 - alpha (each bound at 1 - alpha / m), so the interval excludes a
  * healthy night exactly when the printed p is below alpha. A cell pages
