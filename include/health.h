@@ -23,19 +23,32 @@
  * is the one change test (change_test) on those values: latency
  * inflation or bandwidth drop in percent (positive = worse), its CI and
  * p from one statistic; fewer than 2 repetitions on either side: not
- * compared. Paging (health_grade) agrees with the interval printed
- * beside each cell: a cell is CRITICAL only when its whole interval lies
- * beyond crit_inflation / crit_drop once the run-to-run allowance is
- * added (with fewer than HEALTH_MIN_NIGHTS baseline runs the
- * night-to-night spread is unknown, so the interval must clear the
- * threshold by z sqrt 2 run_to_run, stats_run_allowance; against a set
- * it is measured, the allowance is 0, and sigma must reach
- * nightly_sigma too), and the one-sided p of "the degradation is at most
- * the threshold plus the allowance" (stats_interval_p_above), adjusted
- * by Holm over the verdict's pageable cells (stats_holm), is below
- * alpha: so many cells do not give many chances of a false page, and an
- * interval that includes 0 never pages. WARNING the same with
- * warn_inflation / warn_drop (a family of its own); OK otherwise. The
+ * compared. Paging (health_grade) is one rule, and it agrees with the
+ * interval, the p and the words printed beside each cell:
+ *   - how much a healthy night moves: against a baseline set of at least
+ *     HEALTH_MIN_NIGHTS runs, measured ("Night to night" below); against
+ *     fewer, the run_to_run SD assumed, counted twice (tonight and the
+ *     baseline) in the cell's standard error;
+ *   - the family: the verdict's pageable cells, m of them; each cell's p
+ *     is its one-sided p of "no worse than a healthy night" times m
+ *     (Bonferroni), and its interval is printed at the level where each
+ *     bound holds at 1 - alpha / m, so the interval excludes 0 exactly
+ *     when p < alpha;
+ *   - a cell is CRITICAL when p < alpha and its estimate is beyond
+ *     crit_inflation / crit_drop, WARNING the same with warn_inflation /
+ *     warn_drop, OK otherwise. An interval that lies beyond a threshold
+ *     always pages; one that includes 0 never does; a healthy night pages
+ *     anywhere in the check with at most alpha chance.
+ *
+ * Night to night: each set cell's spread is the SD of its baseline runs'
+ * ln medians (k - 1 degrees of freedom), moderated towards the pool of
+ * every set cell of the verdict (stats_moderate_var: Smyth 2004's
+ * empirical Bayes), so that 3 runs carry the degrees of freedom of many
+ * cells; the night SD never below the runs' own noise nor min_effect;
+ * tonight's distance from the runs' mean counts a new night's SD (1 +
+ * 1/k) and tonight's noise beyond the runs' (stats_nightly's figures).
+ *
+ * The
  * interval counts the resolution of the cell's samples (one timer tick,
  * one whole message of a timed count: stats_quantum_se). The medians shown for each cell (lat, bw) are the medians of
  * the per-repetition values the change is computed from, with their CIs:
@@ -63,6 +76,11 @@
  *     a baseline taken on other hosts or with the hosts in another order
  *     (then the pairs ran over other cables): the line says which, the
  *     cells that can be compared are still judged;
+ *   - like with like (health_config_check): UNKNOWN alone, naming the
+ *     keys, when the baseline was measured another way ("baseline
+ *     differs: window 64 vs 16"); a key people change on purpose
+ *     (sample_time, hops, ...) that differs is said in the status line
+ *     ("caution: baseline differs in sample_time 20ms vs 10ms");
  *   - UNKNOWN alone, with one line, when nothing can be judged: bad
  *     arguments, a judged run or baseline that is missing, unreadable or
  *     corrupt, no cell in common.
@@ -121,11 +139,15 @@ struct health_cell {
 	                                 * latency includes waiting for a CPU */
 	struct stats_interval iv;       /* the degradation on the log scale
 	                                 * (> 0 worse), whose CI is lo, hi */
-	double allow;                   /* the run-to-run allowance on that
-	                                 * scale (0: the spread is measured) */
+	double allow;                   /* what a healthy night may reach on
+	                                 * that scale (0) */
+	double run_sd;                  /* the run-to-run SD assumed (log
+	                                 * scale, run_to_run) when the night-
+	                                 * to-night spread is unknown, in iv's
+	                                 * se twice; NaN against a set */
 	bool pageable;                  /* compared, above the sample floor */
-	double p_crit, p_warn;          /* Holm-adjusted one-sided p of "at
-	                                 * most the threshold + allowance" */
+	double p_crit, p_warn;          /* both the printed p (health_grade:
+	                                 * Bonferroni over the family) */
 	int status;                     /* enum sw_nagios (OK when not compared) */
 	char why[96];                   /* not compared: the reason */
 	/* Against a baseline set (see "Night to night" above). */
@@ -145,6 +167,16 @@ struct health_cell {
 	                                 * night SDs, > 0 worse; NaN unknown */
 	double p_night;                 /* one-sided t p of sigma */
 	double night_sd;                /* SD of ln(median) of a healthy night */
+	double night_df;                /* degrees of freedom of the night-to-
+	                                 * night SD after pooling (health_grade) */
+	/* The raw night-to-night figures health_grade pools across cells:
+	 * the SD of the baseline runs' ln medians squared on nights_k - 1 df,
+	 * their mean and tonight's within-run variance, the floor of the
+	 * night SD (min_effect), the log degradation, the resolution. */
+	double night_s2, w_base, w_now, night_floor, log_d, res;
+	int nights_k;
+	int family;                     /* cells in the paging family (the
+	                                 * pageable ones), 0 before grading */
 	/* The drift control chart over the nights judged against the set. */
 	int chart_nights;               /* nights on the chart, tonight included */
 	double ewma, ewma_limit;        /* tonight's EWMA and limit (SDs) */
@@ -163,7 +195,7 @@ struct health_verdict {
 	char run[128], baseline[128];   /* run name; baseline run or set name */
 	bool baseline_set;              /* baseline is a named set */
 	int base_runs;                  /* runs in the baseline (set members read) */
-	double nightly_sigma;
+	double nightly_sigma;           /* unused by the rule (config key kept) */
 	char run_path[SW_PATH_MAX], baseline_path[SW_PATH_MAX];
 	char started[32];               /* judged run start, "" if unknown */
 	double warn_drop, crit_drop, warn_inflation, crit_inflation;
@@ -178,12 +210,28 @@ struct health_verdict {
 	int nsuspects;
 	struct health_suspect *suspect;
 	char notes[8][256];             /* hosts mismatch, incomplete run, ... */
+	char caution[200];              /* "" or the config keys that differ
+	                                 * from the baseline's on purpose
+	                                 * (health_config_check): said in the
+	                                 * status line, whatever the status */
 	char drift[160];                /* "" or the judged run's drift (drift
 	                                 * control, struct sw_drift): said in
 	                                 * the status line, whatever the status */
 	int nnotes;
 	bool map;                       /* the cells are a map's elements */
+	bool graded;                    /* health_grade ran (its note added) */
 };
+
+/* Like with like: the config keys of r that differ from a baseline run's
+ * (base[0..k)), as "window 64 vs 16" (the baseline's value first), into
+ * must (keys that change what a cell measures: window, distinct_buffers,
+ * timed, blocking_waits, pairing, ranks_per_node, victims, victim_size,
+ * schedule, and seed under a random pairing; health_judge_set is then
+ * UNKNOWN naming them) and caution (keys people change on purpose:
+ * sample_time, hops, warmup, design, yield, cpu_control; said in the
+ * status line). "" when none. */
+void health_config_check(const struct sw_run *r, const struct sw_run *const *base, int k, char *must,
+			 size_t mlen, char *caution, size_t clen);
 
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN" ("UNKNOWN" when out of range). */
 const char *health_status_name(int status);
@@ -204,17 +252,18 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 
 /* The interval of hc (metric set, compared so far false) from tonight's
  * per-repetition values x and the baseline's y (one run, or runs pooled:
- * the night-to-night spread unknown, so hc->allow is the run-to-run
- * allowance of cfg->run_to_run), res the resolution of their ratio (log
- * scale, stats_quantum_se; 0 none): the change, CI and p as change_test
- * gives them, widened by res. Fewer than CHANGE_MIN_REPS a side: the
+ * the night-to-night spread unknown, so hc->run_sd is cfg->run_to_run and
+ * the interval counts it twice), res the resolution of their ratio (log
+ * scale, stats_quantum_se; 0 none): the change as change_test gives it,
+ * its interval widened by the run-to-run SD and res. Fewer than CHANGE_MIN_REPS a side: the
  * estimate only, never pageable. Status is left to health_grade. */
 void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			const double *y, size_t ny, double res);
 
 /* hc (metric set, compared so far false) against k >= 2 baseline runs'
- * per-repetition values y[j][0..ny[j]): the night-to-night rule (see
- * "Night to night" above: stats_nightly, the allowance 0), res as
+ * per-repetition values y[j][0..ny[j]): the night-to-night figures (see
+ * "Night to night" above: stats_nightly), on the cell's own k - 1 df
+ * until health_grade pools the spread over the verdict's cells; res as
  * health_cell_single. */
 void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			 double *const *y, const size_t *ny, int k, double res);
@@ -241,9 +290,11 @@ bool health_cell_ratio(const struct health_cell *hc);
  * cell. 0, or -1 on ENOMEM. */
 int health_summarize(struct health_verdict *v);
 
-/* Grade v's compared cells as the rule above says (Holm over the cells
- * with pageable set, at v->alpha) and count them into v's ncompared,
- * nwarning and ncritical. 0, or -1 on ENOMEM (then v is unchanged). */
+/* Grade v's compared cells as the rule above says: the night-to-night
+ * spread of its set cells pooled (stats_moderate_var), then Bonferroni
+ * over the cells with pageable set, at v->alpha; each cell's printed
+ * interval and p set, counted into v's ncompared, nwarning and
+ * ncritical, and a note stating the family once. 0, or -1 on ENOMEM. */
 int health_grade(struct health_verdict *v);
 
 /* The past nights of cell hc for the drift chart, oldest first, tonight
@@ -278,8 +329,9 @@ void health_cell_name(const struct health_verdict *v, const struct health_cell *
 const char *health_change_name(const struct health_cell *hc, bool key);
 /* "bandwidth drop +31.2% [+28.1,+34.0]" with the night-to-night and drift
  * figures when there are some, and for an estimate over a limit of v
- * that did not page, why: ", over the 25% limit, but not beyond it with
- * 95% confidence (1 baseline run, run-to-run allowance 13.9%)". */
+ * that did not page, why: ", over the 25% limit, but within a healthy
+ * night's spread", or ", ... but within the run-to-run spread assumed
+ * (run_to_run 5%, 1 baseline run)", or that the cell cannot page. */
 void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len);
 /* Indices of v's cells, worst first: failed cells, then by status
  * severity, then by how far beyond the critical threshold. malloc'ed,

@@ -123,9 +123,32 @@ struct stats_nightly {
 	size_t k;
 	double typical, spread, night, sd;
 	double d, lo, hi, score, p_up;
+	double w_base, w_now;           /* mean w_j, and w0 */
 };
 int stats_nightly(const double *const *y, const size_t *ny, size_t k, const double *x, size_t nx,
 		  double floor_sd, double confidence, struct stats_nightly *out);
+
+/*
+ * Few runs, many cells: the moderated variance of Smyth (2004, "Linear
+ * models and empirical Bayes methods for assessing differential
+ * expression in microarray experiments", Stat. Appl. Genet. Mol. Biol.
+ * 3(1) art. 3; limma's squeezeVar). Each of n cells has a sample variance
+ * s2[i] on df[i] degrees of freedom; the cells' true variances are taken
+ * as draws from a scaled inverse chi-square prior s0^2 d0 / chi2(d0),
+ * whose s0^2 and d0 are fitted by the method of moments on ln s2[i]
+ * (digamma and trigamma; d0 infinite when the cells vary no more than
+ * their df explain, then every cell takes the pool). The moderated
+ * variance of cell i is (d0 s0^2 + df[i] s2[i]) / (d0 + df[i]), a t on
+ * d0 + df[i] degrees of freedom (capped, as limma does, at the sum of
+ * df[], the pool's). Cells with s2 not positive and finite, or df < 1,
+ * are left out of the fit. With fewer than 2 cells in the fit: d0 = 0
+ * (no moderation). Writes *s0sq and *d0 (INFINITY possible). 0 or -1.
+ */
+int stats_moderate_var(const double *s2, const double *df, size_t n, double *s0sq, double *d0);
+
+/* The moderated variance of one cell from stats_moderate_var's prior,
+ * and its degrees of freedom into *df_mod (at most df_pool). */
+double stats_moderated(double s2, double df, double s0sq, double d0, double df_pool, double *df_mod);
 
 /*
  * EWMA control chart (NIST/SEMATECH e-Handbook 6.3.2.4) of standardized

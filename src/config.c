@@ -1159,10 +1159,10 @@ static const struct cfg_opt opts[] = {
 	{ "min_effect", "stats", &T_DOUBLE, OFF(min_effect), 0, "2", 0, 1000, PERCENT,
 	  "smallest change (%) reported as a real difference" },
 	{ "run_to_run", "stats", &T_DOUBLE, OFF(run_to_run), 0, "5", 0, 1000, PERCENT,
-	  "SD (%) of a run's value between runs of one switch or healthy nights: with one run a side (compare) or "
-	  "fewer than 3 baseline runs (judge, check) a difference counts, and a cell pages, only when its whole "
-	  "interval lies beyond the threshold by z sqrt 2 x this (13.9% at 5% and 95% confidence); with 2 or "
-	  "more runs a side the spread is measured" },
+	  "SD (%) of a run's value between runs of one switch or healthy nights: with one run a side (compare) a "
+	  "difference counts only when its whole interval lies beyond z sqrt 2 x this (13.9% at 5% and 95% "
+	  "confidence); against fewer than 3 baseline runs (judge, check) each cell's interval counts this SD "
+	  "twice; with more runs the spread is measured" },
 	{ "suspect_min_effect", "stats", &T_DOUBLE, OFF(suspect_min_effect), 0, "10", 0, 1000, PERCENT,
 	  "a pair is flagged only when at least this much (%) slower than its level's typical pair" },
 	{ "ci_target", "stats", &T_DOUBLE, OFF(ci_target), 0, "0.02", 0, 1, OPEN_MIN | OPEN_MAX,
@@ -1184,7 +1184,8 @@ static const struct cfg_opt opts[] = {
 	{ "deadline", "health", &T_DURATION, OFF(deadline), 0, "300s", 0, 7 * 86400, OPEN_MIN,
 	  "longest the whole check may run (s, min)" },
 	{ "nightly_sigma", "health", &T_DOUBLE, OFF(nightly_sigma), 0, "3", 0, 100, OPEN_MIN,
-	  "how unusual a change must be to warn: night-to-night SDs of the baseline set (>= 3 runs)" },
+	  "unused since a check pages on one rule (an interval simultaneous over its cells); kept so that older "
+	  "configs and runs load" },
 	{ "baseline_window", "health", &T_INT, OFF(baseline_window), 0, "0", 0, 1000, 0,
 	  "check adds each OK night to the named baseline, keeping the newest N (0: never)" },
 	{ "ewma_lambda", "health", &T_DOUBLE, OFF(ewma_lambda), 0, "0.2", 0, 1, OPEN_MIN,

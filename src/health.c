@@ -102,7 +102,8 @@ void health_cell_blank(struct health_cell *hc)
 	hc->typical = hc->spread_pct = hc->sd_pct = hc->sigma = hc->p_night = hc->night_sd = NAN;
 	hc->ewma = hc->ewma_limit = NAN;
 	hc->iv = (struct stats_interval){ 0, NAN, NAN, NAN, NAN, NAN, NAN };
-	hc->allow = hc->p_crit = hc->p_warn = NAN;
+	hc->allow = hc->p_crit = hc->p_warn = hc->run_sd = NAN;
+	hc->night_df = hc->night_s2 = hc->w_base = hc->w_now = hc->night_floor = hc->log_d = NAN;
 	hc->status = SW_NAGIOS_OK;
 }
 
@@ -149,6 +150,27 @@ static void ci_from_interval(struct health_cell *hc)
 	hc->hi = degradation_pct(hc, hc->iv.hi);
 }
 
+/* hc's night-to-night SD, score and interval (health_cell_nightly's
+ * figures) from the night variance s2 of its baseline runs' ln medians on
+ * df degrees of freedom: the night SD never below the runs' own noise nor
+ * the floor, a new night's SD (1 + 1/k) plus tonight's noise beyond the
+ * baseline runs'. 0 or -1 (the interval cannot be set). */
+static int night_interval(struct health_cell *hc, double s2, double df, double confidence)
+{
+	double k = hc->nights_k, night = fmax(fmax(sqrt(s2), sqrt(hc->w_base)), hc->night_floor);
+	double sd = sqrt(night * night * (1.0 + 1.0 / k) + fmax(0.0, hc->w_now - hc->w_base));
+
+	hc->night_df = df;
+	hc->night_sd = night * sqrt(1.0 + 1.0 / k);
+	hc->sd_pct = expm1(sd) * 100.0;
+	hc->sigma = hc->log_d / sd;
+	hc->p_night = stats_interval_p_above(&(struct stats_interval){ .d = hc->log_d, .se = sd, .df = df }, 0.0);
+	if (stats_interval_set(&hc->iv, hc->log_d, sd, df, hc->res, confidence))
+		return -1;
+	ci_from_interval(hc);
+	return 0;
+}
+
 void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			const double *y, size_t ny, double res)
 {
@@ -166,10 +188,14 @@ void health_cell_single(struct health_cell *hc, const struct sw_config *cfg, con
 	hc->lo = ch.lo;
 	hc->hi = ch.hi;
 	hc->p = ch.p;
-	hc->allow = stats_run_allowance(cfg->run_to_run / 100.0, cfg->confidence);
+	/* the night-to-night spread is not measured: the assumed run_to_run,
+	 * a run's SD, twice over (tonight and the baseline run) */
+	hc->allow = 0.0;
+	hc->run_sd = cfg->run_to_run / 100.0;
 	/* fewer than CHANGE_MIN_REPS a side: the estimate only */
 	if (!isfinite(ch.lo) ||
-	    stats_interval_set(&hc->iv, lat ? lx - ly : ly - lx, hypot(sx, sy), INFINITY, res, cfg->confidence))
+	    stats_interval_set(&hc->iv, lat ? lx - ly : ly - lx, hypot(hypot(sx, sy), M_SQRT2 * hc->run_sd), INFINITY,
+			       res, cfg->confidence))
 		return;
 	ci_from_interval(hc);
 	hc->pageable = true;
@@ -282,8 +308,7 @@ const char *health_change_name(const struct health_cell *hc, bool key)
  * ", 9.3 sd of 1.2% (healthy nights)", the chart's ", drifting: EWMA
  * 1.42 sd > limit 0.93 over 6 nights", a CPU-bound latency cell's
  * ", CPU-bound: 8 busy ranks on 2 shared cores", and for an estimate over a limit
- * that did not page ", over the 25% limit, but not beyond it with 95%
- * confidence (1 baseline run, run-to-run allowance 13.9%)". */
+ * that did not page why (health.h). */
 void health_change_text(const struct health_verdict *v, const struct health_cell *hc, char *buf, size_t len)
 {
 	bool lat = hc->metric == HEALTH_LATENCY;
@@ -314,10 +339,14 @@ void health_change_text(const struct health_verdict *v, const struct health_cell
 			   v->map ? "blocks" : "repetitions");
 		return;
 	}
-	sw_appendf(buf, len, ", over the %g%% limit, but not beyond it with %g%% confidence", limit, v->confidence * 100);
-	if (!hc->nightly && isfinite(hc->allow))
-		sw_appendf(buf, len, " (%d baseline run%s, run-to-run allowance %.1f%%)", hc->base_runs,
-			   hc->base_runs == 1 ? "" : "s", hc->allow * 100.0);
+	if (!hc->pageable)
+		sw_appendf(buf, len, ", over the %g%% limit, but this cell cannot page (see the notes)", limit);
+	else if (hc->nightly)
+		sw_appendf(buf, len, ", over the %g%% limit, but within a healthy night's spread", limit);
+	else
+		sw_appendf(buf, len, ", over the %g%% limit, but within the run-to-run spread assumed (run_to_run "
+			   "%.3g%%, %d baseline run%s)", limit, hc->run_sd * 100.0, hc->base_runs,
+			   hc->base_runs == 1 ? "" : "s");
 }
 
 /* Order key: failed cells, then by status severity, then by how far
@@ -457,6 +486,8 @@ static void summarize(struct health_verdict *v, const struct health_cell *worst)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (worst: %s %s)", name, ch);
 		}
 	}
+	if (v->caution[0])
+		sw_appendf(buf, sizeof(buf), "; %s", v->caution);
 	if (v->drift[0])
 		sw_appendf(buf, sizeof(buf), "; %s", v->drift);
 	if (v->nmostly_missing)
@@ -546,7 +577,9 @@ out:
 }
 
 /* Cell hc against k >= HEALTH_MIN_NIGHTS baseline runs' repetition values
- * y[j]: the night-to-night rule (health.h); res as health_cell_single. */
+ * y[j]: the night-to-night figures (health.h); its interval here rests on
+ * its own k - 1 degrees of freedom until health_grade pools them across
+ * the verdict's cells. res as health_cell_single. */
 void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, const double *x, size_t nx,
 			 double *const *y, const size_t *ny, int k, double res)
 {
@@ -561,79 +594,118 @@ void health_cell_nightly(struct health_cell *hc, const struct sw_config *cfg, co
 	hc->compared = hc->nightly = true;
 	hc->typical = s.typical;
 	/* the degradation: inflation for latency, drop for bandwidth */
-	hc->change = degradation_pct(hc, lat ? s.d : -s.d);
+	hc->log_d = lat ? s.d : -s.d;
+	hc->change = degradation_pct(hc, hc->log_d);
 	hc->spread_pct = expm1(s.spread) * 100.0;
-	hc->sigma = lat ? s.score : -s.score;
-	hc->night_sd = s.night * sqrt(1.0 + 1.0 / k);
-	hc->sd_pct = expm1(s.sd) * 100.0;
-	hc->p_night = lat ? s.p_up : 1.0 - s.p_up;
-	hc->p = hc->p_night;
+	hc->night_s2 = s.spread * s.spread;
+	hc->nights_k = k;
+	hc->w_base = s.w_base;
+	hc->w_now = s.w_now;
+	hc->night_floor = log1p(cfg->min_effect / 100.0);
+	hc->res = res;
 	hc->allow = 0.0;   /* the spread between nights is measured */
-	if (stats_interval_set(&hc->iv, lat ? s.d : -s.d, s.sd, (double)(k - 1), res, cfg->confidence))
-		return;
-	ci_from_interval(hc);
 	hc->pageable = true;
+	if (night_interval(hc, s.spread * s.spread, (double)(k - 1), cfg->confidence))
+		hc->pageable = false;
 }
 
-/* One threshold family (crit or warn) over v's pageable cells: each one's
- * one-sided p of "the degradation is at most the threshold plus the
- * allowance", Holm-adjusted into adj[i] for v->cell[i] (NaN for the
- * others); p is scratch of v->ncells. 0 or -1 (ENOMEM). */
-static int grade_family(const struct health_verdict *v, bool crit, double *p, double *adj)
+/* The night-to-night SD of the verdict's set cells, pooled: each cell's
+ * SD of its baseline runs' ln medians (k - 1 df) moderated towards the
+ * pool of every set cell (stats_moderate_var, Smyth 2004), so that 3
+ * baseline runs carry the degrees of freedom of many cells; then each
+ * cell's score and interval on the moderated SD. 0 or -1 (ENOMEM). */
+static int pool_nights(struct health_verdict *v)
 {
+	size_t n = (size_t)(v->ncells ? v->ncells : 1), m = 0;
+	double *s2 = malloc(2 * n * sizeof(double)), *df = s2 + n, s0sq, d0, pool = 0.0;
+
+	if (!s2)
+		return -1;
 	for (int i = 0; i < v->ncells; i++) {
 		const struct health_cell *hc = &v->cell[i];
-		bool lat = hc->metric == HEALTH_LATENCY;
-		double pct = crit ? (lat ? v->crit_inflation : v->crit_drop) : (lat ? v->warn_inflation : v->warn_drop);
 
-		p[i] = hc->compared && hc->pageable
-		       ? stats_interval_p_above(&hc->iv, log_threshold(hc, pct) + hc->allow) : NAN;
+		if (!hc->compared || !hc->nightly || !isfinite(hc->night_s2))
+			continue;
+		s2[m] = hc->night_s2;
+		df[m] = hc->nights_k - 1;
+		pool += df[m++];
 	}
-	return stats_holm(p, (size_t)v->ncells, adj);
+	if (stats_moderate_var(s2, df, m, &s0sq, &d0)) {
+		free(s2);
+		return -1;
+	}
+	free(s2);
+	for (int i = 0; i < v->ncells; i++) {
+		struct health_cell *hc = &v->cell[i];
+		double dfm, s2m;
+
+		if (!hc->compared || !hc->nightly || !isfinite(hc->night_s2))
+			continue;
+		s2m = stats_moderated(hc->night_s2, hc->nights_k - 1, s0sq, d0, pool, &dfm);
+		hc->pageable = hc->pageable && !night_interval(hc, s2m, dfm, v->confidence);
+	}
+	return 0;
 }
 
-/* Whether hc pages at threshold pct with Holm-adjusted p adj: its whole
- * interval beyond the threshold by the allowance, adj < alpha, and
- * against a baseline set sigma at least nightly_sigma. */
-static bool pages(const struct health_verdict *v, const struct health_cell *hc, double pct, double adj)
-{
-	double t = log_threshold(hc, pct);
-
-	return hc->pageable && adj < v->alpha && (!hc->nightly || hc->sigma >= v->nightly_sigma) &&
-	       stats_beyond(hc->iv.lo - t, hc->iv.hi - t, hc->allow) > 0;
-}
-
+/* The paging family: the verdict's pageable cells, m of them. Each one's
+ * one-sided p of "tonight is no worse than a healthy night" (d at most
+ * hc->allow, 0; against fewer than 3 runs the run-to-run SD is in the
+ * se), times m (Bonferroni), is the p printed; its interval is printed
+ * at the level whose lower bound holds for all m cells at once with
+ * 1 - alpha (each bound at 1 - alpha / m), so the interval excludes a
+ * healthy night exactly when the printed p is below alpha. A cell pages
+ * at a threshold when that holds and its estimate is beyond the
+ * threshold: then an interval that lies beyond a threshold always pages,
+ * one that includes a healthy night never does, and the chance that a
+ * healthy night pages anywhere in the check is at most alpha. */
 int health_grade(struct health_verdict *v)
 {
-	size_t n = (size_t)(v->ncells ? v->ncells : 1);
-	double *p = malloc(3 * n * sizeof(double)), *crit = p + n, *warn = p + 2 * n;
+	int m = 0;
+	double conf;
 
-	if (!p)
+	if (pool_nights(v))
 		return -1;
-	if (grade_family(v, true, p, crit) || grade_family(v, false, p, warn)) {
-		free(p);
-		return -1;
-	}
+	for (int i = 0; i < v->ncells; i++)
+		m += v->cell[i].compared && v->cell[i].pageable;
+	conf = fmax(1e-3, 1.0 - 2.0 * v->alpha / (m > 0 ? m : 1));
 	v->ncompared = v->ncritical = v->nwarning = 0;
 	for (int i = 0; i < v->ncells; i++) {
 		struct health_cell *hc = &v->cell[i];
 		bool lat = hc->metric == HEALTH_LATENCY;
+		struct stats_interval sim;
 
 		if (!hc->compared)
 			continue;
-		hc->p_crit = crit[i];
-		hc->p_warn = warn[i];
 		hc->status = SW_NAGIOS_OK;
-		if (pages(v, hc, lat ? v->crit_inflation : v->crit_drop, crit[i]))
-			hc->status = SW_NAGIOS_CRITICAL;
-		else if (pages(v, hc, lat ? v->warn_inflation : v->warn_drop, warn[i]))
-			hc->status = SW_NAGIOS_WARNING;
 		v->ncompared++;
+		if (!hc->pageable) {
+			v->status = worse(v->status, hc->status);
+			continue;
+		}
+		hc->family = m;
+		hc->p = fmin(1.0, m * stats_interval_p_above(&hc->iv, hc->allow));
+		hc->p_crit = hc->p_warn = hc->p;
+		if (stats_interval_set(&sim, hc->iv.d, hc->iv.se, hc->iv.df, 0.0, conf) == 0) {
+			hc->lo = degradation_pct(hc, sim.lo);
+			hc->hi = degradation_pct(hc, sim.hi);
+		}
+		if (hc->p < v->alpha) {
+			if (hc->iv.d > log_threshold(hc, lat ? v->crit_inflation : v->crit_drop))
+				hc->status = SW_NAGIOS_CRITICAL;
+			else if (hc->iv.d > log_threshold(hc, lat ? v->warn_inflation : v->warn_drop))
+				hc->status = SW_NAGIOS_WARNING;
+		}
 		v->ncritical += hc->status == SW_NAGIOS_CRITICAL;
 		v->nwarning += hc->status == SW_NAGIOS_WARNING;
 		v->status = worse(v->status, hc->status);
 	}
-	free(p);
+	if (m > 0 && !v->graded)
+		health_add_note(v, "paging: %s pages when its change is over a threshold and its interval excludes a "
+			 "healthy %s; intervals and p are simultaneous over the %d %s%s that can page (Bonferroni, "
+			 "bounds at %.4g%%): a healthy %s pages with at most %g%% chance", v->map ? "an element" : "a cell",
+			 v->map ? "map" : "night", m, v->map ? "element" : "cell", m == 1 ? "" : "s",
+			 100.0 * (1.0 - v->alpha / m), v->map ? "map" : "night", 100.0 * v->alpha);
+	v->graded = true;
 	return 0;
 }
 
@@ -859,10 +931,10 @@ static void judge_notes(struct health_verdict *v, const struct judge_ctx *x)
 	for (int i = 0; i < v->ncells; i++)
 		v->nspread_unknown += v->cell[i].compared && !v->cell[i].nightly;
 	if (v->nspread_unknown)
-		health_add_note(v, "night-to-night spread unknown for %d cell%s (%d baseline run%s; %d give it): only "
-			 "tonight's interval counts, and all of it must clear a threshold; add healthy runs with "
-			 "swstress baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
-			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS);
+		health_add_note(v, "night-to-night spread unknown for %d cell%s (%d baseline run%s; %d give it): each "
+			 "interval counts the run_to_run SD assumed (%g%%) instead; add healthy runs with swstress "
+			 "baseline add", v->nspread_unknown, v->nspread_unknown == 1 ? "" : "s", k,
+			 k == 1 ? "" : "s", HEALTH_MIN_NIGHTS, x->r->cfg.run_to_run);
 	if (x->a && x->a->drifted)
 		drift_note(v, x->r, x->a);
 	if (x->a)
@@ -871,6 +943,47 @@ static void judge_notes(struct health_verdict *v, const struct judge_ctx *x)
 	if (!x->r->complete) {   /* cut short (a signal, a crash): not all of it was judged */
 		health_add_note(v, "run incomplete%s%s", x->r->failure[0] ? ": " : "", x->r->failure);
 		v->status = worse(v->status, SW_NAGIOS_UNKNOWN);
+	}
+}
+
+/* Like with like (health.h): the config keys that change what a cell
+ * measures, which a baseline must share, and those people change on
+ * purpose, which the status line cautions about. Cells themselves are
+ * matched on pattern, size, level and hops (analysis_match_cell). */
+static const char *const must_match[] = {
+	"window", "distinct_buffers", "timed", "blocking_waits", "pairing", "ranks_per_node",
+	"victims", "victim_size", "schedule",
+};
+static const char *const on_purpose[] = { "sample_time", "hops", "warmup", "design", "yield", "cpu_control" };
+
+/* Append "key BASE vs RUN" for each key of keys[0..n) whose value differs
+ * between base and r (and is not already named in buf). */
+static void keys_differ(const struct sw_run *r, const struct sw_run *base, const char *const *keys, size_t n,
+			char *buf, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		char vr[128], vb[128], name[64];
+
+		if (config_format_value(&r->cfg, keys[i], vr, sizeof(vr)) ||
+		    config_format_value(&base->cfg, keys[i], vb, sizeof(vb)) || !strcmp(vr, vb))
+			continue;
+		snprintf(name, sizeof(name), "%s ", keys[i]);
+		if (strstr(buf, name))   /* named already, from another baseline run */
+			continue;
+		sw_appendf(buf, len, "%s%s %s vs %s", buf[0] ? ", " : "", keys[i], vb, vr);
+	}
+}
+
+void health_config_check(const struct sw_run *r, const struct sw_run *const *base, int k, char *must,
+			 size_t mlen, char *caution, size_t clen)
+{
+	must[0] = caution[0] = '\0';
+	for (int j = k - 1; j >= 0; j--) {
+		keys_differ(r, base[j], must_match, sizeof(must_match) / sizeof(must_match[0]), must, mlen);
+		keys_differ(r, base[j], on_purpose, sizeof(on_purpose) / sizeof(on_purpose[0]), caution, clen);
+		/* a random pairing pairs other ranks under another seed */
+		if (r->cfg.pairing == CFG_PAIRING_RANDOM)
+			keys_differ(r, base[j], (const char *const[]){ "seed" }, 1, must, mlen);
 	}
 }
 
@@ -883,6 +996,12 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 	struct health_verdict *v = NULL;
 	int *order = NULL;
 
+	char must[200], caution[200];
+
+	health_config_check(r, base, k, must, sizeof(must), caution, sizeof(caution));
+	if (must[0])   /* unlike with like: nothing of it can be judged */
+		return health_verdict_unknown(r, a, "baseline differs: %s (a run is judged only against a baseline "
+					      "measured the same way)", must);
 	for (int j = 0; j < k; j++)
 		nb += base[j]->plan->ncells;
 	v = health_verdict_new(r, (size_t)nc + (size_t)nb);
@@ -896,6 +1015,11 @@ struct health_verdict *health_judge_set(const struct sw_run *r, const struct sw_
 			goto out_fail;
 	snprintf(v->baseline, sizeof(v->baseline), "%s", set ? set : base[k - 1]->name);
 	v->baseline_set = set != NULL;
+	if (caution[0]) {
+		snprintf(v->caution, sizeof(v->caution), "caution: baseline differs in %.170s", caution);
+		health_add_note(v, "baseline differs in %s: keys changed on purpose, but the values may move with them",
+				caution);
+	}
 	v->base_runs = k;
 	stats_init();
 	for (int c = 0; c < nc; c++)

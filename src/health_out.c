@@ -143,7 +143,7 @@ int health_perfdata(const struct health_verdict *v, char *buf, size_t len)
 			snprintf(label, sizeof(label), "sd_%s", base);
 			snprintf(fb, sizeof(fb), "sd_cell%d", hc->cell);
 			perf_num(hc->sigma, num, sizeof(num));
-			snprintf(rest, sizeof(rest), "%s;~:%g;~:%g;;", num, v->nightly_sigma, v->nightly_sigma);
+			snprintf(rest, sizeof(rest), "%s;;;;", num);
 			rc = perf_add(&ps, buf, len, label, fb, rest);
 		}
 	}
@@ -190,7 +190,7 @@ static const char *cell_val(char *buf, size_t len, const struct health_cell *hc,
 
 static void print_cell_line(FILE *f, const struct health_verdict *v, const struct health_cell *hc)
 {
-	char name[128], ch[256], now[48], was[80], rule[32] = "", p[16], n[32];
+	char name[128], ch[256], now[48], was[80], p[16], n[32];
 	bool lat = hc->metric == HEALTH_LATENCY;
 	const struct health_est *e = lat ? &hc->lat : &hc->bw, *b = lat ? &hc->base_lat : &hc->base_bw;
 
@@ -205,15 +205,14 @@ static void print_cell_line(FILE *f, const struct health_verdict *v, const struc
 	if (hc->nightly) {
 		snprintf(was, sizeof(was), "%s typical of %d baseline runs", cell_val(n, sizeof(n), hc, hc->typical),
 			 hc->base_runs);
-		snprintf(rule, sizeof(rule), " and >= %g sd", v->nightly_sigma);
 	} else {
 		snprintf(was, sizeof(was), "%s in baseline", cell_val(n, sizeof(n), hc, b->median));
 	}
 	stats_format_p(p, sizeof(p), hc->p);
-	text_wrapped(f, CELL_INDENT, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s%s)",
+	text_wrapped(f, CELL_INDENT, "  %-8s  %s: %s p%s%s, %s now, %s (warn %g%%, crit %g%% %s)",
 		health_status_name(hc->status), name, ch, p[0] == '<' ? "<" : "=", p[0] == '<' ? p + 2 : p, now, was,
 		lat ? v->warn_inflation : v->warn_drop, lat ? v->crit_inflation : v->crit_drop,
-		lat ? "inflation" : "drop", rule);
+		lat ? "inflation" : "drop");
 }
 
 void health_print_nagios(FILE *f, const struct health_verdict *v)
@@ -252,15 +251,16 @@ void health_print_nagios(FILE *f, const struct health_verdict *v)
 				     "their group pairs' typical link, x) and each uplink (its crossing links over the "
 				     "links within groups, x), one value a block");
 		if (v->nspread_unknown)
-			text_wrapped(f, "  ", "%s, worst first (change against baseline %s, positive = worse, %g%% CI "
-				     "and p on per-%s medians, alpha %g):", unit, v->baseline, v->confidence * 100,
-				     v->map ? "block" : "repetition", v->alpha);
+			text_wrapped(f, "  ", "%s, worst first (change against baseline %s, positive = worse, on "
+				     "per-%s medians with the run_to_run SD assumed; intervals and p over the whole "
+				     "check, alpha %g):", unit, v->baseline, v->map ? "block" : "repetition", v->alpha);
 		if (v->ncompared > v->nspread_unknown)
 			text_wrapped(f, "  ", "%s (change against the typical value of baseline %s, %d runs, positive = "
-				     "worse; %g%% interval of healthy nights plus tonight's noise; sd: the change in "
-				     "night-to-night SDs, one-sided t p):", v->nspread_unknown ? (v->map ? "elements with the night-to-night "
+				     "worse; interval of healthy nights, their SD pooled over the %s, plus tonight's "
+				     "noise; sd: the change in night-to-night SDs; intervals and p over the whole "
+				     "check, alpha %g):", v->nspread_unknown ? (v->map ? "elements with the night-to-night "
 				"spread" : "cells with the night-to-night spread") : v->map ? "elements, worst first"
-				: "cells, worst first", v->baseline, v->base_runs, v->confidence * 100);
+				: "cells, worst first", v->baseline, v->base_runs, unit, v->alpha);
 		for (int i = 0; i < v->ncells; i++) {
 			const struct health_cell *hc = &v->cell[order[i]];
 
@@ -345,7 +345,17 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 		goto out;
 	json_object_set_new(root, "baseline_runs", json_integer(v->base_runs));
 	json_object_set_new(root, "baseline_set", json_boolean(v->baseline_set));
-	json_object_set_new(json_object_get(root, "thresholds"), "nightly_sigma", json_real(v->nightly_sigma));
+	/* the paging family (health_grade): its size, and the level of each
+	 * cell's interval and p (Bonferroni over the family) */
+	{
+		int m = 0;
+
+		for (int i = 0; i < v->ncells; i++)
+			m = v->cell[i].family > m ? v->cell[i].family : m;
+		json_object_set_new(json_object_get(root, "thresholds"), "family_cells", json_integer(m));
+	}
+	if (v->caution[0])
+		json_object_set_new(root, "caution", json_string(v->caution));
 	for (int i = 0; i < v->ncells; i++) {
 		const struct health_cell *hc = &v->cell[i];
 		json_t *o = json_pack("{s:i, s:i, s:s, s:I, s:i, s:i, s:I, s:s}",
@@ -391,6 +401,7 @@ int health_print_json(FILE *f, const struct health_verdict *v)
 				json_object_set_new(o, "nightly_spread_pct", results_json_number(hc->spread_pct));
 				json_object_set_new(o, "sd_pct", results_json_number(hc->sd_pct));
 				json_object_set_new(o, "sigma", results_json_number(hc->sigma));
+				json_object_set_new(o, "nightly_df", results_json_number(hc->night_df));
 			}
 			if (isfinite(hc->ewma)) {
 				json_object_set_new(o, "drift_ewma", results_json_number(hc->ewma));

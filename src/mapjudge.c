@@ -352,9 +352,9 @@ int mapjudge_finish(struct health_verdict *v)
 				"repetitions >= %d or judge against a baseline set", blind, blind == 1 ? "" : "s",
 				CHANGE_MIN_REPS, HEALTH_MIN_NIGHTS, CHANGE_MIN_REPS);
 	if (v->nspread_unknown)
-		health_add_note(v, "night-to-night spread unknown for %d element%s (%d baseline map%s; %d give it): only "
-				"tonight's interval counts, and all of it must clear a threshold by the run-to-run "
-				"allowance; add healthy maps with swstress baseline add", v->nspread_unknown,
+		health_add_note(v, "night-to-night spread unknown for %d element%s (%d baseline map%s; %d give it): each "
+				"interval counts the run_to_run SD assumed instead; add healthy maps with swstress "
+				"baseline add", v->nspread_unknown,
 				v->nspread_unknown == 1 ? "" : "s", v->base_runs, v->base_runs == 1 ? "" : "s",
 				HEALTH_MIN_NIGHTS);
 	if (v->ncompared == 0) {

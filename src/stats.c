@@ -14,6 +14,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_sf_psi.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -221,6 +222,8 @@ int stats_nightly(const double *const *y, const size_t *ny, size_t k, const doub
 	wbar = sumw / (double)k;
 	night = fmax(fmax(spread, sqrt(wbar)), floor_sd);
 	out->k = k;
+	out->w_base = wbar;
+	out->w_now = w0;
 	out->typical = exp(mu);
 	out->spread = spread;
 	out->night = night;
@@ -235,6 +238,81 @@ int stats_nightly(const double *const *y, const size_t *ny, size_t k, const doub
 out:
 	free(L);
 	return rc;
+}
+
+/* x with trigamma(x) = y, y > 0: Newton's iteration of Smyth (2004),
+ * limma's trigammaInverse. */
+static double trigamma_inverse(double y)
+{
+	double x;
+
+	if (y > 1e7)
+		return 1.0 / sqrt(y);
+	if (y < 1e-6)
+		return 1.0 / y;
+	x = 0.5 + 1.0 / y;
+	for (int i = 0; i < 50; i++) {
+		double tri = gsl_sf_psi_1(x), dif = tri * (1.0 - tri / y) / gsl_sf_psi_n(2, x);
+
+		x += dif;
+		if (-dif / x < 1e-8)
+			break;
+	}
+	return x;
+}
+
+int stats_moderate_var(const double *s2, const double *df, size_t n, double *s0sq, double *d0)
+{
+	double *e = malloc((n ? n : 1) * sizeof(double)), emean = 0.0, evar = 0.0, tri = 0.0, mean = 0.0;
+	size_t m = 0;
+
+	*s0sq = NAN;
+	*d0 = 0.0;
+	if (!e)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!(s2[i] > 0.0) || !isfinite(s2[i]) || !(df[i] >= 1.0))
+			continue;
+		e[m] = log(s2[i]) - gsl_sf_psi(df[i] / 2.0) + log(df[i] / 2.0);
+		emean += e[m];
+		tri += gsl_sf_psi_1(df[i] / 2.0);
+		mean += s2[i];
+		m++;
+	}
+	if (m < 2) {
+		free(e);
+		return 0;
+	}
+	emean /= (double)m;
+	tri /= (double)m;
+	for (size_t i = 0; i < m; i++)
+		evar += (e[i] - emean) * (e[i] - emean);
+	evar = evar / (double)(m - 1) - tri;
+	free(e);
+	if (evar > 0.0) {
+		*d0 = 2.0 * trigamma_inverse(evar);
+		*s0sq = exp(emean + gsl_sf_psi(*d0 / 2.0) - log(*d0 / 2.0));
+	} else {
+		*d0 = INFINITY;   /* no more spread than the df explain: the pool */
+		*s0sq = mean / (double)m;
+	}
+	return isfinite(*s0sq) ? 0 : -1;
+}
+
+double stats_moderated(double s2, double df, double s0sq, double d0, double df_pool, double *df_mod)
+{
+	double v;
+
+	if (!(d0 > 0.0) || !isfinite(s0sq)) {
+		*df_mod = df;
+		return s2;
+	}
+	if (!isfinite(d0) || !isfinite(s2))
+		v = s0sq;
+	else
+		v = (d0 * s0sq + df * s2) / (d0 + df);
+	*df_mod = fmin(d0 + df, fmax(df_pool, df));
+	return v;
 }
 
 int stats_ewma(const double *z, size_t n, double lambda, double L, double clip, double *e, double *limit)

@@ -6,7 +6,7 @@
  *     against one baseline run pages (WARNING or CRITICAL) on at most
  *     alpha of the healthy nights, the family over its 12 cells; a true
  *     20% bandwidth drop in one cell is found when run_to_run is 2%, and
- *     is not at 5% (the allowance's price; powers stated);
+ *     about 69% of the time at 5% (the unknown spread's price);
  *   - compare's two rules: one run a side (the change test's CI beyond the
  *     run-to-run allowance) and runs as the unit (stats_runs_welch on 3
  *     runs a side): two runs of one switch are called significantly
@@ -58,8 +58,7 @@ static double judge_rate(uint64_t seed, double run_sd, const char *run_to_run, d
 		struct health_verdict v = { .cell = cell, .ncells = NCELLS, .alpha = cfg.alpha,
 					    .warn_drop = cfg.warn_drop, .crit_drop = cfg.crit_drop,
 					    .warn_inflation = cfg.warn_inflation,
-					    .crit_inflation = cfg.crit_inflation,
-					    .nightly_sigma = cfg.nightly_sigma };
+					    .crit_inflation = cfg.crit_inflation };
 
 		for (int c = 0; c < NCELLS; c++) {
 			double x[NREPS], y[NREPS];
@@ -84,8 +83,13 @@ Test(time_verdicts, judge_healthy_nights_do_not_page)
 
 	fprintf(stderr, "time_verdicts: judge, 12 cells against 1 baseline run: false page %.2f%% (run sd 5%%, run_to_run 5), "
 		    "%.2f%% (run sd 2%%, run_to_run 2)\n", 100 * r5, 100 * r2);
-	cr_assert(r5 <= 0.05, "false pages %.3f", r5);
-	cr_assert(r2 <= 0.05, "false pages %.3f", r2);
+	/* designed at alpha over the family (Bonferroni on the run-to-run SD
+	 * assumed): at most alpha within the simulation's own error (2.5
+	 * binomial standard errors, as tests/calibration allows) */
+	double tol = 2.5 * sqrt(0.05 * 0.95 / NSIM);
+
+	cr_assert(r5 <= 0.05 + tol, "false pages %.3f", r5);
+	cr_assert(r2 <= 0.05 + tol, "false pages %.3f", r2);
 	/* run_to_run = 0 on 5% run noise: the interval knows only the
 	 * repetitions, and healthy nights page: the allowance is what holds. */
 	double r0 = judge_rate(28, 0.05, "0", 1.0);
@@ -100,13 +104,14 @@ Test(time_verdicts, judge_finds_a_20pct_drop)
 
 	fprintf(stderr, "time_verdicts: judge power, one cell 20%% lower, run sd 2%%, run_to_run 2: %.1f%%\n", 100 * p);
 	cr_assert(p >= 0.8, "power %.3f", p);
-	/* The price of the allowance: at run_to_run 5 one baseline run cannot
-	 * tell a 20% drop from run-to-run noise well (its interval must clear
-	 * 10% + 13.9%): found only when the noise happens to widen it. */
+	/* The price of not knowing the spread: at run_to_run 5 the interval
+	 * counts sqrt 2 x 5% of run-to-run SD, and Bonferroni over 12 cells
+	 * asks the drop to reach 2.64 of its SDs (0.19 on the log scale):
+	 * about 69%, P(N(0.223, 0.071) > 0.188). */
 	double p5 = judge_rate(30, 0.05, "5", 0.8);
 
 	fprintf(stderr, "time_verdicts: judge power, one cell 20%% lower, run sd 5%%, run_to_run 5: %.1f%%\n", 100 * p5);
-	cr_assert(p5 < 0.4, "power %.3f", p5);   /* about 28%: P(N(0.223, 0.071) > 0.26) */
+	cr_assert(p5 > 0.6 && p5 < 0.8, "power %.3f", p5);
 }
 
 /* Compare's rules on one cell, NSIM times: A and B each nruns runs of
