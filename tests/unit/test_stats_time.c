@@ -328,6 +328,8 @@ Test(stats_time, theil_sen_by_hand)
 	cr_assert(near(iv.d, 0.16, 1e-12), "with one block 1000x: d %g", iv.d);
 	cr_assert_eq(stats_trend_sen(t, y, 2, 0.0, 0.95, &iv), -1, "needs 3 points");
 	cr_assert_eq(stats_trend_sen(flat, y, 3, 0.0, 0.95, &iv), -1, "t all equal");
+}
+
 /* A small normal generator of the tests' own (xorshift64, Box-Muller),
  * seeded: the moderated variance against a simulated truth. */
 static uint64_t mv_state = 0x853c49e6748fea9bULL;
