@@ -50,7 +50,7 @@ check_folder() {
 import json, sys, csv
 d = sys.argv[1]
 run = json.load(open(d + "/run.json"))
-assert run["schema_version"] == 3 and run["complete"] is True, "incomplete run"
+assert run["schema_version"] == 4 and run["complete"] is True, "incomplete run"
 rows = [r for r in csv.DictReader(l for l in open(d + "/samples.csv") if not l.startswith("#"))]
 cfg = run["config"]
 reps = int(cfg["repetitions"].split("..")[0])
@@ -759,7 +759,7 @@ test_check_map() {
 	timeout 120 $MPIEXEC -n 4 "$SW" check -c "$c" label=mcheck --baseline "$base" --no-history --prom "$TMP/map.prom" \
 		> "$TMP/out" 2> "$TMP/err"
 	rc=$?
-	if [ "$rc" -le 2 ] && grep -Eq "^SWSTRESS (OK|WARNING|CRITICAL) - .*element.*\|" "$TMP/out" &&
+	if [ "$rc" -le 2 ] && grep -Eq "^SWSTRESS (OK|WARNING|CRITICAL) - .*(element|map claim).*\|" "$TMP/out" &&
 		grep -q "^swstress_check_status $rc$" "$TMP/map.prom" &&
 		[ "$(grep -c '^swstress_cell_status{.*element="host",host=' "$TMP/map.prom")" = 4 ]; then
 		ok "check on a map: Nagios line over the map's elements, exit $rc, a Prometheus gauge per host"
