@@ -56,7 +56,7 @@ out.writelines(l for l in lines if l.startswith("#"))
 w = csv.writer(out, lineterminator="\n")
 w.writerow(rows[0])
 for r in rows[1:]:
-    if r[ix["pair"]] == "0" and r[ix["level"]] != "0":
+    if r[ix["pair"]] == "0" and r[ix["level"]] != "0" and r[ix["seconds"]]:   # not a missing sample
         s = float(r[ix["seconds"]]) * 1.5
         r[ix["seconds"]], r[ix["t_end_s"]] = repr(s), repr(float(r[ix["t_start_s"]]) + s)
         r[ix["latency_us"]] = repr(float(r[ix["latency_us"]]) * 1.5)
