@@ -992,8 +992,19 @@ static int parse_sample(const struct sw_run *r, char **fld, const int *col, stru
 	if (!miss && !times_agree(s->t_start, s->t_end, s->seconds, pattern_info(p->cell[v[0]].pattern)->directions == 1))
 		return sw_fail(err, errlen, "%s:%d: seconds: %.9g, but t_start_s..t_end_s is %.9g", path, lineno,
 			       s->seconds, s->t_end - s->t_start);
-	/* a window the timer cannot resolve becomes a missing sample in
-	 * run_add_sample (run_sample_check), as it does in the writer */
+	/* run_sample_check, the writer's rule: a row it would have written
+	 * missing is refused unmarked (a changed file), but in a folder from
+	 * before the missing column a window of one tick or less (the engine
+	 * clamped empty windows to 1 ns) becomes a missing sample in
+	 * run_add_sample, as the writer now records it */
+	if (!miss) {
+		struct sw_sample t = { .t_start = s->t_start, .t_end = s->t_end, .seconds = s->seconds, .hops = hops };
+		int m = run_sample_check(&t, r->wtick);
+
+		if (m && (col[SAMPLE_COL_MISSING] >= 0 || m == SW_MISSING_FAST))
+			return sw_fail(err, errlen, "%s:%d: hops: %ld in %.9g s: %s, not marked missing", path, lineno,
+				       hops, s->seconds, run_missing_why(m));
+	}
 	s->missing = miss;
 	if (miss)
 		s->seconds = NAN;

@@ -1184,3 +1184,23 @@ Test(results, old_rows_without_a_window_load_as_missing)
 	run_free(b);
 	run_free(r);
 }
+
+/* What the writer would have marked missing is refused unmarked: a row of
+ * this schema (missing column) over one tick, and in any schema a count of
+ * more than a message a nanosecond over a real window (a changed file). */
+Test(results, unmarked_rows_without_a_window_are_refused)
+{
+	struct sw_run *r = make_run();
+	char err[512];
+
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cut_samples(2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.000000001,1e-9,0,0,\n");
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
+	cr_expect(strstr(err, "samples.csv:3: hops: 100 in 1e-09 s: a window of one timer tick or less, not marked missing"),
+		  "%s", err);
+	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
+	cut_samples(2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.00000005,5e-8,0,0,\n");
+	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
+	cr_expect(strstr(err, "samples.csv:3: hops: 100 in 5e-08 s: more than one message a nanosecond"), "%s", err);
+	run_free(r);
+}
