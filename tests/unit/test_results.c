@@ -1201,6 +1201,6 @@ Test(results, unmarked_rows_without_a_window_are_refused)
 	cr_assert_eq(results_write(fixture_dir, r, NULL, "x", err, sizeof(err)), 0, "%s", err);
 	cut_samples(2, "0,0,2,1,pingpong,8,100,0,0,0,0,1,node00,node01,10,10.00000005,5e-8,0,0,\n");
 	cr_assert_null(results_load(fixture_dir, err, sizeof(err)));
-	cr_expect(strstr(err, "samples.csv:3: hops: 100 in 5e-08 s: more than one message a nanosecond"), "%s", err);
+	cr_expect(strstr(err, "samples.csv:3: hops: 100 in 5e-08 s: more messages than one a nanosecond in its window"), "%s", err);
 	run_free(r);
 }
