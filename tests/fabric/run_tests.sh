@@ -208,7 +208,8 @@ if [ -x build/swstress ] && build/swstress --help 2>&1 | grep -q '^ *run '; then
 	hops = auto
 	window = 64
 	pairing = halves
-	repetitions = 5
+	# 6 blocks: the fewest whose sign-test interval can exclude 0 at 95%
+	repetitions = 6
 	warmup = 1
 	timeout = 60s
 	allow_shared_node = no

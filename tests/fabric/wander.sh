@@ -53,12 +53,13 @@ cmp() {
 	import json, sys
 	j = json.load(open(sys.argv[1]))
 	any_sig = 0
+	# each switch (its runs pooled) against the reference's, % worse
 	for c in j["cells"]:
-	    v = c["runs"][1]["vs_reference"]
+	    v = c["switches"][1]["vs_reference"]
 	    any_sig |= bool(v["significant"])
-	    print(c["pattern"], c["nodes"], "%.1f" % v["pct_worse"], int(bool(v["significant"])))
+	    print(c["pattern"], c["nodes"], "%.1f" % v["pct"], int(bool(v["significant"])))
 	for s in j["summary"]:
-	    any_sig |= bool(s["runs"][1].get("degradation_vs_reference", {}).get("significant"))
+	    any_sig |= bool(s["switches"][1].get("degradation_vs_reference", {}).get("significant"))
 	print("any", int(any_sig))
 	EOP
 }
