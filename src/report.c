@@ -435,12 +435,12 @@ static void print_short(FILE *f, const struct sw_run *r, const struct sw_analysi
 		if (!cs->nshort)
 			continue;
 		if (low++ == 0)
-			fprintf(f, "\nwarning: samples below the floor (fewer than %d messages, %d windows of a "
-				"fixed-hop stream or bidir, or shorter than %.3g us: %d timer ticks, %d one-byte round "
-				"trips): a cell marked short (most of its samples) is not trusted, its changes are never "
-				"significant; raise sample_time or hops:\n", ANALYSIS_FLOOR_MSGS, ANALYSIS_FLOOR_WINDOWS,
-				analysis_floor_seconds(r->wtick, r->round_trip) * 1e6, ANALYSIS_FLOOR_TICKS,
-				ANALYSIS_FLOOR_TRIPS);
+			text_wrapped(f, "  ", "\nwarning: samples below the floor (fewer than %d messages, %d windows of a "
+				     "fixed-hop stream or bidir, or shorter than %.3g us: %d timer ticks, %d one-byte round "
+				     "trips): a cell marked short (most of its samples) is not trusted, its changes are "
+				     "never significant; raise sample_time or hops:", ANALYSIS_FLOOR_MSGS,
+				     ANALYSIS_FLOOR_WINDOWS, analysis_floor_seconds(r->wtick, r->round_trip) * 1e6,
+				     ANALYSIS_FLOOR_TICKS, ANALYSIS_FLOOR_TRIPS);
 		config_format_size(cell->size, sz, sizeof(sz));
 		fprintf(f, "  %d nodes %s %s: %zu of %zu samples short%s\n", cs->nodes, pattern_name(cell->pattern),
 			sz, cs->nshort, cs->lat_spread.n, cs->below_floor ? ", the cell is short" : "");
